@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { stringifyJson } from '../../src/util/json.js';
+import { parseJson, RepeatedKey, JsonSyntaxError } from '../../src/util/json-parse.js';
+
+test('stringifyJson prints bigint exactly and drops undefined members', () => {
+  assert.equal(
+    stringifyJson({ a: 9223372036854775807n, b: undefined, c: [1, 'x', null, true] }),
+    '{"a":9223372036854775807,"c":[1,"x",null,true]}',
+  );
+  assert.equal(stringifyJson([NaN, Infinity, -0.5]), '[null,null,-0.5]');
+});
+
+test('parseJson keeps 64-bit integers exact and safe ones as numbers', () => {
+  assert.deepEqual(
+    parseJson(
+      '{"a": 9223372036854775807, "b": -9223372036854775808, "c": 12, "d": 1.5e3, "e": 9007199254740991}',
+    ),
+    {
+      a: 9223372036854775807n,
+      b: -9223372036854775808n,
+      c: 12,
+      d: 1500,
+      e: 9007199254740991,
+    },
+  );
+  assert.equal(parseJson('18446744073709551615'), 18446744073709551615n);
+});
+
+test('parseJson keeps repeated keys when asked, last one wins otherwise', () => {
+  const text = '{"2": {"w": 1}, "2": {"w": 2}, "2": {"w": 3}}';
+  const kept = parseJson(text, { keepDuplicateKeys: true }) as Record<string, unknown>;
+  assert.ok(kept['2'] instanceof RepeatedKey);
+  assert.deepEqual((kept['2'] as RepeatedKey).values, [{ w: 1 }, { w: 2 }, { w: 3 }]);
+  assert.deepEqual(parseJson(text), { '2': { w: 3 } });
+});
+
+test('parseJson decodes escapes and refuses a __proto__ prototype swap', () => {
+  assert.equal(parseJson('"a\\n\\u00e9\\"\\\\/"'), 'a\né"\\/');
+  const o = parseJson('{"__proto__": {"polluted": true}}') as Record<string, unknown>;
+  assert.equal(Object.getPrototypeOf(o), Object.prototype);
+  assert.deepEqual(Object.keys(o), ['__proto__']);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+test('parseJson errors name the position', () => {
+  assert.throws(
+    () => parseJson('{"a": 1,\n "b" 2}'),
+    (e: unknown) => e instanceof JsonSyntaxError && e.line === 2 && e.column === 6,
+  );
+  assert.throws(() => parseJson('[1, 2'), /Expected ',' or '\]'|Unexpected end/);
+  assert.throws(() => parseJson('{"a": 01}'), /Expected ',' or '}'/);
+  assert.throws(() => parseJson('"abc'), /Unterminated string/);
+  assert.throws(() => parseJson('[1] x'), /Unexpected data after the JSON value/);
+  assert.throws(() => parseJson('['.repeat(600) + ']'.repeat(600)), /nested deeper than 512/);
+});

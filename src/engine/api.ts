@@ -5,6 +5,7 @@
  * Ids: an external vertex id is given as a string (REST form; composite keys joined by commas),
  * or as number/bigint for INT/UINT ids. Row ids are dense per vertex type and internal.
  */
+import type { Catalog } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 
 export type SyncMode = 'always' | 'batch' | 'none';
@@ -47,4 +48,259 @@ export class EngineError extends Error {
     super(message);
     this.name = 'EngineError';
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transactions
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * One edge seen from the vertex it was reached from. `src*` is that vertex, `tgt*` the other end:
+ * for a directed edge read forwards they are FROM and TO; read backwards (direction 'in') or through
+ * the reverse edge type they are swapped relative to the stored edge. `edgeType` is the name the
+ * reader asked for (the reverse edge's name when reached through it).
+ */
+export interface EdgeHandle {
+  edgeType: string;
+  directed: boolean;
+  /** True when the edge was reached against its stored direction (in-edge, or a reverse edge type). */
+  reversed: boolean;
+  srcType: string;
+  srcRow: number;
+  tgtType: string;
+  tgtRow: number;
+  /** Internal: the storage block (stored edge type + FROM/TO vertex type pair) and edge id inside it. */
+  block: number;
+  eid: number;
+}
+
+export interface EdgeFilter {
+  /** Edge type name (a reverse edge name is allowed); all edge types when absent. */
+  edgeType?: string;
+  /** Target vertex type; all when absent. */
+  targetType?: string;
+  /**
+   * 'out' (default): edges leaving the vertex, undirected edges at either end, reverse edge types.
+   * 'in': directed edges arriving at the vertex (and undirected edges at either end).
+   * 'both': all of the above.
+   */
+  direction?: 'out' | 'in' | 'both';
+}
+
+/**
+ * Typed-array adjacency of one stored edge type between one FROM/TO pair, in one direction, for
+ * tight query loops. The base is compressed sparse row: the neighbours of source row r are
+ * `targets[offsets[r] .. offsets[r+1])` with edge ids `eids[i]` (or `i` itself when eids is null).
+ * Rows beyond `offsets.length - 2` have no base edges. Recent edges live in a delta:
+ * `deltaHead[r]` is the newest delta slot of row r (-1: none), `deltaNext[slot]` the next older one,
+ * `deltaTarget[slot]`/`deltaEid[slot]` the neighbour and edge id; only slots with
+ * `deltaVersion[slot] <= version` are visible. `clean` means there is no visible tombstone and no
+ * visible delta, so the base arrays alone are exact.
+ */
+export interface AdjacencyView {
+  edgeType: string;
+  sourceType: string;
+  targetType: string;
+  offsets: Uint32Array;
+  targets: Uint32Array;
+  eids: Uint32Array | null;
+  deltaHead: Int32Array;
+  deltaNext: Int32Array;
+  deltaTarget: Uint32Array;
+  deltaEid: Uint32Array;
+  deltaVersion: Uint32Array;
+  deltaCount: number;
+  version: number;
+  clean: boolean;
+  /** Whether edge `eid` is visible at the pinned version (not tombstoned). */
+  live(eid: number): boolean;
+  /** Calls fn for every visible neighbour of `row`. */
+  forEach(row: number, fn: (targetRow: number, eid: number) => void): void;
+  /** Number of visible neighbours of `row`. */
+  degree(row: number): number;
+}
+
+/**
+ * Column-level access to one attribute of one vertex type. `numbers` is set for numeric, DATETIME
+ * and BOOL attributes (BOOL as 0/1): values at the pinned version for every row whose value has not
+ * changed since (see `exact`). INT/UINT values beyond ±2^53 are NaN in `numbers`; `get` is always exact.
+ */
+export interface ColumnView {
+  numbers: Float64Array | Uint8Array | null;
+  /** True when `numbers` holds exactly the pinned version's values (no later in-place update, no bigints). */
+  exact: boolean;
+  get(row: number): Value;
+}
+
+export interface AttrStat {
+  attribute: string;
+  /** Numbers (bigint beyond ±2^53) for numeric attributes; for BOOL: counts of true and false. */
+  min?: number | bigint;
+  max?: number | bigint;
+  avg?: number;
+  trueCount?: number;
+  falseCount?: number;
+}
+
+/** A pinned, consistent view of the graph at one committed version. Release it when done. */
+export interface ReadTx {
+  readonly catalog: Catalog;
+  readonly version: number;
+  release(): void;
+
+  /** The row of the live vertex with this external id, or undefined. Throws REST-2004 for an unknown type. */
+  lookup(vertexType: string, id: ExternalId): number | undefined;
+  vertexExists(vertexType: string, id: ExternalId): boolean;
+  /** The vertex as REST shows it; `attrs` limits the attributes returned. */
+  vertex(vertexType: string, row: number, attrs?: readonly string[]): VertexRecord;
+  /** The external id as REST shows it (composite keys comma-joined, DATETIME formatted). */
+  vertexId(vertexType: string, row: number): string;
+  /** The external id in its typed form (number/bigint for INT/UINT, epoch seconds for DATETIME). */
+  vertexIdValue(vertexType: string, row: number): Value;
+  attr(vertexType: string, row: number, attribute: string): Value;
+  /** Live rows of a vertex type in ascending row order (insertion order). */
+  rows(vertexType: string): Uint32Array;
+  /** Upper bound of row ids of a vertex type (for sizing per-row arrays). */
+  rowLimit(vertexType: string): number;
+  isLive(vertexType: string, row: number): boolean;
+  vertexCount(vertexType?: string): number;
+
+  edges(vertexType: string, row: number, filter?: EdgeFilter): EdgeHandle[];
+  /** Edges between two vertices of an edge type, reading it the way `edges` does (all discriminator values). */
+  edgesBetween(
+    edgeType: string,
+    srcType: string,
+    srcRow: number,
+    tgtType: string,
+    tgtRow: number,
+  ): EdgeHandle[];
+  edgeRecord(edge: EdgeHandle, attrs?: readonly string[]): EdgeRecord;
+  edgeAttr(edge: EdgeHandle, attribute: string): Value;
+  /** Number of edges of a type (every stored edge once; a reverse edge type counts its forward edges). */
+  edgeCount(edgeType?: string, fromType?: string, toType?: string): number;
+  /** Adjacency of `edgeType` read from `sourceType` vertices towards `targetType` vertices: one view per storage block (empty: no such pair). */
+  adjacency(
+    edgeType: string,
+    sourceType: string,
+    targetType: string,
+    direction?: 'out' | 'in',
+  ): AdjacencyView[];
+  column(vertexType: string, attribute: string): ColumnView;
+  vertexAttrStats(vertexType: string): AttrStat[];
+  edgeAttrStats(edgeType: string, fromType?: string, toType?: string): AttrStat[];
+}
+
+export interface UpsertVertexOptions {
+  /** Insert only; an existing vertex is left unchanged ('skipped'). */
+  newOnly?: boolean;
+  /** Update only; a missing vertex is not created ('skipped'). */
+  updateOnly?: boolean;
+}
+
+export interface UpsertEdgeOptions {
+  /** Create missing endpoint vertices with default attributes (TigerGraph's default); otherwise skip the edge. */
+  createMissingEndpoints: boolean;
+}
+
+export type UpsertResult = 'inserted' | 'updated' | 'skipped';
+
+/**
+ * The staging side of a write. Every method validates first; an EngineError leaves this call without
+ * effect and, thrown out of Database.write's function, abandons the whole transaction. Reads here see
+ * the writes staged earlier in the same transaction.
+ */
+export interface WriteTx extends ReadTx {
+  upsertVertex(
+    vertexType: string,
+    id: ExternalId,
+    attrs: Record<string, AttrUpdate>,
+    opts?: UpsertVertexOptions,
+  ): UpsertResult;
+  /**
+   * Upsert one edge. For an edge type with a discriminator, an edge with the same discriminator
+   * values is updated, otherwise a new one is added. Undirected edges may be given in either
+   * orientation; a reverse edge type writes its forward edge.
+   */
+  upsertEdge(
+    edgeType: string,
+    fromType: string,
+    fromId: ExternalId,
+    toType: string,
+    toId: ExternalId,
+    attrs: Record<string, AttrUpdate>,
+    opts?: UpsertEdgeOptions,
+  ): UpsertResult;
+  /** Deletes a vertex and all its edges; returns false when it did not exist. */
+  deleteVertex(vertexType: string, id: ExternalId, opts?: { permanent?: boolean }): boolean;
+  /**
+   * Deletes the edges of a type between two vertices (all discriminator values unless
+   * `discriminator` names the attribute values to match). Returns the number deleted.
+   */
+  deleteEdge(
+    edgeType: string,
+    fromType: string,
+    fromId: ExternalId,
+    toType: string,
+    toId: ExternalId,
+    discriminator?: Record<string, Value>,
+  ): number;
+  /** Deletes one edge found through a read (e.g. by a filtered REST delete). */
+  deleteEdgeHandle(edge: EdgeHandle): boolean;
+  /** Sets attributes of a vertex found through a read (GSQL DML). */
+  setVertexAttrs(vertexType: string, row: number, attrs: Record<string, AttrUpdate>): void;
+  setEdgeAttrs(edge: EdgeHandle, attrs: Record<string, AttrUpdate>): void;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Maintenance
+// ---------------------------------------------------------------------------------------------
+
+export interface RebuildOptions {
+  threadnum?: number;
+  /** Vertex types whose segments are selected (default all). */
+  vertextype?: string | readonly string[];
+  /** Segment ids selected (default all). */
+  segid?: number | readonly number[];
+  /** Folder for the summary file (default /tmp/rebuildnow). */
+  path?: string;
+  /** Also select segments without new data. */
+  force?: boolean;
+}
+
+export interface RebuildResult {
+  /** Folder that holds the summary file. */
+  path: string;
+  /** Full path of the summary file written. */
+  summaryFile: string;
+  selected: number;
+  skipped: number;
+  /** Version covered by the checkpoint written. */
+  version: number;
+}
+
+export interface DeletedVertexCheckOptions {
+  vertextype?: string | readonly string[];
+  threadnum?: number;
+  segid?: number | readonly number[];
+  verbose?: number;
+}
+
+export interface UnSyncEntry {
+  Segid: number;
+  IsRemote: boolean;
+  VertexType: string;
+  GPEDelHash: number;
+  IDSDelHash: number;
+}
+
+export interface DeletedVertexCheckResult {
+  PassCheck: boolean;
+  UnSyncList: UnSyncEntry[];
+}
+
+/** The interface the GSQL shell needs to change the schema. */
+export interface CatalogStore {
+  readonly catalog: Catalog;
+  changeCatalog(next: Catalog): Promise<void>;
+  clearGraphStore(): Promise<void>;
 }

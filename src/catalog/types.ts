@@ -3,6 +3,7 @@
  * Catalog objects are plain, JSON-serialisable data and are treated as immutable: a schema change
  * builds a new Catalog, so a reader that pinned an older one keeps a consistent view.
  */
+import type { SecurityState } from './security.js';
 
 /** Attribute types of the schema language. INT/UINT without a width are 64-bit. */
 export type AttrType =
@@ -100,6 +101,8 @@ export interface Catalog {
   tuples: TupleType[];
   graphs: GraphDef[];
   jobs: StoredJob[];
+  /** Users, roles, secrets and tokens (src/auth); absent until the first security change. */
+  security?: SecurityState;
 }
 
 export const EMPTY_CATALOG: Catalog = Object.freeze({

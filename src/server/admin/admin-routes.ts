@@ -1,0 +1,11 @@
+/**
+ * The admin listener (:8123): the 3.x local gsql client's transport at /gsql/* (query install and
+ * expired-token endpoints come with later issues).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { registerShellTransport } from '../gsqlserver/shell-transport.js';
+
+export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  registerShellTransport(app, ctx, '/gsql');
+}

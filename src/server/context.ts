@@ -1,0 +1,23 @@
+/**
+ * What every route module receives: the Database, the server's options and the shared services of
+ * the listeners (latency recorder, endpoint registry, credential check).
+ */
+import type { Database } from '../engine/database.js';
+import type { CredentialCheck } from './http/auth.js';
+import type { LatencyRecorder } from './http/latency.js';
+import type { EndpointRegistry } from './restpp/endpoint-registry.js';
+import type { ScriptRunner } from './gsqlserver/script-runner.js';
+
+export interface ServerContext {
+  readonly db: Database;
+  /** The TigerGraph release Ocelot reports (GET /version, /gsql/v1/version), `X.Y.Z`. */
+  readonly tigergraphVersion: string;
+  readonly credentialCheck: CredentialCheck;
+  readonly recorder: LatencyRecorder;
+  /** Every REST++ endpoint, for GET /endpoints. */
+  readonly endpoints: EndpointRegistry;
+  /** Runs GSQL shell text (the executor of src/shell). */
+  readonly runScript: ScriptRunner;
+  /** Operational log lines (stderr in the CLI). */
+  readonly log: (line: string) => void;
+}

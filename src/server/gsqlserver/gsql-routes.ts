@@ -1,0 +1,15 @@
+/**
+ * Everything the GSQL port (:14240) serves at its root: health, version, the 3.x and 4.x shell
+ * transports. (REST++ is mounted beside it under /restpp by start.ts.)
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { registerShellTransport } from './shell-transport.js';
+import { registerStatementRoutes } from './statements.js';
+import { registerGsqlSystemRoutes } from './system.js';
+
+export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  registerGsqlSystemRoutes(app, ctx);
+  registerShellTransport(app, ctx, '/gsqlserver/gsql');
+  registerStatementRoutes(app, ctx);
+}

@@ -1,0 +1,15 @@
+/**
+ * The GSQL shell executor as the transports see it: run a script for a session, writing output as
+ * it is produced, and answer the gsql client's exit code (0 ok, 211 syntax, 212 runtime, …).
+ * `USE GRAPH` changes `session.graph`.
+ */
+export interface ShellSession {
+  user: string;
+  graph?: string;
+}
+
+export type ScriptRunner = (
+  text: string,
+  session: ShellSession,
+  out: (text: string) => void,
+) => Promise<number>;

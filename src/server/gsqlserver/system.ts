@@ -1,0 +1,21 @@
+/**
+ * GSQL-server system endpoints: the health check (no credentials) and the 4.x version text.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { gsqlVersionText } from '../version-info.js';
+
+export function registerGsqlSystemRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.get('/api/ping', { config: { endpoint: 'GET /api/ping' } }, async () => ({
+    error: 'false',
+    message: 'pong',
+    results: {},
+  }));
+
+  app.get(
+    '/gsql/v1/version',
+    { config: { endpoint: 'GET /gsql/v1/version', auth: 'basic' } },
+    async (_req, reply) =>
+      reply.type('text/plain; charset=utf-8').send(gsqlVersionText(ctx.tigergraphVersion)),
+  );
+}

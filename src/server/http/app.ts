@@ -1,0 +1,113 @@
+/**
+ * One Fastify instance per listener, configured the TigerGraph way: every body kept raw, TigerGraph
+ * query strings, JSON written with exact 64-bit integers, unknown paths answered with REST-1000,
+ * every error turned into the envelope (never a stack trace), request ids, per-endpoint latency.
+ */
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { stringifyJson } from '../../util/json.js';
+import { EngineError } from '../../engine/api.js';
+import { DEFAULT_BODY_LIMIT, installRawBodyParser } from './body.js';
+import { endpointNotFound, errorEnvelope, httpStatusForCode, RestError } from './envelope.js';
+import type { LatencyRecorder } from './latency.js';
+import { parseQueryString, QueryParams } from './querystring.js';
+import { nextRequestId } from './request-id.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `<METHOD> <path pattern>` in TigerGraph's form, the key of /statistics and /endpoints. */
+    endpoint?: string;
+  }
+}
+
+export interface ListenerAppOptions {
+  /** Latency of every routed request is recorded here. */
+  recorder?: LatencyRecorder;
+  /** A path prefix stripped from the url an unknown-endpoint message names (`/restpp`). */
+  restppPrefix?: string;
+  bodyLimit?: number;
+  /** Where unexpected errors are reported (never to the client). */
+  logError?: (message: string) => void;
+}
+
+export function createListenerApp(options: ListenerAppOptions = {}): FastifyInstance {
+  const logError = options.logError ?? ((m: string) => process.stderr.write(`${m}\n`));
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    genReqId: () => nextRequestId(),
+    forceCloseConnections: true,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      ignoreDuplicateSlashes: true,
+      maxParamLength: 8192,
+      querystringParser: (text: string) => parseQueryString(text) as unknown as Record<string, unknown>,
+    },
+  });
+  installRawBodyParser(app);
+  app.setReplySerializer((payload) => stringifyJson(payload));
+
+  app.setNotFoundHandler((request, reply) => {
+    let path = request.url.split('?')[0];
+    const prefix = options.restppPrefix;
+    if (prefix && (path === prefix || path.startsWith(`${prefix}/`))) path = path.slice(prefix.length) || '/';
+    sendError(reply, endpointNotFound(path));
+  });
+
+  app.setErrorHandler((error: unknown, request, reply) => {
+    sendError(reply, toRestError(error, request, bodyLimit, logError));
+  });
+
+  if (options.recorder) {
+    const recorder = options.recorder;
+    app.addHook('onResponse', async (request, reply) => {
+      const endpoint = request.routeOptions.config.endpoint;
+      if (endpoint) recorder.record(endpoint, reply.elapsedTime, reply.statusCode === 408);
+    });
+  }
+  return app;
+}
+
+/** The TigerGraph query parameters of a request. */
+export function queryOf(request: FastifyRequest): QueryParams {
+  return request.query instanceof QueryParams ? request.query : new QueryParams([]);
+}
+
+function sendError(reply: FastifyReply, error: RestError): void {
+  void reply
+    .code(error.status)
+    .type('application/json')
+    .send(errorEnvelope(error.code, error.message, error.results));
+}
+
+function toRestError(
+  error: unknown,
+  request: FastifyRequest,
+  bodyLimit: number,
+  logError: (m: string) => void,
+): RestError {
+  if (error instanceof RestError) return error;
+  if (error instanceof EngineError) return new RestError(error.code, error.message);
+  const fe = error as Partial<FastifyError>;
+  if (typeof fe.code === 'string' && fe.code.startsWith('FST_')) {
+    const status = typeof fe.statusCode === 'number' ? fe.statusCode : 400;
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return new RestError('REST-30000', `The request body exceeds the limit of ${bodyLimit} bytes.`, {
+        status: 413,
+      });
+    }
+    if (status < 500)
+      return new RestError('REST-30000', `Invalid request: ${fe.message ?? fe.code}`, { status });
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  logError(`[ocelot] internal error on ${request.method} ${request.url}: ${detail}`);
+  const message = error instanceof Error ? error.message : String(error);
+  return new RestError('REST-10005', `Internal error while processing the request: ${message}`, {
+    status: httpStatusForCode('REST-10005'),
+  });
+}

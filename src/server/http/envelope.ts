@@ -1,0 +1,94 @@
+/**
+ * TigerGraph's response envelope and the one mapping from a REST/GSQL code to an HTTP status.
+ *
+ * Status policy (TigerGraph documents none; see reference B4): pyTigerGraph reads 404 as "this
+ * endpoint does not exist" (it falls back to other endpoints on it), so 404 is reserved for an
+ * unknown endpoint (REST-1000, REST-10001) and an unknown graph (REST-1004). Payload and parameter
+ * errors are 400, bad credentials 401, timeouts 408 (504 when the engine did not answer in time),
+ * internal failures 500. Every error body is the JSON envelope with `error: true`, `message`, `code`.
+ */
+
+export interface VersionField {
+  edition: string;
+  api: string;
+  schema: number;
+}
+
+export interface Envelope {
+  version: VersionField;
+  error: boolean;
+  message: string;
+  results: unknown;
+  code: string;
+}
+
+export const VERSION_FIELD: VersionField = Object.freeze({ edition: 'enterprise', api: 'v2', schema: 0 });
+
+/** A successful response; `results` defaults to an empty array as TigerGraph's do. */
+export function okEnvelope(results: unknown = [], message = '', code = 'REST-0000'): Envelope {
+  return { version: { ...VERSION_FIELD }, error: false, message, results, code };
+}
+
+/** An error response; `results` is empty as TigerGraph's are. */
+export function errorEnvelope(code: string, message: string, results: unknown = []): Envelope {
+  return { version: { ...VERSION_FIELD }, error: true, message, results, code };
+}
+
+/** An error a route throws; the server's error handler turns it into the envelope and status. */
+export class RestError extends Error {
+  readonly status: number;
+  readonly results: unknown;
+  constructor(
+    readonly code: string,
+    message: string,
+    options: { status?: number; results?: unknown } = {},
+  ) {
+    super(message);
+    this.name = 'RestError';
+    this.status = options.status ?? httpStatusForCode(code);
+    this.results = options.results ?? [];
+  }
+}
+
+/** The HTTP status of a REST/GSQL error code (see the policy in this file's header). */
+export function httpStatusForCode(code: string): number {
+  const m = /^([A-Z]+)-(\d+)$/.exec(code);
+  if (!m) return 500;
+  const [, prefix, digits] = m;
+  const n = Number(digits);
+  if (prefix === 'REST') {
+    if (n < 1000) return 200;
+    if (n === 1000 || n === 1004 || n === 10001) return 404;
+    if (n >= 3000 && n <= 3002) return 408;
+    if (n === 10016) return 401;
+    if (n === 12000) return 504;
+    if (n === 12003) return 507;
+    if (n >= 10000 && n < 30000) return 500;
+    return 400;
+  }
+  if (prefix === 'GSQL') {
+    if (n < 1000) return 200;
+    if (n === 7002) return 408;
+    if (n >= 8000 && n < 9000) return 500;
+    return 400;
+  }
+  return 500;
+}
+
+/** REST-1000, with TigerGraph's wording. */
+export function endpointNotFound(url: string): RestError {
+  return new RestError(
+    'REST-1000',
+    `Endpoint is not found from url = ${url}, please use GET /endpoints to list all valid endpoints.`,
+  );
+}
+
+/** REST-1004: the graph named in the url does not exist. */
+export function graphNotFound(graph: string, url: string): RestError {
+  return new RestError('REST-1004', `Graph name '${graph}' parsed from the url = '${url}' is not found.`);
+}
+
+/** REST-10016 / 401: missing or wrong credentials. */
+export function accessDenied(message: string): RestError {
+  return new RestError('REST-10016', message);
+}

@@ -1,0 +1,83 @@
+/**
+ * How a REST++ route module plugs in: it exports a `RestppRouteModule` whose `register(app, ctx)`
+ * calls `app.route({...})` for each endpoint, with the path in TigerGraph's form
+ * (`/graph/{graph_name}/vertices/{vertex_type}`) and its parameters. The module is listed once in
+ * routes.ts and is then served on :9000/<path> and :14240/restpp/<path>, listed by GET /endpoints
+ * and timed for GET /statistics.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.js';
+import { graphNotFound } from '../http/envelope.js';
+import type { EndpointKind, EndpointRegistry, ParamSpec } from './endpoint-registry.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RestppRoute {
+  method: HttpMethod | HttpMethod[];
+  /** TigerGraph path pattern; `{name}` segments become path parameters. */
+  path: string;
+  /** Query-string parameters, as GET /endpoints lists them. */
+  parameters?: Record<string, ParamSpec>;
+  kind?: EndpointKind;
+  /** The returned value is sent as JSON (64-bit integers exact); a string is sent as is. */
+  handler: (request: FastifyRequest, reply: FastifyReply) => unknown;
+}
+
+export interface RestppApp {
+  route(route: RestppRoute): void;
+}
+
+export interface RestppRouteModule {
+  readonly name: string;
+  register(app: RestppApp, ctx: ServerContext): void;
+}
+
+/** Mounts route modules on one Fastify instance (inside a prefix scope or at the root). */
+export function mountRestppModules(
+  fastify: FastifyInstance,
+  modules: readonly RestppRouteModule[],
+  ctx: ServerContext,
+  registry: EndpointRegistry,
+): void {
+  const app: RestppApp = {
+    route(r) {
+      const methods = Array.isArray(r.method) ? r.method : [r.method];
+      for (const method of methods) {
+        const endpoint = `${method} ${r.path}`;
+        registry.declare(method, r.path, r.parameters, r.kind);
+        fastify.route({
+          method,
+          url: toFastifyPath(r.path),
+          config: { endpoint },
+          handler: async (request, reply) => r.handler(request, reply),
+        });
+      }
+    },
+  };
+  for (const m of modules) m.register(app, ctx);
+}
+
+/** `/graph/{graph_name}/x` → `/graph/:graph_name/x`. */
+export function toFastifyPath(path: string): string {
+  return path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
+}
+
+/** A path parameter (already percent-decoded by the router). */
+export function pathParam(request: FastifyRequest, name: string): string | undefined {
+  const params = request.params as Record<string, string | undefined>;
+  return params[name];
+}
+
+/** The url's path without query string and without the /restpp prefix, as error messages show it. */
+export function restppPath(request: FastifyRequest): string {
+  const path = request.url.split('?')[0];
+  return path.startsWith('/restpp/') ? path.slice('/restpp'.length) : path;
+}
+
+/** Throws REST-1004 unless `graph` exists. */
+export function requireGraph(ctx: ServerContext, request: FastifyRequest, graph: string | undefined): string {
+  if (graph === undefined || !ctx.db.catalog.graphs.some((g) => g.name === graph)) {
+    throw graphNotFound(graph ?? '', restppPath(request));
+  }
+  return graph;
+}

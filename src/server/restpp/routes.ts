@@ -1,0 +1,8 @@
+/**
+ * Every REST++ route module, in registration order. Add a module here to serve it on :9000 and
+ * :14240/restpp (see route-module.ts for the contract).
+ */
+import type { RestppRouteModule } from './route-module.js';
+import { systemRoutes } from './system.js';
+
+export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [systemRoutes];

@@ -1,0 +1,174 @@
+/**
+ * Starts Ocelot's listeners over one Database: REST++ (:9000), the GSQL server (:14240, which also
+ * serves REST++ under /restpp as TigerGraph 4.x does) and the admin port (:8123). The GraphQL port
+ * is reserved for a later issue. The CLI and the tests both start servers through `startServers`.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SyncMode } from '../engine/api.js';
+import { Database } from '../engine/database.js';
+import { registerAdminRoutes } from './admin/admin-routes.js';
+import type { ServerContext } from './context.js';
+import { registerGsqlRoutes } from './gsqlserver/gsql-routes.js';
+import { installGsqlAuthHook } from './gsqlserver/auth-hook.js';
+import type { ScriptRunner } from './gsqlserver/script-runner.js';
+import { createListenerApp } from './http/app.js';
+import { defaultCredentialCheck, type CredentialCheck } from './http/auth.js';
+import { LatencyRecorder } from './http/latency.js';
+import { EndpointRegistry } from './restpp/endpoint-registry.js';
+import { mountRestppModules } from './restpp/route-module.js';
+import { RESTPP_ROUTE_MODULES } from './restpp/routes.js';
+
+export type ListenerName = 'restpp' | 'gsql' | 'admin';
+
+export interface ServerOptions {
+  /** Data directory to open; ignored when `database` is given. */
+  dataDir?: string;
+  /** An already open Database (the caller keeps ownership: close() leaves it open). */
+  database?: Database;
+  sync?: SyncMode;
+  host?: string;
+  /** Ports; 0 picks a free one. */
+  restppPort?: number;
+  gsqlPort?: number;
+  adminPort?: number;
+  tigergraphVersion?: string;
+  credentialCheck?: CredentialCheck;
+  runScript: ScriptRunner;
+  log?: (line: string) => void;
+  /** A fatal durability error (the Database refuses writes from then on). */
+  onFatal?: (err: Error) => void;
+}
+
+export interface RunningServers {
+  urls: Record<ListenerName, string>;
+  ports: Record<ListenerName, number>;
+  db: Database;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORTS: Record<ListenerName, number> = { restpp: 9000, gsql: 14240, admin: 8123 };
+export const DEFAULT_TIGERGRAPH_VERSION = '4.2.0';
+const PORT_FLAGS: Record<ListenerName, string> = {
+  restpp: '--restpp-port',
+  gsql: '--gsql-port',
+  admin: '--admin-port',
+};
+
+/** A listener could not bind its port. */
+export class ListenError extends Error {
+  constructor(
+    readonly listener: ListenerName,
+    readonly port: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ListenError';
+  }
+}
+
+export async function startServers(opts: ServerOptions): Promise<RunningServers> {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const ownsDb = opts.database === undefined;
+  const db =
+    opts.database ??
+    (await Database.open({
+      dataDir: opts.dataDir ?? './ocelot-data',
+      sync: opts.sync,
+      log,
+      onFatal: opts.onFatal,
+    }));
+  const recorder = new LatencyRecorder();
+  const endpoints = new EndpointRegistry();
+  const ctx: ServerContext = {
+    db,
+    tigergraphVersion: opts.tigergraphVersion ?? DEFAULT_TIGERGRAPH_VERSION,
+    credentialCheck: opts.credentialCheck ?? defaultCredentialCheck,
+    recorder,
+    endpoints,
+    runScript: opts.runScript,
+    log,
+  };
+  const host = opts.host ?? '127.0.0.1';
+
+  const restpp = createListenerApp({ recorder, logError: log });
+  mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
+
+  const gsql = createListenerApp({ recorder, logError: log, restppPrefix: '/restpp' });
+  installGsqlAuthHook(gsql, ctx.credentialCheck);
+  registerGsqlRoutes(gsql, ctx);
+  await gsql.register(
+    async (scope) => {
+      mountRestppModules(scope, RESTPP_ROUTE_MODULES, ctx, endpoints);
+    },
+    { prefix: '/restpp' },
+  );
+
+  const admin = createListenerApp({ recorder, logError: log });
+  installGsqlAuthHook(admin, ctx.credentialCheck);
+  registerAdminRoutes(admin, ctx);
+
+  const apps: [ListenerName, FastifyInstance][] = [
+    ['restpp', restpp],
+    ['gsql', gsql],
+    ['admin', admin],
+  ];
+  const started: FastifyInstance[] = [];
+  const urls = {} as Record<ListenerName, string>;
+  const ports = {} as Record<ListenerName, number>;
+  try {
+    for (const [name, app] of apps) {
+      const wanted =
+        { restpp: opts.restppPort, gsql: opts.gsqlPort, admin: opts.adminPort }[name] ?? DEFAULT_PORTS[name];
+      await listen(app, name, host, wanted);
+      started.push(app);
+      const address = app.server.address();
+      ports[name] = typeof address === 'object' && address ? address.port : wanted;
+      urls[name] = `http://${host.includes(':') ? `[${host}]` : host}:${ports[name]}`;
+    }
+  } catch (e) {
+    await Promise.allSettled(apps.map(([, app]) => app.close()));
+    if (ownsDb) await db.close();
+    throw e;
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    urls,
+    ports,
+    db,
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled(started.map((app) => app.close()));
+        if (ownsDb) await db.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+async function listen(app: FastifyInstance, name: ListenerName, host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const flag = PORT_FLAGS[name];
+    if (code === 'EADDRINUSE') {
+      throw new ListenError(
+        name,
+        port,
+        `Port ${port} on ${host} is already in use (set another with ${flag}).`,
+      );
+    }
+    if (code === 'EACCES') {
+      throw new ListenError(
+        name,
+        port,
+        `Not allowed to listen on port ${port} on ${host} (set another with ${flag}).`,
+      );
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw new ListenError(name, port, `Cannot listen on host ${host}: address not available (--host).`);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,529 @@
+/**
+ * The write-ahead log: opaque byte records, each with a log sequence number (LSN) one greater than
+ * the last, in segment files under one directory.
+ *
+ * Sync modes, and what each risks on power loss or an OS crash (a plain process crash loses nothing
+ * that append() acknowledged in any mode, since the data is already in the kernel):
+ * - 'always' (default): append() resolves after an fsync that covers the record. Nothing
+ *   acknowledged is ever lost. Concurrent appends share one fsync (group commit): while one
+ *   write+fsync is in flight, new records queue, and the next write+fsync covers all of them.
+ * - 'batch': fsyncs at most every `batchIntervalMs` (default 10 ms); append() still resolves only
+ *   after the fsync that covers it, so nothing acknowledged is lost either. It trades up to one
+ *   interval of latency per write for fewer fsyncs under moderate load.
+ * - 'none': never fsyncs for appends; append() resolves after the write() reaches the kernel.
+ *   A power loss or kernel crash can lose any record written since the OS last flushed (typically
+ *   up to ~30 s); recovery still cuts the torn tail, so the log stays a clean prefix.
+ *
+ * Any write or fsync error is fatal (see DurabilityFatalError): the log stops, every pending and
+ * later append rejects, and `onFatal` lets the owner stop the process. Restart recovers.
+ *
+ * A segment is fsynced completely before the next one is created (in every mode), so damage inside
+ * an earlier segment can only be real corruption and is refused; only the last segment may have a
+ * torn tail, which is cut off and reported.
+ */
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DurabilityFatalError, WalDamageError } from './errors.js';
+import { type FileHandle, type FileLayer, realFileLayer } from './file-layer.js';
+import {
+  FRAME_HEADER_SIZE,
+  SEGMENT_HEADER_SIZE,
+  decodeSegmentHeader,
+  encodeFrameHeader,
+  encodeSegmentHeader,
+  parseSegmentName,
+  scanFrames,
+  segmentName,
+} from './wal-format.js';
+
+export type SyncMode = 'always' | 'batch' | 'none';
+
+export interface WalOptions {
+  /** Directory holding the segment files (created if missing). */
+  dir: string;
+  fs?: FileLayer;
+  syncMode?: SyncMode;
+  /** 'batch' mode: minimum time between two fsyncs. Default 10 ms. */
+  batchIntervalMs?: number;
+  /** A new segment is started once the current one would exceed this size. Default 64 MiB. */
+  segmentSize?: number;
+  /**
+   * Records up to and including this LSN are covered by a checkpoint and not needed: segments that
+   * hold only such records are deleted unread, and the log must reach back to `afterLsn + 1`.
+   */
+  afterLsn?: number;
+  /** Called once when the log enters the failed state. */
+  onFatal?: (err: DurabilityFatalError) => void;
+}
+
+export interface WalRecord {
+  lsn: number;
+  /** A view into a buffer read from disk; valid indefinitely, never reused. */
+  payload: Uint8Array;
+}
+
+export interface WalTailCut {
+  segment: string;
+  /** Offset in the segment where the valid log ends. */
+  offset: number;
+  /** Bytes cut off after it. */
+  bytes: number;
+  /** The LSN the first dropped record would have had. */
+  lsn: number;
+  reason: string;
+}
+
+export interface WalRecoveryReport {
+  /** Segments validated and replayed from, oldest first. */
+  segments: string[];
+  /** Older segments holding only records up to `afterLsn`: kept unread until truncateBefore drops them. */
+  staleSegments: string[];
+  /** A last segment deleted because its creation was torn (header never completed). */
+  removedSegments: string[];
+  /** LSN of the first record kept in the log (the next LSN when empty). */
+  firstLsn: number;
+  /** LSN of the last valid record (afterLsn when the log has none after it). */
+  lastLsn: number;
+  /** Present when a torn or corrupt tail was cut off. */
+  tailCut?: WalTailCut;
+}
+
+export interface WalStats {
+  appends: number;
+  /** write() calls made for records (one per batch, or more when a segment fills). */
+  writes: number;
+  /** fsyncs of segment files. */
+  syncs: number;
+  /** Segments started. */
+  rolls: number;
+}
+
+interface Pending {
+  lsn: number;
+  header: Buffer;
+  payload: Uint8Array;
+  resolve: (lsn: number) => void;
+  reject: (err: Error) => void;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+interface Segment {
+  name: string;
+  firstLsn: number;
+}
+
+/** Payloads up to this size are copied into one batch buffer; larger ones go out as their own iovec. */
+const COPY_LIMIT = 64 * 1024;
+
+export class WriteAheadLog {
+  readonly stats: WalStats = { appends: 0, writes: 0, syncs: 0, rolls: 0 };
+  private queue: Pending[] = [];
+  private syncWaiters: Waiter[] = [];
+  private flushing: Promise<void> | undefined;
+  private failed: DurabilityFatalError | undefined;
+  private closed = false;
+  private lastSyncAt = 0;
+  private assigned: number;
+  private durable: number;
+
+  private constructor(
+    private readonly fs: FileLayer,
+    private readonly dir: string,
+    private readonly mode: SyncMode,
+    private readonly batchIntervalMs: number,
+    private readonly segmentSize: number,
+    private readonly onFatal: ((err: DurabilityFatalError) => void) | undefined,
+    private readonly segments: Segment[],
+    private active: FileHandle,
+    private activeSize: number,
+    lastLsn: number,
+    /** What open() found and repaired. */
+    readonly recovery: WalRecoveryReport,
+  ) {
+    this.assigned = lastLsn;
+    this.durable = lastLsn;
+  }
+
+  /**
+   * Opens (or creates) the log in `dir`: validates every needed segment, cuts a torn tail of the
+   * last one (truncate + fsync), and refuses damage anywhere else with a WalDamageError.
+   */
+  static async open(options: WalOptions): Promise<WriteAheadLog> {
+    const fs = options.fs ?? realFileLayer;
+    const dir = options.dir;
+    const afterLsn = options.afterLsn ?? 0;
+    const segmentSize = options.segmentSize ?? 64 * 1024 * 1024;
+    await fs.mkdir(dir);
+
+    const all: Segment[] = [];
+    for (const name of await fs.list(dir)) {
+      const firstLsn = parseSegmentName(name);
+      if (firstLsn !== undefined) all.push({ name, firstLsn });
+    }
+    all.sort((a, b) => a.firstLsn - b.firstLsn);
+
+    // The first needed segment is the last one starting at or before afterLsn + 1.
+    let k = 0;
+    while (k + 1 < all.length && all[k + 1]!.firstLsn <= afterLsn + 1) k++;
+    // Older segments are not read: they are only kept so that an older checkpoint remains usable
+    // (truncateBefore deletes them once no kept checkpoint needs them).
+    const stale = all.slice(0, k);
+    const removedSegments: string[] = [];
+    const segments = all.slice(k);
+    if (segments.length > 0 && segments[0]!.firstLsn > afterLsn + 1) {
+      throw new WalDamageError(
+        `the log starts at LSN ${segments[0]!.firstLsn} but the checkpoint covers only up to LSN ${afterLsn}: ` +
+          `records ${afterLsn + 1}..${segments[0]!.firstLsn - 1} are missing`,
+        segments[0]!.name,
+        0,
+        afterLsn + 1,
+      );
+    }
+
+    let tailCut: WalTailCut | undefined;
+    let nextLsn = segments.length > 0 ? segments[0]!.firstLsn : afterLsn + 1;
+    let lastSize = 0;
+    for (let i = 0; i < segments.length; i++) {
+      const seg = segments[i]!;
+      const isLast = i === segments.length - 1;
+      const path = join(dir, seg.name);
+      const buf = await fs.readFile(path);
+      const header = decodeSegmentHeader(buf);
+      if ('error' in header || header.firstLsn !== seg.firstLsn) {
+        const why = 'error' in header ? header.error : `header says first LSN ${header.firstLsn}`;
+        // A segment is created with its header fsynced before any record, so a bad header is a
+        // torn creation only if it is the last segment and holds nothing beyond the header.
+        if (isLast && i > 0 && buf.length <= SEGMENT_HEADER_SIZE) {
+          await fs.unlink(path);
+          await fs.syncDir(dir);
+          removedSegments.push(seg.name);
+          segments.pop();
+          break;
+        }
+        if (!(isLast && i === 0 && buf.length <= SEGMENT_HEADER_SIZE)) {
+          throw new WalDamageError(
+            `WAL segment ${seg.name} has an invalid header (${why})`,
+            seg.name,
+            0,
+            nextLsn,
+          );
+        }
+        // The only segment, torn at creation: rewrite its header below.
+        await rewriteHeader(fs, path, seg.firstLsn);
+        lastSize = SEGMENT_HEADER_SIZE;
+        nextLsn = seg.firstLsn;
+        break;
+      }
+      if (seg.firstLsn !== nextLsn) {
+        throw new WalDamageError(
+          `WAL segment ${seg.name} starts at LSN ${seg.firstLsn} but LSN ${nextLsn} was expected (a segment is missing)`,
+          seg.name,
+          0,
+          nextLsn,
+        );
+      }
+      const scan = scanFrames(buf, SEGMENT_HEADER_SIZE, seg.firstLsn, false);
+      if (scan.stop !== undefined) {
+        if (!isLast) {
+          throw new WalDamageError(
+            `WAL segment ${seg.name} is damaged at offset ${scan.validLength} (LSN ${scan.nextLsn}: ${scan.stop}), ` +
+              `but later segments exist, so this is not a torn tail; refusing to skip records`,
+            seg.name,
+            scan.validLength,
+            scan.nextLsn,
+          );
+        }
+        tailCut = {
+          segment: seg.name,
+          offset: scan.validLength,
+          bytes: buf.length - scan.validLength,
+          lsn: scan.nextLsn,
+          reason: scan.stop,
+        };
+        await fs.truncate(path, scan.validLength);
+        const h = await fs.open(path, 'write');
+        try {
+          await h.sync();
+        } finally {
+          await h.close();
+        }
+      }
+      nextLsn = scan.nextLsn;
+      lastSize = scan.validLength;
+    }
+
+    let lastLsn = nextLsn - 1;
+    let active: FileHandle;
+    let rolls = 0;
+    if (segments.length === 0 || lastLsn < afterLsn) {
+      // A fresh log, or one whose end never reached the checkpoint (possible with 'none'): new
+      // records must carry LSNs above the checkpoint, so they start a segment of their own.
+      lastLsn = Math.max(lastLsn, afterLsn);
+      const seg = { name: segmentName(lastLsn + 1), firstLsn: lastLsn + 1 };
+      active = await createSegment(fs, dir, seg);
+      segments.push(seg);
+      lastSize = SEGMENT_HEADER_SIZE;
+      rolls = 1;
+    } else {
+      active = await fs.open(join(dir, segments[segments.length - 1]!.name), 'write');
+    }
+
+    const report: WalRecoveryReport = {
+      segments: segments.map((s) => s.name),
+      staleSegments: stale.map((s) => s.name),
+      removedSegments,
+      firstLsn: segments[0]!.firstLsn,
+      lastLsn,
+      ...(tailCut ? { tailCut } : {}),
+    };
+    const wal = new WriteAheadLog(
+      fs,
+      dir,
+      options.syncMode ?? 'always',
+      options.batchIntervalMs ?? 10,
+      segmentSize,
+      options.onFatal,
+      [...stale, ...segments],
+      active,
+      lastSize,
+      lastLsn,
+      report,
+    );
+    wal.stats.rolls = rolls;
+    return wal;
+  }
+
+  /** LSN of the last record appended (acknowledged or not). */
+  get lastLsn(): number {
+    return this.assigned;
+  }
+
+  /** LSN up to which records are durable per the sync mode (written, for 'none'). */
+  get durableLsn(): number {
+    return this.durable;
+  }
+
+  /** The fatal error, once the log has failed. */
+  get failure(): DurabilityFatalError | undefined {
+    return this.failed;
+  }
+
+  get syncMode(): SyncMode {
+    return this.mode;
+  }
+
+  /**
+   * Appends one record; resolves with its LSN once it is durable per the sync mode. LSNs are given
+   * in call order. The payload is not copied: do not modify it until the promise settles.
+   */
+  append(payload: Uint8Array): Promise<number> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.closed) return Promise.reject(new Error('the write-ahead log is closed'));
+    const lsn = ++this.assigned;
+    this.stats.appends++;
+    const header = encodeFrameHeader(lsn, payload);
+    return new Promise<number>((resolve, reject) => {
+      this.queue.push({ lsn, header, payload, resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** Resolves once every record appended so far is fsynced, whatever the sync mode. */
+  sync(): Promise<void> {
+    if (this.failed) return Promise.reject(this.failed);
+    if (this.closed) return Promise.reject(new Error('the write-ahead log is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.syncWaiters.push({ resolve, reject });
+      this.kick();
+    });
+  }
+
+  /**
+   * The records with LSN > afterLsn, in order, read segment by segment (one read per segment).
+   * Meant for recovery, before appending; it sees what had been written when each segment is read.
+   */
+  async *records(afterLsn = 0): AsyncGenerator<WalRecord> {
+    const segments = this.segments.slice();
+    for (let i = 0; i < segments.length; i++) {
+      const next = segments[i + 1];
+      if (next && next.firstLsn <= afterLsn + 1) continue;
+      const seg = segments[i]!;
+      const buf = await this.fs.readFile(join(this.dir, seg.name));
+      const scan = scanFrames(buf, SEGMENT_HEADER_SIZE, seg.firstLsn, true);
+      for (const r of scan.records) if (r.lsn > afterLsn) yield r;
+    }
+  }
+
+  /**
+   * Deletes whole segments whose records all have LSN < `lsn` (never the segment being written).
+   * After a checkpoint that covers LSN c, call truncateBefore(c + 1). Returns how many were deleted.
+   */
+  async truncateBefore(lsn: number): Promise<number> {
+    let n = 0;
+    while (this.segments.length > 1 && this.segments[1]!.firstLsn <= lsn) {
+      const seg = this.segments.shift()!;
+      await this.fs.unlink(join(this.dir, seg.name));
+      n++;
+    }
+    if (n > 0) await this.fs.syncDir(this.dir);
+    return n;
+  }
+
+  /** Segment file names, oldest first. */
+  segmentNames(): string[] {
+    return this.segments.map((s) => s.name);
+  }
+
+  /** Writes and fsyncs everything queued, then closes the file. Later appends reject. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (!this.failed) {
+      try {
+        await this.sync();
+      } catch {
+        // The failure is already reported through onFatal and the rejected appends.
+      }
+    }
+    this.closed = true;
+    await this.flushing;
+    await this.active.close();
+  }
+
+  private kick(): void {
+    this.flushing ??= this.flushLoop();
+  }
+
+  private async flushLoop(): Promise<void> {
+    // Let every append made in the same tick join the first batch.
+    await Promise.resolve();
+    let batch: Pending[] = [];
+    let waiters: Waiter[] = [];
+    try {
+      while (!this.failed && (this.queue.length > 0 || this.syncWaiters.length > 0)) {
+        if (this.mode === 'batch' && this.syncWaiters.length === 0) {
+          const wait = this.lastSyncAt + this.batchIntervalMs - Date.now();
+          if (wait > 0) await sleep(wait);
+        }
+        batch = this.queue;
+        this.queue = [];
+        waiters = this.syncWaiters;
+        this.syncWaiters = [];
+        if (batch.length > 0) await this.writeBatch(batch);
+        if (this.mode !== 'none' || waiters.length > 0) {
+          this.lastSyncAt = Date.now();
+          await this.syncActive();
+        }
+        if (batch.length > 0) this.durable = batch[batch.length - 1]!.lsn;
+        for (const p of batch) p.resolve(p.lsn);
+        for (const w of waiters) w.resolve();
+        batch = [];
+        waiters = [];
+      }
+    } catch (err) {
+      this.fail(err, batch, waiters);
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  /** Writes a batch with as few write() calls as segment boundaries allow. */
+  private async writeBatch(batch: Pending[]): Promise<void> {
+    let chunks: Uint8Array[] = [];
+    let small: Uint8Array[] = [];
+    let bytes = 0;
+    const flushSmall = (): void => {
+      if (small.length > 0) chunks.push(small.length === 1 ? small[0]! : Buffer.concat(small));
+      small = [];
+    };
+    const writeOut = async (): Promise<void> => {
+      flushSmall();
+      if (bytes === 0) return;
+      await this.active.write(chunks, this.activeSize);
+      this.stats.writes++;
+      this.activeSize += bytes;
+      chunks = [];
+      bytes = 0;
+    };
+    for (const p of batch) {
+      const size = FRAME_HEADER_SIZE + p.payload.byteLength;
+      const used = this.activeSize + bytes;
+      if (used > SEGMENT_HEADER_SIZE && used + size > this.segmentSize) {
+        await writeOut();
+        await this.roll(p.lsn);
+      }
+      small.push(p.header);
+      if (p.payload.byteLength <= COPY_LIMIT) {
+        small.push(p.payload);
+      } else {
+        flushSmall();
+        chunks.push(p.payload);
+      }
+      bytes += size;
+    }
+    await writeOut();
+  }
+
+  /** Completes the current segment (fsync, in every mode) and starts a new one at `firstLsn`. */
+  private async roll(firstLsn: number): Promise<void> {
+    await this.syncActive();
+    await this.active.close();
+    const seg = { name: segmentName(firstLsn), firstLsn };
+    this.active = await createSegment(this.fs, this.dir, seg);
+    this.activeSize = SEGMENT_HEADER_SIZE;
+    this.segments.push(seg);
+    this.stats.rolls++;
+  }
+
+  private async syncActive(): Promise<void> {
+    await this.active.sync();
+    this.stats.syncs++;
+  }
+
+  private fail(cause: unknown, batch: Pending[], waiters: Waiter[]): void {
+    if (!this.failed) {
+      const msg = cause instanceof Error ? cause.message : String(cause);
+      this.failed = new DurabilityFatalError(
+        `write-ahead log failed: ${msg}; no further writes are accepted`,
+        {
+          cause,
+        },
+      );
+    }
+    const err = this.failed;
+    const all = [...batch, ...this.queue];
+    const allWaiters = [...waiters, ...this.syncWaiters];
+    this.queue = [];
+    this.syncWaiters = [];
+    for (const p of all) p.reject(err);
+    for (const w of allWaiters) w.reject(err);
+    this.onFatal?.(err);
+  }
+}
+
+/** Creates a segment: header written and fsynced, then the directory fsynced, before any record. */
+async function createSegment(fs: FileLayer, dir: string, seg: Segment): Promise<FileHandle> {
+  const h = await fs.open(join(dir, seg.name), 'create');
+  try {
+    await h.write(encodeSegmentHeader(seg.firstLsn), 0);
+    await h.sync();
+    await fs.syncDir(dir);
+  } catch (err) {
+    await h.close();
+    throw err;
+  }
+  return h;
+}
+
+async function rewriteHeader(fs: FileLayer, path: string, firstLsn: number): Promise<void> {
+  const h = await fs.open(path, 'create');
+  try {
+    await h.write(encodeSegmentHeader(firstLsn), 0);
+    await h.sync();
+  } finally {
+    await h.close();
+  }
+}

@@ -1,0 +1,269 @@
+/**
+ * Syntax tree of GSQL queries: CREATE/INTERPRET QUERY, their bodies, SELECT blocks and expressions.
+ * Every node carries the line and column where it starts; expressions also keep their source
+ * offsets because PRINT names an unnamed expression by its text.
+ */
+
+export interface Pos {
+  line: number;
+  column: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types as written
+// ---------------------------------------------------------------------------------------------
+
+export type BaseTypeName = 'INT' | 'UINT' | 'FLOAT' | 'DOUBLE' | 'STRING' | 'BOOL' | 'DATETIME';
+
+export type AccumKind =
+  | 'SumAccum'
+  | 'MinAccum'
+  | 'MaxAccum'
+  | 'AvgAccum'
+  | 'OrAccum'
+  | 'AndAccum'
+  | 'ListAccum'
+  | 'SetAccum'
+  | 'BagAccum'
+  | 'MapAccum'
+  | 'HeapAccum'
+  | 'GroupByAccum';
+
+export interface HeapOrder {
+  field: string;
+  descending: boolean;
+  pos: Pos;
+}
+
+export type TypeExpr =
+  | { kind: 'base'; name: BaseTypeName; pos: Pos }
+  | { kind: 'vertex'; vertexType?: string; pos: Pos }
+  | { kind: 'edge'; edgeType?: string; pos: Pos }
+  | { kind: 'collection'; collection: 'SET' | 'BAG' | 'LIST'; element: TypeExpr; pos: Pos }
+  | { kind: 'map'; key: TypeExpr; value: TypeExpr; pos: Pos }
+  /** A name declared by TYPEDEF TUPLE (or a catalog UDT). */
+  | { kind: 'named'; name: string; pos: Pos }
+  | {
+      kind: 'accum';
+      accum: AccumKind;
+      /** Element types (Sum/Min/Max/List/Set/Bag/Heap: one; Map: key and value). */
+      args: TypeExpr[];
+      /** GroupByAccum: the key fields and the accumulator fields, each named. */
+      groupKeys?: { name: string; type: TypeExpr }[];
+      groupAccums?: { name: string; type: TypeExpr }[];
+      /** HeapAccum: capacity expression and sort order. */
+      capacity?: Expr;
+      order?: HeapOrder[];
+      pos: Pos;
+    };
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+// ---------------------------------------------------------------------------------------------
+
+interface ExprBase {
+  pos: Pos;
+  /** Source offsets, end exclusive. */
+  start: number;
+  end: number;
+}
+
+export type BinaryOp =
+  | '+'
+  | '-'
+  | '*'
+  | '/'
+  | '%'
+  | '=='
+  | '!='
+  | '<'
+  | '<='
+  | '>'
+  | '>='
+  | 'AND'
+  | 'OR'
+  | 'LIKE'
+  | 'NOT LIKE'
+  | 'IN'
+  | 'NOT IN'
+  | 'UNION'
+  | 'INTERSECT'
+  | 'MINUS'
+  | '&'
+  | '|';
+
+export type Expr =
+  | (ExprBase & { kind: 'int'; value: number | bigint })
+  | (ExprBase & { kind: 'float'; value: number })
+  | (ExprBase & { kind: 'string'; value: string })
+  | (ExprBase & { kind: 'bool'; value: boolean })
+  | (ExprBase & { kind: 'null' })
+  /** A plain name: local variable, parameter, vertex alias, vertex-set variable, type name. */
+  | (ExprBase & { kind: 'name'; name: string })
+  /** A global accumulator `@@name`. */
+  | (ExprBase & { kind: 'global'; name: string })
+  /** A vertex-attached accumulator `target.@name` (target absent for a bare `@name`). */
+  | (ExprBase & { kind: 'vattach'; target?: Expr; name: string })
+  /** `target.name`: an attribute, a tuple field, or `.type`. */
+  | (ExprBase & { kind: 'field'; target: Expr; name: string; namePos: Pos })
+  | (ExprBase & { kind: 'method'; target: Expr; name: string; args: Expr[]; namePos: Pos })
+  /** A function call, or a tuple constructor when `name` is a tuple type. */
+  | (ExprBase & { kind: 'call'; name: string; args: Expr[] })
+  | (ExprBase & { kind: 'unary'; op: '-' | 'NOT'; operand: Expr })
+  | (ExprBase & { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr; opPos: Pos })
+  | (ExprBase & { kind: 'between'; operand: Expr; low: Expr; high: Expr; negated: boolean })
+  | (ExprBase & { kind: 'isnull'; operand: Expr; negated: boolean })
+  /** `(k -> v)` for MapAccum, `(k1, k2 -> a1, a2)` for GroupByAccum. */
+  | (ExprBase & { kind: 'arrow'; keys: Expr[]; values: Expr[] })
+  /** `[a, b, c]` */
+  | (ExprBase & { kind: 'list'; items: Expr[] })
+  /** `(a, b)`: only as a RUN QUERY argument, the `("id", "Type")` form of a VERTEX value. */
+  | (ExprBase & { kind: 'tuple'; items: Expr[] })
+  | (ExprBase & {
+      kind: 'case';
+      subject?: Expr;
+      whens: { when: Expr; then: Expr }[];
+      otherwise?: Expr;
+    })
+  /** A vertex-set seed `{p, Person.*, @@set, ANY}`; only on the right of a vertex-set assignment. */
+  | (ExprBase & { kind: 'seed'; items: SeedItem[] })
+  /** A SELECT block used as a value (the right side of a vertex-set assignment). */
+  | (ExprBase & { kind: 'select'; select: SelectBlock });
+
+export type SeedItem =
+  { kind: 'all'; vertexType: string; pos: Pos } | { kind: 'any'; pos: Pos } | { kind: 'expr'; expr: Expr };
+
+// ---------------------------------------------------------------------------------------------
+// SELECT
+// ---------------------------------------------------------------------------------------------
+
+export interface EdgeStep {
+  /** Edge types with their V2 direction marker ('any' when none: V1 semantics or undirected). */
+  types: { name: string; direction: 'out' | 'in' | 'any'; pos: Pos }[];
+  alias?: string;
+  /** `->` after the closing parenthesis (V1); `<-(` before it is not GSQL. */
+  arrow: boolean;
+  pos: Pos;
+}
+
+export interface SelectBlock {
+  /** The alias named after SELECT. */
+  result: string;
+  resultPos: Pos;
+  distinct: boolean;
+  source: { name: string; alias?: string; pos: Pos };
+  edge?: EdgeStep;
+  /** Target vertex types (empty: any) and alias. */
+  target?: { types: { name: string; pos: Pos }[]; alias?: string; pos: Pos };
+  where?: Expr;
+  accum: Stmt[];
+  postAccum: Stmt[];
+  having?: Expr;
+  orderBy: { expr: Expr; descending: boolean }[];
+  limit?: Expr;
+  offset?: Expr;
+  pos: Pos;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements (query body and ACCUM/POST-ACCUM bodies)
+// ---------------------------------------------------------------------------------------------
+
+export interface DeclName {
+  name: string;
+  init?: Expr;
+  pos: Pos;
+}
+
+export interface PrintItem {
+  expr: Expr;
+  /** `S[S.a, S.@b AS x]`: the projected expressions of a vertex-set print. */
+  projection?: { expr: Expr; alias?: string }[];
+  alias?: string;
+  pos: Pos;
+}
+
+export type Stmt =
+  | { kind: 'accumDecl'; global: boolean; type: TypeExpr; names: DeclName[]; pos: Pos }
+  | { kind: 'tupleDecl'; name: string; fields: { name: string; type: TypeExpr }[]; pos: Pos }
+  | { kind: 'varDecl'; type: TypeExpr; names: DeclName[]; pos: Pos }
+  /** `S = …` / `S (ANY) = …`: assignment of a vertex-set variable (declared here if new). */
+  | { kind: 'vsetAssign'; name: string; vertexType?: string; value: Expr; pos: Pos }
+  | { kind: 'assign'; target: Expr; op: '=' | '+='; value: Expr; pos: Pos }
+  | { kind: 'if'; branches: { cond: Expr; body: Stmt[] }[]; otherwise?: Stmt[]; pos: Pos }
+  | {
+      kind: 'case';
+      subject?: Expr;
+      branches: { when: Expr; body: Stmt[] }[];
+      otherwise?: Stmt[];
+      pos: Pos;
+    }
+  | { kind: 'while'; cond: Expr; limit?: Expr; body: Stmt[]; pos: Pos }
+  | {
+      kind: 'foreach';
+      vars: { name: string; pos: Pos }[];
+      source: ForeachSource;
+      body: Stmt[];
+      pos: Pos;
+    }
+  | { kind: 'break'; pos: Pos }
+  | { kind: 'continue'; pos: Pos }
+  | { kind: 'print'; items: PrintItem[]; where?: Expr; pos: Pos }
+  /** An expression evaluated for its effect: a method call such as `@@heap.pop()`. */
+  | { kind: 'expr'; expr: Expr; pos: Pos }
+  | { kind: 'return'; value?: Expr; pos: Pos }
+  | {
+      kind: 'insert';
+      typeName: string;
+      typePos: Pos;
+      /** Explicit column list, if written (`INSERT INTO E (FROM, TO, a)`). */
+      columns?: string[];
+      values: InsertValue[];
+      pos: Pos;
+    }
+  /** `DELETE s FROM …` (a SELECT-like block) or `DELETE (x)` inside ACCUM. */
+  | { kind: 'delete'; alias: string; select?: SelectBlock; pos: Pos }
+  | { kind: 'update'; select: SelectBlock; sets: Stmt[]; pos: Pos };
+
+/** What FOREACH iterates: a collection expression, or `RANGE[from, to].STEP(step)`. */
+export type ForeachSource = Expr | { kind: 'range'; from: Expr; to: Expr; step?: Expr; pos: Pos };
+
+export interface InsertValue {
+  expr: Expr;
+  /** For an edge endpoint written `id VertexType`. */
+  vertexType?: string;
+}
+
+export interface Param {
+  name: string;
+  type: TypeExpr;
+  default?: Expr;
+  pos: Pos;
+}
+
+export interface QueryDef {
+  name: string;
+  params: Param[];
+  graph?: string;
+  returns?: TypeExpr;
+  syntax?: 'v1' | 'v2';
+  distributed: boolean;
+  body: Stmt[];
+  pos: Pos;
+  /** The complete `CREATE … }` text (stored in the catalog and shown by SHOW QUERY). */
+  text: string;
+}
+
+export type QueryArg = Expr;
+
+/** The query-related statements of the GSQL shell. */
+export type QueryStatement =
+  | { kind: 'createQuery'; orReplace: boolean; query: QueryDef; pos: Pos }
+  /** INTERPRET QUERY with a body: anonymous (name '') or named, run at once. */
+  | { kind: 'interpretAnonymous'; query: QueryDef; args: QueryArg[]; pos: Pos }
+  /** INTERPRET QUERY q(args) of an existing query. */
+  | { kind: 'interpretQuery'; name: string; args: QueryArg[]; pos: Pos }
+  | { kind: 'installQuery'; names: string[]; all: boolean; force: boolean; pos: Pos }
+  | { kind: 'runQuery'; name: string; args: QueryArg[]; pos: Pos }
+  | { kind: 'showQuery'; name: string; pos: Pos }
+  | { kind: 'dropQuery'; names: string[]; all: boolean; pos: Pos };

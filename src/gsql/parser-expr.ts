@@ -1,0 +1,418 @@
+/**
+ * The GSQL expression parser (Pratt / precedence climbing) and the token cursor it runs on.
+ * Kept separate from the query parser so that other parts of the language (path filters, GraphQL
+ * where-expressions, loading-job conditions) can parse expressions with the same rules.
+ */
+import type { BinaryOp, Expr, Pos, SeedItem } from './ast-query.js';
+import { GsqlSyntaxError, type Token } from './lexer.js';
+
+/** A position in a token list that skips newline tokens (queries are free-form). */
+export class TokenCursor {
+  private i: number;
+
+  constructor(
+    readonly tokens: readonly Token[],
+    readonly src: string,
+    start = 0,
+  ) {
+    this.i = start;
+    this.skipNewlines();
+  }
+
+  get index(): number {
+    return this.i;
+  }
+
+  private skipNewlines(): void {
+    while (this.i < this.tokens.length - 1 && this.tokens[this.i].kind === 'newline') this.i++;
+  }
+
+  peek(ahead = 0): Token {
+    let j = this.i;
+    for (let n = 0; n < ahead; n++) {
+      j++;
+      while (j < this.tokens.length - 1 && this.tokens[j].kind === 'newline') j++;
+    }
+    return this.tokens[Math.min(j, this.tokens.length - 1)];
+  }
+
+  next(): Token {
+    const t = this.tokens[this.i];
+    if (t.kind !== 'eof') this.i++;
+    this.skipNewlines();
+    return t;
+  }
+
+  /** The end offset of the last consumed token. */
+  lastEnd(): number {
+    let j = this.i - 1;
+    while (j > 0 && this.tokens[j].kind === 'newline') j--;
+    return j >= 0 ? this.tokens[j].end : 0;
+  }
+
+  pos(): Pos {
+    const t = this.peek();
+    return { line: t.line, column: t.column };
+  }
+
+  /** True when the next token is the keyword `word` (case-insensitive). */
+  isWord(word: string, ahead = 0): boolean {
+    const t = this.peek(ahead);
+    return t.kind === 'ident' && t.text.toUpperCase() === word;
+  }
+
+  isPunct(p: string, ahead = 0): boolean {
+    const t = this.peek(ahead);
+    return t.kind === 'punct' && t.text === p;
+  }
+
+  acceptWord(word: string): boolean {
+    if (!this.isWord(word)) return false;
+    this.next();
+    return true;
+  }
+
+  acceptPunct(p: string): boolean {
+    if (!this.isPunct(p)) return false;
+    this.next();
+    return true;
+  }
+
+  expectWord(word: string): Token {
+    if (!this.isWord(word)) throw this.error(`expected "${word}"`);
+    return this.next();
+  }
+
+  expectPunct(p: string): Token {
+    if (!this.isPunct(p)) throw this.error(`expected "${p}"`);
+    return this.next();
+  }
+
+  expectIdent(what = 'a name'): Token {
+    if (this.peek().kind !== 'ident') throw this.error(`expected ${what}`);
+    return this.next();
+  }
+
+  /** A syntax error at the next token: `<what> but found "<token>"`. */
+  error(what: string, at: Token = this.peek()): GsqlSyntaxError {
+    const found = at.kind === 'eof' ? 'end of input' : `"${at.kind === 'string' ? at.text : at.text}"`;
+    return new GsqlSyntaxError(at.line, at.column, `${what} but found ${found}`);
+  }
+}
+
+// Binding powers: higher binds tighter.
+const BP_SETOP = 1;
+const BP_OR = 2;
+const BP_AND = 3;
+const BP_NOT = 4;
+const BP_CMP = 5;
+const BP_BITOR = 6;
+const BP_BITAND = 7;
+const BP_ADD = 8;
+const BP_MUL = 9;
+const BP_UNARY = 10;
+
+const WORD_OPS: Record<string, [BinaryOp, number]> = {
+  OR: ['OR', BP_OR],
+  AND: ['AND', BP_AND],
+  LIKE: ['LIKE', BP_CMP],
+  IN: ['IN', BP_CMP],
+  UNION: ['UNION', BP_SETOP],
+  INTERSECT: ['INTERSECT', BP_SETOP],
+  MINUS: ['MINUS', BP_SETOP],
+};
+
+const PUNCT_OPS: Record<string, [BinaryOp, number]> = {
+  '==': ['==', BP_CMP],
+  '!=': ['!=', BP_CMP],
+  '<>': ['!=', BP_CMP],
+  '<': ['<', BP_CMP],
+  '<=': ['<=', BP_CMP],
+  '>': ['>', BP_CMP],
+  '>=': ['>=', BP_CMP],
+  '+': ['+', BP_ADD],
+  '-': ['-', BP_ADD],
+  '*': ['*', BP_MUL],
+  '/': ['/', BP_MUL],
+  '%': ['%', BP_MUL],
+  '|': ['|', BP_BITOR],
+  '&': ['&', BP_BITAND],
+  '&&': ['AND', BP_AND],
+  '||': ['OR', BP_OR],
+};
+
+/** Parses one expression. */
+export function parseExpr(c: TokenCursor): Expr {
+  return parseBinary(c, 0);
+}
+
+/** Parses `expr, expr, …` up to (not including) the closing token `close`. */
+export function parseExprList(c: TokenCursor, close: string): Expr[] {
+  const items: Expr[] = [];
+  if (c.isPunct(close)) return items;
+  do items.push(parseExpr(c));
+  while (c.acceptPunct(','));
+  return items;
+}
+
+function startOf(t: Token): { pos: Pos; start: number } {
+  return { pos: { line: t.line, column: t.column }, start: t.start };
+}
+
+function parseBinary(c: TokenCursor, minBp: number): Expr {
+  let left = parseUnary(c);
+  for (;;) {
+    const t = c.peek();
+    let op: BinaryOp | undefined;
+    let bp = 0;
+    let width = 1;
+    if (t.kind === 'punct' && PUNCT_OPS[t.text]) {
+      [op, bp] = PUNCT_OPS[t.text];
+    } else if (t.kind === 'ident') {
+      const w = t.text.toUpperCase();
+      if (WORD_OPS[w]) [op, bp] = WORD_OPS[w];
+      else if (w === 'NOT' && (c.isWord('IN', 1) || c.isWord('LIKE', 1))) {
+        op = c.isWord('IN', 1) ? 'NOT IN' : 'NOT LIKE';
+        bp = BP_CMP;
+        width = 2;
+      } else if (w === 'BETWEEN' || (w === 'NOT' && c.isWord('BETWEEN', 1)) || w === 'IS') {
+        if (BP_CMP <= minBp) return left;
+        left = parsePostfixPredicate(c, left);
+        continue;
+      }
+    }
+    if (!op || bp <= minBp) return left;
+    for (let k = 0; k < width; k++) c.next();
+    const right = parseBinary(c, bp);
+    left = {
+      kind: 'binary',
+      op,
+      left,
+      right,
+      opPos: { line: t.line, column: t.column },
+      pos: left.pos,
+      start: left.start,
+      end: right.end,
+    };
+  }
+}
+
+/** `x BETWEEN a AND b`, `x NOT BETWEEN …`, `x IS [NOT] NULL`. */
+function parsePostfixPredicate(c: TokenCursor, operand: Expr): Expr {
+  if (c.acceptWord('IS')) {
+    const negated = c.acceptWord('NOT');
+    c.expectWord('NULL');
+    return { kind: 'isnull', operand, negated, pos: operand.pos, start: operand.start, end: c.lastEnd() };
+  }
+  const negated = c.acceptWord('NOT');
+  c.expectWord('BETWEEN');
+  const low = parseBinary(c, BP_CMP);
+  c.expectWord('AND');
+  const high = parseBinary(c, BP_CMP);
+  return {
+    kind: 'between',
+    operand,
+    low,
+    high,
+    negated,
+    pos: operand.pos,
+    start: operand.start,
+    end: high.end,
+  };
+}
+
+function parseUnary(c: TokenCursor): Expr {
+  const t = c.peek();
+  if (t.kind === 'punct' && (t.text === '-' || t.text === '!')) {
+    c.next();
+    const operand = parseBinary(c, BP_UNARY);
+    const op = t.text === '-' ? '-' : 'NOT';
+    if (op === '-' && (operand.kind === 'int' || operand.kind === 'float') && operand.start === t.end) {
+      // Fold "-5" into a literal so that INT64_MIN can be written.
+      const value = operand.kind === 'int' ? negateInt(operand.value) : -operand.value;
+      return { ...operand, value, ...startOf(t) } as Expr;
+    }
+    return { kind: 'unary', op, operand, ...startOf(t), end: operand.end };
+  }
+  if (t.kind === 'ident' && t.text.toUpperCase() === 'NOT') {
+    c.next();
+    const operand = parseBinary(c, BP_NOT);
+    return { kind: 'unary', op: 'NOT', operand, ...startOf(t), end: operand.end };
+  }
+  return parsePostfix(c, parsePrimary(c));
+}
+
+function negateInt(v: number | bigint): number | bigint {
+  if (typeof v === 'number') return v === 0 ? 0 : -v;
+  const n = -v;
+  return n >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(n) : n;
+}
+
+function parsePostfix(c: TokenCursor, e: Expr): Expr {
+  for (;;) {
+    if (!c.isPunct('.') || c.isPunct('*', 1)) return e;
+    c.next();
+    if (c.acceptPunct('@')) {
+      const name = c.expectIdent('an accumulator name after "@"');
+      e = { kind: 'vattach', target: e, name: name.text, pos: e.pos, start: e.start, end: name.end };
+      continue;
+    }
+    const nameTok = c.expectIdent('an attribute or method name after "."');
+    const namePos = { line: nameTok.line, column: nameTok.column };
+    if (c.acceptPunct('(')) {
+      const args = parseExprList(c, ')');
+      const close = c.expectPunct(')');
+      e = {
+        kind: 'method',
+        target: e,
+        name: nameTok.text,
+        args,
+        namePos,
+        pos: e.pos,
+        start: e.start,
+        end: close.end,
+      };
+    } else {
+      e = {
+        kind: 'field',
+        target: e,
+        name: nameTok.text,
+        namePos,
+        pos: e.pos,
+        start: e.start,
+        end: nameTok.end,
+      };
+    }
+  }
+}
+
+function parsePrimary(c: TokenCursor): Expr {
+  const t = c.peek();
+  const at = startOf(t);
+  switch (t.kind) {
+    case 'number': {
+      c.next();
+      if (/[.eE]/.test(t.text)) return { kind: 'float', value: Number(t.text), ...at, end: t.end };
+      const big = BigInt(t.text);
+      const value = big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+      return { kind: 'int', value, ...at, end: t.end };
+    }
+    case 'string':
+      c.next();
+      return { kind: 'string', value: t.text, ...at, end: t.end };
+    case 'punct':
+      return parsePunctPrimary(c, t);
+    case 'ident':
+      return parseWordPrimary(c, t);
+    default:
+      throw c.error('expected an expression');
+  }
+}
+
+function parsePunctPrimary(c: TokenCursor, t: Token): Expr {
+  const at = startOf(t);
+  if (t.text === '@@') {
+    c.next();
+    const name = c.expectIdent('an accumulator name after "@@"');
+    return { kind: 'global', name: name.text, ...at, end: name.end };
+  }
+  if (t.text === '@') {
+    c.next();
+    const name = c.expectIdent('an accumulator name after "@"');
+    return { kind: 'vattach', name: name.text, ...at, end: name.end };
+  }
+  if (t.text === '(') {
+    c.next();
+    const first = parseExprList(c, ')');
+    if (c.acceptPunct('->')) {
+      const values = parseExprList(c, ')');
+      const close = c.expectPunct(')');
+      return { kind: 'arrow', keys: first, values, ...at, end: close.end };
+    }
+    if (first.length !== 1) {
+      const close = c.expectPunct(')');
+      return { kind: 'tuple', items: first, ...at, end: close.end };
+    }
+    c.expectPunct(')');
+    // Keep the parentheses in the source span so PRINT keys show them as written.
+    return { ...first[0], ...at, end: c.lastEnd() };
+  }
+  if (t.text === '[') {
+    c.next();
+    const items = parseExprList(c, ']');
+    const close = c.expectPunct(']');
+    return { kind: 'list', items, ...at, end: close.end };
+  }
+  if (t.text === '{') {
+    c.next();
+    const items: SeedItem[] = [];
+    if (!c.isPunct('}')) {
+      do items.push(parseSeedItem(c));
+      while (c.acceptPunct(','));
+    }
+    const close = c.expectPunct('}');
+    return { kind: 'seed', items, ...at, end: close.end };
+  }
+  throw c.error('expected an expression');
+}
+
+function parseSeedItem(c: TokenCursor): SeedItem {
+  const t = c.peek();
+  const pos = { line: t.line, column: t.column };
+  if (t.kind === 'ident' && t.text.toUpperCase() === 'ANY' && (c.isPunct(',', 1) || c.isPunct('}', 1))) {
+    c.next();
+    return { kind: 'any', pos };
+  }
+  if (t.kind === 'ident' && c.isPunct('.', 1) && c.isPunct('*', 2)) {
+    c.next();
+    c.next();
+    c.next();
+    return { kind: 'all', vertexType: t.text, pos };
+  }
+  return { kind: 'expr', expr: parseExpr(c) };
+}
+
+function parseWordPrimary(c: TokenCursor, t: Token): Expr {
+  const at = startOf(t);
+  const w = t.text.toUpperCase();
+  if (w === 'TRUE' || w === 'FALSE') {
+    c.next();
+    return { kind: 'bool', value: w === 'TRUE', ...at, end: t.end };
+  }
+  if (w === 'NULL') {
+    c.next();
+    return { kind: 'null', ...at, end: t.end };
+  }
+  if (w === 'CASE') return parseCaseExpr(c);
+  c.next();
+  if (c.isPunct('(')) {
+    c.next();
+    const args = parseExprList(c, ')');
+    const close = c.expectPunct(')');
+    return { kind: 'call', name: t.text, args, ...at, end: close.end };
+  }
+  return { kind: 'name', name: t.text, ...at, end: t.end };
+}
+
+function parseCaseExpr(c: TokenCursor): Expr {
+  const t = c.next();
+  const subject = c.isWord('WHEN') ? undefined : parseExpr(c);
+  const whens: { when: Expr; then: Expr }[] = [];
+  while (c.acceptWord('WHEN')) {
+    const when = parseExpr(c);
+    c.expectWord('THEN');
+    whens.push({ when, then: parseExpr(c) });
+  }
+  if (whens.length === 0) throw c.error('expected "WHEN"');
+  const otherwise = c.acceptWord('ELSE') ? parseExpr(c) : undefined;
+  const end = c.expectWord('END');
+  return { kind: 'case', subject, whens, otherwise, ...startOf(t), end: end.end };
+}
+
+/**
+ * The text of an expression as PRINT uses it for a key: the source text with string quotes removed
+ * (`@@m.get("bar")` prints as `@@m.get(bar)`).
+ */
+export function exprKey(src: string, e: Expr): string {
+  return src.slice(e.start, e.end).replace(/"([^"]*)"|'([^']*)'/g, (_m, a: string, b: string) => a ?? b);
+}

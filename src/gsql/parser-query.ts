@@ -1,0 +1,707 @@
+/**
+ * Parser for the query statements of GSQL: CREATE/INTERPRET/INSTALL/RUN/SHOW/DROP QUERY and the
+ * query body language (declarations, control flow, SELECT blocks, PRINT, DML). Expressions are
+ * parsed by parser-expr.ts.
+ */
+import type {
+  AccumKind,
+  BaseTypeName,
+  DeclName,
+  EdgeStep,
+  Expr,
+  ForeachSource,
+  Param,
+  Pos,
+  PrintItem,
+  QueryDef,
+  QueryStatement,
+  SelectBlock,
+  Stmt,
+  TypeExpr,
+} from './ast-query.js';
+import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
+import { parseExpr, parseExprList, TokenCursor } from './parser-expr.js';
+
+const BASE_TYPES = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME']);
+const ACCUMS = new Set<string>([
+  'SumAccum',
+  'MinAccum',
+  'MaxAccum',
+  'AvgAccum',
+  'OrAccum',
+  'AndAccum',
+  'ListAccum',
+  'SetAccum',
+  'BagAccum',
+  'MapAccum',
+  'HeapAccum',
+  'GroupByAccum',
+]);
+const LATER_ACCUMS = new Set(['ArrayAccum', 'BitwiseOrAccum', 'BitwiseAndAccum']);
+const QUERY_VERBS = new Set(['CREATE', 'INTERPRET', 'INSTALL', 'RUN', 'SHOW', 'DROP']);
+
+function posOf(t: Token): Pos {
+  return { line: t.line, column: t.column };
+}
+
+/** True when the cursor is at a query statement (`CREATE … QUERY`, `RUN QUERY`, …). */
+export function isQueryStatement(c: TokenCursor): boolean {
+  if (c.peek().kind !== 'ident' || !QUERY_VERBS.has(c.peek().text.toUpperCase())) return false;
+  for (let k = 1; k <= 4; k++) {
+    if (c.isWord('QUERY', k)) return true;
+    const w = c.peek(k).text.toUpperCase();
+    if (!['OR', 'REPLACE', 'DISTRIBUTED'].includes(w)) return false;
+  }
+  return false;
+}
+
+/** Parses one query statement at the cursor; the cursor ends after it. */
+export function parseQueryStatement(c: TokenCursor): QueryStatement {
+  const first = c.next();
+  const pos = posOf(first);
+  const verb = first.text.toUpperCase();
+  switch (verb) {
+    case 'CREATE': {
+      let orReplace = false;
+      if (c.acceptWord('OR')) {
+        c.expectWord('REPLACE');
+        orReplace = true;
+      }
+      const distributed = c.acceptWord('DISTRIBUTED');
+      c.expectWord('QUERY');
+      const name = c.expectIdent('a query name');
+      const query = parseQueryRest(c, name.text, first, distributed);
+      return { kind: 'createQuery', orReplace, query, pos };
+    }
+    case 'INTERPRET': {
+      c.expectWord('QUERY');
+      if (c.isPunct('(')) {
+        return { kind: 'interpretAnonymous', query: parseQueryRest(c, '', first, false), args: [], pos };
+      }
+      const name = c.expectIdent('a query name');
+      return { kind: 'interpretQuery', name: name.text, args: parseArgs(c), pos };
+    }
+    case 'RUN': {
+      c.expectWord('QUERY');
+      skipFlags(c);
+      const name = c.expectIdent('a query name');
+      return { kind: 'runQuery', name: name.text, args: parseArgs(c), pos };
+    }
+    case 'INSTALL': {
+      c.expectWord('QUERY');
+      let force = skipFlags(c).includes('FORCE');
+      const { names, all } = parseNameList(c);
+      force = skipFlags(c).includes('FORCE') || force;
+      return { kind: 'installQuery', names, all, force, pos };
+    }
+    case 'SHOW': {
+      c.expectWord('QUERY');
+      return { kind: 'showQuery', name: c.expectIdent('a query name').text, pos };
+    }
+    case 'DROP': {
+      c.expectWord('QUERY');
+      const { names, all } = parseNameList(c);
+      return { kind: 'dropQuery', names, all, pos };
+    }
+    default:
+      throw c.error('expected a query statement', first);
+  }
+}
+
+/** Parses every query statement of a text (used by tests and by callers holding plain text). */
+export function parseQueryText(src: string): QueryStatement[] {
+  const c = new TokenCursor(tokenize(src), src);
+  const out: QueryStatement[] = [];
+  while (c.peek().kind !== 'eof') {
+    out.push(parseQueryStatement(c));
+    c.acceptPunct(';');
+  }
+  return out;
+}
+
+/** `-force`, `-av`, … returns the upper-cased flag names. */
+function skipFlags(c: TokenCursor): string[] {
+  const flags: string[] = [];
+  while (c.isPunct('-') && c.peek(1).kind === 'ident') {
+    c.next();
+    flags.push(c.next().text.toUpperCase());
+  }
+  return flags;
+}
+
+function parseNameList(c: TokenCursor): { names: string[]; all: boolean } {
+  if (c.acceptWord('ALL') || c.acceptPunct('*')) return { names: [], all: true };
+  const names = [c.expectIdent('a query name').text];
+  while (c.acceptPunct(',')) names.push(c.expectIdent('a query name').text);
+  return { names, all: false };
+}
+
+/** RUN/INTERPRET arguments: `(1, "a", ("id", "Type"), [1, 2])`. */
+function parseArgs(c: TokenCursor): Expr[] {
+  c.expectPunct('(');
+  const args = parseExprList(c, ')');
+  c.expectPunct(')');
+  return args;
+}
+
+/** After `QUERY name`: `(params) [FOR GRAPH g] [RETURNS (T)] [API(..)] [SYNTAX v] { body }`. */
+function parseQueryRest(c: TokenCursor, name: string, first: Token, distributed: boolean): QueryDef {
+  c.expectPunct('(');
+  const params: Param[] = [];
+  if (!c.isPunct(')')) {
+    do {
+      const pos = c.pos();
+      const type = parseType(c);
+      const pname = c.expectIdent('a parameter name').text;
+      const dflt = c.acceptPunct('=') ? parseExpr(c) : undefined;
+      params.push({ name: pname, type, default: dflt, pos });
+    } while (c.acceptPunct(','));
+  }
+  c.expectPunct(')');
+  const def: QueryDef = { name, params, distributed, body: [], pos: posOf(first), text: '' };
+  for (;;) {
+    if (c.acceptWord('FOR')) {
+      c.expectWord('GRAPH');
+      def.graph = c.expectIdent('a graph name').text;
+    } else if (c.acceptWord('RETURNS')) {
+      c.expectPunct('(');
+      def.returns = parseType(c);
+      c.expectPunct(')');
+    } else if (c.acceptWord('API')) {
+      c.expectPunct('(');
+      c.next();
+      c.expectPunct(')');
+    } else if (c.acceptWord('SYNTAX')) {
+      const v = c.expectIdent('v1 or v2');
+      const syntax = v.text.toLowerCase();
+      if (syntax !== 'v1' && syntax !== 'v2') {
+        throw new GsqlSyntaxError(v.line, v.column, `SYNTAX ${v.text} is not supported yet (v1 and v2 are)`);
+      }
+      def.syntax = syntax;
+    } else break;
+  }
+  c.expectPunct('{');
+  def.body = parseBody(c, () => c.isPunct('}'));
+  const close = c.expectPunct('}');
+  def.text = c.src.slice(first.start, close.end);
+  return def;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Types
+// ---------------------------------------------------------------------------------------------
+
+function closeAngle(c: TokenCursor): void {
+  c.expectPunct('>');
+}
+
+export function parseType(c: TokenCursor): TypeExpr {
+  const t = c.expectIdent('a type');
+  const pos = posOf(t);
+  const w = t.text.toUpperCase();
+  if (BASE_TYPES.has(w)) return { kind: 'base', name: w as BaseTypeName, pos };
+  if (w === 'VERTEX' || w === 'EDGE') {
+    let typeName: string | undefined;
+    if (c.acceptPunct('<')) {
+      typeName = c.expectIdent(`a ${w.toLowerCase()} type name`).text;
+      closeAngle(c);
+    }
+    return w === 'VERTEX'
+      ? { kind: 'vertex', vertexType: typeName, pos }
+      : { kind: 'edge', edgeType: typeName, pos };
+  }
+  if (w === 'SET' || w === 'BAG' || w === 'LIST') {
+    c.expectPunct('<');
+    const element = parseType(c);
+    closeAngle(c);
+    return { kind: 'collection', collection: w, element, pos };
+  }
+  if (w === 'MAP') {
+    c.expectPunct('<');
+    const key = parseType(c);
+    c.expectPunct(',');
+    const value = parseType(c);
+    closeAngle(c);
+    return { kind: 'map', key, value, pos };
+  }
+  const accum = Array.from(ACCUMS).find((a) => a.toUpperCase() === w);
+  if (accum) return parseAccumType(c, accum as AccumKind, pos);
+  if (LATER_ACCUMS.has(t.text) || /ACCUM$/.test(w)) {
+    throw new GsqlSyntaxError(t.line, t.column, `${t.text} is not supported yet`);
+  }
+  return { kind: 'named', name: t.text, pos };
+}
+
+function parseAccumType(c: TokenCursor, accum: AccumKind, pos: Pos): TypeExpr {
+  const node: TypeExpr & { kind: 'accum' } = { kind: 'accum', accum, args: [], pos };
+  if (accum === 'GroupByAccum') {
+    c.expectPunct('<');
+    node.groupKeys = [];
+    node.groupAccums = [];
+    do {
+      const type = parseType(c);
+      const name = c.expectIdent('a field name').text;
+      (type.kind === 'accum' ? node.groupAccums : node.groupKeys).push({ name, type });
+    } while (c.acceptPunct(','));
+    closeAngle(c);
+    return node;
+  }
+  if (c.acceptPunct('<')) {
+    do node.args.push(parseType(c));
+    while (c.acceptPunct(','));
+    closeAngle(c);
+  }
+  if (accum === 'HeapAccum') {
+    c.expectPunct('(');
+    node.capacity = parseExpr(c);
+    node.order = [];
+    while (c.acceptPunct(',')) {
+      const f = c.expectIdent('a tuple field name');
+      const descending = c.acceptWord('DESC');
+      if (!descending) c.acceptWord('ASC');
+      node.order.push({ field: f.text, descending, pos: posOf(f) });
+    }
+    c.expectPunct(')');
+  }
+  return node;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+// ---------------------------------------------------------------------------------------------
+
+/** Query-body statements, each ended by `;`, until `atEnd()`. */
+function parseBody(c: TokenCursor, atEnd: () => boolean): Stmt[] {
+  const out: Stmt[] = [];
+  while (!atEnd()) {
+    if (c.peek().kind === 'eof') throw c.error('expected "}"');
+    if (c.acceptPunct(';')) continue;
+    out.push(parseStatement(c, 'body'));
+    if (!atEnd()) c.expectPunct(';');
+  }
+  return out;
+}
+
+/** ACCUM / POST-ACCUM statements separated by commas. */
+function parseAccumList(c: TokenCursor): Stmt[] {
+  const out = [parseStatement(c, 'accum')];
+  while (c.acceptPunct(',')) out.push(parseStatement(c, 'accum'));
+  return out;
+}
+
+type Mode = 'body' | 'accum';
+
+function parseBlock(c: TokenCursor, mode: Mode, enders: string[]): Stmt[] {
+  const atEnd = (): boolean => enders.some((w) => c.isWord(w));
+  if (mode === 'body') return parseBody(c, atEnd);
+  return atEnd() ? [] : parseAccumList(c);
+}
+
+function isTypeStart(c: TokenCursor): boolean {
+  const t = c.peek();
+  if (t.kind !== 'ident') return false;
+  const w = t.text.toUpperCase();
+  if (BASE_TYPES.has(w) || w === 'VERTEX' || w === 'EDGE')
+    return c.peek(1).kind === 'ident' || c.isPunct('<', 1);
+  if (w === 'SET' || w === 'BAG' || w === 'LIST' || w === 'MAP') return c.isPunct('<', 1);
+  return false;
+}
+
+function parseStatement(c: TokenCursor, mode: Mode): Stmt {
+  const t = c.peek();
+  const pos = posOf(t);
+  const w = t.kind === 'ident' ? t.text.toUpperCase() : '';
+  if (w === 'TYPEDEF') return parseTypedef(c);
+  if (w === 'STATIC') {
+    c.next();
+    return parseStatement(c, mode);
+  }
+  if (t.kind === 'ident' && (ACCUMS.has(t.text) || /ACCUM$/.test(w)) && !c.isPunct('(', 1)) {
+    const type = parseType(c);
+    return { kind: 'accumDecl', global: c.isPunct('@@'), type, names: parseDeclNames(c, true), pos };
+  }
+  if (isTypeStart(c)) {
+    const type = parseType(c);
+    return { kind: 'varDecl', type, names: parseDeclNames(c, false), pos };
+  }
+  switch (w) {
+    case 'IF':
+      return parseIf(c, mode);
+    case 'WHILE': {
+      c.next();
+      const cond = parseExpr(c);
+      const limit = c.acceptWord('LIMIT') ? parseExpr(c) : undefined;
+      c.expectWord('DO');
+      const body = parseBlock(c, mode, ['END']);
+      c.expectWord('END');
+      return { kind: 'while', cond, limit, body, pos };
+    }
+    case 'FOREACH':
+      return parseForeach(c, mode);
+    case 'CASE':
+      if (!c.isPunct('(', 1)) return parseCaseStmt(c, mode);
+      break;
+    case 'BREAK':
+      c.next();
+      return { kind: 'break', pos };
+    case 'CONTINUE':
+      c.next();
+      return { kind: 'continue', pos };
+    case 'PRINT':
+      return parsePrint(c);
+    case 'RETURN':
+      c.next();
+      return { kind: 'return', value: c.isPunct(';') || c.isPunct('}') ? undefined : parseExpr(c), pos };
+    case 'INSERT':
+      return parseInsert(c);
+    case 'DELETE':
+      return parseDelete(c);
+    case 'UPDATE':
+      return parseUpdate(c);
+    case 'SELECT':
+      throw c.error('a SELECT block must be assigned to a vertex set variable: expected "X = SELECT …"');
+    case 'LOG':
+    case 'RAISE':
+    case 'TRY':
+      throw new GsqlSyntaxError(t.line, t.column, `${w} is not supported yet`);
+  }
+  // A vertex-set declaration with a type: `S (ANY) = …`.
+  if (
+    t.kind === 'ident' &&
+    c.isPunct('(', 1) &&
+    c.peek(2).kind === 'ident' &&
+    c.isPunct(')', 3) &&
+    c.isPunct('=', 4)
+  ) {
+    c.next();
+    c.next();
+    const vertexType = c.next().text;
+    c.next();
+    c.next();
+    return { kind: 'vsetAssign', name: t.text, vertexType, value: parseValue(c), pos };
+  }
+  const target = parseExpr(c);
+  if (c.isPunct('=') || c.isPunct('+=')) {
+    const op = c.next().text as '=' | '+=';
+    const value = parseValue(c);
+    if (target.kind === 'name' && op === '=' && (value.kind === 'seed' || value.kind === 'select')) {
+      return { kind: 'vsetAssign', name: target.name, value, pos };
+    }
+    return { kind: 'assign', target, op, value, pos };
+  }
+  if (target.kind === 'method' || target.kind === 'call') return { kind: 'expr', expr: target, pos };
+  throw c.error('expected "=", "+=" or the end of the statement');
+}
+
+/** The right side of an assignment: an expression or a SELECT block. */
+function parseValue(c: TokenCursor): Expr {
+  if (!c.isWord('SELECT')) return parseExpr(c);
+  const t = c.peek();
+  const select = parseSelect(c);
+  return { kind: 'select', select, pos: posOf(t), start: t.start, end: c.lastEnd() };
+}
+
+function parseDeclNames(c: TokenCursor, accum: boolean): DeclName[] {
+  const names: DeclName[] = [];
+  do {
+    const p = c.pos();
+    if (accum && !c.acceptPunct('@@') && !c.acceptPunct('@')) throw c.error('expected "@name" or "@@name"');
+    const name = c.expectIdent('a name').text;
+    names.push({ name, init: c.acceptPunct('=') ? parseExpr(c) : undefined, pos: p });
+  } while (c.acceptPunct(','));
+  return names;
+}
+
+function parseTypedef(c: TokenCursor): Stmt {
+  const pos = c.pos();
+  c.next();
+  c.expectWord('TUPLE');
+  c.expectPunct('<');
+  const fields: { name: string; type: TypeExpr }[] = [];
+  do {
+    const type = parseType(c);
+    fields.push({ name: c.expectIdent('a field name').text, type });
+  } while (c.acceptPunct(','));
+  closeAngle(c);
+  return { kind: 'tupleDecl', name: c.expectIdent('a tuple type name').text, fields, pos };
+}
+
+function parseIf(c: TokenCursor, mode: Mode): Stmt {
+  const pos = c.pos();
+  c.next();
+  const branches: { cond: Expr; body: Stmt[] }[] = [];
+  let otherwise: Stmt[] | undefined;
+  for (;;) {
+    const cond = parseExpr(c);
+    c.expectWord('THEN');
+    branches.push({ cond, body: parseBlock(c, mode, ['ELSE', 'END']) });
+    if (c.acceptWord('ELSE')) {
+      if (c.acceptWord('IF')) continue;
+      otherwise = parseBlock(c, mode, ['END']);
+    }
+    c.expectWord('END');
+    return { kind: 'if', branches, otherwise, pos };
+  }
+}
+
+function parseCaseStmt(c: TokenCursor, mode: Mode): Stmt {
+  const pos = c.pos();
+  c.next();
+  const subject = c.isWord('WHEN') ? undefined : parseExpr(c);
+  const branches: { when: Expr; body: Stmt[] }[] = [];
+  while (c.acceptWord('WHEN')) {
+    const when = parseExpr(c);
+    c.expectWord('THEN');
+    branches.push({ when, body: parseBlock(c, mode, ['WHEN', 'ELSE', 'END']) });
+  }
+  if (branches.length === 0) throw c.error('expected "WHEN"');
+  const otherwise = c.acceptWord('ELSE') ? parseBlock(c, mode, ['END']) : undefined;
+  c.expectWord('END');
+  return { kind: 'case', subject, branches, otherwise, pos };
+}
+
+function parseForeach(c: TokenCursor, mode: Mode): Stmt {
+  const pos = c.pos();
+  c.next();
+  const vars: { name: string; pos: Pos }[] = [];
+  if (c.acceptPunct('(')) {
+    do {
+      const v = c.expectIdent('a loop variable');
+      vars.push({ name: v.text, pos: posOf(v) });
+    } while (c.acceptPunct(','));
+    c.expectPunct(')');
+  } else {
+    const v = c.expectIdent('a loop variable');
+    vars.push({ name: v.text, pos: posOf(v) });
+  }
+  c.expectWord('IN');
+  let source: ForeachSource;
+  if (c.isWord('RANGE') && c.isPunct('[', 1)) {
+    const rpos = c.pos();
+    c.next();
+    c.next();
+    const from = parseExpr(c);
+    c.expectPunct(',');
+    const to = parseExpr(c);
+    c.expectPunct(']');
+    let step: Expr | undefined;
+    if (c.acceptPunct('.')) {
+      c.expectWord('STEP');
+      c.expectPunct('(');
+      step = parseExpr(c);
+      c.expectPunct(')');
+    }
+    source = { kind: 'range', from, to, step, pos: rpos };
+  } else {
+    source = parseExpr(c);
+  }
+  c.expectWord('DO');
+  const body = parseBlock(c, mode, ['END']);
+  c.expectWord('END');
+  return { kind: 'foreach', vars, source, body, pos };
+}
+
+function parsePrint(c: TokenCursor): Stmt {
+  const pos = c.pos();
+  c.next();
+  const items: PrintItem[] = [];
+  do {
+    const ipos = c.pos();
+    let item: PrintItem;
+    if (c.peek().kind === 'ident' && c.isPunct('[', 1)) {
+      const t = c.next();
+      const expr: Expr = { kind: 'name', name: t.text, pos: posOf(t), start: t.start, end: t.end };
+      c.next();
+      const projection: { expr: Expr; alias?: string }[] = [];
+      do {
+        const e = parseExpr(c);
+        projection.push({
+          expr: e,
+          alias: c.acceptWord('AS') ? c.expectIdent('a name after AS').text : undefined,
+        });
+      } while (c.acceptPunct(','));
+      c.expectPunct(']');
+      item = { expr, projection, pos: ipos };
+    } else {
+      item = { expr: parseExpr(c), pos: ipos };
+    }
+    if (c.acceptWord('AS')) item.alias = c.expectIdent('a name after AS').text;
+    items.push(item);
+  } while (c.acceptPunct(','));
+  const where = c.acceptWord('WHERE') ? parseExpr(c) : undefined;
+  if (c.isWord('TO_CSV'))
+    throw new GsqlSyntaxError(c.peek().line, c.peek().column, 'PRINT … TO_CSV is not supported yet');
+  return { kind: 'print', items, where, pos };
+}
+
+function parseInsert(c: TokenCursor): Stmt {
+  const pos = c.pos();
+  c.next();
+  c.expectWord('INTO');
+  const typeTok = c.expectIdent('a vertex or edge type name');
+  let columns: string[] | undefined;
+  if (c.acceptPunct('(')) {
+    columns = [];
+    do columns.push(c.expectIdent('an attribute name').text);
+    while (c.acceptPunct(','));
+    c.expectPunct(')');
+  }
+  c.expectWord('VALUES');
+  c.expectPunct('(');
+  const values: { expr: Expr; vertexType?: string }[] = [];
+  do {
+    const expr = parseExpr(c);
+    const vertexType = c.peek().kind === 'ident' && !c.isWord('AS') ? c.next().text : undefined;
+    values.push({ expr, vertexType });
+  } while (c.acceptPunct(','));
+  c.expectPunct(')');
+  return { kind: 'insert', typeName: typeTok.text, typePos: posOf(typeTok), columns, values, pos };
+}
+
+function parseDelete(c: TokenCursor): Stmt {
+  const pos = c.pos();
+  c.next();
+  const paren = c.acceptPunct('(');
+  const alias = c.expectIdent('the alias to delete').text;
+  if (paren) c.expectPunct(')');
+  if (!c.isWord('FROM')) return { kind: 'delete', alias, pos };
+  const select = parseSelectFrom(c, alias, pos, false);
+  return { kind: 'delete', alias, select, pos };
+}
+
+function parseUpdate(c: TokenCursor): Stmt {
+  const pos = c.pos();
+  c.next();
+  const alias = c.expectIdent('the alias to update').text;
+  c.expectWord('FROM');
+  const select = parseSelectFrom(c, alias, pos, true);
+  return { kind: 'update', select, sets: select.postAccum, pos };
+}
+
+// ---------------------------------------------------------------------------------------------
+// SELECT
+// ---------------------------------------------------------------------------------------------
+
+export function parseSelect(c: TokenCursor): SelectBlock {
+  const pos = c.pos();
+  c.expectWord('SELECT');
+  const distinct = c.acceptWord('DISTINCT');
+  const result = c.expectIdent('the alias of the selected vertices');
+  const block = parseSelectFrom(c, result.text, pos, false);
+  block.distinct = distinct;
+  block.resultPos = posOf(result);
+  return block;
+}
+
+/** `FROM …` and the clauses; for UPDATE a SET clause is read into postAccum. */
+function parseSelectFrom(c: TokenCursor, result: string, pos: Pos, update: boolean): SelectBlock {
+  c.expectWord('FROM');
+  const srcTok = c.expectIdent('a vertex set or vertex type');
+  const block: SelectBlock = {
+    result,
+    resultPos: pos,
+    distinct: false,
+    source: { name: srcTok.text, pos: posOf(srcTok) },
+    accum: [],
+    postAccum: [],
+    orderBy: [],
+    pos,
+  };
+  if (c.acceptPunct(':')) block.source.alias = c.expectIdent('an alias').text;
+  if (c.isPunct('-') && c.isPunct('(', 1)) parseStep(c, block);
+  if (update) {
+    c.expectWord('SET');
+    block.postAccum = parseAccumList(c);
+  }
+  if (c.acceptWord('WHERE')) block.where = parseExpr(c);
+  if (c.isWord('SAMPLE') || c.isWord('PER')) {
+    throw new GsqlSyntaxError(
+      c.peek().line,
+      c.peek().column,
+      `${c.peek().text.toUpperCase()} is not supported yet`,
+    );
+  }
+  if (c.acceptWord('ACCUM')) block.accum = parseAccumList(c);
+  while (isPostAccum(c)) {
+    if (block.postAccum.length > 0) {
+      throw new GsqlSyntaxError(
+        c.peek().line,
+        c.peek().column,
+        'more than one POST-ACCUM clause is not supported yet',
+      );
+    }
+    if (c.next().text.toUpperCase() === 'POST') {
+      c.next();
+      c.next();
+    }
+    if (c.isPunct('(')) throw c.error('POST-ACCUM (alias) is not supported yet; expected a statement');
+    block.postAccum = parseAccumList(c);
+  }
+  if (c.acceptWord('HAVING')) block.having = parseExpr(c);
+  if (c.acceptWord('ORDER')) {
+    c.expectWord('BY');
+    do {
+      const expr = parseExpr(c);
+      const descending = c.acceptWord('DESC');
+      if (!descending) c.acceptWord('ASC');
+      block.orderBy.push({ expr, descending });
+    } while (c.acceptPunct(','));
+  }
+  if (c.acceptWord('LIMIT')) {
+    const first = parseExpr(c);
+    if (c.acceptPunct(',')) {
+      block.offset = first;
+      block.limit = parseExpr(c);
+    } else {
+      block.limit = first;
+      if (c.acceptWord('OFFSET')) block.offset = parseExpr(c);
+    }
+  }
+  return block;
+}
+
+function isPostAccum(c: TokenCursor): boolean {
+  return c.isWord('POST_ACCUM') || (c.isWord('POST') && c.isPunct('-', 1) && c.isWord('ACCUM', 2));
+}
+
+/** `-(E1|E2>:e)-> T1|T2:t` (V1 arrow optional; V2 markers inside the parentheses). */
+function parseStep(c: TokenCursor, block: SelectBlock): void {
+  const pos = c.pos();
+  c.next();
+  c.next();
+  const edge: EdgeStep = { types: [], arrow: false, pos };
+  if (!c.isPunct(':') && !c.isPunct(')')) {
+    do {
+      const tpos = c.pos();
+      const inward = c.acceptPunct('<');
+      const name = c.expectIdent('an edge type');
+      const outward = c.acceptPunct('>');
+      if (c.isPunct('*')) throw c.error('repetition (E*1..k) is not supported yet; expected ")"');
+      if (c.isPunct('.')) throw c.error('expected ")"');
+      edge.types.push({ name: name.text, direction: inward ? 'in' : outward ? 'out' : 'any', pos: tpos });
+    } while (c.acceptPunct('|'));
+  }
+  if (c.acceptPunct(':')) edge.alias = c.expectIdent('an edge alias').text;
+  c.expectPunct(')');
+  if (c.acceptPunct('->')) edge.arrow = true;
+  else c.expectPunct('-');
+  block.edge = edge;
+  const tpos = c.pos();
+  const target: NonNullable<SelectBlock['target']> = { types: [], pos: tpos };
+  const paren = c.acceptPunct('(');
+  if (c.peek().kind === 'ident' && !isClauseWord(c)) {
+    do {
+      const t = c.expectIdent('a vertex type');
+      target.types.push({ name: t.text, pos: posOf(t) });
+    } while (c.acceptPunct('|'));
+  }
+  if (paren) c.expectPunct(')');
+  if (c.acceptPunct(':')) target.alias = c.expectIdent('a vertex alias').text;
+  if (c.isPunct('-') && c.isPunct('(', 1))
+    throw c.error('multi-hop patterns are not supported yet; expected a clause');
+  block.target = target;
+}
+
+function isClauseWord(c: TokenCursor): boolean {
+  return ['WHERE', 'ACCUM', 'POST_ACCUM', 'POST', 'HAVING', 'ORDER', 'LIMIT', 'SET'].some((w) => c.isWord(w));
+}

@@ -1,0 +1,130 @@
+/**
+ * Statements of later issues (queries, loading jobs, DML, users, secrets …): recognised by their
+ * leading words and skipped as one unit, so the shell can report them and go on.
+ */
+import type { Parser } from './parser-core.js';
+import type { Token } from './lexer.js';
+
+interface UnsupportedForm {
+  /** Leading words; `?` marks an optional word. */
+  words: string[];
+  feature: string;
+  /** The statement has a `{ … }` body: newlines do not end it before the body closes. */
+  body?: boolean;
+}
+
+const FORMS: UnsupportedForm[] = [
+  { words: ['CREATE', 'OR?', 'REPLACE?', 'DISTRIBUTED?', 'QUERY'], feature: 'CREATE QUERY', body: true },
+  { words: ['CREATE', 'OR?', 'REPLACE?', 'TEMPLATE', 'QUERY'], feature: 'CREATE TEMPLATE QUERY', body: true },
+  { words: ['CREATE', 'LOADING', 'JOB'], feature: 'CREATE LOADING JOB', body: true },
+  { words: ['CREATE', 'DATA_SOURCE'], feature: 'CREATE DATA_SOURCE' },
+  { words: ['CREATE', 'SECRET'], feature: 'CREATE SECRET' },
+  { words: ['CREATE', 'USER'], feature: 'CREATE USER' },
+  { words: ['CREATE', 'ROLE'], feature: 'CREATE ROLE' },
+  { words: ['CREATE', 'GROUP'], feature: 'CREATE GROUP' },
+  { words: ['CREATE', 'PACKAGE'], feature: 'CREATE PACKAGE' },
+  { words: ['INSTALL', 'QUERY'], feature: 'INSTALL QUERY' },
+  { words: ['RUN', 'QUERY'], feature: 'RUN QUERY' },
+  { words: ['RUN', 'LOADING', 'JOB'], feature: 'RUN LOADING JOB' },
+  { words: ['RUN', 'JOB'], feature: 'RUN JOB' },
+  { words: ['INTERPRET', 'QUERY'], feature: 'INTERPRET QUERY' },
+  { words: ['UPSERT'], feature: 'UPSERT' },
+  { words: ['DELETE'], feature: 'DELETE' },
+  { words: ['SELECT'], feature: 'SELECT' },
+  { words: ['DROP', 'QUERY'], feature: 'DROP QUERY' },
+  { words: ['DROP', 'USER'], feature: 'DROP USER' },
+  { words: ['DROP', 'SECRET'], feature: 'DROP SECRET' },
+  { words: ['DROP', 'ROLE'], feature: 'DROP ROLE' },
+  { words: ['DROP', 'DATA_SOURCE'], feature: 'DROP DATA_SOURCE' },
+  { words: ['DROP', 'PACKAGE'], feature: 'DROP PACKAGE' },
+  { words: ['GRANT'], feature: 'GRANT' },
+  { words: ['REVOKE'], feature: 'REVOKE' },
+  { words: ['SHOW', 'QUERY'], feature: 'SHOW QUERY' },
+  { words: ['SHOW', 'USER'], feature: 'SHOW USER' },
+  { words: ['SHOW', 'SECRET'], feature: 'SHOW SECRET' },
+  { words: ['SHOW', 'ROLE'], feature: 'SHOW ROLE' },
+  { words: ['SHOW', 'PRIVILEGE'], feature: 'SHOW PRIVILEGE' },
+  { words: ['SHOW', 'DATA_SOURCE'], feature: 'SHOW DATA_SOURCE' },
+  { words: ['SHOW', 'LOADING', 'STATUS'], feature: 'SHOW LOADING STATUS' },
+  { words: ['SHOW', 'PACKAGE'], feature: 'SHOW PACKAGE' },
+  { words: ['ALTER', 'PASSWORD'], feature: 'ALTER PASSWORD' },
+  { words: ['ALTER', 'USER'], feature: 'ALTER USER' },
+  { words: ['EXPORT'], feature: 'EXPORT' },
+  { words: ['IMPORT'], feature: 'IMPORT' },
+  { words: ['ABORT'], feature: 'ABORT' },
+  { words: ['RESUME'], feature: 'RESUME' },
+  { words: ['LOAD'], feature: 'LOAD' },
+];
+
+/** How many tokens the form's leading words take at the cursor, or -1 when it does not match. */
+function matchForm(p: Parser, form: UnsupportedForm): number {
+  let k = 0;
+  for (const w of form.words) {
+    const optional = w.endsWith('?');
+    const word = optional ? w.slice(0, -1) : w;
+    if (p.isWord(word, k)) k++;
+    else if (!optional) return -1;
+  }
+  return k;
+}
+
+/**
+ * Skips one statement from the cursor: up to a `;` or the end of the line at nesting depth 0, or,
+ * for a statement with a body, up to the `}` that closes it. Never crosses the END of a BEGIN block.
+ */
+export function skipStatement(p: Parser, body: boolean): void {
+  let depth = 0;
+  let bodyClosed = false;
+  while (true) {
+    const t = p.peekRaw();
+    if (t.kind === 'eof' || t.kind === 'block_end' || t.kind === 'block_begin') return;
+    if (depth === 0) {
+      if (t.kind === 'punct' && t.text === ';') {
+        p.nextRaw();
+        return;
+      }
+      if (t.kind === 'newline' && (!body || bodyClosed)) return;
+    }
+    p.nextRaw();
+    if (t.kind !== 'punct') continue;
+    if (t.text === '(' || t.text === '[' || t.text === '{') depth++;
+    else if (t.text === ')' || t.text === ']' || t.text === '}') {
+      depth = Math.max(0, depth - 1);
+      if (depth === 0 && t.text === '}' && body) bodyClosed = true;
+      if (bodyClosed) return;
+    }
+  }
+}
+
+/** True when the statement starting at the cursor has a `{` before the end of its first line. */
+export function hasBodyOnFirstLine(p: Parser): boolean {
+  const save = p.index;
+  let found = false;
+  let depth = 0;
+  while (true) {
+    const t = p.nextRaw();
+    if (t.kind === 'eof' || t.kind === 'block_end' || (t.kind === 'newline' && depth === 0)) break;
+    if (t.kind === 'punct' && t.text === '{') {
+      found = true;
+      break;
+    }
+    if (t.kind === 'punct' && (t.text === '(' || t.text === '[')) depth++;
+    if (t.kind === 'punct' && (t.text === ')' || t.text === ']')) depth = Math.max(0, depth - 1);
+  }
+  p.index = save;
+  return found;
+}
+
+/** Recognises an unsupported statement at the cursor and skips it, returning its feature name. */
+export function parseUnsupported(p: Parser): { feature: string; start: Token } | undefined {
+  for (const form of FORMS) {
+    if (matchForm(p, form) < 0) continue;
+    const start = p.peek();
+    // An anonymous INTERPRET QUERY () … { … } carries its body; a named one is one line.
+    const body = form.body === true || (form.feature === 'INTERPRET QUERY' && hasBodyOnFirstLine(p));
+    p.next();
+    skipStatement(p, body);
+    return { feature: form.feature, start };
+  }
+  return undefined;
+}

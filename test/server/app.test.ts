@@ -1,0 +1,164 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { createListenerApp, queryOf } from '../../src/server/http/app.js';
+import { jsonBody, jsonBodyKeepingDuplicates, rawBody, textBody } from '../../src/server/http/body.js';
+import { RestError } from '../../src/server/http/envelope.js';
+import { LatencyRecorder } from '../../src/server/http/latency.js';
+import { RepeatedKey } from '../../src/util/json-parse.js';
+import { EngineError } from '../../src/engine/api.js';
+
+let app: FastifyInstance;
+let base: string;
+const recorder = new LatencyRecorder();
+const logged: string[] = [];
+
+before(async () => {
+  app = createListenerApp({ recorder, logError: (m) => logged.push(m), bodyLimit: 1024 });
+  app.post('/json', { config: { endpoint: 'POST /json' } }, async (req) => ({ body: jsonBody(req) ?? null }));
+  app.post('/dup', async (req) => {
+    const b = jsonBodyKeepingDuplicates(req) as Record<string, unknown>;
+    const t = b.t;
+    return { repeated: t instanceof RepeatedKey ? t.values : t };
+  });
+  app.post('/raw', async (req) => ({ bytes: rawBody(req).length, text: textBody(req) }));
+  app.get('/query', async (req) => queryOf(req).toRecord());
+  app.get('/big', async () => ({ n: 9007199254740993n, m: -9223372036854775808n }));
+  app.get('/boom', async () => {
+    throw new Error('secret detail');
+  });
+  app.get('/engine', async () => {
+    throw new EngineError('REST-2004', "Vertex type 'x' does not exist.");
+  });
+  app.get('/rest', async () => {
+    throw new RestError('REST-30200', 'bad upsert parameter');
+  });
+  app.get('/id', async (req) => ({ id: req.id }));
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+after(async () => {
+  await app.close();
+});
+
+async function call(path: string, init: RequestInit = {}) {
+  const r = await fetch(base + path, init);
+  const text = await r.text();
+  return { status: r.status, text, body: JSON.parse(text) as Record<string, unknown> };
+}
+
+test('JSON bodies are parsed whatever the Content-Type, or none', async () => {
+  for (const headers of [
+    { 'content-type': 'application/json' },
+    { 'content-type': 'text/plain' },
+    {},
+  ] as Record<string, string>[]) {
+    const r = await call('/json', { method: 'POST', body: '{"a":[1,2],"b":12345678901234567890}', headers });
+    assert.equal(r.status, 200);
+    assert.equal(r.text, '{"body":{"a":[1,2],"b":12345678901234567890}}');
+  }
+  const form = await call('/json', {
+    method: 'POST',
+    body: '{"x":1}',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  assert.equal(form.text, '{"body":{"x":1}}');
+  assert.equal((await call('/json', { method: 'POST' })).text, '{"body":null}');
+});
+
+test('malformed JSON is REST-30000 naming where it broke', async () => {
+  const r = await call('/json', {
+    method: 'POST',
+    body: '{"a":1,\n "b": }',
+    headers: { 'content-type': 'application/json' },
+  });
+  assert.equal(r.status, 400);
+  assert.equal(r.body.code, 'REST-30000');
+  assert.equal(r.body.error, true);
+  assert.match(String(r.body.message), /^Invalid JSON payload: .*line 2, column \d+\.$/);
+  assert.deepEqual(r.body.results, []);
+});
+
+test('repeated keys are kept by the duplicate-keeping body reader', async () => {
+  const r = await call('/dup', { method: 'POST', body: '{"t":{"d":1},"t":{"d":2}}' });
+  assert.equal(r.text, '{"repeated":[{"d":1},{"d":2}]}');
+});
+
+test('raw bytes stay available', async () => {
+  const r = await call('/raw', {
+    method: 'POST',
+    body: '1,2\n3,4\n',
+    headers: { 'content-type': 'text/csv' },
+  });
+  assert.deepEqual(r.body, { bytes: 8, text: '1,2\n3,4\n' });
+});
+
+test('bodies beyond the limit are refused with an envelope', async () => {
+  const r = await call('/raw', { method: 'POST', body: 'x'.repeat(2000) });
+  assert.equal(r.status, 413);
+  assert.equal(r.body.code, 'REST-30000');
+  assert.equal(r.body.message, 'The request body exceeds the limit of 1024 bytes.');
+});
+
+test('the TigerGraph query-string parser is the router’s', async () => {
+  const r = await call('/query?p=1&p=2&f=a%3E%3D3&v%5B0%5D=x');
+  assert.deepEqual(r.body, { p: ['1', '2'], f: 'a>=3', 'v[0]': 'x' });
+});
+
+test('64-bit integers are written exactly', async () => {
+  assert.equal((await call('/big')).text, '{"n":9007199254740993,"m":-9223372036854775808}');
+});
+
+test('errors become envelopes; no stack trace reaches the client', async () => {
+  const boom = await call('/boom');
+  assert.equal(boom.status, 500);
+  assert.equal(boom.body.code, 'REST-10005');
+  assert.equal(boom.body.message, 'Internal error while processing the request: secret detail');
+  assert.doesNotMatch(boom.text, /at .*\.js/);
+  assert.ok(logged.some((l) => l.includes('GET /boom') && l.includes('secret detail')));
+  const engine = await call('/engine');
+  assert.equal(engine.status, 400);
+  assert.deepEqual(engine.body, {
+    version: { edition: 'enterprise', api: 'v2', schema: 0 },
+    error: true,
+    message: "Vertex type 'x' does not exist.",
+    results: [],
+    code: 'REST-2004',
+  });
+  const rest = await call('/rest');
+  assert.equal(rest.status, 400);
+  assert.equal(rest.body.code, 'REST-30200');
+});
+
+test('request ids have TigerGraph’s shape and differ', async () => {
+  const a = (await call('/id')).body.id as string;
+  const b = (await call('/id')).body.id as string;
+  assert.match(a, /^\d+\.RESTPP_1_1\.\d{13}\.N$/);
+  assert.notEqual(a, b);
+});
+
+test('latency is recorded per declared endpoint', async () => {
+  await call('/json', { method: 'POST', body: '{}' });
+  const report = recorder.report(60, 4);
+  assert.ok(report['POST /json'].CompletedRequests >= 1);
+  assert.equal(report['POST /json'].LatencyPercentile.length, 4);
+  assert.equal('GET /query' in report, false, 'routes without an endpoint key are not recorded');
+});
+
+test('LatencyRecorder: window, percentiles, timeouts', () => {
+  let now = 1_000_000;
+  const r = new LatencyRecorder(() => now);
+  for (const ms of [10, 20, 30, 40]) r.record('GET /x', ms);
+  r.record('GET /x', 5000, true);
+  const rep = r.report(10, 2)['GET /x'];
+  assert.deepEqual(rep, {
+    CompletedRequests: 4,
+    QPS: 0.4,
+    TimeoutRequests: 1,
+    AverageLatency: 25,
+    MaxLatency: 40,
+    MinLatency: 10,
+    LatencyPercentile: [20, 40],
+  });
+  now += 11_000;
+  assert.deepEqual(r.report(10), {});
+});

@@ -1,0 +1,251 @@
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { BASIC, send, startTestServers, type TestServers } from './helpers.js';
+import { startServers, ListenError } from '../../src/server/start.js';
+import { fakeDatabase } from './fake-database.js';
+
+let s: TestServers;
+before(async () => {
+  s = await startTestServers(async () => 0);
+});
+after(async () => {
+  await s.close();
+});
+
+const VERSION = { edition: 'enterprise', api: 'v2', schema: 0 };
+
+test('GET and POST /echo on :9000 and :14240/restpp, with and without trailing slash', async () => {
+  for (const base of [s.urls.restpp, `${s.urls.gsql}/restpp`]) {
+    for (const init of [{}, { method: 'POST' }, { method: 'POST', body: '' }]) {
+      for (const path of ['/echo', '/echo/']) {
+        const r = await send(base + path, init);
+        assert.equal(r.status, 200);
+        assert.equal(r.text, '{"error":false,"message":"Hello GSQL"}');
+        assert.match(r.headers.get('content-type') ?? '', /application\/json/);
+      }
+    }
+  }
+});
+
+test('/echo?sleep waits; a bad sleep is REST-30001', async () => {
+  const t0 = Date.now();
+  const r = await send(`${s.urls.restpp}/echo?sleep=0.2`);
+  assert.equal(r.status, 200);
+  assert.ok(Date.now() - t0 >= 190);
+  const bad = await send(`${s.urls.restpp}/echo?sleep=abc`);
+  assert.equal(bad.status, 400);
+  assert.deepEqual(bad.json(), {
+    version: VERSION,
+    error: true,
+    message: "The value of parameter 'sleep' must be a non-negative number.",
+    results: [],
+    code: 'REST-30001',
+  });
+});
+
+test('unknown paths are REST-1000 with 404 on every listener; /restpp prefix is not named', async () => {
+  const cases: [string, string][] = [
+    [`${s.urls.restpp}/eco?x=1`, '/eco'],
+    [`${s.urls.gsql}/restpp/eco`, '/eco'],
+    [`${s.urls.gsql}/nothing/here`, '/nothing/here'],
+    [`${s.urls.admin}/nothing`, '/nothing'],
+  ];
+  for (const [url, shown] of cases) {
+    const r = await send(url);
+    assert.equal(r.status, 404);
+    assert.deepEqual(r.json(), {
+      version: VERSION,
+      error: true,
+      message: `Endpoint is not found from url = ${shown}, please use GET /endpoints to list all valid endpoints.`,
+      results: [],
+      code: 'REST-1000',
+    });
+  }
+  // REST++ routes exist only under /restpp on the GSQL port.
+  assert.equal((await send(`${s.urls.gsql}/echo`)).status, 404);
+});
+
+test('GET /api/ping needs no credentials', async () => {
+  const r = await send(`${s.urls.gsql}/api/ping`);
+  assert.equal(r.status, 200);
+  assert.equal(r.text, '{"error":"false","message":"pong","results":{}}');
+});
+
+test('GET /version: the component text pyTigerGraph parses', async () => {
+  const r = await send(`${s.urls.restpp}/version`);
+  assert.equal(r.status, 200);
+  const body = r.json() as { error: string; message: string };
+  assert.equal(body.error, 'false');
+  const lines = body.message.split('\n');
+  assert.equal(lines[0], 'TigerGraph RESTPP: ');
+  assert.equal(lines[1], ' --- Version --- ');
+  assert.equal(lines[2], 'TigerGraph version: 4.2.0');
+  assert.equal(lines[lines.length - 1], '');
+  // pyTigerGraph: skip lines 0-2 and the last; name, version, hash, 3-token datetime.
+  const components = lines.slice(3, -1).map((l) => l.split(/\s+/).filter((t) => t !== ''));
+  for (const c of components) assert.equal(c.length, 6, c.join(' '));
+  const product = components.find((c) => c[0] === 'product');
+  assert.ok(product);
+  assert.equal(/_.+_/.exec(product[1])?.[0].replace(/^_|_$/g, ''), '4.2.0');
+  assert.match(product[2], /^[0-9a-f]{40}$/);
+  assert.deepEqual((await send(`${s.urls.gsql}/restpp/version`)).json(), body);
+});
+
+test('GET /gsql/v1/version is plain text and needs credentials', async () => {
+  const r = await send(`${s.urls.gsql}/gsql/v1/version`, { headers: { authorization: BASIC } });
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-type') ?? '', /text\/plain/);
+  assert.match(r.text, /^GSQL version: 4\.2\.0\nGSQL commit number: [0-9a-f]{40}\n/);
+  const denied = await send(`${s.urls.gsql}/gsql/v1/version`);
+  assert.equal(denied.status, 401);
+  assert.equal((denied.json() as { code: string }).code, 'REST-10016');
+});
+
+test('--tigergraph-version is what /version and /gsql/v1/version report', async () => {
+  const other = await startServers({
+    database: fakeDatabase().db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    tigergraphVersion: '3.10.1',
+    runScript: async () => 0,
+    log: () => {},
+  });
+  try {
+    const v = (await send(`${other.urls.restpp}/version`)).json() as { message: string };
+    assert.match(v.message, /\nproduct +release_3\.10\.1_\S+ [0-9a-f]{40} /);
+    const g = await send(`${other.urls.gsql}/gsql/v1/version`, { headers: { authorization: BASIC } });
+    assert.match(g.text, /^GSQL version: 3\.10\.1\n/);
+  } finally {
+    await other.close();
+  }
+});
+
+test('GET /endpoints/{g}: bare map with parameters; kinds filter; unknown graph is REST-1004', async () => {
+  const r = await send(`${s.urls.restpp}/endpoints/social?builtin=true`);
+  assert.equal(r.status, 200);
+  const map = r.json() as Record<string, { parameters: Record<string, unknown> }>;
+  assert.deepEqual(map['GET /endpoints/{graph_name}'], {
+    parameters: {
+      builtin: { default: 'false', max_count: 1, min_count: 0, type: 'BOOL' },
+      dynamic: { default: 'false', max_count: 1, min_count: 0, type: 'BOOL' },
+      static: { default: 'false', max_count: 1, min_count: 0, type: 'BOOL' },
+    },
+  });
+  assert.deepEqual(map['GET /echo'], { parameters: { sleep: { max_count: 1, min_count: 0, type: 'INT' } } });
+  assert.ok('POST /echo' in map);
+  assert.ok('GET /rebuildnow/{graph_name}' in map);
+  assert.ok('POST /rebuildnow/{graph_name}' in map);
+  assert.ok('GET /deleted_vertex_check' in map);
+  assert.equal('version' in map, false, 'no envelope');
+  assert.deepEqual((await send(`${s.urls.restpp}/endpoints/social?dynamic=true`)).json(), {});
+  assert.deepEqual((await send(`${s.urls.gsql}/restpp/endpoints/social`)).json(), map);
+  const unknown = await send(`${s.urls.restpp}/endpoints/nope`);
+  assert.equal(unknown.status, 404);
+  assert.deepEqual(unknown.json(), {
+    version: VERSION,
+    error: true,
+    message: "Graph name 'nope' parsed from the url = '/endpoints/nope' is not found.",
+    results: [],
+    code: 'REST-1004',
+  });
+});
+
+test('GET|POST /rebuildnow/{g} calls the Database with the parameters', async () => {
+  s.fake.rebuildCalls.length = 0;
+  const r = await send(`${s.urls.restpp}/rebuildnow/social?threadnum=2&vertextype=person&force=true`);
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json(), {
+    version: VERSION,
+    error: false,
+    message: 'RebuildNow finished, please check details in the folder: /tmp/rebuildnow',
+    results: [],
+    code: 'REST-0000',
+  });
+  const p = await send(`${s.urls.gsql}/restpp/rebuildnow/social?path=/tmp/x&segid=1,2`, { method: 'POST' });
+  assert.equal(
+    (p.json() as { message: string }).message,
+    'RebuildNow finished, please check details in the folder: /tmp/x',
+  );
+  assert.deepEqual(s.fake.rebuildCalls, [
+    { threadnum: 2, vertextype: ['person'], segid: undefined, path: undefined, force: true },
+    { threadnum: undefined, vertextype: undefined, segid: [1, 2], path: '/tmp/x', force: false },
+  ]);
+  const bad = await send(`${s.urls.restpp}/rebuildnow/social?threadnum=two`);
+  assert.equal(bad.status, 400);
+  assert.equal((bad.json() as { code: string }).code, 'REST-30001');
+  assert.equal((await send(`${s.urls.restpp}/rebuildnow/nope`)).status, 404);
+});
+
+test('GET /deleted_vertex_check', async () => {
+  const r = await send(`${s.urls.restpp}/deleted_vertex_check?vertextype=person&verbose=1`);
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json(), {
+    version: VERSION,
+    error: false,
+    message: 'check passed',
+    results: [{ GPE: 'GPE_1_1', PassCheck: true, UnSyncList: [] }],
+    code: 'REST-0000',
+  });
+  assert.deepEqual(s.fake.checkCalls.at(-1), {
+    threadnum: undefined,
+    vertextype: ['person'],
+    segid: undefined,
+    verbose: 1,
+  });
+});
+
+test('a failed deleted-vertex check says so', async () => {
+  const failing = await startServers({
+    database: fakeDatabase(['g'], false).db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    runScript: async () => 0,
+    log: () => {},
+  });
+  try {
+    const r = await send(`${failing.urls.restpp}/deleted_vertex_check`);
+    assert.deepEqual(r.json(), {
+      version: VERSION,
+      error: false,
+      message: 'check failed',
+      results: [
+        {
+          GPE: 'GPE_1_1',
+          PassCheck: false,
+          UnSyncList: [{ Segid: 3, IsRemote: false, VertexType: 'person', GPEDelHash: 1, IDSDelHash: 2 }],
+        },
+      ],
+      code: 'REST-0000',
+    });
+  } finally {
+    await failing.close();
+  }
+});
+
+test('a port in use is a ListenError naming the port and the flag', async () => {
+  const blocker = net.createServer();
+  await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+  const port = (blocker.address() as net.AddressInfo).port;
+  const fake = fakeDatabase();
+  try {
+    await assert.rejects(
+      startServers({
+        database: fake.db,
+        restppPort: 0,
+        gsqlPort: port,
+        adminPort: 0,
+        runScript: async () => 0,
+      }),
+      (e: unknown) =>
+        e instanceof ListenError &&
+        e.listener === 'gsql' &&
+        e.message === `Port ${port} on 127.0.0.1 is already in use (set another with --gsql-port).`,
+    );
+    assert.equal(fake.closed(), false, 'a Database passed in is not closed');
+  } finally {
+    await new Promise((r) => blocker.close(r));
+  }
+});

@@ -38,6 +38,14 @@ export {
   type FileStat,
   type OpenMode,
 } from './file-layer.js';
+export {
+  FaultyFileLayer,
+  type CrashOptions,
+  type FileOp,
+  type FileOpCounts,
+  type FileOpKind,
+  type PendingWrite,
+} from './faulty-file-layer.js';
 export { acquireLock, LOCK_FILE, type DirLock } from './lock.js';
 export {
   WriteAheadLog,

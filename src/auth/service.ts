@@ -1,0 +1,222 @@
+/**
+ * AuthService: the security state of one database, kept durable in its catalog. It authenticates
+ * callers (password, secret, token), answers the access table, and applies every security change
+ * through `changeCatalog`, one change at a time so that concurrent requests cannot lose updates.
+ *
+ * Password checks cost one scrypt (tens of ms). A successful check is remembered as an HMAC of the
+ * password under a per-process key, tied to the stored hash: the next request with the same
+ * credentials costs one HMAC, while a wrong password always pays the full scrypt.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SecurityState, UserRecord } from '../catalog/security.js';
+import type { Catalog } from '../catalog/types.js';
+import { checkAccess, endpointRule, statementRule, type AccessRule } from './access-table.js';
+import { hasPrivilege, type Principal } from './authorize.js';
+import { readAuthorization } from './credentials.js';
+import { AuthError, forbidden, invalid, unauthenticated } from './errors.js';
+import { hashPassword, verifyPassword } from './password.js';
+import type { Privilege } from './privileges.js';
+import { findSecret } from './secrets.js';
+import { authenticateToken } from './tokens.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER, findUser, initialSecurityState, SECRET_USER } from './users.js';
+
+/** The part of the Database the auth layer needs (structurally the engine's CatalogStore). */
+export interface CatalogHolder {
+  readonly catalog: Catalog;
+  changeCatalog(next: Catalog): Promise<void>;
+}
+
+export const INVALID_CREDENTIALS = 'Invalid username or password!';
+
+/** A password hash to burn time on when the user does not exist, so timing does not tell. */
+const dummyHash = hashPassword(randomBytes(12).toString('hex'));
+
+const services = new WeakMap<CatalogHolder, AuthService>();
+
+export class AuthService {
+  private queue: Promise<unknown> = Promise.resolve();
+  private initializing: Promise<void> | undefined;
+  private readonly macKey = randomBytes(32);
+  private readonly verified = new Map<string, { hash: string; mac: Buffer }>();
+
+  constructor(
+    private readonly holder: CatalogHolder,
+    private readonly clock: () => number = () => Math.floor(Date.now() / 1000),
+  ) {}
+
+  /** The one service of a database (every listener and the shell share its caches and queue). */
+  static for(holder: CatalogHolder): AuthService {
+    let service = services.get(holder);
+    if (!service) {
+      service = new AuthService(holder);
+      services.set(holder, service);
+    }
+    return service;
+  }
+
+  /** Epoch seconds. */
+  now(): number {
+    return this.clock();
+  }
+
+  graphExists(graph: string): boolean {
+    return this.holder.catalog.graphs.some((g) => g.name === graph);
+  }
+
+  /** The current state; a data directory that never had one gets the default user first. */
+  async state(): Promise<SecurityState> {
+    const current = this.holder.catalog.security;
+    if (current) return current;
+    this.initializing ??= this.enqueue(async () => {
+      if (this.holder.catalog.security) return;
+      const security = initialSecurityState(await hashPassword(DEFAULT_PASSWORD));
+      await this.holder.changeCatalog({ ...this.holder.catalog, security });
+    }).catch((e: unknown) => {
+      // Let the next request try again rather than fail forever.
+      this.initializing = undefined;
+      throw e;
+    });
+    await this.initializing;
+    const ready = this.holder.catalog.security;
+    if (!ready) throw new Error('the security state could not be initialized');
+    return ready;
+  }
+
+  /** The state now, for synchronous checks after `state()` has run once (token checks). */
+  stateNow(): SecurityState | undefined {
+    return this.holder.catalog.security;
+  }
+
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Applies one change: `change` sees the newest state and returns the next one (or throws, and
+   * nothing changes). Changes run one after another.
+   */
+  async mutate<T>(
+    change: (
+      state: SecurityState,
+    ) => Promise<{ state: SecurityState; result: T }> | { state: SecurityState; result: T },
+  ): Promise<T> {
+    await this.state();
+    return this.enqueue(async () => {
+      const catalog = this.holder.catalog;
+      const current = catalog.security;
+      if (!current) throw new Error('security state missing after initialization');
+      const { state, result } = await change(current);
+      if (state !== current) await this.holder.changeCatalog({ ...this.holder.catalog, security: state });
+      return result;
+    });
+  }
+
+  // ---- authentication -------------------------------------------------------------------------
+
+  /** User name and password, or `__GSQL__secret` and a secret. Throws 401 on anything else. */
+  async authenticatePassword(user: string, password: string): Promise<Principal> {
+    const state = await this.state();
+    if (user === SECRET_USER) {
+      const secret = findSecret(state, password);
+      if (!secret || !findUser(state, secret.user)) throw unauthenticated(INVALID_CREDENTIALS);
+      return {
+        user: secret.user,
+        via: 'secret',
+        secretAlias: secret.alias,
+        ...(secret.graph === undefined ? {} : { graph: secret.graph }),
+      };
+    }
+    const record = findUser(state, user);
+    if (!record) {
+      await verifyPassword(password, await dummyHash);
+      throw unauthenticated(INVALID_CREDENTIALS);
+    }
+    if (!(await this.passwordMatches(record, password))) throw unauthenticated(INVALID_CREDENTIALS);
+    return { user, via: 'password' };
+  }
+
+  private async passwordMatches(record: UserRecord, password: string): Promise<boolean> {
+    const mac = createHmac('sha256', this.macKey).update(record.name).update('\0').update(password).digest();
+    const cached = this.verified.get(record.name);
+    if (cached && cached.hash === record.password.hash && timingSafeEqual(cached.mac, mac)) return true;
+    if (!(await verifyPassword(password, record.password))) return false;
+    this.verified.set(record.name, { hash: record.password.hash, mac });
+    return true;
+  }
+
+  /** A Bearer token. Throws 401 (REST-10016) for a missing, unknown or expired one. */
+  async authenticateToken(token: string): Promise<Principal> {
+    return authenticateToken(await this.state(), token, this.now());
+  }
+
+  /**
+   * An Authorization header: Bearer token, or Basic credentials (pyTigerGraph sends Basic even
+   * after requesting a token). `missing` is the message when no credentials came at all.
+   */
+  async authenticateHeader(header: string | undefined, missing: string): Promise<Principal> {
+    const presented = readAuthorization(header);
+    switch (presented.kind) {
+      case 'none':
+        throw unauthenticated(missing);
+      case 'bearer':
+        return this.authenticateToken(presented.token);
+      case 'basic':
+        return this.authenticatePassword(presented.user, presented.password);
+      case 'malformed':
+        throw unauthenticated(
+          `Access Denied: unsupported Authorization scheme '${presented.scheme}'; use Bearer <token> or Basic credentials.`,
+        );
+    }
+  }
+
+  /** True while the default user still has the default password (the CLI warns about it). */
+  async defaultPasswordInUse(): Promise<boolean> {
+    const record = findUser(await this.state(), DEFAULT_USER);
+    return record !== undefined && (await this.passwordMatches(record, DEFAULT_PASSWORD));
+  }
+
+  // ---- authorization --------------------------------------------------------------------------
+
+  async check(principal: Principal, rule: AccessRule, graph: string | undefined): Promise<void> {
+    checkAccess(await this.state(), principal, rule, graph);
+  }
+
+  /** The access-table check of an endpoint (`<METHOD> <TigerGraph path pattern>`). */
+  async checkEndpoint(principal: Principal, endpoint: string, graph: string | undefined): Promise<void> {
+    await this.check(principal, endpointRule(endpoint), graph);
+  }
+
+  /** The access-table check of a GSQL statement (its leading words, e.g. `CREATE VERTEX`). */
+  async checkStatement(principal: Principal, statement: string, graph: string | undefined): Promise<void> {
+    await this.check(principal, statementRule(statement), graph);
+  }
+
+  async hasPrivilege(user: string, privilege: Privilege, graph?: string): Promise<boolean> {
+    return hasPrivilege(await this.state(), user, privilege, graph);
+  }
+
+  /** Throws 403 unless `principal` holds `privilege` globally (user administration). */
+  async requireGlobal(principal: Principal, privilege: Privilege, what: string): Promise<void> {
+    if (!(await this.hasPrivilege(principal.user, privilege))) {
+      throw forbidden(
+        `Access denied: user '${principal.user}' does not have the privilege ${privilege} on the global scope, which ${what} requires.`,
+      );
+    }
+  }
+
+  /** Throws 404-style AuthError unless the graph exists. */
+  requireGraph(graph: string): void {
+    if (!this.graphExists(graph))
+      throw new AuthError('not_found', 'GSQL-5009', `Graph '${graph}' does not exist.`);
+  }
+
+  /** Throws unless the password is acceptable (non-empty, no control characters). */
+  static validatePassword(password: string): void {
+    if (password.length === 0) throw invalid('The password must not be empty.', 'GSQL-5002');
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f]/.test(password))
+      throw invalid('The password must not contain control characters.', 'GSQL-5002');
+  }
+}

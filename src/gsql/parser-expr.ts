@@ -6,48 +6,73 @@
 import type { BinaryOp, Expr, Pos, SeedItem } from './ast-query.js';
 import { GsqlSyntaxError, type Token } from './lexer.js';
 
-/** A position in a token list that skips newline tokens (queries are free-form). */
-export class TokenCursor {
+/** What the cursor reads tokens from: a token array, or the statement parser's own cursor. */
+export interface TokenStream {
+  readonly src: string;
+  /** The k-th significant token ahead (newlines skipped). */
+  peek(k: number): Token;
+  /** Consumes and returns the next significant token. */
+  next(): Token;
+}
+
+/** A token array read with newlines skipped (query text is free-form). */
+export class ArrayTokenStream implements TokenStream {
   private i: number;
 
   constructor(
-    readonly tokens: readonly Token[],
+    private readonly tokens: readonly Token[],
     readonly src: string,
     start = 0,
   ) {
     this.i = start;
-    this.skipNewlines();
   }
 
-  get index(): number {
-    return this.i;
+  private skip(j: number): number {
+    while (j < this.tokens.length - 1 && this.tokens[j].kind === 'newline') j++;
+    return j;
   }
 
-  private skipNewlines(): void {
-    while (this.i < this.tokens.length - 1 && this.tokens[this.i].kind === 'newline') this.i++;
-  }
-
-  peek(ahead = 0): Token {
-    let j = this.i;
-    for (let n = 0; n < ahead; n++) {
-      j++;
-      while (j < this.tokens.length - 1 && this.tokens[j].kind === 'newline') j++;
-    }
-    return this.tokens[Math.min(j, this.tokens.length - 1)];
+  peek(k: number): Token {
+    let j = this.skip(this.i);
+    for (let n = 0; n < k; n++) j = this.skip(Math.min(j + 1, this.tokens.length - 1));
+    return this.tokens[j];
   }
 
   next(): Token {
+    this.i = this.skip(this.i);
     const t = this.tokens[this.i];
     if (t.kind !== 'eof') this.i++;
-    this.skipNewlines();
+    return t;
+  }
+}
+
+/** Parsing helpers over a token stream: keyword/punctuation tests and errors with line and column. */
+export class TokenCursor {
+  private lastEndOffset = 0;
+  readonly src: string;
+
+  constructor(private readonly stream: TokenStream) {
+    this.src = stream.src;
+  }
+
+  /** A cursor over the tokens of `src`. */
+  static of(src: string, tokens: readonly Token[]): TokenCursor {
+    return new TokenCursor(new ArrayTokenStream(tokens, src));
+  }
+
+  peek(ahead = 0): Token {
+    return this.stream.peek(ahead);
+  }
+
+  next(): Token {
+    const t = this.stream.next();
+    if (t.kind !== 'eof') this.lastEndOffset = t.end;
     return t;
   }
 
   /** The end offset of the last consumed token. */
   lastEnd(): number {
-    let j = this.i - 1;
-    while (j > 0 && this.tokens[j].kind === 'newline') j--;
-    return j >= 0 ? this.tokens[j].end : 0;
+    return this.lastEndOffset;
   }
 
   pos(): Pos {
@@ -95,7 +120,8 @@ export class TokenCursor {
 
   /** A syntax error at the next token: `<what> but found "<token>"`. */
   error(what: string, at: Token = this.peek()): GsqlSyntaxError {
-    const found = at.kind === 'eof' ? 'end of input' : `"${at.kind === 'string' ? at.text : at.text}"`;
+    const found =
+      at.kind === 'eof' ? 'end of input' : at.kind === 'string' ? `string "${at.text}"` : `"${at.text}"`;
     return new GsqlSyntaxError(at.line, at.column, `${what} but found ${found}`);
   }
 }

@@ -110,7 +110,7 @@ export function parseQueryStatement(c: TokenCursor): QueryStatement {
 
 /** Parses every query statement of a text (used by tests and by callers holding plain text). */
 export function parseQueryText(src: string): QueryStatement[] {
-  const c = new TokenCursor(tokenize(src), src);
+  const c = TokenCursor.of(src, tokenize(src));
   const out: QueryStatement[] = [];
   while (c.peek().kind !== 'eof') {
     out.push(parseQueryStatement(c));

@@ -10,7 +10,7 @@ import { registerAdminRoutes } from './admin/admin-routes.js';
 import type { ServerContext } from './context.js';
 import { registerGsqlRoutes } from './gsqlserver/gsql-routes.js';
 import { installGsqlAuthHook } from './gsqlserver/auth-hook.js';
-import type { ScriptRunner } from './gsqlserver/script-runner.js';
+import { shellRunner, type ScriptRunner } from './gsqlserver/script-runner.js';
 import { createListenerApp } from './http/app.js';
 import { defaultCredentialCheck, type CredentialCheck } from './http/auth.js';
 import { LatencyRecorder } from './http/latency.js';
@@ -33,7 +33,8 @@ export interface ServerOptions {
   adminPort?: number;
   tigergraphVersion?: string;
   credentialCheck?: CredentialCheck;
-  runScript: ScriptRunner;
+  /** The GSQL executor; the shell of src/shell over the Database by default. */
+  runScript?: ScriptRunner;
   log?: (line: string) => void;
   /** A fatal durability error (the Database refuses writes from then on). */
   onFatal?: (err: Error) => void;
@@ -85,7 +86,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     credentialCheck: opts.credentialCheck ?? defaultCredentialCheck,
     recorder,
     endpoints,
-    runScript: opts.runScript,
+    runScript: opts.runScript ?? shellRunner(db),
     log,
   };
   const host = opts.host ?? '127.0.0.1';

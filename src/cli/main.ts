@@ -1,0 +1,43 @@
+/**
+ * The `ocelot` command: `serve`, `gsql`, `bench`. bin/ocelot calls `main` with the arguments after
+ * the program name and exits with the number it returns.
+ */
+import { runBench } from './bench.js';
+import { runGsql } from './gsql.js';
+import { runServe } from './serve.js';
+
+export const HELP = `Usage: ocelot <command> [options]
+
+Ocelot: a TigerGraph-compatible graph database server.
+
+Commands:
+  serve    start the server (REST++ :9000, GSQL :14240, admin :8123)
+  gsql     GSQL client: run a script or a command, or start the interactive shell
+  bench    run a benchmark scenario
+
+Run 'ocelot <command> --help' for the options of a command.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const stdout = (line: string) => process.stdout.write(`${line}\n`);
+  const stderr = (line: string) => process.stderr.write(`${line}\n`);
+  switch (command) {
+    case 'serve':
+      return runServe(rest, { stdout, stderr, env: process.env });
+    case 'gsql':
+      return runGsql(rest, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+    case 'bench':
+      return runBench(rest, stdout, stderr);
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(HELP);
+      return command === undefined ? 1 : 0;
+    default:
+      stderr(`ocelot: unknown command '${command}'\n`);
+      process.stderr.write(HELP);
+      return 1;
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * `ocelot serve`: opens the data directory, starts the listeners, prints their URLs and runs until
+ * SIGINT/SIGTERM (listeners closed, then the Database) or a fatal durability error (non-zero exit).
+ */
+import type { SyncMode } from '../engine/api.js';
+import {
+  DEFAULT_TIGERGRAPH_VERSION,
+  ListenError,
+  startServers,
+  type RunningServers,
+} from '../server/start.js';
+import type { ScriptRunner } from '../server/gsqlserver/script-runner.js';
+import { parseArgs, parsePort, UsageError, type OptionSpec } from './args.js';
+
+export const SERVE_HELP = `Usage: ocelot serve [options]
+
+Starts the Ocelot server: REST++, the GSQL server and the admin port over one data directory.
+
+Options (each also read from the environment variable shown; a flag wins over the variable):
+  --data DIR                  data directory (OCELOT_DATA, default ./ocelot-data)
+  --host HOST                 address to bind (OCELOT_HOST, default 127.0.0.1)
+  --restpp-port N             REST++ port (OCELOT_RESTPP_PORT, default 9000)
+  --gsql-port N               GSQL server port, also serving REST++ under /restpp
+                              (OCELOT_GSQL_PORT, default 14240)
+  --admin-port N              admin port of the local gsql client (OCELOT_ADMIN_PORT, default 8123)
+  --graphql-port N            GraphQL port, reserved (OCELOT_GRAPHQL_PORT, default 4000)
+  --tigergraph-version X.Y.Z  TigerGraph release to report (OCELOT_TIGERGRAPH_VERSION, default ${DEFAULT_TIGERGRAPH_VERSION})
+  --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
+  -h, --help                  show this help
+
+A port of 0 picks a free port. Stop the server with Ctrl-C (SIGINT) or SIGTERM.
+`;
+
+const SPECS: OptionSpec[] = [
+  { names: ['--data'], key: 'data' },
+  { names: ['--host'], key: 'host' },
+  { names: ['--restpp-port'], key: 'restpp-port' },
+  { names: ['--gsql-port'], key: 'gsql-port' },
+  { names: ['--admin-port'], key: 'admin-port' },
+  { names: ['--graphql-port'], key: 'graphql-port' },
+  { names: ['--tigergraph-version'], key: 'tigergraph-version' },
+  { names: ['--sync'], key: 'sync' },
+  { names: ['-h', '--help'], key: 'help', flag: true },
+];
+
+const ENV: Record<string, string> = {
+  data: 'OCELOT_DATA',
+  host: 'OCELOT_HOST',
+  'restpp-port': 'OCELOT_RESTPP_PORT',
+  'gsql-port': 'OCELOT_GSQL_PORT',
+  'admin-port': 'OCELOT_ADMIN_PORT',
+  'graphql-port': 'OCELOT_GRAPHQL_PORT',
+  'tigergraph-version': 'OCELOT_TIGERGRAPH_VERSION',
+  sync: 'OCELOT_SYNC',
+};
+
+export interface ServeConfig {
+  dataDir: string;
+  host: string;
+  restppPort: number;
+  gsqlPort: number;
+  adminPort: number;
+  graphqlPort: number;
+  tigergraphVersion: string;
+  sync: SyncMode;
+}
+
+/** Resolves flags over environment variables over defaults, validating each. */
+export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessEnv): ServeConfig | 'help' {
+  const args = parseArgs(argv, SPECS);
+  if (args.flags.has('help')) return 'help';
+  if (args.positional.length > 0) throw new UsageError(`unexpected argument '${args.positional[0]}'`);
+  const pick = (key: string): string | undefined => {
+    const v = args.options.get(key) ?? env[ENV[key]];
+    return v === '' ? undefined : v;
+  };
+  const source = (key: string) => (args.options.has(key) ? `--${key}` : ENV[key]);
+  const port = (key: string, fallback: number) => {
+    const v = pick(key);
+    return v === undefined ? fallback : parsePort(v, source(key));
+  };
+  const version = pick('tigergraph-version') ?? DEFAULT_TIGERGRAPH_VERSION;
+  if (!/^\d+\.\d+\.\d+$/.test(version)) {
+    throw new UsageError(
+      `${source('tigergraph-version')} must look like X.Y.Z (e.g. 4.2.0), not '${version}'`,
+    );
+  }
+  const sync = pick('sync') ?? 'always';
+  if (sync !== 'always' && sync !== 'batch' && sync !== 'none') {
+    throw new UsageError(`${source('sync')} must be always, batch or none, not '${sync}'`);
+  }
+  return {
+    dataDir: pick('data') ?? './ocelot-data',
+    host: pick('host') ?? '127.0.0.1',
+    restppPort: port('restpp-port', 9000),
+    gsqlPort: port('gsql-port', 14240),
+    adminPort: port('admin-port', 8123),
+    graphqlPort: port('graphql-port', 4000),
+    tigergraphVersion: version,
+    sync,
+  };
+}
+
+export interface ServeIo {
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Replaces the GSQL executor (tests). */
+  runScript?: ScriptRunner;
+}
+
+export async function runServe(argv: readonly string[], io: ServeIo): Promise<number> {
+  let config: ServeConfig | 'help';
+  try {
+    config = resolveServeConfig(argv, io.env);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`ocelot serve: ${e.message}\nRun 'ocelot serve --help' for the options.`);
+      return 1;
+    }
+    throw e;
+  }
+  if (config === 'help') {
+    io.stdout(SERVE_HELP.trimEnd());
+    return 0;
+  }
+
+  let stop: (code: number) => void = () => {};
+  const stopped = new Promise<number>((resolve) => (stop = resolve));
+  let servers: RunningServers;
+  try {
+    servers = await startServers({
+      dataDir: config.dataDir,
+      sync: config.sync,
+      host: config.host,
+      restppPort: config.restppPort,
+      gsqlPort: config.gsqlPort,
+      adminPort: config.adminPort,
+      tigergraphVersion: config.tigergraphVersion,
+      runScript: io.runScript,
+      log: io.stderr,
+      onFatal: (err) => {
+        io.stderr(`ocelot serve: fatal storage error, stopping: ${err.message}`);
+        stop(3);
+      },
+    });
+  } catch (e) {
+    if (e instanceof ListenError) io.stderr(`ocelot serve: ${e.message}`);
+    else io.stderr(`ocelot serve: cannot start: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+
+  io.stdout(`REST++ listening on ${servers.urls.restpp}`);
+  io.stdout(`GSQL server listening on ${servers.urls.gsql} (REST++ also at ${servers.urls.gsql}/restpp)`);
+  io.stdout(`Admin listening on ${servers.urls.admin}`);
+  io.stdout(`Data directory: ${config.dataDir}`);
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    io.stderr(`ocelot serve: ${signal} received, stopping`);
+    stop(0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const code = await stopped;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  try {
+    await servers.close();
+  } catch (e) {
+    io.stderr(`ocelot serve: error while stopping: ${e instanceof Error ? e.message : String(e)}`);
+    return code === 0 ? 1 : code;
+  }
+  return code;
+}

@@ -52,6 +52,13 @@ export interface VertexType {
   stats: string;
   /** Graph that owns a local type; undefined for a global type. */
   graph?: string;
+  /** Secondary indexes (ALTER VERTEX … ADD INDEX), recorded for the schema; absent when none. */
+  indexes?: VertexIndex[];
+}
+
+export interface VertexIndex {
+  name: string;
+  attribute: string;
 }
 
 export interface EdgePair {

@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseArgs, UsageError } from '../../src/cli/args.js';
+import { resolveServeConfig } from '../../src/cli/serve.js';
+import { endpointBase } from '../../src/cli/gsql.js';
+import { formEncode } from '../../src/cli/gsql-transport.js';
+
+test('parseArgs: values, = form, flags, positionals, unknown options', () => {
+  const specs = [
+    { names: ['-ip'], key: 'ip' },
+    { names: ['--port'], key: 'port' },
+    { names: ['-h', '--help'], key: 'help', flag: true },
+  ];
+  const a = parseArgs(['-ip', '1.2.3.4:9', '--port=5', 'file.gsql', '-h', '--', '-x'], specs);
+  assert.deepEqual(
+    [...a.options],
+    [
+      ['ip', '1.2.3.4:9'],
+      ['port', '5'],
+    ],
+  );
+  assert.deepEqual([...a.flags], ['help']);
+  assert.deepEqual(a.positional, ['file.gsql', '-x']);
+  assert.throws(
+    () => parseArgs(['--nope'], specs),
+    (e: unknown) => e instanceof UsageError && e.message === 'unknown option --nope',
+  );
+  assert.throws(() => parseArgs(['--port'], specs), /option --port needs a value/);
+  assert.throws(() => parseArgs(['--help=1'], specs), /takes no value/);
+});
+
+test('serve configuration: defaults, env vars, flags win', () => {
+  assert.deepEqual(resolveServeConfig([], {}), {
+    dataDir: './ocelot-data',
+    host: '127.0.0.1',
+    restppPort: 9000,
+    gsqlPort: 14240,
+    adminPort: 8123,
+    graphqlPort: 4000,
+    tigergraphVersion: '4.2.0',
+    sync: 'always',
+  });
+  const env = {
+    OCELOT_DATA: '/env/data',
+    OCELOT_HOST: '0.0.0.0',
+    OCELOT_RESTPP_PORT: '19000',
+    OCELOT_GSQL_PORT: '24240',
+    OCELOT_ADMIN_PORT: '18123',
+    OCELOT_GRAPHQL_PORT: '14000',
+    OCELOT_TIGERGRAPH_VERSION: '3.10.1',
+    OCELOT_SYNC: 'batch',
+  };
+  assert.deepEqual(resolveServeConfig([], env), {
+    dataDir: '/env/data',
+    host: '0.0.0.0',
+    restppPort: 19000,
+    gsqlPort: 24240,
+    adminPort: 18123,
+    graphqlPort: 14000,
+    tigergraphVersion: '3.10.1',
+    sync: 'batch',
+  });
+  const c = resolveServeConfig(
+    ['--data', '/flag', '--restpp-port=0', '--sync', 'none', '--tigergraph-version', '4.1.2'],
+    env,
+  );
+  assert.ok(c !== 'help');
+  assert.equal(c.dataDir, '/flag');
+  assert.equal(c.restppPort, 0);
+  assert.equal(c.sync, 'none');
+  assert.equal(c.tigergraphVersion, '4.1.2');
+  assert.equal(c.gsqlPort, 24240);
+  assert.equal(resolveServeConfig(['--help'], {}), 'help');
+});
+
+test('serve configuration errors name the flag or variable', () => {
+  assert.throws(() => resolveServeConfig(['--restpp-port', '70000'], {}), {
+    message: "--restpp-port must be a port number between 0 and 65535, not '70000'",
+  });
+  assert.throws(() => resolveServeConfig([], { OCELOT_GSQL_PORT: 'x' }), {
+    message: "OCELOT_GSQL_PORT must be a port number between 0 and 65535, not 'x'",
+  });
+  assert.throws(() => resolveServeConfig(['--sync', 'sometimes'], {}), {
+    message: "--sync must be always, batch or none, not 'sometimes'",
+  });
+  assert.throws(() => resolveServeConfig(['--tigergraph-version', '4.2'], {}), {
+    message: "--tigergraph-version must look like X.Y.Z (e.g. 4.2.0), not '4.2'",
+  });
+  assert.throws(() => resolveServeConfig(['extra'], {}), { message: "unexpected argument 'extra'" });
+});
+
+test('gsql endpoint base: -ip, the admin port, --url', () => {
+  assert.equal(endpointBase(undefined, undefined), 'http://127.0.0.1:14240/gsqlserver/gsql');
+  assert.equal(endpointBase('10.0.0.1:14240', undefined), 'http://10.0.0.1:14240/gsqlserver/gsql');
+  assert.equal(endpointBase('localhost', undefined), 'http://localhost:14240/gsqlserver/gsql');
+  assert.equal(endpointBase('127.0.0.1:8123', undefined), 'http://127.0.0.1:8123/gsql');
+  assert.equal(endpointBase(undefined, 'http://db:5000'), 'http://db:5000/gsqlserver/gsql');
+  assert.equal(endpointBase(undefined, 'http://db:8123/'), 'http://db:8123/gsql');
+  assert.equal(endpointBase(undefined, 'https://db/custom/gsql/'), 'https://db/custom/gsql');
+  assert.throws(() => endpointBase('a:b:c', undefined), UsageError);
+  assert.throws(() => endpointBase(undefined, 'not a url'), UsageError);
+});
+
+test('form encoding matches the Java client (spaces as +)', () => {
+  assert.equal(formEncode("USE GRAPH g\nls (a+b)!'~*"), 'USE+GRAPH+g%0Als+%28a%2Bb%29%21%27%7E*');
+  assert.equal(decodeURIComponent(formEncode('x y+z').replace(/\+/g, ' ')), 'x y+z');
+});

@@ -4,5 +4,7 @@
  */
 import type { RestppRouteModule } from './route-module.js';
 import { systemRoutes } from './system.js';
+import { graphRoutes } from './graph-routes.js';
+import { builtinsRoutes } from './builtins.js';
 
-export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [systemRoutes];
+export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [systemRoutes, graphRoutes, builtinsRoutes];

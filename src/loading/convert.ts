@@ -1,0 +1,181 @@
+/**
+ * Conversion of loaded tokens to attribute and id values, the way TigerGraph's loader reads them:
+ * integers exactly (64-bit, bigint beyond ±2^53), BOOL as true/false/1/0 (any case), DATETIME in
+ * the loader's date formats or as epoch seconds. A token that does not fit its type yields INVALID,
+ * which the runner counts (invalidAttribute / invalidPrimaryId) instead of failing the load.
+ */
+import type { AttrType, Catalog } from '../catalog/types.js';
+import { Tuple, canonicalInt, type Primitive, type Value } from '../catalog/value.js';
+import { parseDatetime } from '../util/datetime.js';
+
+export const INVALID: unique symbol = Symbol('invalid');
+/** A FIXED_BINARY token of the wrong length (counted as incorrectFixedBinaryLength). */
+export const WRONG_LENGTH: unique symbol = Symbol('wrong length');
+
+export type Converted = Value | typeof INVALID | typeof WRONG_LENGTH;
+
+/** What a VALUES expression produces for one line: a token, a list of tokens, map pairs or tuple fields. */
+export type Produced = string | string[] | MapPairs | TupleFields;
+
+export class MapPairs {
+  constructor(readonly pairs: [string, string][]) {}
+}
+
+export class TupleFields {
+  constructor(
+    readonly typeName: string,
+    readonly fields: string[],
+  ) {}
+}
+
+export type Converter = (produced: Produced) => Converted;
+
+const INT_RE = /^[+-]?\d+$/;
+const FLOAT_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function intRange(kind: 'INT' | 'UINT', bytes: number): [bigint, bigint] {
+  const bits = BigInt(bytes * 8);
+  return kind === 'INT' ? [-(1n << (bits - 1n)), (1n << (bits - 1n)) - 1n] : [0n, (1n << bits) - 1n];
+}
+
+/** Parses an integer token for an INT/UINT of the given width; INVALID when malformed or out of range. */
+export function parseIntToken(
+  text: string,
+  kind: 'INT' | 'UINT',
+  bytes: number,
+): number | bigint | typeof INVALID {
+  if (text.length <= 15 && INT_RE.test(text)) {
+    const n = Number(text);
+    if (kind === 'UINT' && (n < 0 || Object.is(n, -0))) return n === 0 ? 0 : INVALID;
+    if (bytes === 8) return n;
+    const [lo, hi] = intRange(kind, bytes);
+    return n >= Number(lo) && n <= Number(hi) ? n : INVALID;
+  }
+  if (!INT_RE.test(text)) return INVALID;
+  const v = BigInt(text);
+  const [lo, hi] = intRange(kind, bytes);
+  return v >= lo && v <= hi ? canonicalInt(v) : INVALID;
+}
+
+export function parseBoolToken(text: string): boolean | typeof INVALID {
+  if (text === '1') return true;
+  if (text === '0') return false;
+  const t = text.toLowerCase();
+  if (t === 'true') return true;
+  if (t === 'false') return false;
+  return INVALID;
+}
+
+function scalar(type: AttrType): ((text: string) => Converted) | undefined {
+  switch (type.kind) {
+    case 'INT':
+    case 'UINT': {
+      const { kind, bytes } = type;
+      return (t) => parseIntToken(t, kind, bytes);
+    }
+    case 'FLOAT':
+    case 'DOUBLE': {
+      const f32 = type.kind === 'FLOAT';
+      return (t) => {
+        if (!FLOAT_RE.test(t)) return INVALID;
+        const n = Number(t);
+        return f32 ? Math.fround(n) : n;
+      };
+    }
+    case 'BOOL':
+      return parseBoolToken;
+    case 'STRING': {
+      const max = type.maxLength;
+      return max === undefined ? (t) => t : (t) => (t.length <= max ? t : INVALID);
+    }
+    case 'DATETIME':
+      return (t) => parseDatetime(t) ?? INVALID;
+    case 'FIXED_BINARY': {
+      const len = type.length;
+      return (t) => {
+        const b = new Uint8Array(Buffer.from(t, 'utf8'));
+        return b.length === len ? b : WRONG_LENGTH;
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Builds the converter of one attribute type. */
+export function converterFor(type: AttrType, catalog: Catalog): Converter {
+  const s = scalar(type);
+  if (s) return (p) => (typeof p === 'string' ? s(p) : INVALID);
+  switch (type.kind) {
+    case 'LIST':
+    case 'SET': {
+      const el = scalar(type.element);
+      if (!el) return () => INVALID;
+      const isSet = type.kind === 'SET';
+      return (p) => {
+        // A plain token fills a one-element collection; an empty token an empty one.
+        const items = typeof p === 'string' ? (p === '' ? [] : [p]) : Array.isArray(p) ? p : null;
+        if (items === null) return INVALID;
+        const out: Value[] = [];
+        const seen = isSet ? new Set<Primitive>() : null;
+        for (const it of items) {
+          const v = el(it);
+          if (v === INVALID || v === WRONG_LENGTH) return v;
+          if (seen) {
+            const key = v as Primitive;
+            if (seen.has(key)) continue;
+            seen.add(key);
+          }
+          out.push(v);
+        }
+        return out;
+      };
+    }
+    case 'MAP': {
+      const k = scalar(type.key);
+      const v = scalar(type.value);
+      if (!k || !v) return () => INVALID;
+      return (p) => {
+        if (!(p instanceof MapPairs)) return INVALID;
+        const m = new Map<Primitive, Value>();
+        for (const [ks, vs] of p.pairs) {
+          const kv = k(ks);
+          const vv = v(vs);
+          if (kv === INVALID || kv === WRONG_LENGTH || vv === INVALID || vv === WRONG_LENGTH) return INVALID;
+          m.set(kv as Primitive, vv);
+        }
+        return m;
+      };
+    }
+    case 'UDT': {
+      const tuple = catalog.tuples.find((t) => t.name.toLowerCase() === type.name.toLowerCase());
+      if (!tuple) return () => INVALID;
+      const fields = tuple.fields.map((f): ((t: string) => Converted) => scalar(f.type) ?? (() => INVALID));
+      return (p) => {
+        if (!(p instanceof TupleFields) || p.fields.length !== fields.length) return INVALID;
+        const values: Value[] = [];
+        for (let i = 0; i < fields.length; i++) {
+          const v = fields[i](p.fields[i]);
+          if (v === INVALID || v === WRONG_LENGTH) return INVALID;
+          values.push(v);
+        }
+        return new Tuple(tuple.name, values);
+      };
+    }
+    default:
+      return () => INVALID;
+  }
+}
+
+/**
+ * Converts a vertex id token for the engine: INT/UINT ids as number/bigint, others as the string
+ * (DATETIME ids are normalised by the engine). INVALID for a malformed id.
+ */
+export function idConverter(type: AttrType): (text: string) => string | number | bigint | typeof INVALID {
+  if (type.kind === 'INT' || type.kind === 'UINT') {
+    const { kind, bytes } = type;
+    return (t) => parseIntToken(t, kind, bytes);
+  }
+  if (type.kind === 'DATETIME') return (t) => (parseDatetime(t) === undefined ? INVALID : t);
+  return (t) => t;
+}

@@ -1,0 +1,142 @@
+/**
+ * Loading jobs as a whole: parse the stored text, compile it for the current catalog, and run it on
+ * server-local files (RUN LOADING JOB) or on posted data for one filename variable (POST /ddl).
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { LoadingJobAst } from '../gsql/ast-loading.js';
+import { tokenize } from '../gsql/lexer.js';
+import { Parser } from '../gsql/parser-core.js';
+import { parseCreateLoadingJob } from '../gsql/parser-loading.js';
+import { compileLoadingJob, type CompiledJob, type InputPlan } from './compiler.js';
+import { LoadingJobError } from './expressions.js';
+import { decodeSpecial } from './format.js';
+import { bufferChunks, fileChunks, loadInput, type LoadingDatabase, type RunOptions } from './runner.js';
+import { LoadStatistics } from './statistics.js';
+
+/** Parses the text of one `CREATE LOADING JOB` statement. */
+export function parseLoadingJob(text: string): LoadingJobAst {
+  const p = new Parser(text, tokenize(text));
+  const ast = parseCreateLoadingJob(p);
+  p.acceptPunct(';');
+  if (p.peek().kind !== 'eof') p.fail('the end of the loading job');
+  return ast;
+}
+
+/** Parses and compiles a stored job for the catalog as it is now. */
+export function prepareJob(text: string, graph: string, db: Pick<LoadingDatabase, 'catalog'>): CompiledJob {
+  const ast = parseLoadingJob(text);
+  return compileLoadingJob(ast, ast.graph ?? graph, { catalog: db.catalog });
+}
+
+export interface FileResult {
+  /** The filename variable (or literal path) and the file actually read. */
+  key: string;
+  path: string;
+  stats: LoadStatistics;
+  elapsedMs: number;
+}
+
+/**
+ * Strips TigerGraph's machine prefixes (`ALL:`, `ANY:`, `m1:`, `m1|m2:`) from a file path: this is
+ * a single machine, so every prefix means "here".
+ */
+export function localPath(path: string): string {
+  return path.replace(/^(?:all|any|m\d+(?:\|m\d+)*):/i, '');
+}
+
+/** The files behind a path: the file itself, or every regular file of a directory in name order. */
+async function filesOf(path: string): Promise<string[]> {
+  let st;
+  try {
+    st = await stat(path);
+  } catch {
+    throw new LoadingJobError(`File "${path}" does not exist or cannot be read.`);
+  }
+  if (!st.isDirectory()) return [path];
+  const names = (await readdir(path, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
+  return names.sort().map((n) => join(path, n));
+}
+
+export interface RunFilesOptions extends RunOptions {
+  /** `USING f="path"` of RUN LOADING JOB, by variable name. */
+  paths?: ReadonlyMap<string, string>;
+  /** Called before each file starts. */
+  onFile?: (key: string, path: string) => void;
+}
+
+/** RUN LOADING JOB: loads every input from its file(s), one after another. */
+export async function runJobOnFiles(
+  db: LoadingDatabase,
+  job: CompiledJob,
+  opts: RunFilesOptions = {},
+): Promise<FileResult[]> {
+  const given = opts.paths ?? new Map<string, string>();
+  for (const name of given.keys()) {
+    if (!job.inputs.some((i) => i.kind === 'filevar' && i.key === name)) {
+      throw new LoadingJobError(`"${name}" is not a filename variable of loading job "${job.name}".`);
+    }
+  }
+  const work: { plan: InputPlan; path: string }[] = [];
+  for (const plan of job.inputs) {
+    if (!plan.used) continue;
+    const path = (plan.kind === 'filevar' ? given.get(plan.key) : undefined) ?? plan.defaultPath;
+    if (path === undefined || path === '') {
+      throw new LoadingJobError(
+        `Filename variable "${plan.key}" has no file: give one with USING ${plan.key}="path" or in DEFINE FILENAME.`,
+      );
+    }
+    work.push({ plan, path: localPath(path) });
+  }
+  const results: FileResult[] = [];
+  for (const { plan, path } of work) {
+    const files = await filesOf(path);
+    for (const file of files) {
+      opts.onFile?.(plan.key, file);
+      const started = Date.now();
+      const stats = await loadInput(db, plan, fileChunks(file), opts);
+      results.push({ key: plan.key, path: file, stats, elapsedMs: Date.now() - started });
+    }
+  }
+  return results;
+}
+
+/**
+ * Finds the input a POST /ddl `filename` names: a filename variable, a literal path of a LOAD
+ * statement, or `__GSQL_FILENAME_n__` (the n-th literal path, counting from 0).
+ */
+export function inputNamed(job: CompiledJob, filename: string): InputPlan {
+  const byVar = job.inputs.find((i) => i.kind === 'filevar' && i.key === filename);
+  if (byVar) return byVar;
+  const paths = job.inputs.filter((i) => i.kind === 'path');
+  const m = /^__GSQL_FILENAME_(\d+)__$/.exec(filename);
+  if (m && Number(m[1]) < paths.length) return paths[Number(m[1])];
+  const byPath = paths.find((i) => i.key === filename);
+  if (byPath) return byPath;
+  const known = job.inputs.filter((i) => i.kind === 'filevar').map((i) => i.key);
+  throw new LoadingJobError(
+    `"${filename}" is not a filename variable of loading job "${job.name}"` +
+      (known.length > 0 ? ` (its filename variables: ${known.join(', ')}).` : '.'),
+  );
+}
+
+export interface DataOptions extends RunOptions {
+  /** POST /ddl `sep` and `eol` (already percent-decoded). */
+  sep?: string;
+  eol?: string;
+}
+
+/** POST /ddl: loads posted bytes as the data of one filename variable. */
+export async function runJobOnData(
+  db: LoadingDatabase,
+  job: CompiledJob,
+  filename: string,
+  data: Buffer,
+  opts: DataOptions = {},
+): Promise<LoadStatistics> {
+  const plan = inputNamed(job, filename);
+  const format: RunOptions['format'] = {};
+  if (opts.sep !== undefined && opts.sep !== '') format.separator = decodeSpecial(opts.sep, 'SEPARATOR');
+  if (opts.eol !== undefined && opts.eol !== '') format.eol = decodeSpecial(opts.eol, 'EOL');
+  return loadInput(db, plan, bufferChunks(data), { ...opts, format });
+}

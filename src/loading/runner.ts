@@ -1,0 +1,182 @@
+/**
+ * Runs one input of a compiled loading job: bytes in, statistics out. Lines are tokenized straight
+ * from the byte chunks, turned into write operations, and committed in batches through
+ * Database.write (one durable commit per batch). While a batch commits, the next chunk is already
+ * being tokenized; at most two batches exist at a time, so memory does not grow with the input.
+ */
+import { isUtf8 } from 'node:buffer';
+import { open } from 'node:fs/promises';
+import type { Catalog } from '../catalog/types.js';
+import type { WriteTx } from '../engine/api.js';
+import { JsonSyntaxError, parseJson, type ParsedJson } from '../util/json-parse.js';
+import { Batch } from './batch.js';
+import { jsonToken, type InputPlan } from './compiler.js';
+import { ArrayRow, LoadingJobError, type Row } from './expressions.js';
+import type { FileFormat } from './format.js';
+import { LoadStatistics } from './statistics.js';
+import { CsvTokenizer, type Line } from './tokenizer.js';
+
+/** What loading needs from the Database. */
+export interface LoadingDatabase {
+  readonly catalog: Catalog;
+  write<T>(fn: (tx: WriteTx) => T): Promise<T>;
+}
+
+export interface RunOptions {
+  /** Operations per write transaction (default 65 536). */
+  batchSize?: number;
+  /** Lines longer than this are counted as oversizeToken and skipped (default 64 MiB). */
+  maxLineBytes?: number;
+  /** A token longer than this makes its line an oversizeToken line (default 16 MiB). */
+  maxTokenBytes?: number;
+  /** Overrides of the job's format (POST /ddl `sep` and `eol`). */
+  format?: Partial<Pick<FileFormat, 'separator' | 'eol'>>;
+  /** Called after every chunk with the statistics so far. */
+  onProgress?: (stats: LoadStatistics) => void;
+  /** Stops the load between chunks (what is committed stays). */
+  signal?: AbortSignal;
+  /** Statistics to add to (several files of one variable share one set). */
+  stats?: LoadStatistics;
+}
+
+export const CHUNK_BYTES = 1 << 20;
+
+export async function loadInput(
+  db: LoadingDatabase,
+  plan: InputPlan,
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+  opts: RunOptions = {},
+): Promise<LoadStatistics> {
+  const stats = opts.stats ?? new LoadStatistics();
+  for (const t of plan.targets) stats.object(t.kind, t.typeName);
+  const format: FileFormat = { ...plan.format, ...opts.format };
+  const batchSize = opts.batchSize ?? 65536;
+  const maxToken = opts.maxTokenBytes ?? 16 * 1024 * 1024;
+  const createMissing = !format.vertexMustExist;
+  const execs = plan.execs;
+  const needed = plan.needs.maxPosition;
+  const slots = plan.slots;
+  let headerPending = format.header && !format.json;
+  let checkUtf8 = false;
+  let batch = new Batch();
+  let pending: Promise<void> | null = null;
+  const jsonRow = new ArrayRow([]);
+
+  const onLine = (line: Line): void => {
+    if (headerPending) {
+      headerPending = false;
+      if (!format.userHeader) {
+        const missing = slots.resolve(line.tokens());
+        if (missing.length > 0) {
+          throw new LoadingJobError(
+            `Column "${missing[0]}" is not in the header line of the file for "${plan.key}".`,
+          );
+        }
+      }
+      return;
+    }
+    if (checkUtf8 && !isUtf8(line.bytes())) {
+      stats.rejectLine++;
+      return;
+    }
+    let row: Row = line;
+    if (format.json) {
+      const obj = parseJsonLine(line);
+      if (obj === undefined) {
+        stats.invalidJson++;
+        return;
+      }
+      jsonRow.values = slots.names.map((path) => jsonToken(dig(obj, path)));
+      row = jsonRow;
+    } else if (line.count <= needed) {
+      stats.notEnoughToken++;
+      return;
+    }
+    if (line.maxTokenBytes > maxToken) {
+      stats.oversizeToken++;
+      return;
+    }
+    batch.conditionFailed = false;
+    for (let i = 0; i < execs.length; i++) execs[i](row, batch, stats);
+    if (batch.conditionFailed) stats.failedConditionLine++;
+    stats.validLine++;
+  };
+
+  const flush = async (): Promise<void> => {
+    if (pending) await pending;
+    pending = null;
+    if (batch.size === 0) return;
+    const b = batch;
+    batch = new Batch();
+    pending = db.write((tx) => b.applyTo(tx, createMissing));
+  };
+
+  const tokenizer = new CsvTokenizer(
+    // A JSON line is parsed whole; quotes inside it must not be taken for CSV quoting.
+    format.json ? { ...format, quote: 0 } : format,
+    onLine,
+    () => stats.oversizeToken++,
+    { maxLineBytes: opts.maxLineBytes ?? 64 * 1024 * 1024 },
+  );
+  try {
+    for await (const chunk of chunks) {
+      if (opts.signal?.aborted) break;
+      // A chunk that is valid UTF-8 as a whole needs no per-line check.
+      checkUtf8 = !isUtf8(chunk);
+      tokenizer.push(chunk);
+      stats.bytes += chunk.length;
+      if (batch.size >= batchSize) await flush();
+      opts.onProgress?.(stats);
+    }
+    checkUtf8 = true;
+    if (!opts.signal?.aborted) tokenizer.finish();
+    await flush();
+    if (pending) await pending;
+  } catch (e) {
+    // Let a commit in flight settle before reporting, so no write outlives the load.
+    if (pending) await (pending as Promise<void>).catch(() => {});
+    throw e;
+  }
+  return stats;
+}
+
+function parseJsonLine(line: Line): ParsedJson | undefined {
+  const text = line.bytes().toString('utf8');
+  try {
+    const v = parseJson(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) return undefined;
+    throw e;
+  }
+}
+
+function dig(v: ParsedJson, path: string[]): unknown {
+  let cur: unknown = v;
+  for (const k of path) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+/** A Buffer as chunks of at most CHUNK_BYTES (a POST /ddl body). */
+export function* bufferChunks(buf: Buffer): Iterable<Buffer> {
+  for (let at = 0; at < buf.length; at += CHUNK_BYTES)
+    yield buf.subarray(at, Math.min(buf.length, at + CHUNK_BYTES));
+}
+
+/** A file read in CHUNK_BYTES blocks into one reused buffer. */
+export async function* fileChunks(path: string): AsyncIterable<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES * 4);
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
+  }
+}

@@ -157,8 +157,12 @@ class FaultyHandle implements FileHandle {
       throw fsError('EBADF', `${this.path}: handle lost in a simulated crash`);
   }
 
-  async write(data: Uint8Array | readonly Uint8Array[], position: number): Promise<void> {
+  write(data: Uint8Array | readonly Uint8Array[], position: number): Promise<void> {
     this.live();
+    return this.layer.track(this.writeNow(data, position));
+  }
+
+  private async writeNow(data: Uint8Array | readonly Uint8Array[], position: number): Promise<void> {
     const bytes = data instanceof Uint8Array ? new Uint8Array(data) : new Uint8Array(Buffer.concat(data));
     const rule = this.layer.check({ kind: 'write', path: this.path, position, length: bytes.byteLength });
     await this.layer.materialize(this.inode);
@@ -185,19 +189,27 @@ class FaultyHandle implements FileHandle {
     return this.inner.read(position, length);
   }
 
-  async sync(): Promise<void> {
+  sync(): Promise<void> {
     this.live();
-    this.layer.fail({ kind: 'sync', path: this.path });
-    await this.inner.sync();
-    this.layer.syncInode(this.inode);
+    return this.layer.track(
+      (async () => {
+        this.layer.fail({ kind: 'sync', path: this.path });
+        await this.inner.sync();
+        this.layer.syncInode(this.inode);
+      })(),
+    );
   }
 
-  async truncate(length: number): Promise<void> {
+  truncate(length: number): Promise<void> {
     this.live();
-    this.layer.fail({ kind: 'truncate', path: this.path, length });
-    await this.layer.materialize(this.inode);
-    await this.inner.truncate(length);
-    this.inode.pending.push({ kind: 'truncate', length });
+    return this.layer.track(
+      (async () => {
+        this.layer.fail({ kind: 'truncate', path: this.path, length });
+        await this.layer.materialize(this.inode);
+        await this.inner.truncate(length);
+        this.inode.pending.push({ kind: 'truncate', length });
+      })(),
+    );
   }
 
   size(): Promise<number> {
@@ -218,6 +230,7 @@ export class FaultyFileLayer implements FileLayer {
   private rules: Rule[] = [];
   private dirs = new Map<string, DirState>();
   private open_ = new Set<FileHandle>();
+  private inflight = new Set<Promise<unknown>>();
   private epoch = 0;
   private seq = 0;
 
@@ -290,6 +303,9 @@ export class FaultyFileLayer implements FileLayer {
    */
   async crash(options: CrashOptions = {}): Promise<void> {
     this.epoch++;
+    // Operations already under way finish first (a power cut after them): closing their file
+    // descriptors under them could let a late write land in a reused descriptor.
+    await Promise.allSettled(this.inflight);
     for (const h of this.open_) await h.close().catch(() => undefined);
     this.open_.clear();
     const untouched = new Set<string>();
@@ -352,6 +368,16 @@ export class FaultyFileLayer implements FileLayer {
   }
 
   // ----- bookkeeping used by handles ---------------------------------------------------------------
+
+  /** Remembers a handle operation until it settles, so that crash() can wait for it. */
+  track<T>(op: Promise<T>): Promise<T> {
+    this.inflight.add(op);
+    const done = (): void => {
+      this.inflight.delete(op);
+    };
+    op.then(done, done);
+    return op;
+  }
 
   epochNow(): number {
     return this.epoch;

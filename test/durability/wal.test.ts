@@ -145,7 +145,11 @@ test('segments roll over at the size limit; truncateBefore drops only whole cove
     const names = wal.segmentNames();
     assert.ok(names.length >= 5, `expected several segments, got ${names.join(',')}`);
     // Each frame is 46 bytes after a 32-byte header: 3 records per 200-byte segment.
-    assert.deepEqual(names.slice(0, 3), ['wal-0000000000000001.log', 'wal-0000000000000004.log', 'wal-0000000000000007.log']);
+    assert.deepEqual(names.slice(0, 3), [
+      'wal-0000000000000001.log',
+      'wal-0000000000000004.log',
+      'wal-0000000000000007.log',
+    ]);
     assert.equal(await wal.truncateBefore(6), 1);
     assert.equal(wal.segmentNames()[0], 'wal-0000000000000004.log');
     assert.equal(await wal.truncateBefore(1000), wal.stats.rolls - 2);
@@ -163,7 +167,11 @@ test('segments roll over at the size limit; truncateBefore drops only whole cove
 test('a record larger than a segment gets a segment of its own', async () => {
   await withTmpDir(async (dir) => {
     const wal = await WriteAheadLog.open({ dir, segmentSize: 100 });
-    await Promise.all([wal.append(Buffer.alloc(10)), wal.append(Buffer.alloc(500)), wal.append(Buffer.alloc(10))]);
+    await Promise.all([
+      wal.append(Buffer.alloc(10)),
+      wal.append(Buffer.alloc(500)),
+      wal.append(Buffer.alloc(10)),
+    ]);
     assert.equal(wal.segmentNames().length, 3);
     await wal.close();
     const again = await WriteAheadLog.open({ dir });

@@ -1,9 +1,10 @@
 /**
  * Everything the GSQL port (:14240) serves at its root: health, version, the 3.x and 4.x shell
- * transports. (REST++ is mounted beside it under /restpp by start.ts.)
+ * transports, schema metadata. (REST++ is mounted beside it under /restpp by start.ts.)
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { registerSchemaRoutes } from './schema.js';
 import { registerShellTransport } from './shell-transport.js';
 import { registerStatementRoutes } from './statements.js';
 import { registerGsqlSystemRoutes } from './system.js';
@@ -12,4 +13,5 @@ export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): vo
   registerGsqlSystemRoutes(app, ctx);
   registerShellTransport(app, ctx, '/gsqlserver/gsql');
   registerStatementRoutes(app, ctx);
+  registerSchemaRoutes(app, ctx);
 }

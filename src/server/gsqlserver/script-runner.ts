@@ -4,6 +4,7 @@
  * `USE GRAPH` changes `session.graph`.
  */
 import type { Database } from '../../engine/database.js';
+import { runScript } from '../../shell/run-script.js';
 
 export interface ShellSession {
   user: string;
@@ -16,10 +17,7 @@ export type ScriptRunner = (
   out: (text: string) => void,
 ) => Promise<number>;
 
-/** The GSQL shell executor over a Database. */
-export function shellRunner(_db: Database): ScriptRunner {
-  return async (_text, _session, out) => {
-    out('The GSQL shell executor is not part of this build yet.\n');
-    return 255;
-  };
+/** The GSQL shell executor (src/shell) over a Database. */
+export function shellRunner(db: Database): ScriptRunner {
+  return (text, session, out) => runScript(db, text, session, out);
 }

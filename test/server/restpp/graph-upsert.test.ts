@@ -1,0 +1,226 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Tuple, VertexRef } from '../../../src/catalog/value.js';
+import type { GraphDef } from '../../../src/catalog/types.js';
+import { RestError } from '../../../src/server/http/envelope.js';
+import { parseJson } from '../../../src/util/json-parse.js';
+import { decodeUpsertBody, parseOp } from '../../../src/server/restpp/graph-upsert-body.js';
+import { prepareUpsert } from '../../../src/server/restpp/graph-upsert.js';
+import { readJsonValue } from '../../../src/server/restpp/graph-value-json.js';
+import { testCatalog } from './graph-fixture.js';
+
+const catalog = testCatalog();
+const graph = catalog.graphs[0] as GraphDef;
+
+function body(text: string) {
+  return decodeUpsertBody(parseJson(text, { keepDuplicateKeys: true }));
+}
+
+function prepare(text: string) {
+  return prepareUpsert(catalog, graph, body(text), readJsonValue);
+}
+
+function isError(code: string, fragment: string) {
+  return (e: unknown): boolean => e instanceof RestError && e.code === code && e.message.includes(fragment);
+}
+
+test('decodeUpsertBody flattens vertices and edges in body order', () => {
+  const b = body(
+    '{"vertices":{"vertex4":{"1":{"a01":{"value":1}},"2":{}}},' +
+      '"edges":{"vertex4":{"1":{"edge1_undirected":{"vertex5":{"3":{"a01":{"value":7,"op":"+"}}}}}}}}',
+  );
+  assert.deepEqual(b.vertices, [
+    { type: 'vertex4', id: '1', attrs: [{ name: 'a01', value: 1, op: 'set' }] },
+    { type: 'vertex4', id: '2', attrs: [] },
+  ]);
+  assert.deepEqual(b.edges, [
+    {
+      srcType: 'vertex4',
+      srcId: '1',
+      edgeType: 'edge1_undirected',
+      tgtType: 'vertex5',
+      tgtId: '3',
+      attrs: [{ name: 'a01', value: 7, op: 'add' }],
+    },
+  ]);
+});
+
+test('a repeated target id yields one edge per occurrence (pyTigerGraph multi-edges)', () => {
+  const b = body(
+    '{"edges":{"vertex4":{"1":{"edge7_multi":{"vertex5":{"2":{"d":{"value":1}},"2":{"d":{"value":2}}}}}}}}',
+  );
+  assert.deepEqual(
+    b.edges.map((e) => [e.tgtId, e.attrs[0].value]),
+    [
+      ['2', 1],
+      ['2', 2],
+    ],
+  );
+});
+
+test('every op literal maps to its operation; unknown ops are rejected', () => {
+  const expected: [string, string][] = [
+    ['ignore_if_exists', 'ignore_if_exists'],
+    ['~', 'ignore_if_exists'],
+    ['add', 'add'],
+    ['+', 'add'],
+    ['and', 'and'],
+    ['&', 'and'],
+    ['or', 'or'],
+    ['|', 'or'],
+    ['max', 'max'],
+    ['>', 'max'],
+    ['min', 'min'],
+    ['<', 'min'],
+    ['ADD', 'add'],
+  ];
+  for (const [lit, op] of expected) assert.equal(parseOp(lit, 'x'), op, lit);
+  assert.equal(parseOp(undefined, 'x'), 'set');
+  assert.throws(
+    () => parseOp('-', "attribute 'a01'"),
+    isError('REST-30000', 'unknown op "-" for attribute \'a01\''),
+  );
+});
+
+test('malformed bodies are REST-30000 naming the place', () => {
+  assert.throws(() => body('[1]'), isError('REST-30000', 'the body must be a JSON object'));
+  assert.throws(() => body('{"vertex":{}}'), isError('REST-30000', "unknown top-level key 'vertex'"));
+  assert.throws(
+    () => body('{"vertices":{"vertex4":{"1":{"a01":5}}}}'),
+    isError('REST-30000', "attribute 'a01' of vertex '1'"),
+  );
+  assert.throws(
+    () => body('{"vertices":{"vertex4":[1]}}'),
+    isError('REST-30000', "vertex type 'vertex4' must be a JSON object"),
+  );
+  assert.equal(decodeUpsertBody(undefined).vertices.length, 0);
+});
+
+test('readJsonValue reads every JSON form of spec §2.3', () => {
+  const t = (name: string) => {
+    const vt = catalog.vertexTypes[0];
+    const a = vt.attributes.find((x) => x.name === name);
+    assert.ok(a, name);
+    return a.type;
+  };
+  assert.equal(readJsonValue(5, t('a01_int'), catalog), 5);
+  assert.equal(readJsonValue(9223372036854775807n, t('a01_int'), catalog), 9223372036854775807n);
+  assert.equal(readJsonValue(9223372036854775808n, t('a01_int'), catalog), undefined);
+  assert.equal(readJsonValue(-1, t('a02_uint'), catalog), undefined);
+  assert.equal(readJsonValue(2.5, t('a01_int'), catalog), undefined);
+  assert.equal(readJsonValue('12', t('a01_int'), catalog), 12);
+  assert.equal(readJsonValue(1.5, t('a04_double'), catalog), 1.5);
+  assert.equal(readJsonValue(true, t('a06_bool'), catalog), true);
+  assert.equal(readJsonValue('x', t('a06_bool'), catalog), undefined);
+  assert.equal(readJsonValue('abc', t('a07_string'), catalog), 'abc');
+  assert.equal(readJsonValue(3, t('a07_string'), catalog), undefined);
+  assert.equal(
+    readJsonValue('2020-01-02 03:04:05', t('a05_datetime'), catalog),
+    Date.UTC(2020, 0, 2, 3, 4, 5) / 1000,
+  );
+  assert.equal(readJsonValue(86400, t('a05_datetime'), catalog), 86400);
+  assert.equal(readJsonValue('not a date', t('a05_datetime'), catalog), undefined);
+  assert.deepEqual(readJsonValue([1, 2, 2], t('a11_list_int'), catalog), [1, 2, 2]);
+  assert.deepEqual(readJsonValue([1, 2, 2], t('a19_set_int'), catalog), [1, 2]);
+  assert.deepEqual(
+    readJsonValue({ keylist: [1, 2], valuelist: [10, 20] }, t('a27_int_int'), catalog),
+    new Map([
+      [1, 10],
+      [2, 20],
+    ]),
+  );
+  assert.deepEqual(
+    readJsonValue({ keyList: ['a'], valueList: ['b'] }, t('a41_string_string'), catalog),
+    new Map([['a', 'b']]),
+  );
+  assert.equal(readJsonValue({ keylist: [1], valuelist: [] }, t('a27_int_int'), catalog), undefined);
+  assert.deepEqual(
+    readJsonValue(
+      { keylist: ['field1', 'field2', 'field3'], valuelist: [1, 'ab', '2020-01-01'] },
+      t('a10_udt'),
+      catalog,
+    ),
+    new Tuple('tuple2_simple', [1, 'ab', Date.UTC(2020, 0, 1) / 1000]),
+  );
+  assert.equal(
+    readJsonValue(
+      { keylist: ['field1', 'field2', 'field3'], valuelist: [1, 'this is too long', 0] },
+      t('a10_udt'),
+      catalog,
+    ),
+    undefined,
+  );
+  assert.deepEqual(
+    readJsonValue({ id: 1, type: 'vertex4' }, { kind: 'VERTEX' }, catalog),
+    new VertexRef('vertex4', '1'),
+  );
+  assert.equal(readJsonValue(null, t('a01_int'), catalog), undefined);
+});
+
+test('prepareUpsert converts values and keeps ops', () => {
+  const plan = prepare(
+    '{"vertices":{"vertex4":{"1":{"a01":{"value":3,"op":"max"}}},' +
+      '"vertex3_primary_key_composite":{"1,a,2020-01-01 00:00:00":{"a01":{"value":1},"a04":{"value":true}}}}}',
+  );
+  assert.deepEqual(plan.vertices[0], { type: 'vertex4', id: '1', attrs: { a01: { value: 3, op: 'max' } } });
+  // Key attributes come from the composite id and are not written separately.
+  assert.deepEqual(plan.vertices[1].attrs, { a04: { value: true, op: 'set' } });
+});
+
+test('prepareUpsert rejects schema violations with REST-30200 naming the item', () => {
+  assert.throws(() => prepare('{"vertices":{"nope":{"1":{}}}}'), isError('REST-30200', "'nope'"));
+  assert.throws(
+    () => prepare('{"vertices":{"vertex4":{"1":{"zzz":{"value":1}}}}}'),
+    isError('REST-30200', "Attribute 'zzz' does not exist in vertex type 'vertex4'"),
+  );
+  assert.throws(
+    () => prepare('{"vertices":{"vertex4":{"1":{"a01":{"value":"x"}}}}}'),
+    isError('REST-30200', `Invalid value "x" for attribute 'a01' of type INT`),
+  );
+  assert.throws(() => prepare('{"vertices":{"vertex4":{"abc":{}}}}'), isError('REST-30200', "'abc'"));
+  assert.throws(
+    () => prepare('{"edges":{"vertex4":{"1":{"nope":{"vertex5":{"2":{}}}}}}}'),
+    isError('REST-30200', "Invalid edge type 'nope'"),
+  );
+  assert.throws(
+    () => prepare('{"edges":{"vertex4":{"1":{"edge2_directed":{"vertex6":{"2":{}}}}}}}'),
+    isError('REST-30200', "from vertex type 'vertex4' to vertex type 'vertex6'"),
+  );
+  assert.throws(
+    () => prepare('{"edges":{"nope":{"1":{"edge2_directed":{"vertex5":{"2":{}}}}}}}'),
+    isError('REST-30200', "source vertex type 'nope'"),
+  );
+  assert.throws(
+    () => prepare('{"edges":{"vertex4":{"1":{"edge2_directed":{"nope":{"2":{}}}}}}}'),
+    isError('REST-30200', "target vertex type 'nope'"),
+  );
+  assert.throws(
+    () => prepare('{"vertices":{"vertex7":{"1":{"name":{"value":"a","op":"and"}}}}}'),
+    isError('REST-30200', "Operation 'and' does not apply to attribute 'name' of type STRING"),
+  );
+  // A type of another graph is not visible.
+  assert.throws(
+    () =>
+      prepareUpsert(
+        catalog,
+        catalog.graphs[1] as GraphDef,
+        body('{"vertices":{"vertex5":{"1":{}}}}'),
+        readJsonValue,
+      ),
+    isError('REST-30200', "not a vertex type of graph 'other'"),
+  );
+});
+
+test('prepareUpsert accepts undirected edges in either orientation and reverse edge names', () => {
+  const plan = prepare(
+    '{"edges":{"vertex5":{"1":{"edge1_undirected":{"vertex4":{"2":{}}},' +
+      '"edge3_directed_with_reverse_reverse_edge":{"vertex4":{"3":{}}}}}}}',
+  );
+  assert.deepEqual(
+    plan.edges.map((e) => [e.edgeType.name, e.edgeType.reverse]),
+    [
+      ['edge1_undirected', false],
+      ['edge3_directed_with_reverse_reverse_edge', true],
+    ],
+  );
+});

@@ -93,7 +93,7 @@ export interface EdgeFilter {
  * `targets[offsets[r] .. offsets[r+1])` with edge ids `eids[i]` (or `i` itself when eids is null).
  * Rows beyond `offsets.length - 2` have no base edges. Recent edges live in a delta:
  * `deltaHead[r]` is the newest delta slot of row r (-1: none), `deltaNext[slot]` the next older one,
- * `deltaTarget[slot]`/`deltaEid[slot]` the neighbour and edge id; only slots with
+ * `deltaTarget[slot]` the neighbour, `deltaBase + slot` the edge id; only slots with
  * `deltaVersion[slot] <= version` are visible. `clean` means there is no visible tombstone and no
  * visible delta, so the base arrays alone are exact.
  */
@@ -107,7 +107,7 @@ export interface AdjacencyView {
   deltaHead: Int32Array;
   deltaNext: Int32Array;
   deltaTarget: Uint32Array;
-  deltaEid: Uint32Array;
+  deltaBase: number;
   deltaVersion: Uint32Array;
   deltaCount: number;
   version: number;

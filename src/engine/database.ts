@@ -1,18 +1,39 @@
 /**
  * Database: the embedded entry point. Catalog + store + transactions + durability behind one API.
- * (Skeleton with the final signatures; the implementation lands in the following commits.)
+ *
+ * Writes: `write(fn)` runs fn synchronously on a WriteTx (so writers are naturally serialized), then
+ * appends the transaction's WAL record; the record's fsync is shared with concurrent writes (group
+ * commit in the WAL). Versions are published strictly in commit order once durable; readers pin the
+ * last published version and never wait for writers.
+ *
+ * Two store references: `store` receives staged writes, `readStore` is what new readers pin. They
+ * differ only while a schema change or clear is waiting for its log record to be durable.
  */
-import type { Catalog } from '../catalog/types.js';
-import type {
-  CatalogStore,
-  DeletedVertexCheckOptions,
-  DeletedVertexCheckResult,
-  ReadTx,
-  RebuildOptions,
-  RebuildResult,
-  SyncMode,
-  WriteTx,
+import { join } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { type Catalog, EMPTY_CATALOG } from '../catalog/types.js';
+import { DataDir, type FileLayer, type WriteAheadLog } from '../durability/index.js';
+import type { Column } from '../store/columns.js';
+import { type Counter, publishCount, trimCount } from '../store/counter.js';
+import { GraphStore } from '../store/graph-store.js';
+import {
+  type CatalogStore,
+  type DeletedVertexCheckOptions,
+  type DeletedVertexCheckResult,
+  EngineError,
+  type ReadTx,
+  type RebuildOptions,
+  type RebuildResult,
+  type SyncMode,
+  type WriteTx,
 } from './api.js';
+import { decodeSnapshot, encodeSnapshot } from './checkpoint-codec.js';
+import { deletedVertexCheck } from './deleted-check.js';
+import { migrateStore } from './migrate.js';
+import { ReadTxImpl } from './read-tx.js';
+import { mergeAll, rebuildSummary } from './rebuild.js';
+import { catalogRecord, clearRecord, decodeRecord, replayData } from './wal-record.js';
+import { WriteTxImpl } from './write-tx.js';
 
 export interface DatabaseOptions {
   dataDir: string;
@@ -22,33 +43,306 @@ export interface DatabaseOptions {
   log?: (line: string) => void;
   /** Called once when a write to disk fails; the Database then refuses writes. */
   onFatal?: (err: Error) => void;
+  /** The file layer (tests pass the durability layer's fault-injecting one). */
+  fileLayer?: FileLayer;
 }
 
-export class Database implements CatalogStore {
-  private constructor(readonly catalog: Catalog) {}
+export const DEFAULT_REBUILD_PATH = '/tmp/rebuildnow';
 
-  static open(_opts: DatabaseOptions): Promise<Database> {
-    return Promise.reject(new Error('Database.open: not implemented yet'));
+export class Database implements CatalogStore {
+  private store: GraphStore;
+  private readStore: GraphStore;
+  private published: number;
+  private staged: number;
+  private lastLsn = 0;
+  private checkpointLsn: number;
+  private readers = new Map<number, number>();
+  private historyColumns = new Set<Column>();
+  private counters = new Set<Counter>();
+  /** Resolves when every staged commit is published (or failed). */
+  private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private fatal: Error | undefined;
+  private closed = false;
+  private timer: NodeJS.Timeout | undefined;
+  private rebuilding: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly dir: DataDir,
+    private readonly wal: WriteAheadLog,
+    store: GraphStore,
+    version: number,
+    lsn: number,
+    private readonly opts: DatabaseOptions,
+  ) {
+    this.store = store;
+    this.readStore = store;
+    this.published = version;
+    this.staged = version;
+    this.lastLsn = lsn;
+    this.checkpointLsn = lsn;
   }
-  changeCatalog(_next: Catalog): Promise<void> {
-    return Promise.reject(new Error('not implemented yet'));
+
+  /** Opens (creating if needed) a data directory and recovers it: newest checkpoint + WAL replay. */
+  static async open(opts: DatabaseOptions): Promise<Database> {
+    const log = opts.log ?? (() => undefined);
+    let db: Database | undefined;
+    const dir = await DataDir.open({
+      path: opts.dataDir,
+      ...(opts.fileLayer ? { fs: opts.fileLayer } : {}),
+      syncMode: opts.sync ?? 'always',
+      onFatal: (err) => db?.fail(err),
+    });
+    try {
+      const rec = await dir.recover();
+      let store: GraphStore;
+      let version = 0;
+      let lsn = 0;
+      if (rec.checkpoint) {
+        const snap = decodeSnapshot(rec.checkpoint.bytes);
+        store = snap.store;
+        version = snap.version;
+        lsn = rec.checkpoint.lsn;
+      } else {
+        store = new GraphStore(EMPTY_CATALOG, 0);
+      }
+      const checkpointLsn = lsn;
+      let replayed = 0;
+      for await (const r of rec.records) {
+        const d = decodeRecord(r.payload);
+        if (d.kind === 'catalog') store = migrateStore(store, d.catalog, d.version);
+        else if (d.kind === 'clear') store = new GraphStore(store.catalog, d.version);
+        else {
+          const tx = new WriteTxImpl(store, d.version);
+          replayData(d.reader, tx);
+          for (const c of tx.touchedCounters) publishCount(c, d.version);
+          for (const c of tx.historyColumns) c.history = null;
+        }
+        version = d.version;
+        lsn = r.lsn;
+        replayed++;
+      }
+      const cut = rec.report.wal.tailCut;
+      if (cut)
+        log(
+          `recovery: cut a torn WAL tail in ${cut.segment} at offset ${cut.offset} (${cut.bytes} bytes): ${cut.reason}`,
+        );
+      for (const s of rec.report.skippedCheckpoints)
+        log(`recovery: skipped damaged checkpoint ${s.file}: ${s.reason}`);
+      log(`recovery: checkpoint LSN ${checkpointLsn}, replayed ${replayed} WAL records, version ${version}`);
+      db = new Database(dir, rec.wal, store, version, lsn, opts);
+      db.checkpointLsn = checkpointLsn;
+      db.startTimer();
+      return db;
+    } catch (err) {
+      await dir.close();
+      throw err;
+    }
   }
-  clearGraphStore(): Promise<void> {
-    return Promise.reject(new Error('not implemented yet'));
+
+  get catalog(): Catalog {
+    return this.store.catalog;
   }
+
+  /** The last published (visible) version. */
+  get version(): number {
+    return this.published;
+  }
+
+  private fail(err: Error): void {
+    if (this.fatal) return;
+    this.fatal = err;
+    this.opts.log?.(`fatal: ${err.message}`);
+    this.opts.onFatal?.(err);
+  }
+
+  private checkWritable(): void {
+    if (this.fatal)
+      throw new EngineError('SYS-FATAL', `The database stopped accepting writes: ${this.fatal.message}`);
+    if (this.closed) throw new EngineError('SYS-CLOSED', 'The database is closed.');
+  }
+
+  private startTimer(): void {
+    const ms = this.opts.rebuildIntervalMs ?? 30_000;
+    if (ms <= 0) return;
+    this.timer = setInterval(() => {
+      if (this.lastLsn > this.checkpointLsn && !this.fatal && !this.closed) {
+        this.runRebuild({}, false).catch((err: unknown) =>
+          this.opts.log?.(`automatic rebuild failed: ${String(err)}`),
+        );
+      }
+    }, ms);
+    this.timer.unref();
+  }
+
   read(): ReadTx {
-    throw new Error('not implemented yet');
+    const v = this.published;
+    this.readers.set(v, (this.readers.get(v) ?? 0) + 1);
+    return new ReadTxImpl(this.readStore, v, () => {
+      const n = (this.readers.get(v) ?? 1) - 1;
+      if (n === 0) this.readers.delete(v);
+      else this.readers.set(v, n);
+      this.trim();
+    });
   }
-  write<T>(_fn: (tx: WriteTx) => T): Promise<T> {
-    return Promise.reject(new Error('not implemented yet'));
+
+  /** Drops column history and count history no pinned reader can need any more. */
+  private trim(): void {
+    let min = this.published;
+    for (const v of this.readers.keys()) if (v < min) min = v;
+    for (const c of this.historyColumns) {
+      c.trimHistory(min);
+      if (c.history === null) this.historyColumns.delete(c);
+    }
+    for (const c of this.counters) trimCount(c, min);
+    this.counters.clear();
   }
-  rebuild(_opts?: RebuildOptions): Promise<RebuildResult> {
-    return Promise.reject(new Error('not implemented yet'));
+
+  /** Appends a record and publishes `version` once it is durable and every earlier one is published. */
+  private commit(bytes: Uint8Array, version: number, onPublish: () => void): Promise<void> {
+    this.staged = version;
+    this.pending++;
+    const durable = this.wal.append(bytes);
+    const prev = this.tail;
+    const done = (async () => {
+      try {
+        const lsn = await durable;
+        await prev;
+        if (this.fatal) throw this.fatal;
+        this.lastLsn = lsn;
+        this.published = version;
+        onPublish();
+        this.trim();
+      } catch (err) {
+        this.fail(err instanceof Error ? err : new Error(String(err)));
+        throw new EngineError('SYS-FATAL', `The write could not be made durable: ${String(err)}`);
+      } finally {
+        this.pending--;
+      }
+    })();
+    this.tail = done.catch(() => undefined);
+    return done;
   }
-  deletedVertexCheck(_opts?: DeletedVertexCheckOptions): DeletedVertexCheckResult {
-    throw new Error('not implemented yet');
+
+  async write<T>(fn: (tx: WriteTx) => T): Promise<T> {
+    this.checkWritable();
+    // Wait out a rebuild or schema change, including one that starts while we wait.
+    for (let r = this.rebuilding; ; r = this.rebuilding) {
+      await r;
+      if (r === this.rebuilding) break;
+    }
+    this.checkWritable();
+    const tx = new WriteTxImpl(this.store, this.staged + 1);
+    let result: T;
+    try {
+      result = fn(tx);
+    } catch (err) {
+      tx.abort();
+      throw err;
+    }
+    for (const c of tx.historyColumns) this.historyColumns.add(c);
+    if (!tx.changed) {
+      await this.tail;
+      return result;
+    }
+    await this.commit(tx.record.bytes(), tx.commitVersion, () => {
+      for (const c of tx.touchedCounters) {
+        publishCount(c, tx.commitVersion);
+        this.counters.add(c);
+      }
+    });
+    return result;
   }
-  close(): Promise<void> {
-    return Promise.resolve();
+
+  /** Waits until no commit is in flight. */
+  private async quiesce(): Promise<void> {
+    while (this.pending > 0) await this.tail;
+  }
+
+  /** Runs `fn` exclusively: no write starts until it finishes. */
+  private async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const prev = this.rebuilding;
+    let release!: () => void;
+    this.rebuilding = new Promise<void>((r) => (release = r));
+    try {
+      await prev;
+      await this.quiesce();
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+
+  async changeCatalog(next: Catalog): Promise<void> {
+    this.checkWritable();
+    await this.exclusive(async () => {
+      const version = this.staged + 1;
+      const store = migrateStore(this.store, next, version);
+      this.store = store;
+      await this.commit(catalogRecord(version, next), version, () => {
+        this.readStore = store;
+      });
+    });
+  }
+
+  async clearGraphStore(): Promise<void> {
+    this.checkWritable();
+    await this.exclusive(async () => {
+      const version = this.staged + 1;
+      const store = new GraphStore(this.store.catalog, version);
+      this.store = store;
+      await this.commit(clearRecord(version), version, () => {
+        this.readStore = store;
+      });
+    });
+  }
+
+  /**
+   * Merges every changed block's delta into a new base, writes a checkpoint covering the log so far
+   * (the durability layer then drops the log before the previous checkpoint) and, when called with a
+   * summary path (the REST /rebuildnow), writes the per-segment summary file.
+   */
+  rebuild(opts: RebuildOptions = {}): Promise<RebuildResult> {
+    return this.runRebuild(opts, true);
+  }
+
+  private async runRebuild(opts: RebuildOptions, writeSummary: boolean): Promise<RebuildResult> {
+    this.checkWritable();
+    return this.exclusive(async () => {
+      const version = this.published;
+      const summary = rebuildSummary(this.store, opts, version, this.lastLsn);
+      const merged = mergeAll(this.store, version, opts.force === true);
+      this.store = merged;
+      this.readStore = merged;
+      if (this.lastLsn > this.checkpointLsn) {
+        const lsn = this.lastLsn;
+        await this.dir.writeCheckpoint(lsn, encodeSnapshot(merged, version));
+        this.checkpointLsn = lsn;
+      }
+      const path = opts.path ?? DEFAULT_REBUILD_PATH;
+      const summaryFile = join(path, `rebuild_summary_${Date.now()}.txt`);
+      if (writeSummary) {
+        await mkdir(path, { recursive: true });
+        await writeFile(summaryFile, summary.text);
+      }
+      this.opts.log?.(
+        `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped`,
+      );
+      return { path, summaryFile, selected: summary.selected, skipped: summary.skipped, version };
+    });
+  }
+
+  deletedVertexCheck(opts: DeletedVertexCheckOptions = {}): DeletedVertexCheckResult {
+    return deletedVertexCheck(this.readStore, opts);
+  }
+
+  /** Stops the automatic rebuild, waits for in-flight commits and closes the data directory. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    if (this.timer) clearInterval(this.timer);
+    await this.rebuilding.catch(() => undefined);
+    await this.quiesce();
+    this.closed = true;
+    await this.dir.close();
   }
 }

@@ -1,0 +1,88 @@
+/**
+ * Rebuild: merge each changed block's delta and tombstones into a new compressed-sparse-row base, and
+ * the per-segment summary TigerGraph's /rebuildnow writes.
+ *
+ * Segment size: 2^16 rows of one vertex type (SEGMENT_SIZE). Small enough that the summary says
+ * which parts of a type changed, large enough that a million-vertex type has only 16 segments.
+ * The vertextype/segid filters choose which segments are reported as selected; the merge and the
+ * checkpoint always cover the whole graph, because the write-ahead log they truncate is global.
+ */
+import { type EdgeBlock, mergeBlock } from '../store/edge-block.js';
+import { GraphStore } from '../store/graph-store.js';
+import { SEGMENT_SIZE, type VertexTable } from '../store/vertex-table.js';
+import type { RebuildOptions } from './api.js';
+
+export function mergeAll(store: GraphStore, version: number, force: boolean): GraphStore {
+  const next = new GraphStore(store.catalog, version, store.tables);
+  for (const b of store.blocks) {
+    if (!b.dirty && !force) {
+      next.addBlock(b);
+      continue;
+    }
+    const from = store.tables.get(b.fromType) as VertexTable;
+    const to = store.tables.get(b.toType) as VertexTable;
+    next.addBlock(mergeBlock(b, version, from.count, to.count));
+  }
+  return next;
+}
+
+function asList<T>(v: T | readonly T[] | undefined): readonly T[] | undefined {
+  return v === undefined ? undefined : Array.isArray(v) ? (v as readonly T[]) : [v as T];
+}
+
+function liveOutDegreeSum(blocks: EdgeBlock[], from: number, to: number, version: number): number {
+  let n = 0;
+  for (const b of blocks) for (let r = from; r < to; r++) b.forEachOut(r, version, () => n++);
+  return n;
+}
+
+export interface RebuildSummary {
+  text: string;
+  selected: number;
+  skipped: number;
+}
+
+/** One line per segment of every vertex type, [SELECTED] or [SKIPPED]; clears the dirty marks of selected ones. */
+export function rebuildSummary(
+  store: GraphStore,
+  opts: RebuildOptions,
+  version: number,
+  lsn: number,
+): RebuildSummary {
+  const types = asList(opts.vertextype);
+  const segids = asList(opts.segid);
+  const ts = Date.now();
+  const lines: string[] = [];
+  let selected = 0;
+  let skipped = 0;
+  store.catalog.vertexTypes.forEach((vt, subtype) => {
+    const t = store.tables.get(vt.name) as VertexTable;
+    const out = (store.outBlocks.get(vt.name) ?? []).map((id) => store.blocks[id]);
+    const segments = Math.max(1, Math.ceil(t.count / SEGMENT_SIZE));
+    for (let seg = 0; seg < segments; seg++) {
+      const lo = seg * SEGMENT_SIZE;
+      const hi = Math.min(t.count, lo + SEGMENT_SIZE);
+      let live = 0;
+      let deleted = 0;
+      for (let r = lo; r < hi; r++) {
+        if (t.isVisible(r, version)) live++;
+        else if (t.deleted[r] !== 0 && t.deleted[r] <= version) deleted++;
+      }
+      const edges = liveOutDegreeSum(out, lo, hi, version);
+      const chosen =
+        (types === undefined || types.includes(vt.name)) &&
+        (segids === undefined || segids.includes(seg)) &&
+        (opts.force === true || t.dirtySegments.has(seg));
+      if (chosen) {
+        selected++;
+        t.dirtySegments.delete(seg);
+      } else skipped++;
+      lines.push(
+        `${chosen ? '[SELECTED]' : '[SKIPPED]'} Segment id: ${seg}, vertextype: ${vt.name}, vertexsubtypeid: ${subtype}, ` +
+          `vertexcount: ${live}, edgecount: ${edges}, deletevertexcount: ${deleted}, postqueue_pos: ${lsn}, ` +
+          `transaction id: ${version}, rebuild ts: ${ts}`,
+      );
+    }
+  });
+  return { text: lines.join('\n') + (lines.length > 0 ? '\n' : ''), selected, skipped };
+}

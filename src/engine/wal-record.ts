@@ -1,0 +1,195 @@
+/**
+ * WAL record encoding (the durability layer stores these bytes opaquely, framed and checksummed).
+ *
+ * A record is one committed transaction:
+ *   u8 RECORD_FORMAT (=1) | u8 kind | varuint commit version | body
+ * kind 1 DATA: a sequence of ops, each starting with an op byte; values use the tagged Value
+ *   encoding of bytes.ts, ids are the typed stored id value:
+ *     1 UPSERT_VERTEX  str type, value id, varuint n, n × (str attribute, value)
+ *     2 UPSERT_EDGE    str stored edge type, str FROM type, value FROM id, str TO type, value TO id,
+ *                      varuint n, n × (str attribute, value)   (discriminator attributes included)
+ *     3 DELETE_VERTEX  str type, value id, u8 permanent
+ *     4 DELETE_EDGE    str stored edge type, str FROM type, value FROM id, str TO type, value TO id,
+ *                      varuint n, n × (str discriminator attribute, value)
+ *   Attribute values are the final values written (upsert ops already applied), so replay is a
+ *   plain re-application in order. Vertices created implicitly by an edge are logged before it.
+ * kind 2 CATALOG: str catalog as JSON (catalog objects are plain JSON data) — a schema change, data migrated on replay.
+ * kind 3 CLEAR: the graph store was cleared (catalog kept).
+ */
+import type { Catalog } from '../catalog/types.js';
+import type { Value } from '../catalog/value.js';
+import { EngineError } from './api.js';
+import { ByteReader, ByteWriter } from './bytes.js';
+import type { WriteTxImpl } from './write-tx.js';
+
+export const RECORD_FORMAT = 1;
+const KIND_DATA = 1;
+const KIND_CATALOG = 2;
+const KIND_CLEAR = 3;
+
+const OP_UPSERT_VERTEX = 1;
+const OP_UPSERT_EDGE = 2;
+const OP_DELETE_VERTEX = 3;
+const OP_DELETE_EDGE = 4;
+
+export class RecordWriter {
+  private w = new ByteWriter(256);
+  ops = 0;
+
+  constructor(version: number) {
+    this.w.u8(RECORD_FORMAT);
+    this.w.u8(KIND_DATA);
+    this.w.varuint(version);
+  }
+
+  private attrs(list: readonly (readonly [string, Value])[]): void {
+    this.w.varuint(list.length);
+    for (const [k, v] of list) {
+      this.w.str(k);
+      this.w.value(v);
+    }
+  }
+
+  upsertVertex(type: string, id: Value, attrs: readonly (readonly [string, Value])[]): void {
+    this.ops++;
+    this.w.u8(OP_UPSERT_VERTEX);
+    this.w.str(type);
+    this.w.value(id);
+    this.attrs(attrs);
+  }
+
+  private edgeHead(op: number, et: string, ft: string, fid: Value, tt: string, tid: Value): void {
+    this.ops++;
+    this.w.u8(op);
+    this.w.str(et);
+    this.w.str(ft);
+    this.w.value(fid);
+    this.w.str(tt);
+    this.w.value(tid);
+  }
+
+  upsertEdge(
+    et: string,
+    ft: string,
+    fid: Value,
+    tt: string,
+    tid: Value,
+    attrs: readonly (readonly [string, Value])[],
+  ): void {
+    this.edgeHead(OP_UPSERT_EDGE, et, ft, fid, tt, tid);
+    this.attrs(attrs);
+  }
+
+  deleteVertex(type: string, id: Value, permanent: boolean): void {
+    this.ops++;
+    this.w.u8(OP_DELETE_VERTEX);
+    this.w.str(type);
+    this.w.value(id);
+    this.w.u8(permanent ? 1 : 0);
+  }
+
+  deleteEdge(
+    et: string,
+    ft: string,
+    fid: Value,
+    tt: string,
+    tid: Value,
+    disc: readonly (readonly [string, Value])[],
+  ): void {
+    this.edgeHead(OP_DELETE_EDGE, et, ft, fid, tt, tid);
+    this.attrs(disc);
+  }
+
+  bytes(): Uint8Array {
+    return this.w.result();
+  }
+}
+
+export function catalogRecord(version: number, catalog: Catalog): Uint8Array {
+  const w = new ByteWriter(1024);
+  w.u8(RECORD_FORMAT);
+  w.u8(KIND_CATALOG);
+  w.varuint(version);
+  w.str(JSON.stringify(catalog));
+  return w.result();
+}
+
+export function clearRecord(version: number): Uint8Array {
+  const w = new ByteWriter(16);
+  w.u8(RECORD_FORMAT);
+  w.u8(KIND_CLEAR);
+  w.varuint(version);
+  return w.result();
+}
+
+export type DecodedRecord =
+  | { kind: 'data'; version: number; reader: ByteReader }
+  | { kind: 'catalog'; version: number; catalog: Catalog }
+  | { kind: 'clear'; version: number };
+
+export function decodeRecord(bytes: Uint8Array): DecodedRecord {
+  const r = new ByteReader(bytes);
+  const format = r.u8();
+  if (format !== RECORD_FORMAT) {
+    throw new EngineError(
+      'DATA-DIR',
+      `WAL record format ${format} is not supported (this build reads ${RECORD_FORMAT}).`,
+    );
+  }
+  const kind = r.u8();
+  const version = r.varuint();
+  if (kind === KIND_DATA) return { kind: 'data', version, reader: r };
+  if (kind === KIND_CATALOG) return { kind: 'catalog', version, catalog: JSON.parse(r.str()) as Catalog };
+  if (kind === KIND_CLEAR) return { kind: 'clear', version };
+  throw new EngineError('DATA-DIR', `Unknown WAL record kind ${kind}.`);
+}
+
+function readAttrs(r: ByteReader): Record<string, { value: Value; op: 'set' }> {
+  const n = r.varuint();
+  const out: Record<string, { value: Value; op: 'set' }> = {};
+  for (let i = 0; i < n; i++) {
+    const k = r.str();
+    out[k] = { value: r.value(), op: 'set' };
+  }
+  return out;
+}
+
+/** Re-applies the ops of a DATA record through a write transaction. */
+export function replayData(r: ByteReader, tx: WriteTxImpl): void {
+  while (!r.done) {
+    const op = r.u8();
+    switch (op) {
+      case OP_UPSERT_VERTEX: {
+        const type = r.str();
+        const id = r.value() as string | number | bigint;
+        tx.upsertVertex(type, id, readAttrs(r));
+        break;
+      }
+      case OP_UPSERT_EDGE:
+      case OP_DELETE_EDGE: {
+        const et = r.str();
+        const ft = r.str();
+        const fid = r.value() as string | number | bigint;
+        const tt = r.str();
+        const tid = r.value() as string | number | bigint;
+        const attrs = readAttrs(r);
+        if (op === OP_UPSERT_EDGE)
+          tx.upsertEdge(et, ft, fid, tt, tid, attrs, { createMissingEndpoints: true });
+        else {
+          const disc: Record<string, Value> = {};
+          for (const [k, u] of Object.entries(attrs)) disc[k] = u.value;
+          tx.deleteEdge(et, ft, fid, tt, tid, disc);
+        }
+        break;
+      }
+      case OP_DELETE_VERTEX: {
+        const type = r.str();
+        const id = r.value() as string | number | bigint;
+        tx.deleteVertex(type, id, { permanent: r.u8() === 1 });
+        break;
+      }
+      default:
+        throw new EngineError('DATA-DIR', `Unknown WAL op ${op}.`);
+    }
+  }
+}

@@ -1,0 +1,464 @@
+/**
+ * The write transaction. Every method validates its whole input before it changes anything, then
+ * applies the change in place, stamped with the transaction's commit version so that readers pinned
+ * earlier do not see it (new rows/edges carry the version; overwritten values go to column history).
+ * Each applied change is also appended to the transaction's WAL record (see wal-record.ts); abort()
+ * undoes everything.
+ */
+import type { Attribute, EdgeType } from '../catalog/types.js';
+import type { Value } from '../catalog/value.js';
+import type { Column } from '../store/columns.js';
+import type { Counter } from '../store/counter.js';
+import type { EdgeBlock } from '../store/edge-block.js';
+import type { GraphStore } from '../store/graph-store.js';
+import { type IdKey, SEGMENT_BITS, type VertexTable, WRITER_VERSION } from '../store/vertex-table.js';
+import {
+  type AttrUpdate,
+  type EdgeHandle,
+  EngineError,
+  type ExternalId,
+  type UpsertEdgeOptions,
+  type UpsertResult,
+  type UpsertVertexOptions,
+  type WriteTx,
+} from './api.js';
+import { ReadTxImpl } from './read-tx.js';
+import { edgeTypeOf, pairAllowed } from './schema.js';
+import { applyOp, checkValue, defaultValue, idText, parseId, typeName } from './values.js';
+import { RecordWriter } from './wal-record.js';
+
+interface Checked {
+  attr: Attribute;
+  value: Value;
+  op: AttrUpdate['op'];
+}
+
+/** The index key of a stored id value (the same key parseId gives). */
+export function keyOfIdValue(v: Value): IdKey {
+  return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string' ? v : String(v);
+}
+
+export class WriteTxImpl extends ReadTxImpl implements WriteTx {
+  readonly record: RecordWriter;
+  private undo: (() => void)[] = [];
+  private tableMarks = new Map<VertexTable, { count: number; live: number }>();
+  private blockMarks = new Map<EdgeBlock, { dCount: number; live: number }>();
+  /** Columns that got history entries in this transaction. */
+  readonly historyColumns = new Set<Column>();
+  readonly touchedCounters = new Set<Counter>();
+
+  constructor(
+    store: GraphStore,
+    /** The version this transaction's changes become visible at. */
+    readonly commitVersion: number,
+  ) {
+    super(store, WRITER_VERSION, () => undefined);
+    this.record = new RecordWriter(commitVersion);
+  }
+
+  /** Whether the transaction changed anything. */
+  get changed(): boolean {
+    return this.record.ops > 0;
+  }
+
+  private markTable(t: VertexTable): { count: number; live: number } {
+    let m = this.tableMarks.get(t);
+    if (!m) {
+      m = { count: t.count, live: t.live.current };
+      this.tableMarks.set(t, m);
+      this.touchedCounters.add(t.live);
+    }
+    return m;
+  }
+
+  /** Marks the segments of both endpoints of an edge changed (for the rebuild summary). */
+  private touchEdge(b: EdgeBlock, eid: number): void {
+    const [f, t] = b.endpoints(eid);
+    this.table(b.fromType).dirtySegments.add(f >>> SEGMENT_BITS);
+    this.table(b.toType).dirtySegments.add(t >>> SEGMENT_BITS);
+  }
+
+  private markBlock(b: EdgeBlock): { dCount: number; live: number } {
+    let m = this.blockMarks.get(b);
+    if (!m) {
+      m = { dCount: b.dCount, live: b.live.current };
+      this.blockMarks.set(b, m);
+      this.touchedCounters.add(b.live);
+    }
+    b.dirty = true;
+    return m;
+  }
+
+  /** Writes a value of an existing row or edge, keeping history unless the row is new in this transaction. */
+  private writeCell(col: Column, row: number, v: Value, isNew: boolean): void {
+    if (isNew) {
+      col.init(row, v);
+      return;
+    }
+    const entry = col.update(row, v, this.commitVersion);
+    this.historyColumns.add(col);
+    this.undo.push(() => col.revert(row, entry));
+  }
+
+  private checkAttrs(
+    attrs: Record<string, AttrUpdate>,
+    declared: readonly Attribute[],
+    skip: readonly string[],
+    where: () => string,
+  ): Checked[] {
+    const out: Checked[] = [];
+    for (const name of Object.keys(attrs)) {
+      const attr = declared.find((a) => a.name === name);
+      // An unknown attribute name is ignored, as TigerGraph's upsert does.
+      if (!attr || skip.includes(name)) continue;
+      const u = attrs[name];
+      const value = checkValue(attr.type, u.value, this.store.catalog);
+      if (value === undefined) {
+        throw new EngineError(
+          'REST-30200',
+          `Invalid value for attribute '${name}' of ${where()}: expected ${typeName(attr.type)}.`,
+        );
+      }
+      out.push({ attr, value, op: u.op ?? 'set' });
+    }
+    return out;
+  }
+
+  upsertVertex(
+    vertexType: string,
+    id: ExternalId,
+    attrs: Record<string, AttrUpdate>,
+    opts: UpsertVertexOptions = {},
+  ): UpsertResult {
+    const t = this.table(vertexType);
+    const vt = t.type;
+    const pid = parseId(vt, id);
+    const where = (): string => `vertex type '${vertexType}' (id '${idText(vt, pid.value)}')`;
+    const checked = this.checkAttrs(attrs, vt.attributes, vt.keyAttributes, where);
+    const row = t.lookup(pid.key, WRITER_VERSION);
+    if (row !== undefined) {
+      if (opts.newOnly) return 'skipped';
+      this.updateVertexRow(t, row, checked, where);
+      return 'updated';
+    }
+    if (opts.updateOnly || t.permanentlyDeleted.has(pid.key)) return 'skipped';
+    this.insertVertex(t, pid.key, pid.value, pid.keyValues, checked, where);
+    return 'inserted';
+  }
+
+  private insertVertex(
+    t: VertexTable,
+    key: IdKey,
+    idValue: Value,
+    keyValues: Value[],
+    checked: Checked[],
+    where: () => string,
+  ): number {
+    const vt = t.type;
+    const values = new Map<string, Value>();
+    for (const c of checked)
+      values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where()) as Value);
+    vt.keyAttributes.forEach((k, i) => values.set(k, keyValues[i]));
+    this.markTable(t);
+    const row = t.allocRow(key, this.commitVersion);
+    t.idColumn.init(row, idValue);
+    for (const a of vt.attributes) {
+      const v = values.get(a.name);
+      (t.columns.get(a.name) as Column).init(row, v === undefined ? defaultValue(a, this.store.catalog) : v);
+    }
+    t.live.current++;
+    this.record.upsertVertex(
+      vt.name,
+      idValue,
+      checked.map((c) => [c.attr.name, values.get(c.attr.name) as Value]),
+    );
+    return row;
+  }
+
+  private updateVertexRow(t: VertexTable, row: number, checked: Checked[], where: () => string): void {
+    const changes: [string, Value][] = [];
+    for (const c of checked) {
+      const col = t.columns.get(c.attr.name) as Column;
+      const nv = applyOp(c.op, c.attr.type, col.get(row), c.value, false, where());
+      if (nv !== undefined) changes.push([c.attr.name, nv]);
+    }
+    const m = this.markTable(t);
+    const isNew = row >= m.count;
+    for (const [name, v] of changes) this.writeCell(t.columns.get(name) as Column, row, v, isNew);
+    t.dirtySegments.add(row >>> SEGMENT_BITS);
+    this.record.upsertVertex(t.type.name, t.idColumn.get(row), changes);
+  }
+
+  setVertexAttrs(vertexType: string, row: number, attrs: Record<string, AttrUpdate>): void {
+    const t = this.table(vertexType);
+    if (!t.isVisible(row, WRITER_VERSION))
+      throw new EngineError('REST-30000', `No such ${vertexType} vertex.`);
+    const where = (): string => `vertex type '${vertexType}' (id '${idText(t.type, t.idColumn.get(row))}')`;
+    this.updateVertexRow(
+      t,
+      row,
+      this.checkAttrs(attrs, t.type.attributes, t.type.keyAttributes, where),
+      where,
+    );
+  }
+
+  /** Resolves an edge write to its stored type and stored FROM/TO orientation. */
+  private resolveEdge(
+    edgeType: string,
+    fromType: string,
+    fromId: ExternalId,
+    toType: string,
+    toId: ExternalId,
+  ): { et: EdgeType; ft: VertexTable; fId: ExternalId; tt: VertexTable; tId: ExternalId } {
+    const r = edgeTypeOf(this.store.catalog, edgeType);
+    const et = r.stored;
+    let [fT, fId, tT, tId] = r.reverse ? [toType, toId, fromType, fromId] : [fromType, fromId, toType, toId];
+    this.table(fT);
+    this.table(tT);
+    if (!pairAllowed(et, fT, tT)) {
+      if (!et.directed && pairAllowed(et, tT, fT)) [fT, fId, tT, tId] = [tT, tId, fT, fId];
+      else {
+        throw new EngineError(
+          'REST-30000',
+          `Edge type '${edgeType}' does not connect vertex type '${fromType}' to vertex type '${toType}'.`,
+        );
+      }
+    }
+    return { et, ft: this.table(fT), fId, tt: this.table(tT), tId };
+  }
+
+  /** Live edges of a stored type between two rows in either stored orientation (undirected). */
+  private storedEdges(
+    et: EdgeType,
+    ft: VertexTable,
+    fRow: number,
+    tt: VertexTable,
+    tRow: number,
+  ): [EdgeBlock, number][] {
+    const out: [EdgeBlock, number][] = [];
+    const b = this.store.getBlock(et.name, ft.type.name, tt.type.name);
+    if (b) for (const e of b.find(fRow, tRow, WRITER_VERSION)) out.push([b, e]);
+    if (!et.directed && !(ft === tt && fRow === tRow)) {
+      const rb = this.store.getBlock(et.name, tt.type.name, ft.type.name);
+      if (rb) for (const e of rb.find(tRow, fRow, WRITER_VERSION)) out.push([rb, e]);
+    }
+    return out;
+  }
+
+  private discriminatorMatches(b: EdgeBlock, eid: number, disc: Map<string, Value>): boolean {
+    for (const [name, v] of disc) if ((b.columns.get(name) as Column).get(eid) !== v) return false;
+    return true;
+  }
+
+  upsertEdge(
+    edgeType: string,
+    fromType: string,
+    fromId: ExternalId,
+    toType: string,
+    toId: ExternalId,
+    attrs: Record<string, AttrUpdate>,
+    opts: UpsertEdgeOptions = { createMissingEndpoints: true },
+  ): UpsertResult {
+    const { et, ft, fId, tt, tId } = this.resolveEdge(edgeType, fromType, fromId, toType, toId);
+    const fp = parseId(ft.type, fId);
+    const tp = parseId(tt.type, tId);
+    const where = (): string =>
+      `edge type '${edgeType}' (${ft.type.name} '${idText(ft.type, fp.value)}' -> ${tt.type.name} '${idText(tt.type, tp.value)}')`;
+    const checked = this.checkAttrs(attrs, et.attributes, [], where);
+    const disc = new Map<string, Value>();
+    for (const name of et.discriminator) {
+      const c = checked.find((x) => x.attr.name === name);
+      const a = et.attributes.find((x) => x.name === name) as Attribute;
+      disc.set(name, c ? c.value : defaultValue(a, this.store.catalog));
+    }
+    let fRow = ft.lookup(fp.key, WRITER_VERSION);
+    let tRow = tt.lookup(tp.key, WRITER_VERSION);
+    if (fRow === undefined || tRow === undefined) {
+      if (!opts.createMissingEndpoints) return 'skipped';
+      if (fRow === undefined && ft.permanentlyDeleted.has(fp.key)) return 'skipped';
+      if (tRow === undefined && tt.permanentlyDeleted.has(tp.key)) return 'skipped';
+      const vw = (): string => where();
+      fRow ??= this.insertVertex(ft, fp.key, fp.value, fp.keyValues, [], vw);
+      tRow ??=
+        ft === tt && fp.key === tp.key ? fRow : this.insertVertex(tt, tp.key, tp.value, tp.keyValues, [], vw);
+    }
+    const found = this.storedEdges(et, ft, fRow, tt, tRow).find(([b, e]) =>
+      this.discriminatorMatches(b, e, disc),
+    );
+    if (found) {
+      const [b, eid] = found;
+      const changes: [string, Value][] = [];
+      for (const c of checked) {
+        if (et.discriminator.includes(c.attr.name)) continue;
+        const col = b.columns.get(c.attr.name) as Column;
+        const nv = applyOp(c.op, c.attr.type, col.get(eid), c.value, false, where());
+        if (nv !== undefined) changes.push([c.attr.name, nv]);
+      }
+      const m = this.markBlock(b);
+      const isNew = eid >= b.nBase + m.dCount;
+      for (const [name, v] of changes) this.writeCell(b.columns.get(name) as Column, eid, v, isNew);
+      this.logEdge(b, eid, changes);
+      return 'updated';
+    }
+    const values = new Map<string, Value>();
+    for (const c of checked)
+      values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where()) as Value);
+    const b = this.store.ensureBlock(et, ft.type.name, tt.type.name, this.commitVersion);
+    this.markBlock(b);
+    const eid = b.addEdge(fRow, tRow, this.commitVersion);
+    for (const a of et.attributes) {
+      const v = values.get(a.name);
+      (b.columns.get(a.name) as Column).init(eid, v === undefined ? defaultValue(a, this.store.catalog) : v);
+    }
+    b.live.current++;
+    this.logEdge(b, eid, [...values]);
+    return 'inserted';
+  }
+
+  /** Logs an edge write in stored orientation, with its discriminator so replay finds the same edge. */
+  private logEdge(b: EdgeBlock, eid: number, changes: [string, Value][]): void {
+    this.touchEdge(b, eid);
+    const [fRow, tRow] = b.endpoints(eid);
+    const ft = this.table(b.fromType);
+    const tt = this.table(b.toType);
+    const all = new Map(changes);
+    for (const d of b.edgeType.discriminator)
+      if (!all.has(d)) all.set(d, (b.columns.get(d) as Column).get(eid));
+    this.record.upsertEdge(
+      b.edgeType.name,
+      b.fromType,
+      ft.idColumn.get(fRow),
+      b.toType,
+      tt.idColumn.get(tRow),
+      [...all],
+    );
+  }
+
+  setEdgeAttrs(edge: EdgeHandle, attrs: Record<string, AttrUpdate>): void {
+    const b = this.blockOf(edge);
+    if (!b.isLive(edge.eid, WRITER_VERSION)) throw new EngineError('REST-30000', 'No such edge.');
+    const et = b.edgeType;
+    const where = (): string => `edge type '${et.name}'`;
+    const checked = this.checkAttrs(attrs, et.attributes, et.discriminator, where);
+    const changes: [string, Value][] = [];
+    for (const c of checked) {
+      const col = b.columns.get(c.attr.name) as Column;
+      const nv = applyOp(c.op, c.attr.type, col.get(edge.eid), c.value, false, where());
+      if (nv !== undefined) changes.push([c.attr.name, nv]);
+    }
+    const m = this.markBlock(b);
+    const isNew = edge.eid >= b.nBase + m.dCount;
+    for (const [name, v] of changes) this.writeCell(b.columns.get(name) as Column, edge.eid, v, isNew);
+    this.logEdge(b, edge.eid, changes);
+  }
+
+  private tombstone(b: EdgeBlock, eid: number): void {
+    this.markBlock(b);
+    b.tomb.set(eid, this.commitVersion);
+    b.live.current--;
+    this.touchEdge(b, eid);
+    this.undo.push(() => {
+      b.tomb.delete(eid);
+    });
+  }
+
+  deleteVertex(vertexType: string, id: ExternalId, opts: { permanent?: boolean } = {}): boolean {
+    const t = this.table(vertexType);
+    const pid = parseId(t.type, id);
+    const row = t.lookup(pid.key, WRITER_VERSION);
+    if (row === undefined) return false;
+    this.markTable(t);
+    t.markDeleted(pid.key, row, this.commitVersion);
+    t.live.current--;
+    this.undo.push(() => t.unmarkDeleted(pid.key, row));
+    if (opts.permanent && !t.permanentlyDeleted.has(pid.key)) {
+      t.permanentlyDeleted.add(pid.key);
+      this.undo.push(() => t.permanentlyDeleted.delete(pid.key));
+    }
+    for (const id of this.store.outBlocks.get(vertexType) ?? []) {
+      const b = this.store.blocks[id];
+      b.forEachOut(row, WRITER_VERSION, (_dst, eid) => this.tombstone(b, eid));
+    }
+    for (const id of this.store.inBlocks.get(vertexType) ?? []) {
+      const b = this.store.blocks[id];
+      b.forEachIn(row, WRITER_VERSION, (_src, eid) => this.tombstone(b, eid));
+    }
+    this.record.deleteVertex(vertexType, pid.value, opts.permanent === true);
+    return true;
+  }
+
+  deleteEdge(
+    edgeType: string,
+    fromType: string,
+    fromId: ExternalId,
+    toType: string,
+    toId: ExternalId,
+    discriminator?: Record<string, Value>,
+  ): number {
+    const { et, ft, fId, tt, tId } = this.resolveEdge(edgeType, fromType, fromId, toType, toId);
+    const fRow = ft.lookup(parseId(ft.type, fId).key, WRITER_VERSION);
+    const tRow = tt.lookup(parseId(tt.type, tId).key, WRITER_VERSION);
+    if (fRow === undefined || tRow === undefined) return 0;
+    const disc = new Map<string, Value>();
+    for (const [name, v] of Object.entries(discriminator ?? {})) {
+      const a = et.attributes.find((x) => x.name === name);
+      if (!a) continue;
+      const c = checkValue(a.type, v, this.store.catalog);
+      if (c === undefined) throw new EngineError('REST-30200', `Invalid discriminator value for '${name}'.`);
+      disc.set(name, c);
+    }
+    let n = 0;
+    for (const [b, eid] of this.storedEdges(et, ft, fRow, tt, tRow)) {
+      if (!this.discriminatorMatches(b, eid, disc)) continue;
+      this.deleteStored(b, eid);
+      n++;
+    }
+    return n;
+  }
+
+  private deleteStored(b: EdgeBlock, eid: number): void {
+    const [fRow, tRow] = b.endpoints(eid);
+    const disc: [string, Value][] = b.edgeType.discriminator.map((d) => [
+      d,
+      (b.columns.get(d) as Column).get(eid),
+    ]);
+    this.tombstone(b, eid);
+    const ft = this.table(b.fromType);
+    const tt = this.table(b.toType);
+    this.record.deleteEdge(
+      b.edgeType.name,
+      b.fromType,
+      ft.idColumn.get(fRow),
+      b.toType,
+      tt.idColumn.get(tRow),
+      disc,
+    );
+  }
+
+  deleteEdgeHandle(edge: EdgeHandle): boolean {
+    const b = this.blockOf(edge);
+    if (!b.isLive(edge.eid, WRITER_VERSION)) return false;
+    this.deleteStored(b, edge.eid);
+    return true;
+  }
+
+  /** Undoes every change of this transaction. */
+  abort(): void {
+    for (let i = this.undo.length - 1; i >= 0; i--) this.undo[i]();
+    this.undo = [];
+    for (const [b, m] of this.blockMarks) {
+      b.truncateDelta(m.dCount);
+      b.live.current = m.live;
+    }
+    for (const [t, m] of this.tableMarks) {
+      for (let row = t.count - 1; row >= m.count; row--) {
+        const key = keyOfIdValue(t.idColumn.get(row));
+        const p = t.prev[row];
+        if (p < 0) t.index.delete(key);
+        else t.index.set(key, t.deleted[p] !== 0 ? ~p : p);
+      }
+      t.count = m.count;
+      t.live.current = m.live;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * A count (live vertices of a type, live edges of a block) readable at any pinned version.
+ * `current` includes staged writes; `log` holds (version, count) pairs published at commit time.
+ */
+export interface Counter {
+  current: number;
+  /** Flat pairs: version, count, version, count, ... in ascending version order. */
+  log: number[];
+}
+
+export function newCounter(version: number, count = 0): Counter {
+  return { current: count, log: [version, count] };
+}
+
+/** Records the count as of a committed version. */
+export function publishCount(c: Counter, version: number): void {
+  const n = c.log.length;
+  if (c.log[n - 2] === version) c.log[n - 1] = c.current;
+  else if (c.log[n - 1] !== c.current) c.log.push(version, c.current);
+}
+
+export function countAt(c: Counter, version: number): number {
+  const log = c.log;
+  for (let i = log.length - 2; i >= 0; i -= 2) if (log[i] <= version) return log[i + 1];
+  return 0;
+}
+
+/** Forgets entries older than the one a reader at `minVersion` needs. */
+export function trimCount(c: Counter, minVersion: number): void {
+  let keepFrom = 0;
+  for (let i = 0; i < c.log.length; i += 2) if (c.log[i] <= minVersion) keepFrom = i;
+  if (keepFrom > 0) c.log.splice(0, keepFrom);
+}

@@ -1,0 +1,297 @@
+/**
+ * The edges of one stored edge type between one FROM vertex type and one TO vertex type.
+ *
+ * Base (immutable between rebuilds), compressed sparse row in both directions:
+ *   out: targets of FROM row r are outTargets[outOffsets[r] .. outOffsets[r+1]), sorted by target row;
+ *        the edge id of a base edge is its position in outTargets (no separate array).
+ *   in:  sources of TO row r are inSources[inOffsets[r] .. inOffsets[r+1]) with edge ids inEids.
+ *   That is 12 bytes per edge for both directions, plus 8 bytes per vertex row.
+ * Delta (edges written since the last rebuild): slot s holds edge id nBase + s, with its endpoints,
+ *   commit version and a link to the previous delta edge of the same FROM row (out) and TO row (in).
+ *   An open-addressing hash over (from row, to row) finds delta edges of a pair in O(1).
+ * Tombstones: edge id -> deleting version, until the next rebuild drops the edge.
+ * Attribute columns are indexed by edge id.
+ */
+import type { EdgeType } from '../catalog/types.js';
+import type { Value } from '../catalog/value.js';
+import { type Column, makeColumn } from './columns.js';
+import { type Counter, newCounter } from './counter.js';
+
+function grow<T extends Uint32Array | Int32Array>(a: T, needed: number, fill?: number): T {
+  if (needed <= a.length) return a;
+  let cap = Math.max(a.length, 16);
+  while (cap < needed) cap *= 2;
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.set(a);
+  if (fill !== undefined) b.fill(fill, a.length);
+  return b;
+}
+
+function pairHash(src: number, dst: number): number {
+  let h = Math.imul(src, 0x9e3779b1) ^ Math.imul(dst + 0x7f4a7c15, 0x85ebca77);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) >>> 0;
+}
+
+export class EdgeBlock {
+  // Base.
+  nBase = 0;
+  outOffsets: Uint32Array = new Uint32Array(1);
+  outTargets: Uint32Array = new Uint32Array(0);
+  inOffsets: Uint32Array = new Uint32Array(1);
+  inSources: Uint32Array = new Uint32Array(0);
+  inEids: Uint32Array = new Uint32Array(0);
+  // Delta.
+  dCount = 0;
+  dSrc: Uint32Array = new Uint32Array(16);
+  dDst: Uint32Array = new Uint32Array(16);
+  dVersion: Uint32Array = new Uint32Array(16);
+  outNext: Int32Array = new Int32Array(16);
+  inNext: Int32Array = new Int32Array(16);
+  outHead: Int32Array = new Int32Array(16).fill(-1);
+  inHead: Int32Array = new Int32Array(16).fill(-1);
+  private hash = new Int32Array(64);
+  readonly tomb = new Map<number, number>();
+  readonly columns = new Map<string, Column>();
+  readonly live: Counter;
+  /** Changed since the last rebuild. */
+  dirty = false;
+
+  constructor(
+    readonly edgeType: EdgeType,
+    readonly fromType: string,
+    readonly toType: string,
+    version: number,
+  ) {
+    for (const a of edgeType.attributes) this.columns.set(a.name, makeColumn(a.type));
+    this.live = newCounter(version);
+  }
+
+  get edgeLimit(): number {
+    return this.nBase + this.dCount;
+  }
+
+  isLive(eid: number, version: number): boolean {
+    if (eid >= this.nBase && this.dVersion[eid - this.nBase] > version) return false;
+    if (this.tomb.size === 0) return true;
+    const t = this.tomb.get(eid);
+    return t === undefined || t > version;
+  }
+
+  /** Appends a delta edge; the caller initialises its attribute columns. */
+  addEdge(src: number, dst: number, version: number): number {
+    const s = this.dCount;
+    const n = s + 1;
+    if (n > this.dSrc.length) {
+      this.dSrc = grow(this.dSrc, n);
+      this.dDst = grow(this.dDst, n);
+      this.dVersion = grow(this.dVersion, n);
+      this.outNext = grow(this.outNext, n);
+      this.inNext = grow(this.inNext, n);
+    }
+    this.outHead = grow(this.outHead, src + 1, -1);
+    this.inHead = grow(this.inHead, dst + 1, -1);
+    this.dSrc[s] = src;
+    this.dDst[s] = dst;
+    this.dVersion[s] = version;
+    this.outNext[s] = this.outHead[src];
+    this.outHead[src] = s;
+    this.inNext[s] = this.inHead[dst];
+    this.inHead[dst] = s;
+    this.dCount = n;
+    if (n * 2 > this.hash.length) this.rehash(this.hash.length * 2);
+    else this.hashInsert(s);
+    const eid = this.nBase + s;
+    for (const c of this.columns.values()) c.ensure(eid + 1);
+    this.dirty = true;
+    return eid;
+  }
+
+  private hashInsert(s: number): void {
+    const mask = this.hash.length - 1;
+    let i = pairHash(this.dSrc[s], this.dDst[s]) & mask;
+    while (this.hash[i] !== 0) i = (i + 1) & mask;
+    this.hash[i] = s + 1;
+  }
+
+  private rehash(size: number): void {
+    let cap = 64;
+    while (cap < size) cap *= 2;
+    this.hash = new Int32Array(cap);
+    for (let s = 0; s < this.dCount; s++) this.hashInsert(s);
+  }
+
+  /** Drops delta edges from slot `mark` on (transaction abort). */
+  truncateDelta(mark: number): void {
+    for (let s = this.dCount - 1; s >= mark; s--) {
+      this.outHead[this.dSrc[s]] = this.outNext[s];
+      this.inHead[this.dDst[s]] = this.inNext[s];
+    }
+    this.dCount = mark;
+    this.rehash(mark * 2);
+  }
+
+  /** Edge ids from `src` to `dst` live at `version`, base first. */
+  find(src: number, dst: number, version: number): number[] {
+    const out: number[] = [];
+    if (src + 1 < this.outOffsets.length) {
+      let lo = this.outOffsets[src];
+      let hi = this.outOffsets[src + 1];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.outTargets[mid] < dst) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < this.outOffsets[src + 1] && this.outTargets[i] === dst; i++) {
+        if (this.isLive(i, version)) out.push(i);
+      }
+    }
+    if (this.dCount > 0) {
+      const mask = this.hash.length - 1;
+      for (let i = pairHash(src, dst) & mask; this.hash[i] !== 0; i = (i + 1) & mask) {
+        const s = this.hash[i] - 1;
+        if (this.dSrc[s] === src && this.dDst[s] === dst && this.isLive(this.nBase + s, version)) {
+          out.push(this.nBase + s);
+        }
+      }
+      if (out.length > 1) out.sort((a, b) => a - b);
+    }
+    return out;
+  }
+
+  /** Calls fn(target row, edge id) for every out-edge of `src` live at `version`, oldest first. */
+  forEachOut(src: number, version: number, fn: (dst: number, eid: number) => void): void {
+    if (src + 1 < this.outOffsets.length) {
+      const end = this.outOffsets[src + 1];
+      for (let i = this.outOffsets[src]; i < end; i++) if (this.isLive(i, version)) fn(this.outTargets[i], i);
+    }
+    if (src < this.outHead.length && this.outHead[src] >= 0) {
+      const slots: number[] = [];
+      for (let s = this.outHead[src]; s >= 0; s = this.outNext[s]) slots.push(s);
+      for (let k = slots.length - 1; k >= 0; k--) {
+        const eid = this.nBase + slots[k];
+        if (this.isLive(eid, version)) fn(this.dDst[slots[k]], eid);
+      }
+    }
+  }
+
+  /** Calls fn(source row, edge id) for every in-edge of `dst` live at `version`, oldest first. */
+  forEachIn(dst: number, version: number, fn: (src: number, eid: number) => void): void {
+    if (dst + 1 < this.inOffsets.length) {
+      const end = this.inOffsets[dst + 1];
+      for (let i = this.inOffsets[dst]; i < end; i++) {
+        const eid = this.inEids[i];
+        if (this.isLive(eid, version)) fn(this.inSources[i], eid);
+      }
+    }
+    if (dst < this.inHead.length && this.inHead[dst] >= 0) {
+      const slots: number[] = [];
+      for (let s = this.inHead[dst]; s >= 0; s = this.inNext[s]) slots.push(s);
+      for (let k = slots.length - 1; k >= 0; k--) {
+        const eid = this.nBase + slots[k];
+        if (this.isLive(eid, version)) fn(this.dSrc[slots[k]], eid);
+      }
+    }
+  }
+
+  /** FROM and TO rows of an edge id (binary search over the base offsets for base edges). */
+  endpoints(eid: number): [number, number] {
+    if (eid >= this.nBase) return [this.dSrc[eid - this.nBase], this.dDst[eid - this.nBase]];
+    let lo = 0;
+    let hi = this.outOffsets.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.outOffsets[mid] <= eid) lo = mid;
+      else hi = mid - 1;
+    }
+    return [lo, this.outTargets[eid]];
+  }
+}
+
+/**
+ * Builds a block's new base from every edge live at `version` (the rebuild merge). The result is a
+ * fresh block, so readers pinned to the old one keep an unchanged view. Edges are ordered by
+ * (FROM row, TO row, old edge id) through two stable counting sorts.
+ */
+export function mergeBlock(
+  old: EdgeBlock,
+  version: number,
+  fromRows: number,
+  toRows: number,
+  /** A changed edge type (schema change): attributes it adds are filled by `fill`. */
+  edgeType: EdgeType = old.edgeType,
+  fill?: (attribute: string) => Value,
+): EdgeBlock {
+  const b = new EdgeBlock(edgeType, old.fromType, old.toType, version);
+  const limit = old.edgeLimit;
+  const srcOf = new Uint32Array(limit);
+  const dstOf = new Uint32Array(limit);
+  let n = 0;
+  const keep = new Uint32Array(limit);
+  let maxSrc = fromRows;
+  let maxDst = toRows;
+  for (let r = 0; r + 1 < old.outOffsets.length; r++) {
+    for (let i = old.outOffsets[r]; i < old.outOffsets[r + 1]; i++) {
+      srcOf[i] = r;
+      dstOf[i] = old.outTargets[i];
+    }
+  }
+  for (let s = 0; s < old.dCount; s++) {
+    srcOf[old.nBase + s] = old.dSrc[s];
+    dstOf[old.nBase + s] = old.dDst[s];
+  }
+  for (let e = 0; e < limit; e++) {
+    if (!old.isLive(e, version)) continue;
+    keep[n++] = e;
+    if (srcOf[e] >= maxSrc) maxSrc = srcOf[e] + 1;
+    if (dstOf[e] >= maxDst) maxDst = dstOf[e] + 1;
+  }
+  // Stable counting sort by TO row, then by FROM row: order (FROM, TO, old id).
+  const byDst = countingSort(keep, n, dstOf, maxDst).order;
+  const { order, offsets } = countingSort(byDst, n, srcOf, maxSrc);
+  b.nBase = n;
+  b.outOffsets = offsets;
+  b.outTargets = new Uint32Array(n);
+  for (let i = 0; i < n; i++) b.outTargets[i] = dstOf[order[i]];
+  const newSrc = new Uint32Array(n);
+  for (let i = 0; i < n; i++) newSrc[i] = srcOf[order[i]];
+  const identity = new Uint32Array(n);
+  for (let i = 0; i < n; i++) identity[i] = i;
+  const inSorted = countingSort(identity, n, b.outTargets, maxDst);
+  b.inOffsets = inSorted.offsets;
+  b.inEids = inSorted.order;
+  b.inSources = new Uint32Array(n);
+  for (let i = 0; i < n; i++) b.inSources[i] = newSrc[b.inEids[i]];
+  for (const [name, nc] of b.columns) {
+    const col = old.columns.get(name);
+    nc.ensure(n);
+    if (col && JSON.stringify(col.type) === JSON.stringify(nc.type))
+      for (let i = 0; i < n; i++) nc.init(i, col.get(order[i]));
+    else if (fill) {
+      const v = fill(name);
+      for (let i = 0; i < n; i++) nc.init(i, v);
+    }
+  }
+  b.live.current = n;
+  b.live.log = [version, n];
+  return b;
+}
+
+/** Stable counting sort of ids[0..n) by key[id] in [0, keys); returns the order and the bucket offsets. */
+export function countingSort(
+  ids: Uint32Array,
+  n: number,
+  key: Uint32Array,
+  keys: number,
+): { order: Uint32Array; offsets: Uint32Array } {
+  const offsets = new Uint32Array(keys + 1);
+  for (let i = 0; i < n; i++) offsets[key[ids[i]] + 1]++;
+  for (let k = 0; k < keys; k++) offsets[k + 1] += offsets[k];
+  const pos = offsets.slice(0, keys);
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = ids[i];
+    order[pos[key[id]]++] = id;
+  }
+  return { order, offsets };
+}

@@ -54,8 +54,10 @@ export async function loadInput(
   const maxToken = opts.maxTokenBytes ?? 16 * 1024 * 1024;
   const createMissing = !format.vertexMustExist;
   const execs = plan.execs;
-  const needed = plan.needs.maxPosition;
   const slots = plan.slots;
+  // Named columns count once their positions are known (header line or USER_DEFINED_HEADER).
+  const neededNow = (): number => (format.json ? -1 : Math.max(plan.needs.maxPosition, ...slots.positions));
+  let needed = neededNow();
   let headerPending = format.header && !format.json;
   let checkUtf8 = false;
   let batch = new Batch();
@@ -72,6 +74,7 @@ export async function loadInput(
             `Column "${missing[0]}" is not in the header line of the file for "${plan.key}".`,
           );
         }
+        needed = neededNow();
       }
       return;
     }

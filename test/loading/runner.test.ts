@@ -1,0 +1,118 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { prepareJob, runJobOnData, runJobOnFiles } from '../../src/loading/job.js';
+import { openTestDb, SOCIAL_SCHEMA } from './helpers.js';
+
+const JOB = `CREATE LOADING JOB load_social FOR GRAPH social {
+  DEFINE FILENAME file1;
+  DEFINE FILENAME file2;
+  LOAD file1 TO VERTEX person VALUES ($"name", $"name", $"age", $"gender", $"state") USING header="true", separator=",";
+  LOAD file2 TO EDGE friendship VALUES ($0, $1, $2) USING header="true", separator=",";
+}`;
+
+const PERSONS = `name,gender,age,state
+Tom,male,40,ca
+Dan,male,34,ny
+Jenny,female,25,tx
+Kevin,male,28,az
+Amily,female,22,ca
+Nancy,female,20,ky
+Jack,male,26,fl
+Emily,female,22,ut
+`;
+
+const FRIENDS = `person1,person2,date
+Tom,Dan,2017-06-03
+Tom,Jenny,2015-01-01
+Dan,Jenny,2016-08-03
+Jenny,Amily,2015-06-08
+Dan,Nancy,2016-01-03
+Jenny,Jack,2017-03-02
+Dan,Kevin,2015-12-30
+Amily,Jack,2017-01-01
+Jack,Emily,2016-08-03
+`;
+
+test('GSQL 101 social job loads persons and friendships from files', async () => {
+  const t = await openTestDb(SOCIAL_SCHEMA);
+  try {
+    const job = prepareJob(JOB, 'social', t.db);
+    const results = await runJobOnFiles(t.db, job, {
+      paths: new Map([
+        ['file1', await t.file('person.csv', PERSONS)],
+        ['file2', await t.file('friendship.csv', FRIENDS)],
+      ]),
+    });
+    assert.equal(results.length, 2);
+    assert.equal(results[0].stats.validLine, 8);
+    assert.deepEqual(results[0].stats.toJSON().vertex, [
+      {
+        typeName: 'person',
+        validObject: 8,
+        noIdFound: 0,
+        invalidAttribute: 0,
+        invalidPrimaryId: 0,
+        invalidSecondaryId: 0,
+        incorrectFixedBinaryLength: 0,
+      },
+    ]);
+    assert.equal(results[1].stats.toJSON().edge[0].validObject, 9);
+    const r = t.db.read();
+    try {
+      assert.equal(r.vertexCount('person'), 8);
+      assert.equal(r.edgeCount('friendship'), 9);
+      const row = r.lookup('person', 'Tom');
+      assert.notEqual(row, undefined);
+      assert.deepEqual(r.vertex('person', row as number).attributes, {
+        name: 'Tom',
+        age: 40,
+        gender: 'male',
+        state: 'ca',
+      });
+    } finally {
+      r.release();
+    }
+  } finally {
+    await t.close();
+  }
+});
+
+test('bad lines are counted in their category and skipped', async () => {
+  const t = await openTestDb(SOCIAL_SCHEMA);
+  try {
+    const job = prepareJob(JOB, 'social', t.db);
+    const data = Buffer.from(
+      'name,gender,age,state\n' +
+        'Tom,male,40,ca\n' + // valid
+        'Dan,male,abc,ny\n' + // invalid INT attribute
+        ',female,25,tx\n' + // empty id
+        'Kevin,male\n' + // not enough tokens
+        'Amily,female,22,ca\n', // valid
+    );
+    const stats = await runJobOnData(t.db, job, 'file1', data);
+    const j = stats.toJSON();
+    assert.equal(j.validLine, 4);
+    assert.equal(j.notEnoughToken, 1);
+    assert.equal(j.rejectLine, 0);
+    assert.deepEqual(j.vertex, [
+      {
+        typeName: 'person',
+        validObject: 2,
+        noIdFound: 1,
+        invalidAttribute: 1,
+        invalidPrimaryId: 0,
+        invalidSecondaryId: 0,
+        incorrectFixedBinaryLength: 0,
+      },
+    ]);
+    assert.deepEqual(j.edge, []);
+    const r = t.db.read();
+    try {
+      assert.equal(r.vertexCount('person'), 2);
+    } finally {
+      r.release();
+    }
+  } finally {
+    await t.close();
+  }
+});

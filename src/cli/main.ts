@@ -1,10 +1,8 @@
 /**
  * The `ocelot` command: `serve`, `gsql`, `bench`. bin/ocelot calls `main` with the arguments after
- * the program name and exits with the number it returns.
+ * the program name and exits with the number it returns. Subcommands are imported on use, so the
+ * gsql client starts without loading the server and the engine.
  */
-import { runBench } from './bench.js';
-import { runGsql } from './gsql.js';
-import { runServe } from './serve.js';
 
 export const HELP = `Usage: ocelot <command> [options]
 
@@ -23,12 +21,18 @@ export async function main(argv: string[]): Promise<number> {
   const stdout = (line: string) => process.stdout.write(`${line}\n`);
   const stderr = (line: string) => process.stderr.write(`${line}\n`);
   switch (command) {
-    case 'serve':
+    case 'serve': {
+      const { runServe } = await import('./serve.js');
       return runServe(rest, { stdout, stderr, env: process.env });
-    case 'gsql':
+    }
+    case 'gsql': {
+      const { runGsql } = await import('./gsql.js');
       return runGsql(rest, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
-    case 'bench':
+    }
+    case 'bench': {
+      const { runBench } = await import('./bench.js');
       return runBench(rest, stdout, stderr);
+    }
     case undefined:
     case '-h':
     case '--help':

@@ -201,7 +201,8 @@ export class ByteReader {
   bytes(): Uint8Array {
     const n = this.varuint();
     this.need(n);
-    const b = this.buf.slice(this.pos, this.pos + n);
+    // A copy as a plain Uint8Array (the buffer may be a Node Buffer, whose slice is a view).
+    const b = new Uint8Array(this.buf.subarray(this.pos, this.pos + n));
     this.pos += n;
     return b;
   }

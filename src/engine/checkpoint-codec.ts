@@ -137,7 +137,7 @@ export function encodeSnapshot(store: GraphStore, version: number): Uint8Array[]
 
 function u8(r: ByteReader): Uint8Array {
   const b = r.aligned();
-  return b.byteOffset % 8 === 0 ? b : b.slice();
+  return b.byteOffset % 8 === 0 ? b : new Uint8Array(b);
 }
 function u32(r: ByteReader): Uint32Array {
   const b = u8(r);

@@ -1,0 +1,557 @@
+/**
+ * Type checks GSQL expressions and compiles them to closures over a RunContext.
+ */
+import type { AttrType } from '../catalog/types.js';
+import { Tuple, VertexRef, type Value } from '../catalog/value.js';
+import type { BinaryOp, Expr, Pos } from '../gsql/ast-query.js';
+import { collectionContains, collectionItems, type Accum } from './accumulators.js';
+import { compileCall, compileMethod } from './builtins.js';
+import type { RunContext } from './context.js';
+import { compileError } from './errors.js';
+import type { Cx, Eval, Typed, VertexAccum } from './scope.js';
+import {
+  accumValueType,
+  assignable,
+  attrTypeToQ,
+  isFloat,
+  isInteger,
+  isNumeric,
+  T,
+  typeText,
+  type QType,
+  type TupleT,
+} from './types.js';
+import {
+  compareValues,
+  EdgeVal,
+  intArith,
+  QueryRuntimeError,
+  toNumber,
+  TupleVal,
+  valuesEqual,
+  Vtx,
+  type IntOp,
+} from './values.js';
+
+export function vaccOf(ctx: RunContext, v: Vtx, va: VertexAccum): Accum {
+  return (v.acc[va.index] ??= va.make(ctx)) as Accum;
+}
+
+/** Converts a stored attribute value to its run-time form (vertex references become Vtx). */
+export function fromStored(ctx: RunContext, v: Value, tuples: Map<string, TupleT>): unknown {
+  if (typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map((x) => fromStored(ctx, x, tuples));
+  if (v instanceof VertexRef) {
+    const row = ctx.graph.lookup(v.type, v.id);
+    return row === undefined ? null : ctx.vertex(v.type, row);
+  }
+  if (v instanceof Tuple) {
+    const t = tuples.get(v.typeName) ?? { kind: 'TUPLE', name: v.typeName, fields: [] };
+    return new TupleVal(
+      t,
+      v.values.map((x) => fromStored(ctx, x, tuples)),
+    );
+  }
+  if (v instanceof Map) {
+    const m = new Map<unknown, unknown>();
+    for (const [k, x] of v) m.set(k, fromStored(ctx, x, tuples));
+    return m;
+  }
+  return v;
+}
+
+/** A closure converting a value of type `from` for storage where `to` is declared. */
+export function coerce(to: QType, from: Typed, pos: Pos, what: string): Eval {
+  if (!assignable(to, from.t)) {
+    throw compileError(pos, `${what}: a value of type ${typeText(from.t)} cannot be used as ${typeText(to)}`);
+  }
+  const f = from.f;
+  if (isInteger(to) && isFloat(from.t)) return (ctx) => Math.trunc(f(ctx) as number);
+  if (isFloat(to) && isInteger(from.t)) return (ctx) => toNumber(f(ctx));
+  return f;
+}
+
+export function compileExpr(cx: Cx, e: Expr): Typed {
+  switch (e.kind) {
+    case 'int':
+    case 'float':
+    case 'string':
+    case 'bool': {
+      const v = e.value;
+      const t =
+        e.kind === 'int' ? T.INT : e.kind === 'float' ? T.DOUBLE : e.kind === 'string' ? T.STRING : T.BOOL;
+      return { t, f: () => v };
+    }
+    case 'null':
+      return { t: T.NULL, f: () => null };
+    case 'name': {
+      const b = cx.lookup(e.name);
+      if (!b) {
+        if (cx.vertexType(e.name) || cx.edgeType(e.name)) {
+          throw compileError(e.pos, `the type name "${e.name}" cannot be used as a value here`);
+        }
+        throw compileError(e.pos, `"${e.name}" is not defined`);
+      }
+      const slot = b.slot;
+      return { t: b.t, f: (ctx) => ctx.vars[slot] };
+    }
+    case 'global': {
+      const g = cx.globals.get(e.name);
+      if (!g) throw compileError(e.pos, `the global accumulator @@${e.name} is not declared`);
+      const slot = g.slot;
+      return { t: accumValueType(g.t), f: (ctx) => (ctx.vars[slot] as Accum).value() };
+    }
+    case 'vattach': {
+      const { va, target } = vertexAccumRef(cx, e);
+      return { t: accumValueType(va.t), f: (ctx) => vaccOf(ctx, target(ctx), va).value() };
+    }
+    case 'field':
+      return compileField(cx, e);
+    case 'method':
+      return compileMethod(cx, e);
+    case 'call':
+      return compileCall(cx, e);
+    case 'unary': {
+      const x = compileExpr(cx, e.operand);
+      if (e.op === 'NOT') {
+        expectType(x, T.BOOL, e.operand.pos, 'NOT');
+        return { t: T.BOOL, f: (ctx) => !x.f(ctx) };
+      }
+      if (!isNumeric(x.t)) throw compileError(e.pos, `unary "-" needs a number, not ${typeText(x.t)}`);
+      const t = x.t.kind === 'UINT' ? T.INT : x.t;
+      return isInteger(t)
+        ? { t, f: (ctx) => intArith('-', 0, x.f(ctx) as number | bigint) }
+        : { t, f: (ctx) => -(x.f(ctx) as number) };
+    }
+    case 'binary':
+      return compileBinary(cx, e);
+    case 'between': {
+      const x = compileExpr(cx, e.operand);
+      const lo = compileExpr(cx, e.low);
+      const hi = compileExpr(cx, e.high);
+      checkComparable(x, lo, e.pos);
+      checkComparable(x, hi, e.pos);
+      const neg = e.negated;
+      return {
+        t: T.BOOL,
+        f: (ctx) => {
+          const v = x.f(ctx);
+          const inside = compareValues(v, lo.f(ctx)) >= 0 && compareValues(v, hi.f(ctx)) <= 0;
+          return neg ? !inside : inside;
+        },
+      };
+    }
+    case 'isnull': {
+      const x = compileExpr(cx, e.operand);
+      const neg = e.negated;
+      return { t: T.BOOL, f: (ctx) => (x.f(ctx) === null || x.f(ctx) === undefined) !== neg };
+    }
+    case 'case':
+      return compileCase(cx, e);
+    case 'list': {
+      const items = e.items.map((i) => compileExpr(cx, i));
+      const elem = items.length > 0 ? unify(items.map((i) => i.t)) : T.NULL;
+      return { t: { kind: 'LIST', elem }, f: (ctx) => items.map((i) => i.f(ctx)) };
+    }
+    case 'arrow':
+      throw compileError(e.pos, '"(key -> value)" can only be added to a MapAccum or GroupByAccum with "+="');
+    case 'tuple':
+      throw compileError(e.pos, 'a parenthesised list of values is not an expression here');
+    case 'seed':
+      return compileSeed(cx, e);
+    case 'select':
+      return cx.compileSelect(cx, e.select, e.pos);
+  }
+}
+
+function unify(ts: QType[]): QType {
+  if (ts.every(isNumeric)) return ts.some(isFloat) ? T.DOUBLE : ts[0];
+  return ts[0];
+}
+
+export function expectType(x: Typed, t: QType, pos: Pos, what: string): void {
+  if (!assignable(t, x.t))
+    throw compileError(pos, `${what} needs ${typeText(t)}, but this is ${typeText(x.t)}`);
+}
+
+/** Resolves `target.@name` to the accumulator and a closure yielding the vertex. */
+export function vertexAccumRef(
+  cx: Cx,
+  e: Expr & { kind: 'vattach' },
+): { va: VertexAccum; target: (ctx: RunContext) => Vtx } {
+  const va = cx.vaccs.get(e.name);
+  if (!va) throw compileError(e.pos, `the vertex-attached accumulator @${e.name} is not declared`);
+  if (!e.target) {
+    throw compileError(e.pos, `@${e.name} must be read through a vertex, e.g. "s.@${e.name}"`);
+  }
+  const target = compileExpr(cx, e.target);
+  if (target.t.kind !== 'VERTEX') {
+    throw compileError(
+      e.target.pos,
+      `@${e.name} needs a vertex on the left of ".", not ${typeText(target.t)}`,
+    );
+  }
+  const f = target.f;
+  return {
+    va,
+    target: (ctx) => {
+      const v = f(ctx);
+      if (!(v instanceof Vtx)) throw new QueryRuntimeError(`Runtime Error: @${e.name} of a NULL vertex.`);
+      return v;
+    },
+  };
+}
+
+/** The vertex types a VERTEX-typed expression may have at run time. */
+export function vertexTypesOf(cx: Cx, e: Expr, t: QType): string[] {
+  if (t.kind === 'VERTEX' && t.vertexType) return [t.vertexType];
+  if (e.kind === 'name') {
+    const b = cx.lookup(e.name);
+    if (b?.aliasTypes && b.aliasTypes.length > 0) return b.aliasTypes;
+  }
+  return cx.vertexTypeNames();
+}
+
+function compileField(cx: Cx, e: Expr & { kind: 'field' }): Typed {
+  const target = compileExpr(cx, e.target);
+  const name = e.name;
+  const tf = target.f;
+  if (target.t.kind === 'TUPLE') {
+    const idx = target.t.fields.findIndex((f) => f.name === name);
+    if (idx < 0) throw compileError(e.namePos, `the tuple ${target.t.name} has no field "${name}"`);
+    return { t: target.t.fields[idx].type, f: (ctx) => (tf(ctx) as TupleVal | null)?.values[idx] ?? null };
+  }
+  if (target.t.kind === 'VERTEX') {
+    if (name.toLowerCase() === 'type') return { t: T.STRING, f: (ctx) => (tf(ctx) as Vtx).type };
+    const types = vertexTypesOf(cx, e.target, target.t);
+    let found: AttrType | undefined;
+    const owners = new Map<string, AttrType>();
+    for (const tn of types) {
+      const a = cx.vertexType(tn)?.attributes.find((x) => x.name === name);
+      if (a) {
+        owners.set(tn, a.type);
+        found ??= a.type;
+      }
+    }
+    if (!found) {
+      throw compileError(e.namePos, `"${name}" is not an attribute of vertex type ${types.join(' or ')}`);
+    }
+    const qt = attrTypeToQ(found, cx.catalog.tuples);
+    const tuples = cx.tuples;
+    return {
+      t: qt,
+      f: (ctx) => {
+        const v = tf(ctx);
+        if (!(v instanceof Vtx))
+          throw new QueryRuntimeError(`Runtime Error: attribute ${name} of a NULL vertex.`);
+        if (!owners.has(v.type)) return null;
+        return fromStored(ctx, ctx.graph.attr(v.type, v.row, name), tuples);
+      },
+    };
+  }
+  if (target.t.kind === 'EDGE') {
+    if (name.toLowerCase() === 'type')
+      return { t: T.STRING, f: (ctx) => (tf(ctx) as EdgeVal).handle.edgeType };
+    const types = target.t.edgeType ? [target.t.edgeType] : cx.edgeTypeNames();
+    const attr = types
+      .map((n) => cx.edgeType(n)?.attributes.find((a) => a.name === name))
+      .find((a) => a !== undefined);
+    if (!attr)
+      throw compileError(e.namePos, `"${name}" is not an attribute of edge type ${types.join(' or ')}`);
+    const tuples = cx.tuples;
+    return {
+      t: attrTypeToQ(attr.type, cx.catalog.tuples),
+      f: (ctx) => fromStored(ctx, ctx.graph.edgeAttr((tf(ctx) as EdgeVal).handle, name), tuples),
+    };
+  }
+  throw compileError(e.namePos, `"${name}" cannot be read from a value of type ${typeText(target.t)}`);
+}
+
+function checkComparable(a: Typed, b: Typed, pos: Pos): void {
+  const ok =
+    (isNumeric(a.t) && isNumeric(b.t)) ||
+    a.t.kind === 'NULL' ||
+    b.t.kind === 'NULL' ||
+    (a.t.kind === b.t.kind && ['STRING', 'DATETIME', 'BOOL', 'VERTEX', 'EDGE', 'TUPLE'].includes(a.t.kind));
+  if (!ok) throw compileError(pos, `cannot compare ${typeText(a.t)} with ${typeText(b.t)}`);
+}
+
+function compileBinary(cx: Cx, e: Expr & { kind: 'binary' }): Typed {
+  const l = compileExpr(cx, e.left);
+  const r = compileExpr(cx, e.right);
+  const lf = l.f;
+  const rf = r.f;
+  const op = e.op;
+  switch (op) {
+    case 'AND':
+    case 'OR':
+      expectType(l, T.BOOL, e.left.pos, op);
+      expectType(r, T.BOOL, e.right.pos, op);
+      return op === 'AND'
+        ? { t: T.BOOL, f: (ctx) => lf(ctx) === true && rf(ctx) === true }
+        : { t: T.BOOL, f: (ctx) => lf(ctx) === true || rf(ctx) === true };
+    case '==':
+    case '!=': {
+      checkComparable(l, r, e.opPos);
+      const neq = op === '!=';
+      return { t: T.BOOL, f: (ctx) => valuesEqual(lf(ctx), rf(ctx)) !== neq };
+    }
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      checkComparable(l, r, e.opPos);
+      const test =
+        op === '<'
+          ? (c: number) => c < 0
+          : op === '<='
+            ? (c: number) => c <= 0
+            : op === '>'
+              ? (c: number) => c > 0
+              : (c: number) => c >= 0;
+      return { t: T.BOOL, f: (ctx) => test(compareValues(lf(ctx), rf(ctx))) };
+    }
+    case 'LIKE':
+    case 'NOT LIKE': {
+      expectType(l, T.STRING, e.left.pos, op);
+      expectType(r, T.STRING, e.right.pos, op);
+      const neg = op === 'NOT LIKE';
+      const cache = new Map<string, RegExp>();
+      return {
+        t: T.BOOL,
+        f: (ctx) => {
+          const p = rf(ctx) as string;
+          let re = cache.get(p);
+          if (!re) cache.set(p, (re = likeRegex(p)));
+          return re.test(lf(ctx) as string) !== neg;
+        },
+      };
+    }
+    case 'IN':
+    case 'NOT IN': {
+      if (!['LIST', 'SET', 'BAG', 'MAP', 'VSET'].includes(r.t.kind)) {
+        throw compileError(e.right.pos, `${op} needs a collection on the right, not ${typeText(r.t)}`);
+      }
+      const neg = op === 'NOT IN';
+      return { t: T.BOOL, f: (ctx) => collectionContains(rf(ctx), lf(ctx)) !== neg };
+    }
+    case 'UNION':
+    case 'INTERSECT':
+    case 'MINUS':
+      return compileSetOp(l, r, op, e.opPos);
+    case '&':
+    case '|':
+      if (!isInteger(l.t) || !isInteger(r.t)) throw compileError(e.opPos, `"${op}" needs integers`);
+      return {
+        t: T.INT,
+        f: (ctx) => {
+          const a = BigInt(lf(ctx) as number | bigint);
+          const b = BigInt(rf(ctx) as number | bigint);
+          const v = op === '&' ? a & b : a | b;
+          return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
+        },
+      };
+    default:
+      return compileArith(l, r, op, e.opPos);
+  }
+}
+
+function compileArith(l: Typed, r: Typed, op: BinaryOp, pos: Pos): Typed {
+  const lf = l.f;
+  const rf = r.f;
+  if (op === '+' && l.t.kind === 'STRING' && r.t.kind === 'STRING') {
+    return { t: T.STRING, f: (ctx) => (lf(ctx) as string) + (rf(ctx) as string) };
+  }
+  if (
+    op === '+' &&
+    (l.t.kind === 'LIST' || l.t.kind === 'BAG') &&
+    ['LIST', 'BAG', 'SET'].includes(r.t.kind)
+  ) {
+    return { t: l.t, f: (ctx) => [...collectionItems(lf(ctx)), ...collectionItems(rf(ctx))] };
+  }
+  if (!isNumeric(l.t) || !isNumeric(r.t)) {
+    throw compileError(pos, `"${op}" cannot be applied to ${typeText(l.t)} and ${typeText(r.t)}`);
+  }
+  if (isInteger(l.t) && isInteger(r.t)) {
+    const t = l.t.kind === 'UINT' && r.t.kind === 'UINT' && op !== '-' ? T.UINT : T.INT;
+    const iop = op as IntOp;
+    return { t, f: (ctx) => intArith(iop, lf(ctx) as number | bigint, rf(ctx) as number | bigint) };
+  }
+  const t = l.t.kind === 'FLOAT' && r.t.kind === 'FLOAT' ? T.FLOAT : T.DOUBLE;
+  switch (op) {
+    case '+':
+      return { t, f: (ctx) => toNumber(lf(ctx)) + toNumber(rf(ctx)) };
+    case '-':
+      return { t, f: (ctx) => toNumber(lf(ctx)) - toNumber(rf(ctx)) };
+    case '*':
+      return { t, f: (ctx) => toNumber(lf(ctx)) * toNumber(rf(ctx)) };
+    case '/':
+      return {
+        t,
+        f: (ctx) => {
+          const d = toNumber(rf(ctx));
+          if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.');
+          return toNumber(lf(ctx)) / d;
+        },
+      };
+    default:
+      return {
+        t,
+        f: (ctx) => {
+          const d = toNumber(rf(ctx));
+          if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.');
+          return toNumber(lf(ctx)) % d;
+        },
+      };
+  }
+}
+
+function compileSetOp(l: Typed, r: Typed, op: 'UNION' | 'INTERSECT' | 'MINUS', pos: Pos): Typed {
+  const lf = l.f;
+  const rf = r.f;
+  if (l.t.kind === 'VSET' && r.t.kind === 'VSET') {
+    const vt = l.t.vertexType === r.t.vertexType ? l.t.vertexType : undefined;
+    return {
+      t: { kind: 'VSET', vertexType: op === 'UNION' ? vt : l.t.vertexType },
+      f: (ctx) => setOp(op, lf(ctx) as Vtx[], rf(ctx) as Vtx[]),
+    };
+  }
+  const coll = ['SET', 'BAG', 'LIST'];
+  if (coll.includes(l.t.kind) && coll.includes(r.t.kind)) {
+    const elem = (l.t as { elem: QType }).elem;
+    return {
+      t: { kind: 'SET', elem },
+      f: (ctx) => {
+        const a = collectionItems(lf(ctx));
+        const b = collectionItems(rf(ctx));
+        return setOpValues(op, a, b);
+      },
+    };
+  }
+  throw compileError(
+    pos,
+    `${op} needs two vertex sets or two sets, not ${typeText(l.t)} and ${typeText(r.t)}`,
+  );
+}
+
+function setOp(op: 'UNION' | 'INTERSECT' | 'MINUS', a: Vtx[], b: Vtx[]): Vtx[] {
+  if (op === 'UNION') {
+    const s = new Set(a);
+    for (const v of b) s.add(v);
+    return Array.from(s);
+  }
+  const sb = new Set(b);
+  return op === 'INTERSECT' ? a.filter((v) => sb.has(v)) : a.filter((v) => !sb.has(v));
+}
+
+function setOpValues(op: 'UNION' | 'INTERSECT' | 'MINUS', a: unknown[], b: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  const has = (xs: unknown[], x: unknown): boolean => xs.some((y) => valuesEqual(x, y));
+  if (op === 'UNION') {
+    for (const x of [...a, ...b]) if (!has(out, x)) out.push(x);
+  } else {
+    for (const x of a) if (has(b, x) === (op === 'INTERSECT') && !has(out, x)) out.push(x);
+  }
+  return out;
+}
+
+function likeRegex(p: string): RegExp {
+  let re = '';
+  for (let i = 0; i < p.length; i++) {
+    const ch = p[i];
+    if (ch === '%') re += '.*';
+    else if (ch === '_') re += '.';
+    else if (ch === '\\' && i + 1 < p.length) re += p[++i].replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (ch === '[') {
+      const close = p.indexOf(']', i + 1);
+      if (close > i) {
+        const body = p.slice(i + 1, close).replace(/\\/g, '\\\\');
+        re += '[' + (body.startsWith('^') ? body : body) + ']';
+        i = close;
+      } else re += '\\[';
+    } else re += ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp('^' + re + '$', 's');
+}
+
+function compileCase(cx: Cx, e: Expr & { kind: 'case' }): Typed {
+  const subject = e.subject ? compileExpr(cx, e.subject) : undefined;
+  const whens = e.whens.map((w) => {
+    const cond = compileExpr(cx, w.when);
+    if (subject) checkComparable(subject, cond, w.when.pos);
+    else expectType(cond, T.BOOL, w.when.pos, 'WHEN');
+    return { cond: cond.f, then: compileExpr(cx, w.then) };
+  });
+  const otherwise = e.otherwise ? compileExpr(cx, e.otherwise) : undefined;
+  const t = unify([...whens.map((w) => w.then.t), ...(otherwise ? [otherwise.t] : [])]);
+  const sf = subject?.f;
+  const of = otherwise?.f;
+  return {
+    t,
+    f: (ctx) => {
+      const s = sf ? sf(ctx) : undefined;
+      for (const w of whens) {
+        const c = w.cond(ctx);
+        if (sf ? valuesEqual(s, c) : c === true) return w.then.f(ctx);
+      }
+      return of ? of(ctx) : null;
+    },
+  };
+}
+
+function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
+  const parts: ((ctx: RunContext, out: Set<Vtx>) => void)[] = [];
+  const types = new Set<string | undefined>();
+  for (const item of e.items) {
+    if (item.kind === 'any') {
+      const all = cx.vertexTypeNames();
+      types.add(undefined);
+      parts.push((ctx, out) => {
+        for (const tn of all) for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
+      });
+    } else if (item.kind === 'all') {
+      if (!cx.vertexType(item.vertexType)) {
+        throw compileError(item.pos, `"${item.vertexType}" is not a vertex type of graph ${cx.graphName}`);
+      }
+      const tn = item.vertexType;
+      types.add(tn);
+      parts.push((ctx, out) => {
+        for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
+      });
+    } else {
+      const x = compileExpr(cx, item.expr);
+      const f = x.f;
+      if (x.t.kind === 'VERTEX') {
+        types.add(x.t.vertexType);
+        parts.push((ctx, out) => {
+          const v = f(ctx);
+          if (v instanceof Vtx) out.add(v);
+        });
+      } else if (
+        x.t.kind === 'VSET' ||
+        ((x.t.kind === 'SET' || x.t.kind === 'LIST' || x.t.kind === 'BAG') && x.t.elem.kind === 'VERTEX')
+      ) {
+        types.add(x.t.kind === 'VSET' ? x.t.vertexType : (x.t.elem as { vertexType?: string }).vertexType);
+        parts.push((ctx, out) => {
+          for (const v of collectionItems(f(ctx))) if (v instanceof Vtx) out.add(v);
+        });
+      } else if (x.t.kind === 'STRING' || x.t.kind === 'SET') {
+        throw compileError(
+          item.expr.pos,
+          'vertex types named at run time in a seed ({type_param}) are not supported yet',
+        );
+      } else {
+        throw compileError(item.expr.pos, `a vertex set seed needs vertices, not ${typeText(x.t)}`);
+      }
+    }
+  }
+  const only = types.size === 1 ? [...types][0] : undefined;
+  return {
+    t: { kind: 'VSET', vertexType: only },
+    f: (ctx) => {
+      const out = new Set<Vtx>();
+      for (const p of parts) p(ctx, out);
+      return Array.from(out);
+    },
+  };
+}

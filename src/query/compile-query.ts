@@ -1,0 +1,170 @@
+/**
+ * Compiles a whole query (parameters, declarations, body) once; the result runs any number of
+ * times against a snapshot. Checking and compiling are one pass: every type error, unknown name and
+ * accumulator misuse is reported here, at CREATE/INSTALL time, with its line and column.
+ */
+import type { Catalog } from '../catalog/types.js';
+import { VertexRef } from '../catalog/value.js';
+import type { Expr, QueryDef, TypeExpr } from '../gsql/ast-query.js';
+import { zeroOf } from './accumulators.js';
+import { compileType } from './compile-decl.js';
+import { coerce, compileExpr } from './compile-expr.js';
+import { compileSelect } from './compile-select.js';
+import { compileBodyStmts, compileRowStmts } from './compile-stmt.js';
+import { RunContext, type RunOptions } from './context.js';
+import { compileError, QueryCompileError } from './errors.js';
+import type { QueryGraph } from './graph.js';
+import { Cx } from './scope.js';
+import { typeText, type QType } from './types.js';
+import { QueryRuntimeError } from './values.js';
+import type { JsonValue } from '../util/json.js';
+import type { DmlOp } from './context.js';
+
+export interface CompiledParam {
+  name: string;
+  type: QType;
+  /** The default value (decoded form), if declared. */
+  default?: unknown;
+}
+
+export interface RunOutcome {
+  results: { [key: string]: JsonValue }[];
+  /** Changes to apply, in order, in one write transaction. */
+  dml: DmlOp[];
+  returned: unknown;
+}
+
+export interface CompiledQuery {
+  name: string;
+  graph: string;
+  params: CompiledParam[];
+  returns?: QType;
+  /**
+   * Runs the query. `args` are decoded parameter values by name (VertexRef for vertices, arrays for
+   * collections, epoch seconds for DATETIME); missing ones take their default.
+   */
+  run(graph: QueryGraph, args: Record<string, unknown>, opts?: RunOptions): Promise<RunOutcome>;
+}
+
+const PARAM_ELEMENT = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME', 'VERTEX']);
+
+function checkParamType(te: TypeExpr, t: QType): void {
+  if (PARAM_ELEMENT.has(t.kind)) return;
+  if ((t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'LIST') && PARAM_ELEMENT.has(t.elem.kind)) return;
+  throw compileError(te.pos, `a query parameter of type ${typeText(t)} is not supported`);
+}
+
+/** Evaluates a constant expression (parameter default) at compile time. */
+function constant(cx: Cx, e: Expr, t: QType, what: string): unknown {
+  const f = coerce(t, compileExpr(cx, e), e.pos, what);
+  try {
+    return f(new RunContext(emptyGraph(cx.catalog), cx.graphName, cx.slots));
+  } catch (err) {
+    if (err instanceof QueryRuntimeError)
+      throw compileError(e.pos, `${what} must be a constant: ${err.message}`);
+    throw compileError(e.pos, `${what} must be a constant`);
+  }
+}
+
+function emptyGraph(catalog: Catalog): QueryGraph {
+  const none = (): never => {
+    throw new QueryRuntimeError('not a constant');
+  };
+  return {
+    catalog,
+    rows: none,
+    lookup: none,
+    vertexId: none,
+    attr: none,
+    edges: none,
+    edgeAttr: none,
+    edgeRecord: none,
+    isLive: none,
+  };
+}
+
+export function compileQuery(def: QueryDef, catalog: Catalog, graphName: string): CompiledQuery {
+  try {
+    return compileIn(def, catalog, graphName);
+  } catch (e) {
+    if (e instanceof QueryCompileError) throw e.inQuery(def.name || 'anonymous');
+    throw e;
+  }
+}
+
+function compileIn(def: QueryDef, catalog: Catalog, graphName: string): CompiledQuery {
+  if (!catalog.graphs.some((g) => g.name === graphName)) {
+    throw compileError(def.pos, `the graph ${graphName} does not exist`);
+  }
+  const cx = new Cx(def.name, def.text, catalog, graphName, def.syntax);
+  cx.compileSelect = compileSelect;
+  cx.compileRowStmts = compileRowStmts;
+  // TYPEDEF TUPLE comes first so parameters and accumulators can use the tuple types.
+  const params: (CompiledParam & { slot: number })[] = [];
+  for (const p of def.params) {
+    const type = compileType(cx, p.type);
+    checkParamType(p.type, type);
+    const slot = cx.declare(p.name, type, p.pos).slot;
+    const param: CompiledParam & { slot: number } = { name: p.name, type, slot };
+    if (p.default) param.default = constant(cx, p.default, type, `the default of parameter ${p.name}`);
+    params.push(param);
+  }
+  const returns = def.returns ? compileType(cx, def.returns) : undefined;
+  const body = compileBodyStmts(cx, def.body);
+  const slots = (): number => cx.slots;
+  return {
+    name: def.name,
+    graph: graphName,
+    params: params.map(({ name, type, default: d }) =>
+      d === undefined ? { name, type } : { name, type, default: d },
+    ),
+    returns,
+    async run(graph, args, opts = {}) {
+      const ctx = new RunContext(graph, graphName, slots(), opts);
+      ctx.check();
+      for (const p of params) {
+        const given = p.name in args ? args[p.name] : p.default;
+        ctx.vars[p.slot] = bindParam(ctx, p, given);
+      }
+      for (const s of body) {
+        if ((await s(ctx)) !== 0) break;
+      }
+      return { results: ctx.results, dml: ctx.dml, returned: ctx.returned };
+    },
+  };
+}
+
+/** Turns a decoded parameter value into its run-time form (vertex references become vertices). */
+function bindParam(ctx: RunContext, p: CompiledParam, v: unknown): unknown {
+  const t = p.type;
+  if (v === undefined || v === null) {
+    if (t.kind === 'VERTEX') return null;
+    const z = zeroOf(t);
+    return Array.isArray(z) ? [] : z;
+  }
+  const one = (x: unknown, et: QType): unknown => {
+    if (et.kind !== 'VERTEX') return x;
+    if (!(x instanceof VertexRef))
+      throw new QueryRuntimeError(`Failed to convert parameter ${p.name}: a vertex is needed.`);
+    if (et.vertexType && x.type !== et.vertexType) {
+      throw new QueryRuntimeError(
+        `Failed to convert parameter ${p.name}: the vertex type must be ${et.vertexType}, not ${x.type}.`,
+      );
+    }
+    const row = ctx.graph.lookup(x.type, x.id);
+    if (row === undefined) {
+      throw new QueryRuntimeError(
+        `Failed to convert user vertex id for parameter ${p.name}: ${x.type} "${x.id}" does not exist.`,
+        'REST-30000',
+      );
+    }
+    return ctx.vertex(x.type, row);
+  };
+  if (t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'LIST') {
+    const items = (Array.isArray(v) ? v : [v]).map((x) => one(x, t.elem));
+    if (t.kind !== 'SET') return items;
+    const seen = new Set<unknown>();
+    return items.filter((x) => (seen.has(x) ? false : (seen.add(x), true)));
+  }
+  return one(v, t);
+}

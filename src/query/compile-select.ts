@@ -1,0 +1,268 @@
+/**
+ * SELECT blocks: one-hop (or vertex-only) matching with WHERE, ACCUM, POST-ACCUM, HAVING,
+ * ORDER BY and LIMIT. ACCUM runs once per matched row; accumulator updates wait for the clause's
+ * end, so every row reads the state from before the clause (GSQL's map-reduce semantics).
+ */
+import type { EdgeFilter } from '../engine/api.js';
+import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
+import { compileExpr, expectType } from './compile-expr.js';
+import type { RunContext } from './context.js';
+import { compileError } from './errors.js';
+import type { Cx, Eval, RowStmt, Typed } from './scope.js';
+import { T, isNumeric, typeText, type QType } from './types.js';
+import { compareValues, EdgeVal, toNumber, Vtx } from './values.js';
+
+interface Step {
+  filter: EdgeFilter;
+}
+
+/** Names a statement refers to (to decide which alias a POST-ACCUM statement iterates). */
+function namesIn(node: unknown, out: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const n of node) namesIn(n, out);
+  else if (node && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if (o.kind === 'name' && typeof o.name === 'string') out.add(o.name);
+    for (const [k, v] of Object.entries(o)) if (k !== 'pos') namesIn(v, out);
+  }
+  return out;
+}
+
+function runRows(ctx: RunContext, stmts: RowStmt[]): void {
+  for (const s of stmts) s(ctx);
+}
+
+/** Runs fn with accumulator updates deferred to its end (one ACCUM or POST-ACCUM clause). */
+function clause(ctx: RunContext, fn: () => void): void {
+  const pending: (() => void)[] = [];
+  ctx.pending = pending;
+  try {
+    fn();
+  } finally {
+    ctx.pending = null;
+  }
+  for (const p of pending) p();
+}
+
+export function compileSelect(cx: Cx, b: SelectBlock, _pos: Pos): Typed {
+  return cx.nested(() => compileSelectIn(cx, b));
+}
+
+function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
+  // The source: a vertex-set variable, or a vertex type (V2 style `FROM Person:p`).
+  const srcBinding = cx.lookup(b.source.name);
+  let source: Eval;
+  let sourceTypes: string[] = [];
+  if (srcBinding && srcBinding.t.kind === 'VSET') {
+    const slot = srcBinding.slot;
+    source = (ctx) => ctx.vars[slot];
+    if (srcBinding.t.vertexType) sourceTypes = [srcBinding.t.vertexType];
+  } else if (!srcBinding && cx.vertexType(b.source.name)) {
+    const tn = b.source.name;
+    sourceTypes = [tn];
+    source = (ctx) => Array.from(ctx.graph.rows(tn), (row) => ctx.vertex(tn, row));
+  } else if (srcBinding) {
+    throw compileError(
+      b.source.pos,
+      `FROM needs a vertex set, but "${b.source.name}" is ${typeText(srcBinding.t)}`,
+    );
+  } else {
+    throw compileError(b.source.pos, `"${b.source.name}" is neither a vertex set variable nor a vertex type`);
+  }
+  const srcAliasName = b.source.alias ?? (b.result === b.source.name ? b.source.name : undefined);
+  const declareAlias = (name: string, types: string[], pos: Pos): number => {
+    const t: QType = { kind: 'VERTEX', vertexType: types.length === 1 ? types[0] : undefined };
+    const binding = cx.declare(name, t, pos, true);
+    binding.aliasTypes = types;
+    return binding.slot;
+  };
+  const sSlot = srcAliasName ? declareAlias(srcAliasName, sourceTypes, b.source.pos) : cx.newSlot();
+
+  // The edge step.
+  const steps: Step[] = [];
+  let eSlot = -1;
+  let tSlot = -1;
+  let targetTypes: string[] = [];
+  if (b.edge && b.target) {
+    const edgeNames: string[] = [];
+    for (const et of b.edge.types) {
+      if (et.name === '_' || et.name.toUpperCase() === 'ANY') {
+        steps.push({ filter: { direction: et.direction === 'in' ? 'in' : 'out' } });
+        continue;
+      }
+      const def = cx.edgeType(et.name);
+      if (!def) throw compileError(et.pos, `"${et.name}" is not an edge type of graph ${cx.graphName}`);
+      edgeNames.push(et.name);
+      let direction: 'out' | 'in' = et.direction === 'in' ? 'in' : 'out';
+      if (
+        et.direction === 'any' &&
+        def.directed &&
+        def.name === et.name &&
+        cx.syntax === 'v2' &&
+        !b.edge.arrow
+      ) {
+        throw compileError(
+          et.pos,
+          `the directed edge type ${et.name} needs a direction in SYNTAX v2: "${et.name}>" or "<${et.name}"`,
+        );
+      }
+      if (et.direction !== 'any' && !def.directed) direction = 'out';
+      steps.push({ filter: { edgeType: et.name, direction } });
+    }
+    if (b.edge.types.length === 0) steps.push({ filter: { direction: 'out' } });
+    for (const t of b.target.types) {
+      if (!cx.vertexType(t.name))
+        throw compileError(t.pos, `"${t.name}" is not a vertex type of graph ${cx.graphName}`);
+    }
+    targetTypes = b.target.types.map((t) => t.name);
+    if (b.edge.alias) {
+      const binding = cx.declare(
+        b.edge.alias,
+        { kind: 'EDGE', edgeType: edgeNames.length === 1 ? edgeNames[0] : undefined },
+        b.edge.pos,
+        true,
+      );
+      eSlot = binding.slot;
+    }
+    if (b.target.alias) tSlot = declareAlias(b.target.alias, targetTypes, b.target.pos);
+    else if (b.result !== srcAliasName) tSlot = declareAlias(b.result, targetTypes, b.target.pos);
+    else tSlot = cx.newSlot();
+  }
+  const targetAlias = b.target?.alias ?? (b.target && b.result !== srcAliasName ? b.result : undefined);
+  let resultIsTarget: boolean;
+  if (b.result === srcAliasName) resultIsTarget = false;
+  else if (b.result === targetAlias) resultIsTarget = true;
+  else
+    throw compileError(b.resultPos, `SELECT must name an alias of the FROM clause; "${b.result}" is not one`);
+
+  const where = b.where ? cx.inClause('WHERE', () => compileExpr(cx, b.where!)) : undefined;
+  if (where && b.where) expectType(where, T.BOOL, b.where.pos, 'WHERE');
+  const accum = cx.inClause('ACCUM', () => cx.compileRowStmts(cx, b.accum));
+  // POST-ACCUM statements run once per distinct vertex of the alias they use.
+  const postGroups: { slot: number; target: boolean; stmts: RowStmt[] }[] = [];
+  if (b.postAccum.length > 0) {
+    const bySource: Stmt[] = [];
+    const byTarget: Stmt[] = [];
+    for (const s of b.postAccum) {
+      const used = namesIn(s, new Set());
+      const usesTarget = targetAlias !== undefined && used.has(targetAlias);
+      const usesSource = srcAliasName !== undefined && used.has(srcAliasName);
+      if (usesTarget && usesSource) {
+        throw compileError(s.pos, 'a POST-ACCUM statement may use only one vertex alias');
+      }
+      if (usesTarget || (!usesSource && resultIsTarget)) byTarget.push(s);
+      else bySource.push(s);
+    }
+    if (bySource.length > 0) {
+      postGroups.push({
+        slot: sSlot,
+        target: false,
+        stmts: cx.inClause('POST-ACCUM', () => cx.compileRowStmts(cx, bySource)),
+      });
+    }
+    if (byTarget.length > 0) {
+      postGroups.push({
+        slot: tSlot,
+        target: true,
+        stmts: cx.inClause('POST-ACCUM', () => cx.compileRowStmts(cx, byTarget)),
+      });
+    }
+  }
+  const having = b.having ? cx.inClause('HAVING', () => compileExpr(cx, b.having!)) : undefined;
+  if (having && b.having) expectType(having, T.BOOL, b.having.pos, 'HAVING');
+  const order = b.orderBy.map((o) => ({
+    f: cx.inClause('ORDER BY', () => compileExpr(cx, o.expr)).f,
+    desc: o.descending,
+  }));
+  const limitOf = (e: SelectBlock['limit']): Eval | undefined => {
+    if (!e) return undefined;
+    const x = compileExpr(cx, e);
+    if (!isNumeric(x.t)) throw compileError(e.pos, `LIMIT needs an integer, not ${typeText(x.t)}`);
+    return x.f;
+  };
+  const limit = limitOf(b.limit);
+  const offset = limitOf(b.offset);
+  const resultSlot = resultIsTarget ? tSlot : sSlot;
+  const whereF = where?.f;
+  const hasEdge = steps.length > 0;
+  const tTypes = targetTypes.length > 0 ? new Set(targetTypes) : undefined;
+
+  const run = (ctx: RunContext): Vtx[] => {
+    const src = source(ctx) as Vtx[];
+    const result = new Set<Vtx>();
+    const sources = new Set<Vtx>();
+    const targets = new Set<Vtx>();
+    const vars = ctx.vars;
+    clause(ctx, () => {
+      for (const s of src) {
+        vars[sSlot] = s;
+        if (!hasEdge) {
+          ctx.step();
+          if (whereF && whereF(ctx) !== true) continue;
+          runRows(ctx, accum);
+          result.add(s);
+          sources.add(s);
+          continue;
+        }
+        for (const step of steps) {
+          for (const h of ctx.graph.edges(s.type, s.row, step.filter)) {
+            ctx.step();
+            if (tTypes && !tTypes.has(h.tgtType)) continue;
+            const t = ctx.vertex(h.tgtType, h.tgtRow);
+            vars[tSlot] = t;
+            if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
+            if (whereF && whereF(ctx) !== true) continue;
+            runRows(ctx, accum);
+            result.add(resultIsTarget ? t : s);
+            sources.add(s);
+            targets.add(t);
+          }
+        }
+      }
+    });
+    for (const g of postGroups) {
+      clause(ctx, () => {
+        for (const v of g.target ? targets : sources) {
+          ctx.step();
+          vars[g.slot] = v;
+          runRows(ctx, g.stmts);
+        }
+      });
+    }
+    let out = Array.from(result);
+    if (having) {
+      const hf = having.f;
+      out = out.filter((v) => {
+        vars[resultSlot] = v;
+        return hf(ctx) === true;
+      });
+    }
+    if (order.length > 0) {
+      const keyed = out.map((v) => {
+        vars[resultSlot] = v;
+        return { v, keys: order.map((o) => o.f(ctx)) };
+      });
+      keyed.sort((a, b2) => {
+        for (let i = 0; i < order.length; i++) {
+          const c = compareValues(a.keys[i], b2.keys[i]);
+          if (c !== 0) return order[i].desc ? -c : c;
+        }
+        return 0;
+      });
+      out = keyed.map((k) => k.v);
+    }
+    if (limit || offset) {
+      const from = offset ? Math.max(0, toNumber(offset(ctx))) : 0;
+      const count = limit ? Math.max(0, toNumber(limit(ctx))) : out.length;
+      out = out.slice(from, from + count);
+    }
+    return out;
+  };
+  const vertexType = resultIsTarget
+    ? targetTypes.length === 1
+      ? targetTypes[0]
+      : undefined
+    : sourceTypes.length === 1
+      ? sourceTypes[0]
+      : undefined;
+  return { t: { kind: 'VSET', vertexType }, f: run };
+}

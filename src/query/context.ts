@@ -1,0 +1,75 @@
+/**
+ * The state of one query run: variable slots, PRINT results, pending DML, interned vertices, and
+ * cancellation (an AbortSignal and a deadline, checked while the query runs).
+ */
+import type { JsonValue } from '../util/json.js';
+import type { QueryGraph, QueryWriter } from './graph.js';
+import { QueryRuntimeError, Vtx } from './values.js';
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Epoch milliseconds after which the query stops with a timeout error. */
+  deadline?: number;
+}
+
+/** A change the query makes, applied in order when the query ends. */
+export type DmlOp = (tx: QueryWriter) => void;
+
+/** How long synchronous work may run before the query yields to the event loop. */
+const YIELD_EVERY_MS = 10;
+
+export class RunContext {
+  readonly vars: unknown[];
+  readonly results: { [key: string]: JsonValue }[] = [];
+  readonly dml: DmlOp[] = [];
+  /** While an ACCUM or POST-ACCUM clause runs: accumulator updates applied at the clause's end. */
+  pending: (() => void)[] | null = null;
+  /** The value of a RETURN statement. */
+  returned: unknown = undefined;
+  private readonly interned = new Map<string, Vtx[]>();
+  private lastYield = Date.now();
+  private ops = 0;
+
+  constructor(
+    readonly graph: QueryGraph,
+    readonly graphName: string,
+    slots: number,
+    readonly opts: RunOptions = {},
+  ) {
+    this.vars = new Array<unknown>(slots).fill(undefined);
+  }
+
+  /** The one Vtx object of (type, row) in this run. */
+  vertex(type: string, row: number): Vtx {
+    let arr = this.interned.get(type);
+    if (!arr) {
+      arr = [];
+      this.interned.set(type, arr);
+    }
+    return (arr[row] ??= new Vtx(type, row));
+  }
+
+  /** Throws when the query was aborted or ran past its deadline. */
+  check(): void {
+    if (this.opts.signal?.aborted) throw new QueryRuntimeError('The query was aborted.', 'GSQL-ABORTED');
+    if (this.opts.deadline !== undefined && Date.now() > this.opts.deadline) {
+      throw new QueryRuntimeError('The query exceeded its time limit and was stopped.', 'GSQL-TIMEOUT');
+    }
+  }
+
+  /** Called in tight loops: checks cancellation every few thousand steps. */
+  step(): void {
+    if ((++this.ops & 4095) === 0) this.check();
+  }
+
+  /** Called between statements and loop iterations: yields to the event loop now and then. */
+  async tick(): Promise<void> {
+    this.check();
+    const now = Date.now();
+    if (now - this.lastYield >= YIELD_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.lastYield = Date.now();
+      this.check();
+    }
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * PRINT: turns run-time values into TigerGraph's JSON output. Each PRINT statement adds one object
+ * to the results; keys are the AS name, the variable or accumulator name, or the expression text.
+ */
+import { toJsonValue } from '../catalog/json-value.js';
+import { exprKey } from '../gsql/parser-expr.js';
+import type { PrintItem, Stmt } from '../gsql/ast-query.js';
+import { formatDatetime } from '../util/datetime.js';
+import type { JsonValue } from '../util/json.js';
+import { collectionItems, GroupByAccum, MapAccum, type Accum } from './accumulators.js';
+import { compileExpr, vaccOf } from './compile-expr.js';
+import type { RunContext } from './context.js';
+import { compileError } from './errors.js';
+import type { Cx, Eval, VertexAccum } from './scope.js';
+import { accumValueType, T, type AccumT, type QType } from './types.js';
+import { EdgeVal, TupleVal, Vtx } from './values.js';
+
+type JsonObject = { [key: string]: JsonValue };
+
+/** FLOAT prints with up to 7 significant digits, DOUBLE with up to 16, as TigerGraph does. */
+function floatJson(v: unknown, digits: number): JsonValue {
+  const n = typeof v === 'number' ? v : Number(v);
+  if (!Number.isFinite(n)) return n > 0 ? 'inf' : n < 0 ? '-inf' : 'nan';
+  return Number(n.toPrecision(digits));
+}
+
+function accumJson(ctx: RunContext, a: Accum, t: AccumT, vaccs: Map<string, VertexAccum>): JsonValue {
+  if (a instanceof MapAccum) {
+    const obj: JsonObject = {};
+    for (const { key, acc } of a.entries.values()) {
+      const vt = t.elem.kind === 'ACCUM' ? t.elem : undefined;
+      obj[keyText(ctx, key)] = vt ? accumJson(ctx, acc, vt, vaccs) : toJson(ctx, acc.value(), t.elem, vaccs);
+    }
+    return obj;
+  }
+  if (a instanceof GroupByAccum) {
+    const out: JsonValue[] = [];
+    for (const g of a.groups.values()) {
+      const obj: JsonObject = {};
+      (t.groupKeys ?? []).forEach((k, i) => (obj[k.name] = toJson(ctx, g.keys[i], k.type, vaccs)));
+      (t.groupAccums ?? []).forEach((k, i) => (obj[k.name] = accumJson(ctx, g.accs[i], k.type, vaccs)));
+      out.push(obj);
+    }
+    return out;
+  }
+  return toJson(ctx, a.value(), accumValueType(t), vaccs);
+}
+
+function keyText(ctx: RunContext, k: unknown): string {
+  if (k instanceof Vtx) return ctx.graph.vertexId(k.type, k.row);
+  if (k instanceof TupleVal) return k.values.map((v) => keyText(ctx, v)).join(',');
+  return String(k);
+}
+
+/** The JSON form of a value of type t. */
+export function toJson(ctx: RunContext, v: unknown, t: QType, vaccs: Map<string, VertexAccum>): JsonValue {
+  if (v === null || v === undefined) return null;
+  switch (t.kind) {
+    case 'FLOAT':
+      return floatJson(v, 7);
+    case 'DOUBLE':
+      return floatJson(v, 16);
+    case 'DATETIME':
+      return formatDatetime(v as number);
+    case 'VERTEX':
+      return v instanceof Vtx ? ctx.graph.vertexId(v.type, v.row) : null;
+    case 'EDGE': {
+      if (!(v instanceof EdgeVal)) return null;
+      const r = ctx.graph.edgeRecord(v.handle);
+      const def = ctx.graph.catalog.edgeTypes.find((e) => e.name === r.e_type || e.reverseEdge === r.e_type);
+      const attributes: JsonObject = {};
+      for (const a of def?.attributes ?? []) {
+        if (a.name in r.attributes)
+          attributes[a.name] = toJsonValue(r.attributes[a.name], a.type, ctx.graph.catalog);
+      }
+      return { ...r, attributes } as unknown as JsonObject;
+    }
+    case 'LIST':
+    case 'SET':
+    case 'BAG':
+      return collectionItems(v).map((x) => toJson(ctx, x, t.elem, vaccs));
+    case 'MAP': {
+      if (v instanceof MapAccum)
+        return accumJson(ctx, v, { kind: 'ACCUM', accum: 'MapAccum', key: t.key, elem: t.value }, vaccs);
+      const obj: JsonObject = {};
+      for (const [k, x] of v as Map<unknown, unknown>) obj[keyText(ctx, k)] = toJson(ctx, x, t.value, vaccs);
+      return obj;
+    }
+    case 'TUPLE': {
+      const tv = v as TupleVal;
+      const obj: JsonObject = {};
+      t.fields.forEach((f, i) => (obj[f.name] = toJson(ctx, tv.values[i], f.type, vaccs)));
+      return obj;
+    }
+    case 'ACCUM':
+      return accumJson(ctx, v as Accum, t, vaccs);
+    case 'VSET':
+      return (v as Vtx[]).map((x) => vertexJson(ctx, x, vaccs));
+    case 'INT':
+    case 'UINT':
+    case 'STRING':
+    case 'BOOL':
+      return v as JsonValue;
+    default:
+      return null;
+  }
+}
+
+/** A vertex of a printed vertex set: id, type, attributes and its vertex-attached accumulators. */
+export function vertexJson(
+  ctx: RunContext,
+  v: Vtx,
+  vaccs: Map<string, VertexAccum>,
+  only?: JsonObject,
+): JsonObject {
+  const attributes: JsonObject = {};
+  if (only) Object.assign(attributes, only);
+  else {
+    const def = ctx.graph.catalog.vertexTypes.find((d) => d.name === v.type);
+    if (def) {
+      if (
+        def.keyKind === 'primary_id' &&
+        def.primaryIdAsAttribute &&
+        !def.attributes.some((a) => a.name === def.primaryId.name)
+      ) {
+        attributes[def.primaryId.name] = toJsonValue(
+          ctx.graph.attr(v.type, v.row, def.primaryId.name),
+          def.primaryId.type,
+          ctx.graph.catalog,
+        );
+      }
+      for (const a of def.attributes) {
+        attributes[a.name] = toJsonValue(ctx.graph.attr(v.type, v.row, a.name), a.type, ctx.graph.catalog);
+      }
+    }
+    for (const va of vaccs.values())
+      attributes['@' + va.name] = accumJson(ctx, vaccOf(ctx, v, va), va.t, vaccs);
+  }
+  return { v_id: ctx.graph.vertexId(v.type, v.row), v_type: v.type, attributes };
+}
+
+/** The key a PRINT item is shown under. */
+function printKey(cx: Cx, item: PrintItem): string {
+  if (item.alias) return item.alias;
+  const e = item.expr;
+  if (e.kind === 'name') return e.name;
+  if (e.kind === 'global') return '@@' + e.name;
+  return exprKey(cx.src, e);
+}
+
+export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunContext) => void {
+  if (cx.clause !== 'body') throw compileError(s.pos, `PRINT is not allowed in ${cx.clause}`);
+  const vaccs = cx.vaccs;
+  const items = s.items.map((item) => {
+    const key = printKey(cx, item);
+    const x = compileExpr(cx, item.expr);
+    if (item.projection) {
+      if (x.t.kind !== 'VSET') throw compileError(item.pos, `only a vertex set can be printed with [ … ]`);
+      const name = (item.expr as { name: string }).name;
+      // Projected expressions see each vertex under the set's own name.
+      const proj = cx.nested(() => {
+        const b = cx.declare(
+          name,
+          { kind: 'VERTEX', vertexType: x.t.kind === 'VSET' ? x.t.vertexType : undefined },
+          item.pos,
+          true,
+        );
+        return {
+          slot: b.slot,
+          cols: item.projection!.map((p) => {
+            const c = compileExpr(cx, p.expr);
+            return { key: p.alias ?? exprKey(cx.src, p.expr), f: c.f, t: c.t };
+          }),
+        };
+      });
+      const f = x.f;
+      return {
+        key,
+        f: ((ctx) =>
+          (f(ctx) as Vtx[]).map((v) => {
+            ctx.vars[proj.slot] = v;
+            const only: JsonObject = {};
+            for (const c of proj.cols) only[c.key] = toJson(ctx, c.f(ctx), c.t, vaccs);
+            return vertexJson(ctx, v, vaccs, only);
+          })) as Eval,
+        t: T.VOID,
+      };
+    }
+    if (x.t.kind === 'VOID') throw compileError(item.pos, 'this expression has no value to print');
+    return { key, f: x.f, t: x.t };
+  });
+  const where = s.where ? compileExpr(cx, s.where) : undefined;
+  if (where) throw compileError(s.pos, 'PRINT … WHERE is not supported yet');
+  return (ctx) => {
+    const obj: JsonObject = {};
+    for (const it of items) {
+      const v = it.f(ctx);
+      obj[it.key] = it.t.kind === 'VOID' ? (v as JsonValue) : toJson(ctx, v, it.t, vaccs);
+    }
+    ctx.results.push(obj);
+  };
+}

@@ -1,0 +1,160 @@
+/**
+ * Compile-time state shared by the expression, statement and SELECT compilers: the scopes of names,
+ * the declared accumulators and tuples, which clause is being compiled, and the schema of the graph.
+ */
+import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
+import type { Catalog, EdgeType, VertexType } from '../catalog/types.js';
+import type { Accum } from './accumulators.js';
+import type { RunContext } from './context.js';
+import { compileError } from './errors.js';
+import { attrTypeToQ, type AccumT, type QType, type TupleT } from './types.js';
+
+export type Eval = (ctx: RunContext) => unknown;
+
+/** A compiled expression: its type and the closure computing it. */
+export interface Typed {
+  t: QType;
+  f: Eval;
+}
+
+/** Control signal of a statement: carry on, or leave the loop/query. */
+export const enum Flow {
+  Next = 0,
+  Break = 1,
+  Continue = 2,
+  Return = 3,
+}
+
+/** A statement of an ACCUM/POST-ACCUM clause (synchronous, runs once per row). */
+export type RowStmt = (ctx: RunContext) => Flow;
+/** A statement of the query body (may yield). */
+export type BodyStmt = (ctx: RunContext) => Promise<Flow>;
+
+export interface VarBinding {
+  slot: number;
+  t: QType;
+  /** SELECT aliases and FOREACH variables cannot be assigned. */
+  readonly: boolean;
+  /** A SELECT alias: the vertex types it may take (empty: any). */
+  aliasTypes?: string[];
+}
+
+export interface GlobalAccum {
+  name: string;
+  slot: number;
+  t: AccumT;
+}
+
+export interface VertexAccum {
+  name: string;
+  index: number;
+  t: AccumT;
+  /** Creates the accumulator of one vertex with the declared initial value. */
+  make: (ctx: RunContext) => Accum;
+}
+
+/** Which part of a query is being compiled (accumulator rules differ per clause). */
+export type Clause = 'body' | 'WHERE' | 'ACCUM' | 'POST-ACCUM' | 'HAVING' | 'ORDER BY' | 'PRINT';
+
+class Scope {
+  readonly names = new Map<string, VarBinding>();
+  constructor(readonly parent?: Scope) {}
+  lookup(name: string): VarBinding | undefined {
+    return this.names.get(name) ?? this.parent?.lookup(name);
+  }
+}
+
+export class Cx {
+  slots = 0;
+  private scope = new Scope();
+  readonly globals = new Map<string, GlobalAccum>();
+  readonly vaccs = new Map<string, VertexAccum>();
+  readonly tuples = new Map<string, TupleT>();
+  clause: Clause = 'body';
+  loopDepth = 0;
+  /** Set by compile-query: compiles a SELECT block into a vertex-set closure. */
+  compileSelect!: (cx: Cx, block: SelectBlock, pos: Pos) => Typed;
+  /** Set by compile-query: compiles ACCUM/POST-ACCUM statements. */
+  compileRowStmts!: (cx: Cx, stmts: Stmt[]) => RowStmt[];
+
+  constructor(
+    readonly queryName: string,
+    readonly src: string,
+    readonly catalog: Catalog,
+    readonly graphName: string,
+    readonly syntax: 'v1' | 'v2' | undefined,
+  ) {
+    for (const t of catalog.tuples) {
+      this.tuples.set(t.name, attrTypeToQ({ kind: 'UDT', name: t.name }, catalog.tuples) as TupleT);
+    }
+  }
+
+  newSlot(): number {
+    return this.slots++;
+  }
+
+  lookup(name: string): VarBinding | undefined {
+    return this.scope.lookup(name);
+  }
+
+  declare(name: string, t: QType, pos: Pos, readonly = false): VarBinding {
+    if (this.scope.names.has(name)) throw compileError(pos, `"${name}" is already declared in this scope`);
+    const b: VarBinding = { slot: this.newSlot(), t, readonly };
+    this.scope.names.set(name, b);
+    return b;
+  }
+
+  /** Runs fn in a nested scope (block, loop body, SELECT). */
+  nested<R>(fn: () => R): R {
+    const saved = this.scope;
+    this.scope = new Scope(saved);
+    try {
+      return fn();
+    } finally {
+      this.scope = saved;
+    }
+  }
+
+  inClause<R>(clause: Clause, fn: () => R): R {
+    const saved = this.clause;
+    this.clause = clause;
+    try {
+      return fn();
+    } finally {
+      this.clause = saved;
+    }
+  }
+
+  graphDef(): Catalog['graphs'][number] | undefined {
+    return this.catalog.graphs.find((g) => g.name === this.graphName);
+  }
+
+  /** Vertex type of the query's graph, by name (case-sensitive, as in GSQL). */
+  vertexType(name: string): VertexType | undefined {
+    const g = this.graphDef();
+    if (g && !g.vertexTypes.includes(name)) return undefined;
+    return this.catalog.vertexTypes.find((v) => v.name === name);
+  }
+
+  edgeType(name: string): EdgeType | undefined {
+    const g = this.graphDef();
+    if (g && !g.edgeTypes.includes(name) && !this.isReverseEdgeOfGraph(name)) return undefined;
+    return (
+      this.catalog.edgeTypes.find((e) => e.name === name) ??
+      this.catalog.edgeTypes.find((e) => e.reverseEdge === name)
+    );
+  }
+
+  private isReverseEdgeOfGraph(name: string): boolean {
+    const g = this.graphDef();
+    return !!g && this.catalog.edgeTypes.some((e) => e.reverseEdge === name && g.edgeTypes.includes(e.name));
+  }
+
+  vertexTypeNames(): string[] {
+    return this.graphDef()?.vertexTypes ?? this.catalog.vertexTypes.map((v) => v.name);
+  }
+
+  edgeTypeNames(): string[] {
+    return this.graphDef()?.edgeTypes ?? this.catalog.edgeTypes.map((e) => e.name);
+  }
+}

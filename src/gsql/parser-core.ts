@@ -125,7 +125,10 @@ export class Parser {
   }
 
   /** Fails with "expected <expected> but found <next token>" at the next token. */
-  fail(expected: string, tok: Token = this.peek()): never {
+  fail(expected: string, at?: Token): never {
+    // Outside BEGIN … END the shell ends a statement at the end of its line, so an incomplete
+    // statement is reported there rather than at the next line's first token.
+    const tok = at ?? (this.tokens[this.i].kind === 'newline' ? this.tokens[this.i] : this.peek());
     throw new GsqlSyntaxError(tok.line, tok.column, `expected ${expected} but found ${describe(tok)}`);
   }
 

@@ -170,14 +170,17 @@ function isSeparator(t: Token): boolean {
   );
 }
 
-/** Parses a whole script. A lexical error ends the script with that error. */
+/** Parses a whole script. A lexical error (e.g. an unterminated string) ends the script there. */
 export function parseScript(src: string): ScriptItem[] {
   let tokens: Token[];
   try {
     tokens = tokenize(src);
   } catch (e) {
-    if (e instanceof GsqlSyntaxError) return [{ ok: false, error: e }];
-    throw e;
+    if (!(e instanceof GsqlSyntaxError)) throw e;
+    // The lines before the bad one still run, as they would in the shell.
+    const lines = src.split('\n');
+    const before = e.line > 1 ? parseScript(lines.slice(0, e.line - 1).join('\n')) : [];
+    return [...before, { ok: false, error: e }];
   }
   const p = new Parser(src, tokens);
   const items: ScriptItem[] = [];

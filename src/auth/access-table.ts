@@ -143,11 +143,23 @@ export const STATEMENT_ACCESS: ReadonlyMap<string, AccessRule> = new Map<string,
   ['RUN GLOBAL SCHEMA_CHANGE JOB', all('WRITE_SCHEMA')],
   ['CREATE LOADING JOB', all('WRITE_LOADINGJOB')],
   ['RUN LOADING JOB', all('EXECUTE_LOADINGJOB')],
+  ['RUN JOB', all('EXECUTE_LOADINGJOB')],
+  ['SHOW LOADING STATUS', all('EXECUTE_LOADINGJOB')],
+  ['ABORT LOADING JOB', all('EXECUTE_LOADINGJOB')],
+  ['RESUME LOADING JOB', all('EXECUTE_LOADINGJOB')],
+  ['SHOW DATA_SOURCE', all('READ_LOADINGJOB')],
+  ['UPSERT', all('CREATE_DATA', 'UPDATE_DATA')],
+  ['INSERT', all('CREATE_DATA')],
+  ['DELETE', DELETE_DATA],
+  ['SELECT', READ_DATA],
   ['DROP JOB', any('WRITE_LOADINGJOB', 'WRITE_SCHEMA')],
   ['CREATE DATA_SOURCE', all('WRITE_DATASOURCE')],
   ['DROP DATA_SOURCE', all('WRITE_DATASOURCE')],
   ['CREATE QUERY', all('WRITE_QUERY')],
   ['CREATE OR REPLACE QUERY', all('WRITE_QUERY')],
+  ['CREATE DISTRIBUTED QUERY', all('WRITE_QUERY')],
+  ['CREATE OR REPLACE DISTRIBUTED QUERY', all('WRITE_QUERY')],
+  ['CREATE TEMPLATE QUERY', all('WRITE_QUERY')],
   ['INTERPRET QUERY', READ_DATA],
   ['INSTALL QUERY', all('WRITE_QUERY')],
   ['DROP QUERY', all('WRITE_QUERY')],
@@ -185,6 +197,21 @@ export function endpointRule(endpoint: string): AccessRule {
 /** A statement without a row still requires a valid caller. */
 export function statementRule(statement: string): AccessRule {
   return STATEMENT_ACCESS.get(statement.toUpperCase()) ?? AUTHENTICATED;
+}
+
+const MAX_KEY_WORDS = 5;
+
+/**
+ * The rule of a statement given its source text: the longest run of its leading words that has a
+ * row (`CREATE OR REPLACE QUERY q(…)` -> `CREATE OR REPLACE QUERY`).
+ */
+export function statementRuleForText(text: string): AccessRule {
+  const words = /^\s*([A-Za-z_]+(?:\s+[A-Za-z_]+)*)/.exec(text)?.[1].toUpperCase().split(/\s+/) ?? [];
+  for (let n = Math.min(words.length, MAX_KEY_WORDS); n > 0; n--) {
+    const rule = STATEMENT_ACCESS.get(words.slice(0, n).join(' '));
+    if (rule) return rule;
+  }
+  return AUTHENTICATED;
 }
 
 /**

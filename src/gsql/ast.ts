@@ -5,6 +5,7 @@
  */
 import type { AttrType } from '../catalog/types.js';
 import type { GsqlSyntaxError } from './lexer.js';
+import type { AuthStmt } from './parser-auth.js';
 
 export interface Pos {
   line: number;
@@ -112,6 +113,7 @@ export type Stmt =
     })
   | (StmtBase & { kind: 'run_schema_change_job'; name: string; global: boolean })
   | (StmtBase & { kind: 'drop_job'; names: string[] | '*' })
+  | AuthStmt
   | (StmtBase & {
       kind: 'unsupported';
       /** What was recognised, e.g. "CREATE QUERY", "UPSERT". */

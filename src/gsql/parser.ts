@@ -15,6 +15,7 @@ import {
   parseTupleDecl,
   parseVertexDecl,
 } from './parser-ddl.js';
+import { parseAuthStatement } from './parser-auth.js';
 import { parseLiteral } from './parser-types.js';
 import { hasBodyOnFirstLine, parseUnsupported, skipStatement } from './parser-unsupported.js';
 
@@ -149,6 +150,7 @@ function parseStatementBody(p: Parser): StmtBody {
       break;
     }
   }
+  stmt ??= parseAuthStatement(p);
   if (stmt) return stmt;
   const unsupported = parseUnsupported(p);
   if (unsupported) return { kind: 'unsupported', feature: unsupported.feature };

@@ -10,7 +10,12 @@ import type { Stmt } from '../gsql/ast.js';
 import { ShellError, type ShellContext } from './context.js';
 import { authService, caller } from './auth-common.js';
 
-const GLOBAL_KINDS: ReadonlySet<string> = new Set(['create_graph', 'drop_graph', 'drop_all', 'clear_graph_store']);
+const GLOBAL_KINDS: ReadonlySet<string> = new Set([
+  'create_graph',
+  'drop_graph',
+  'drop_all',
+  'clear_graph_store',
+]);
 
 function graphOf(stmt: Stmt, ctx: ShellContext): string | undefined {
   if (GLOBAL_KINDS.has(stmt.kind)) return undefined;

@@ -21,7 +21,10 @@ export function resolveScope(ctx: ShellContext, scope: AuthScope | undefined): s
 }
 
 /** Runs `fn`, reporting an AuthError as a ShellError at the statement. */
-export async function atStatement<T>(pos: { line: number; column: number }, fn: () => Promise<T>): Promise<T> {
+export async function atStatement<T>(
+  pos: { line: number; column: number },
+  fn: () => Promise<T>,
+): Promise<T> {
   try {
     return await fn();
   } catch (e) {

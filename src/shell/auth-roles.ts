@@ -19,7 +19,11 @@ function scopeText(graph: string | undefined): string {
   return graph === undefined ? 'global scope' : `graph '${graph}'`;
 }
 
-async function checkRead(ctx: ShellContext, pos: { line: number; column: number }, statement: string): Promise<void> {
+async function checkRead(
+  ctx: ShellContext,
+  pos: { line: number; column: number },
+  statement: string,
+): Promise<void> {
   await atStatement(pos, () => authService(ctx).checkStatement(caller(ctx), statement, ctx.session.graph));
 }
 
@@ -87,7 +91,9 @@ export const authRoleHandlers: Pick<
 
   async grant_privilege(s, ctx) {
     const graph = resolveScope(ctx, s.scope);
-    await atStatement(s, () => grantPrivilegesOp(authService(ctx), caller(ctx), s.privileges, graph, s.roles));
+    await atStatement(s, () =>
+      grantPrivilegesOp(authService(ctx), caller(ctx), s.privileges, graph, s.roles),
+    );
     const names = s.privileges.map((p) => p.toUpperCase());
     ctx.print(
       `Successfully granted privileges ${bracketList(names)} on ${scopeText(graph)} to roles ${bracketList(s.roles)}.`,
@@ -96,7 +102,9 @@ export const authRoleHandlers: Pick<
 
   async revoke_privilege(s, ctx) {
     const graph = resolveScope(ctx, s.scope);
-    await atStatement(s, () => revokePrivilegesOp(authService(ctx), caller(ctx), s.privileges, graph, s.roles));
+    await atStatement(s, () =>
+      revokePrivilegesOp(authService(ctx), caller(ctx), s.privileges, graph, s.roles),
+    );
     const names = s.privileges.map((p) => p.toUpperCase());
     ctx.print(
       `Successfully revoked privileges ${bracketList(names)} on ${scopeText(graph)} from roles ${bracketList(s.roles)}.`,
@@ -112,9 +120,13 @@ export const authRoleHandlers: Pick<
     for (const name of s.names) {
       if (s.on === 'user') {
         if (name !== me && !(await svc.hasPrivilege(me, 'READ_USER'))) {
-          throw new ShellError(`Access denied: user '${me}' does not have the privilege READ_USER on the global scope.`, s);
+          throw new ShellError(
+            `Access denied: user '${me}' does not have the privilege READ_USER on the global scope.`,
+            s,
+          );
         }
-        if (!state.users.some((u) => u.name === name)) throw new ShellError(`User "${name}" does not exist.`, s);
+        if (!state.users.some((u) => u.name === name))
+          throw new ShellError(`User "${name}" does not exist.`, s);
         ctx.print(`User: "${name}"`);
         ctx.print('  - Global Privileges:');
         for (const p of privilegesOf(state, name)) ctx.print(`    ${p}`);

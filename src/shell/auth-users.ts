@@ -6,7 +6,10 @@ import { atStatement, authService, caller } from './auth-common.js';
 const NEEDS_PASSWORD = (example: string): string =>
   `This statement needs the password in the script: ${example} (interactive password prompts are not available here).`;
 
-export const authUserHandlers: Pick<HandlerTable, 'create_user' | 'drop_user' | 'alter_password' | 'show_user'> = {
+export const authUserHandlers: Pick<
+  HandlerTable,
+  'create_user' | 'drop_user' | 'alter_password' | 'show_user'
+> = {
   async create_user(s, ctx) {
     if (s.password === undefined) {
       throw new ShellError(NEEDS_PASSWORD(`CREATE USER ${s.name} WITH PASSWORD "<password>"`), s);

@@ -15,16 +15,19 @@ import {
   type ShellContext,
   type ShellSession,
 } from './context.js';
+import { authorizeStatement } from './auth-check.js';
+import { authHandlers } from './auth-handlers.js';
 import { ddlHandlers } from './handlers-ddl.js';
 import { schemaChangeHandlers } from './handlers-schema-change.js';
 import { sessionHandlers } from './handlers-session.js';
 
 export type { CatalogStore, ShellSession };
 
-const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers };
+const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers, ...authHandlers };
 
-function dispatch(stmt: Stmt, ctx: ShellContext): Promise<void> {
+async function dispatch(stmt: Stmt, ctx: ShellContext): Promise<void> {
   const handler = HANDLERS[stmt.kind] as (s: Stmt, c: ShellContext) => Promise<void>;
+  await authorizeStatement(stmt, ctx);
   return handler(stmt, ctx);
 }
 

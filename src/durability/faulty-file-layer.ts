@@ -157,7 +157,7 @@ class FaultyHandle implements FileHandle {
       throw fsError('EBADF', `${this.path}: handle lost in a simulated crash`);
   }
 
-  write(data: Uint8Array | readonly Uint8Array[], position: number): Promise<void> {
+  async write(data: Uint8Array | readonly Uint8Array[], position: number): Promise<void> {
     this.live();
     return this.layer.track(this.writeNow(data, position));
   }
@@ -183,13 +183,13 @@ class FaultyHandle implements FileHandle {
     this.layer.counts.bytesWritten += bytes.byteLength;
   }
 
-  read(position: number, length: number): Promise<Buffer> {
+  async read(position: number, length: number): Promise<Buffer> {
     this.live();
     this.layer.fail({ kind: 'read', path: this.path, position, length });
     return this.inner.read(position, length);
   }
 
-  sync(): Promise<void> {
+  async sync(): Promise<void> {
     this.live();
     return this.layer.track(
       (async () => {
@@ -200,7 +200,7 @@ class FaultyHandle implements FileHandle {
     );
   }
 
-  truncate(length: number): Promise<void> {
+  async truncate(length: number): Promise<void> {
     this.live();
     return this.layer.track(
       (async () => {
@@ -212,7 +212,7 @@ class FaultyHandle implements FileHandle {
     );
   }
 
-  size(): Promise<number> {
+  async size(): Promise<number> {
     this.live();
     this.layer.fail({ kind: 'size', path: this.path });
     return this.inner.size();
@@ -450,17 +450,17 @@ export class FaultyFileLayer implements FileLayer {
     return new FaultyHandle(this, inner, path, inode, this.epoch);
   }
 
-  readFile(path: string): Promise<Buffer> {
+  async readFile(path: string): Promise<Buffer> {
     this.fail({ kind: 'readFile', path });
     return this.inner.readFile(path);
   }
 
-  list(dir: string): Promise<string[]> {
+  async list(dir: string): Promise<string[]> {
     this.fail({ kind: 'list', path: dir });
     return this.inner.list(dir);
   }
 
-  mkdir(dir: string): Promise<void> {
+  async mkdir(dir: string): Promise<void> {
     this.fail({ kind: 'mkdir', path: dir });
     return this.inner.mkdir(dir);
   }
@@ -489,7 +489,7 @@ export class FaultyFileLayer implements FileLayer {
     loc.state.live.delete(loc.name);
   }
 
-  stat(path: string): Promise<FileStat | undefined> {
+  async stat(path: string): Promise<FileStat | undefined> {
     this.fail({ kind: 'stat', path });
     return this.inner.stat(path);
   }

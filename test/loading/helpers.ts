@@ -6,6 +6,7 @@ import { Database } from '../../src/engine/database.js';
 import { runScript } from '../../src/shell/run-script.js';
 
 export interface TestDb {
+  /** Replaceable: a test that reopens the directory stores the new Database here for close(). */
   db: Database;
   dir: string;
   /** Writes a file in the temporary directory and returns its path. */
@@ -19,7 +20,7 @@ export async function openTestDb(schema: string): Promise<TestDb> {
   let out = '';
   const code = await runScript(db, schema, { user: 'tigergraph' }, (t) => (out += t));
   if (code !== 0) throw new Error(`schema failed: ${out}`);
-  return {
+  const t: TestDb = {
     db,
     dir,
     async file(name, text) {
@@ -28,10 +29,11 @@ export async function openTestDb(schema: string): Promise<TestDb> {
       return p;
     },
     async close() {
-      await db.close();
+      await t.db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
+  return t;
 }
 
 /** The GSQL 101-style social schema the loading tests share. */

@@ -1,5 +1,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { createListenerApp, queryOf } from '../../src/server/http/app.js';
 import { jsonBody, jsonBodyKeepingDuplicates, rawBody, textBody } from '../../src/server/http/body.js';
@@ -63,6 +64,23 @@ test('JSON bodies are parsed whatever the Content-Type, or none', async () => {
   });
   assert.equal(form.text, '{"body":{"x":1}}');
   assert.equal((await call('/json', { method: 'POST' })).text, '{"body":null}');
+});
+
+test('a body without any Content-Type header is read as JSON (pyTigerGraph sends such bodies)', async () => {
+  const url = new URL(base);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: '/json', method: 'POST', headers: { 'content-length': 7 } },
+      (res) => {
+        let d = '';
+        res.on('data', (c: Buffer) => (d += c.toString()));
+        res.on('end', () => resolve(d));
+      },
+    );
+    req.on('error', reject);
+    req.end('{"a":1}');
+  });
+  assert.equal(answer, '{"body":{"a":1}}');
 });
 
 test('malformed JSON is REST-30000 naming where it broke', async () => {

@@ -249,3 +249,81 @@ test('a port in use is a ListenError naming the port and the flag', async () => 
     await new Promise((r) => blocker.close(r));
   }
 });
+
+test('GET /statistics/{g}: per-endpoint latency of the last seconds', async () => {
+  await send(`${s.urls.restpp}/echo`);
+  await send(`${s.urls.gsql}/restpp/echo`);
+  const r = await send(`${s.urls.restpp}/statistics/social?seconds=60`);
+  assert.equal(r.status, 200);
+  const stats = r.json() as Record<string, Record<string, unknown>>;
+  const echo = stats['GET /echo'];
+  assert.ok((echo.CompletedRequests as number) >= 2);
+  assert.equal(echo.TimeoutRequests, 0);
+  assert.equal((echo.LatencyPercentile as number[]).length, 10);
+  assert.deepEqual(Object.keys(echo), [
+    'CompletedRequests',
+    'QPS',
+    'TimeoutRequests',
+    'AverageLatency',
+    'MaxLatency',
+    'MinLatency',
+    'LatencyPercentile',
+  ]);
+  const four = (await send(`${s.urls.restpp}/statistics/social?seconds=5&segments=4`)).json() as typeof stats;
+  assert.equal((four['GET /echo'].LatencyPercentile as number[]).length, 4);
+  const three = (await send(`${s.urls.restpp}/statistics/social?seconds=5&segment=3`)).json() as typeof stats;
+  assert.equal((three['GET /echo'].LatencyPercentile as number[]).length, 3);
+  for (const q of ['', '?seconds=0', '?seconds=61', '?seconds=x', '?seconds=5&segments=101']) {
+    const bad = await send(`${s.urls.restpp}/statistics/social${q}`);
+    assert.equal(bad.status, 400, q);
+    assert.equal((bad.json() as { code: string }).code, 'REST-30400', q);
+  }
+  assert.equal((await send(`${s.urls.restpp}/statistics/nope?seconds=5`)).status, 404);
+});
+
+test('an idle server reports {} statistics', async () => {
+  const idle = await startServers({
+    database: fakeDatabase().db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    runScript: async () => 0,
+    log: () => {},
+  });
+  try {
+    assert.equal((await send(`${idle.urls.restpp}/statistics/social?seconds=10`)).text, '{}');
+  } finally {
+    await idle.close();
+  }
+});
+
+test('RESPONSE-LIMIT replaces a larger answer by REST-4000; malformed limit headers are refused', async () => {
+  const small = await send(`${s.urls.restpp}/echo`, {
+    headers: { 'RESPONSE-LIMIT': '32000000.0', 'GSQL-TIMEOUT': '5000' },
+  });
+  assert.equal(small.text, '{"error":false,"message":"Hello GSQL"}');
+  const full = await send(`${s.urls.restpp}/endpoints/social`);
+  const big = await send(`${s.urls.restpp}/endpoints/social`, { headers: { 'RESPONSE-LIMIT': '10' } });
+  assert.equal(big.status, 400);
+  assert.deepEqual(big.json(), {
+    version: VERSION,
+    error: true,
+    message: `The query response size is ${Buffer.byteLength(full.text)} bytes, which exceeds limit 10 bytes.`,
+    results: [],
+    code: 'REST-4000',
+  });
+  for (const [name, value] of [
+    ['RESPONSE-LIMIT', 'lots'],
+    ['GSQL-TIMEOUT', '-5'],
+  ]) {
+    const r = await send(`${s.urls.restpp}/echo`, { headers: { [name]: value } });
+    assert.equal(r.status, 400);
+    assert.deepEqual(r.json(), {
+      version: VERSION,
+      error: true,
+      message: `The value '${value}' of header ${name} is not a non-negative number.`,
+      results: [],
+      code: 'REST-30001',
+    });
+  }
+});

@@ -14,6 +14,7 @@ import { EngineError } from '../../engine/api.js';
 import { DEFAULT_BODY_LIMIT, installRawBodyParser } from './body.js';
 import { endpointNotFound, errorEnvelope, httpStatusForCode, RestError } from './envelope.js';
 import type { LatencyRecorder } from './latency.js';
+import { installResponseLimit } from './limits.js';
 import { parseQueryString, QueryParams } from './querystring.js';
 import { nextRequestId } from './request-id.js';
 
@@ -51,6 +52,7 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
   });
   installRawBodyParser(app);
   app.setReplySerializer((payload) => stringifyJson(payload));
+  installResponseLimit(app);
 
   app.setNotFoundHandler((request, reply) => {
     let path = request.url.split('?')[0];

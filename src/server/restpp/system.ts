@@ -1,5 +1,6 @@
 /**
- * REST++ system endpoints: echo, version, endpoint list, rebuild and the deleted-vertex check.
+ * REST++ system endpoints: echo, version, endpoint list, query statistics, rebuild and the
+ * deleted-vertex check.
  */
 import type { ServerContext } from '../context.js';
 import { okEnvelope, RestError } from '../http/envelope.js';
@@ -55,6 +56,20 @@ export const systemRoutes: RestppRouteModule = {
       parameters: endpointParams,
       handler: (request) =>
         listEndpoints(requireGraph(ctx, request, pathParam(request, 'graph_name')), queryOf(request)),
+    });
+
+    app.route({
+      method: 'GET',
+      path: '/statistics/{graph_name}',
+      parameters: { seconds: { type: 'UINT', min_count: 1 }, segments: { type: 'UINT', default: '10' } },
+      handler: (request) => {
+        requireGraph(ctx, request, pathParam(request, 'graph_name'));
+        const q = queryOf(request);
+        const seconds = statisticsParam(q, 'seconds', undefined, 60);
+        // pyTigerGraph sends the segment count as `segment`.
+        const segments = statisticsParam(q, q.has('segments') ? 'segments' : 'segment', 10, 100);
+        return ctx.recorder.report(seconds, segments);
+      },
     });
 
     app.route({
@@ -123,4 +138,20 @@ function optionalIntList(q: QueryParams, name: string): number[] | undefined {
       throw new RestError('REST-30001', `The value '${v}' of parameter '${name}' is not a valid INT.`);
     return Number(v);
   });
+}
+
+/** A /statistics parameter: an integer in 1..max (REST-30400 otherwise). */
+function statisticsParam(q: QueryParams, name: string, fallback: number | undefined, max: number): number {
+  const text = q.get(name);
+  if (text === undefined && fallback !== undefined) return fallback;
+  const n = Number(text);
+  if (text === undefined || !/^\d+$/.test(text.trim()) || n < 1 || n > max) {
+    throw new RestError(
+      'REST-30400',
+      text === undefined
+        ? `The parameter '${name}' is required: a positive integer of at most ${max}.`
+        : `The value '${text}' of parameter '${name}' must be a positive integer of at most ${max}.`,
+    );
+  }
+  return n;
 }

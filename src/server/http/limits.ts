@@ -1,0 +1,73 @@
+/**
+ * Per-request limits from TigerGraph's headers: `GSQL-TIMEOUT` (milliseconds; 16 s by default) and
+ * `RESPONSE-LIMIT` (bytes; a larger JSON answer is replaced by REST-4000).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errorEnvelope, httpStatusForCode, RestError } from './envelope.js';
+import { stringifyJson } from '../../util/json.js';
+
+/** TigerGraph's default HTTP request timeout. */
+export const DEFAULT_TIMEOUT_MS = 16_000;
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** A positive number of the header (pyTigerGraph sends e.g. "32000000.0"), else undefined. */
+function numericHeader(request: FastifyRequest, name: string, headerName: string): number | undefined {
+  const text = header(request, name);
+  if (text === undefined || text.trim() === '') return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n < 0) {
+    throw new RestError(
+      'REST-30001',
+      `The value '${text}' of header ${headerName} is not a non-negative number.`,
+    );
+  }
+  return n;
+}
+
+/** The request's timeout in milliseconds (`GSQL-TIMEOUT`, 0 = the default). */
+export function requestTimeoutMs(request: FastifyRequest): number {
+  const ms = numericHeader(request, 'gsql-timeout', 'GSQL-TIMEOUT');
+  return ms === undefined || ms === 0 ? DEFAULT_TIMEOUT_MS : Math.floor(ms);
+}
+
+/** The request's response size limit in bytes, if it set one. */
+export function responseLimit(request: FastifyRequest): number | undefined {
+  const n = numericHeader(request, 'response-limit', 'RESPONSE-LIMIT');
+  return n === undefined ? undefined : Math.floor(n);
+}
+
+const MB = 1024 * 1024;
+
+function size(bytes: number): string {
+  if (bytes < MB) return `${bytes} bytes`;
+  const mb = bytes / MB;
+  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)}MB`;
+}
+
+/** Replaces a JSON answer larger than RESPONSE-LIMIT by the REST-4000 error TigerGraph gives. */
+export function installResponseLimit(app: FastifyInstance): void {
+  // Malformed limit headers are refused before the route runs, so onSend never meets one.
+  app.addHook('onRequest', async (request) => {
+    responseLimit(request);
+    requestTimeoutMs(request);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+    if (reply.statusCode >= 400) return payload;
+    const limit = responseLimit(request);
+    if (limit === undefined) return payload;
+    const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    if (bytes <= limit) return payload;
+    void reply.code(httpStatusForCode('REST-4000')).type('application/json; charset=utf-8');
+    return stringifyJson(
+      errorEnvelope(
+        'REST-4000',
+        `The query response size is ${size(bytes)}, which exceeds limit ${size(limit)}.`,
+      ),
+    );
+  });
+}

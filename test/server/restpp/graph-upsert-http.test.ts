@@ -287,7 +287,7 @@ test('repeated target ids under a discriminated edge type upsert one edge each',
 
 test('source_/target_vertex_must_exist check one end; combined with vertex_must_exist is an error', async () => {
   const body = {
-    edges: { vertex4: { '1': { edge2_directed: { vertex5: { '900': { a01: { value: 1 } } } } } } },
+    edges: { vertex4: { '555': { edge2_directed: { vertex5: { '900': { a01: { value: 1 } } } } } } },
   };
   const src = await upsert(body, '?source_vertex_must_exist=true');
   assert.deepEqual(src.body.results, [
@@ -295,10 +295,11 @@ test('source_/target_vertex_must_exist check one end; combined with vertex_must_
       accepted_vertices: 0,
       accepted_edges: 0,
       skipped_edges: 1,
-      edge_vertices_not_exist: [{ v_type: 'vertex4', v_id: '1' }],
+      edge_vertices_not_exist: [{ v_type: 'vertex4', v_id: '555' }],
     },
   ]);
   assert.equal(src.body.code, 'REST-0003');
+  assert.equal(await vertex('vertex5', '900'), undefined);
   await upsert({ vertices: { vertex4: { '1': {} } } });
   const src2 = await upsert(
     { edges: { vertex4: { '1': { edge2_directed: { vertex5: { '901': {} } } } } } },

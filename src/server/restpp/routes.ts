@@ -6,5 +6,11 @@ import type { RestppRouteModule } from './route-module.js';
 import { systemRoutes } from './system.js';
 import { graphRoutes } from './graph-routes.js';
 import { builtinsRoutes } from './builtins.js';
+import { ddlRoutes } from './ddl.js';
 
-export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [systemRoutes, graphRoutes, builtinsRoutes];
+export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [
+  systemRoutes,
+  graphRoutes,
+  builtinsRoutes,
+  ddlRoutes,
+];

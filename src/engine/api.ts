@@ -82,7 +82,8 @@ export interface EdgeFilter {
   /**
    * 'out' (default): edges leaving the vertex, undirected edges at either end, reverse edge types.
    * 'in': directed edges arriving at the vertex (and undirected edges at either end).
-   * 'both': all of the above.
+   * 'both': out-edges and in-edges; an arriving directed edge appears once, under its own type
+   *   (under the reverse type only when that is the `edgeType` asked for).
    */
   direction?: 'out' | 'in' | 'both';
 }

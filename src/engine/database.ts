@@ -144,6 +144,11 @@ export class Database implements CatalogStore {
     return this.store.catalog;
   }
 
+  /** Write-ahead log counters (appends, writes, fsyncs): group commit shows as fewer syncs than appends. */
+  get walStats(): Readonly<{ appends: number; writes: number; syncs: number; rolls: number }> {
+    return this.wal.stats;
+  }
+
   /** The last published (visible) version. */
   get version(): number {
     return this.published;

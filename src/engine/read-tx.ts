@@ -153,8 +153,11 @@ export class ReadTxImpl implements ReadTx {
         });
         continue;
       }
-      const forward = dir !== 'out' && (!only || !only.reverse);
-      const reverse = dir !== 'in' && et.reverseEdge !== undefined && (!only || only.reverse);
+      // 'both' shows an arriving edge once, under its own type, unless the reverse type was asked for.
+      const forward = dir !== 'out' && !only?.reverse;
+      const reverse =
+        et.reverseEdge !== undefined &&
+        (dir === 'out' ? !only || only.reverse : dir === 'both' && only?.reverse === true);
       if (forward) {
         b.forEachIn(row, v, (src, eid) =>
           fn(handle(et.name, true, true, vertexType, row, b.fromType, src, id, eid)),

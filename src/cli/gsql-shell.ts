@@ -1,6 +1,7 @@
 /**
  * The interactive gsql shell: one line per command (sent to `command`), `BEGIN … END` for several
- * lines (`ABORT` drops the block), `@file` runs a file, `exit`/`quit` or end of input leaves.
+ * lines (`ABORT` drops the block), `@file` runs a file, `exit`/`quit` or end of input (Ctrl-D)
+ * leaves.
  * History is kept for the session and, on a terminal, in ~/.ocelot_gsql_history.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -41,6 +42,14 @@ export async function interactiveShell(session: GsqlSession, io: ShellIo): Promi
   };
 
   let block: string[] | undefined;
+  // Ctrl-C drops the line being typed (and an open BEGIN block) instead of leaving the shell.
+  rl.on('SIGINT', () => {
+    block = undefined;
+    rl.write(null, { ctrl: true, name: 'u' });
+    io.output.write('^C\n');
+    rl.setPrompt(prompt);
+    rl.prompt();
+  });
   rl.prompt();
   try {
     for await (const raw of rl) {

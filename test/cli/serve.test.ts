@@ -155,3 +155,17 @@ test('bad serve arguments: exit 1 with the reason', async () => {
   assert.equal(r.code, 1);
   assert.match(r.stderr, /^ocelot serve: --sync must be always, batch or none, not 'maybe'/);
 });
+
+test('a data directory in use by another server: exit 1 naming the directory', async () => {
+  const data = join(tempDir(), 'shared');
+  const first = await startOcelot(['serve', '--data', data, ...FREE_PORTS], READY);
+  try {
+    const second = await runOcelot(['serve', '--data', data, ...FREE_PORTS]);
+    assert.equal(second.code, 1);
+    assert.match(second.stderr, new RegExp(`^ocelot serve: cannot start: data directory ${data} is in use`));
+    assert.equal(second.stdout, '');
+  } finally {
+    first.child.kill('SIGTERM');
+    assert.equal((await first.exited).code, 0);
+  }
+});

@@ -51,7 +51,7 @@ export function compileAccumInput(cx: Cx, t: AccumT, value: Expr, op: '=' | '+='
   if (op === '=') {
     const target = accumValueType(t);
     if (x.t.kind === 'ACCUM' && x.t.accum === t.accum) return x.f;
-    return coerce(target, x, value.pos, `assignment to ${t.accum}`);
+    return coerce(target, x, value.pos, `"=" on ${typeText(t)}`);
   }
   const elem = elemInput(t);
   switch (t.accum) {
@@ -62,7 +62,7 @@ export function compileAccumInput(cx: Cx, t: AccumT, value: Expr, op: '=' | '+='
       if ((x.t.kind === 'LIST' || x.t.kind === 'SET' || x.t.kind === 'BAG') && elem.kind !== x.t.kind) {
         if (assignable(elem, x.t.elem) || x.t.elem.kind === 'NULL') return x.f;
       }
-      return coerce(elem, x, value.pos, `${t.accum} +=`);
+      return coerce(elem, x, value.pos, `"+=" on ${typeText(t)}`);
     case 'MapAccum':
       if (x.t.kind === 'MAP') return x.f;
       throw compileError(
@@ -75,7 +75,7 @@ export function compileAccumInput(cx: Cx, t: AccumT, value: Expr, op: '=' | '+='
     case 'GroupByAccum':
       throw compileError(value.pos, 'a GroupByAccum needs (key, … -> value, …) on the right of "+="');
     default:
-      return coerce(elem, x, value.pos, `${t.accum} +=`);
+      return coerce(elem, x, value.pos, `"+=" on ${typeText(t)}`);
   }
 }
 
@@ -152,9 +152,9 @@ function compileVarAssign(
       start: target.start,
       end: value.end,
     });
-    f = coerce(b.t, sum, pos, `"${target.name}" +=`);
+    f = coerce(b.t, sum, pos, `"+=" on ${target.name}`);
   } else {
-    f = coerce(b.t, x, value.pos, `assignment to "${target.name}"`);
+    f = coerce(b.t, x, value.pos, `assignment to ${target.name}`);
   }
   if (b.t.kind === 'VSET' && x.t.kind === 'VSET' && b.t.vertexType !== x.t.vertexType) b.t = { kind: 'VSET' };
   return (ctx) => {
@@ -197,7 +197,7 @@ function compileAttrAssign(
           end: value.end,
         })
       : compileExpr(cx, value);
-  const f = coerce(current.t, rhs, value.pos, `assignment to attribute "${target.name}"`);
+  const f = coerce(current.t, rhs, value.pos, `assignment to attribute ${target.name}`);
   const of = owner.f;
   const name = target.name;
   const vertex = owner.t.kind === 'VERTEX';

@@ -124,7 +124,7 @@ function accumFactory(
   }
   let initF: Eval | undefined;
   if (init) {
-    initF = coerce(accumValueType(t), compileExpr(cx, init), init.pos, 'initial value');
+    initF = coerce(accumValueType(t), compileExpr(cx, init), init.pos, `the initial value of ${typeText(t)}`);
   }
   return (ctx) => {
     const a = makeAccum(t, cap ? toNumber(cap(ctx)) : undefined);

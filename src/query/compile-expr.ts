@@ -63,7 +63,7 @@ export function fromStored(ctx: RunContext, v: Value, tuples: Map<string, TupleT
 /** A closure converting a value of type `from` for storage where `to` is declared. */
 export function coerce(to: QType, from: Typed, pos: Pos, what: string): Eval {
   if (!assignable(to, from.t)) {
-    throw compileError(pos, `${what}: a value of type ${typeText(from.t)} cannot be used as ${typeText(to)}`);
+    throw compileError(pos, `${what} needs ${typeText(to)}, not ${typeText(from.t)}`);
   }
   const f = from.f;
   if (isInteger(to) && isFloat(from.t)) return (ctx) => Math.trunc(f(ctx) as number);

@@ -1,0 +1,164 @@
+/**
+ * The stored queries of each graph: their text, whether they are installed, and the compiled form
+ * of installed ones (compiled once at INSTALL, recompiled only when the schema changed or after a
+ * restart). Definitions live in a QueryStore so they can be kept in the durable catalog.
+ */
+import type { Catalog } from '../catalog/types.js';
+import type { QueryDef } from '../gsql/ast-query.js';
+import { parseQueryText } from '../gsql/parser-query.js';
+import type { JsonValue } from '../util/json.js';
+import { compileQuery, type CompiledQuery } from './compile-query.js';
+import type { RunOptions } from './context.js';
+import type { QueryDatabase } from './graph.js';
+import { executeQuery } from './run.js';
+import { QueryRuntimeError } from './values.js';
+
+export interface StoredQuery {
+  name: string;
+  graph: string;
+  /** The complete CREATE QUERY text. */
+  text: string;
+  installed: boolean;
+}
+
+/** Where query definitions are kept (the catalog, once it has a place for them). */
+export interface QueryStore {
+  list(): readonly StoredQuery[];
+  put(q: StoredQuery): Promise<void>;
+  remove(graph: string, name: string): Promise<void>;
+}
+
+export class MemoryQueryStore implements QueryStore {
+  private readonly items: StoredQuery[] = [];
+  list(): readonly StoredQuery[] {
+    return this.items;
+  }
+  async put(q: StoredQuery): Promise<void> {
+    const i = this.items.findIndex((x) => x.graph === q.graph && x.name === q.name);
+    if (i >= 0) this.items[i] = q;
+    else this.items.push(q);
+  }
+  async remove(graph: string, name: string): Promise<void> {
+    const i = this.items.findIndex((x) => x.graph === graph && x.name === name);
+    if (i >= 0) this.items.splice(i, 1);
+  }
+}
+
+/** A query statement that failed for a reason a GSQL user should read (no such query, …). */
+export class QueryRegistryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueryRegistryError';
+  }
+}
+
+function parseDef(text: string): QueryDef {
+  const [stmt] = parseQueryText(text);
+  if (!stmt || stmt.kind !== 'createQuery')
+    throw new QueryRegistryError('the stored query text is not a CREATE QUERY');
+  return stmt.query;
+}
+
+export class QueryRegistry {
+  private readonly compiled = new Map<string, { version: number; query: CompiledQuery }>();
+
+  constructor(readonly store: QueryStore) {}
+
+  list(graph: string): StoredQuery[] {
+    return this.store.list().filter((q) => q.graph === graph);
+  }
+
+  get(graph: string, name: string): StoredQuery | undefined {
+    return this.store.list().find((q) => q.graph === graph && q.name === name);
+  }
+
+  /** CREATE [OR REPLACE] QUERY: checks the query, then stores it (not installed). */
+  async create(def: QueryDef, graph: string, catalog: Catalog, orReplace: boolean): Promise<void> {
+    if (this.get(graph, def.name) && !orReplace) {
+      throw new QueryRegistryError(
+        `The query ${def.name} already exists in graph ${graph}. Use CREATE OR REPLACE QUERY to replace it.`,
+      );
+    }
+    compileQuery(def, catalog, graph);
+    this.compiled.delete(`${graph}/${def.name}`);
+    await this.store.put({ name: def.name, graph, text: def.text, installed: false });
+  }
+
+  /** INSTALL QUERY: compiles and keeps the compiled form. Returns the names installed. */
+  async install(graph: string, names: string[] | 'all', catalog: Catalog, force: boolean): Promise<string[]> {
+    const targets =
+      names === 'all'
+        ? this.list(graph).filter((q) => force || !q.installed)
+        : names.map((n) => this.require(graph, n));
+    for (const q of targets) {
+      const query = compileQuery(parseDef(q.text), catalog, graph);
+      this.compiled.set(`${graph}/${q.name}`, { version: catalog.version, query });
+      if (!q.installed) await this.store.put({ ...q, installed: true });
+    }
+    return targets.map((q) => q.name);
+  }
+
+  async drop(graph: string, names: string[] | 'all'): Promise<string[]> {
+    const targets = names === 'all' ? this.list(graph) : names.map((n) => this.require(graph, n));
+    for (const q of targets) {
+      this.compiled.delete(`${graph}/${q.name}`);
+      await this.store.remove(graph, q.name);
+    }
+    return targets.map((q) => q.name);
+  }
+
+  require(graph: string, name: string): StoredQuery {
+    const q = this.get(graph, name);
+    if (!q) throw new QueryRegistryError(`The query ${name} does not exist in graph ${graph}.`);
+    return q;
+  }
+
+  /** The compiled form of any stored query (installed or not). */
+  compile(graph: string, name: string, catalog: Catalog): CompiledQuery {
+    const key = `${graph}/${name}`;
+    const hit = this.compiled.get(key);
+    if (hit && hit.version === catalog.version) return hit.query;
+    const q = this.require(graph, name);
+    const query = compileQuery(parseDef(q.text), catalog, graph);
+    if (q.installed) this.compiled.set(key, { version: catalog.version, query });
+    return query;
+  }
+
+  /** The compiled form of an installed query; an error when it is not installed. */
+  installed(graph: string, name: string, catalog: Catalog): CompiledQuery {
+    const q = this.require(graph, name);
+    if (!q.installed)
+      throw new QueryRegistryError(`The query ${name} is not installed. Run INSTALL QUERY ${name} first.`);
+    return this.compile(graph, name, catalog);
+  }
+}
+
+const registries = new WeakMap<object, QueryRegistry>();
+
+/** The query registry of a database (one per database object). */
+export function registryFor(db: object, store: QueryStore = new MemoryQueryStore()): QueryRegistry {
+  let r = registries.get(db);
+  if (!r) {
+    r = new QueryRegistry(store);
+    registries.set(db, r);
+  }
+  return r;
+}
+
+/**
+ * Runs an installed query (for REST++ `/query/{graph}/{name}`): `params` are already decoded (see
+ * params.ts). Throws QueryRuntimeError (with a code) or QueryRegistryError.
+ */
+export async function runInstalledQuery(
+  db: QueryDatabase,
+  graph: string,
+  name: string,
+  params: Record<string, unknown>,
+  opts: RunOptions = {},
+): Promise<{ [key: string]: JsonValue }[]> {
+  if (!db.catalog.graphs.some((g) => g.name === graph)) {
+    throw new QueryRuntimeError(`Graph ${graph} does not exist.`, 'REST-1004');
+  }
+  const query = registryFor(db).installed(graph, name, db.catalog);
+  return (await executeQuery(db, query, params, opts)).results;
+}

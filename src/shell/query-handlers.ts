@@ -1,0 +1,138 @@
+/**
+ * GSQL shell handlers of the query statements: CREATE / INTERPRET / INSTALL / RUN / SHOW / DROP
+ * QUERY. They check and compile through src/query/ and print TigerGraph's shell output.
+ */
+import type { Expr, Pos, QueryStatement } from '../gsql/ast-query.js';
+import { GsqlSyntaxError } from '../gsql/lexer.js';
+import { compileQuery, type CompiledQuery } from '../query/compile-query.js';
+import { QueryCompileError } from '../query/errors.js';
+import type { QueryDatabase } from '../query/graph.js';
+import { decodeRunArgs } from '../query/params.js';
+import { QueryRegistryError, registryFor } from '../query/registry.js';
+import { executeQuery } from '../query/run.js';
+import { QueryRuntimeError } from '../query/values.js';
+import {
+  EXIT_SYNTAX_ERROR,
+  ShellError,
+  requireGraph,
+  type HandlerTable,
+  type ShellContext,
+} from './context.js';
+import { envelopeText } from './query-output.js';
+
+/** The database behind the shell's catalog store (queries read and write graph data). */
+function databaseOf(ctx: ShellContext, pos: Pos): QueryDatabase {
+  const s = ctx.store as ShellContext['store'] & Partial<Pick<QueryDatabase, 'read' | 'write'>>;
+  if (typeof s.read !== 'function' || typeof s.write !== 'function') {
+    throw new ShellError('Queries cannot run here: this shell has no graph store.', pos);
+  }
+  return s as QueryDatabase;
+}
+
+/** Runs fn, turning query-layer errors into shell errors at the right line and column. */
+async function reported<T>(pos: Pos, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof QueryCompileError) {
+      throw new ShellError(`${e.detail}`, { line: e.line, column: e.column });
+    }
+    if (e instanceof GsqlSyntaxError)
+      throw new ShellError(e.detail, { line: e.line, column: e.column }, EXIT_SYNTAX_ERROR);
+    if (e instanceof QueryRegistryError) throw new ShellError(e.message, pos);
+    throw e;
+  }
+}
+
+/** Runs a compiled query and prints the REST-style JSON envelope, as the gsql shell does. */
+async function runAndPrint(
+  ctx: ShellContext,
+  query: CompiledQuery,
+  args: readonly Expr[],
+  pos: Pos,
+): Promise<void> {
+  const db = databaseOf(ctx, pos);
+  let params: Record<string, unknown>;
+  try {
+    params = decodeRunArgs(query.params, args);
+  } catch (e) {
+    if (e instanceof QueryRuntimeError) throw new ShellError(e.message, pos);
+    throw e;
+  }
+  try {
+    const { results } = await executeQuery(db, query, params);
+    ctx.print(envelopeText({ error: false, message: '', results }));
+  } catch (e) {
+    if (!(e instanceof QueryRuntimeError)) throw e;
+    ctx.print(envelopeText({ error: true, message: e.message, results: [], code: e.code }));
+  }
+}
+
+function installLine(graph: string, q: CompiledQuery): string {
+  const qs = q.params.map((p) => `${p.name}=VALUE`).join('&');
+  return `${q.name} query: curl -X GET 'http://127.0.0.1:9000/query/${graph}/${q.name}${qs ? '?' + qs : ''}'. Add -H "Authorization: Bearer TOKEN" if authentication is enabled.`;
+}
+
+async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
+  const registry = registryFor(ctx.store);
+  switch (s.kind) {
+    case 'createQuery': {
+      const graph = s.query.graph ?? requireGraph(ctx, s.pos, 'CREATE QUERY');
+      await reported(s.pos, () => registry.create(s.query, graph, ctx.store.catalog, s.orReplace));
+      ctx.print(`Successfully created queries: [${s.query.name}].`);
+      return;
+    }
+    case 'interpretAnonymous': {
+      const graph = s.query.graph ?? requireGraph(ctx, s.pos, 'INTERPRET QUERY');
+      const query = await reported(s.pos, async () => compileQuery(s.query, ctx.store.catalog, graph));
+      await runAndPrint(ctx, query, s.args, s.pos);
+      return;
+    }
+    case 'interpretQuery':
+    case 'runQuery': {
+      const graph = requireGraph(ctx, s.pos, s.kind === 'runQuery' ? 'RUN QUERY' : 'INTERPRET QUERY');
+      const query = await reported(s.pos, async () =>
+        s.kind === 'runQuery'
+          ? registry.installed(graph, s.name, ctx.store.catalog)
+          : registry.compile(graph, s.name, ctx.store.catalog),
+      );
+      await runAndPrint(ctx, query, s.args, s.pos);
+      return;
+    }
+    case 'installQuery': {
+      const graph = requireGraph(ctx, s.pos, 'INSTALL QUERY');
+      const names = await reported(s.pos, () =>
+        registry.install(graph, s.all ? 'all' : s.names, ctx.store.catalog, s.force),
+      );
+      if (names.length === 0) {
+        ctx.print('All queries have been installed already.');
+        return;
+      }
+      ctx.print('Start installing queries, about 1 minute ...');
+      for (const n of names) ctx.print(installLine(graph, registry.compile(graph, n, ctx.store.catalog)));
+      ctx.print('');
+      ctx.print(`[${'='.repeat(104)}] 100% (${names.length}/${names.length})`);
+      ctx.print('Query installation finished.');
+      return;
+    }
+    case 'showQuery': {
+      const graph = requireGraph(ctx, s.pos, 'SHOW QUERY');
+      const q = await reported(s.pos, async () => registry.require(graph, s.name));
+      const [first, ...rest] = q.text.split('\n');
+      ctx.print([first, ...(q.installed ? ['# installed v2'] : []), ...rest].join('\n'));
+      return;
+    }
+    case 'dropQuery': {
+      const graph = requireGraph(ctx, s.pos, 'DROP QUERY');
+      const names = await reported(s.pos, () => registry.drop(graph, s.all ? 'all' : s.names));
+      ctx.print(`Successfully dropped queries on the graph '${graph}': [${names.join(', ')}].`);
+      return;
+    }
+  }
+}
+
+export const queryHandlers: Pick<HandlerTable, 'query'> = {
+  async query(s, ctx) {
+    await handle(s.statement, ctx);
+  },
+};

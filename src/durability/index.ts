@@ -54,6 +54,6 @@ export {
   type WalRecord,
   type WalRecoveryReport,
   type WalStats,
-  type WalTailCut,
 } from './wal.js';
+export { type WalTailCut } from './wal-segments.js';
 export { segmentName, parseSegmentName } from './wal-format.js';

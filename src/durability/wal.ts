@@ -23,18 +23,16 @@
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DurabilityFatalError, WalDamageError } from './errors.js';
+import { DurabilityFatalError } from './errors.js';
 import { type FileHandle, type FileLayer, realFileLayer } from './file-layer.js';
 import {
   FRAME_HEADER_SIZE,
   SEGMENT_HEADER_SIZE,
-  decodeSegmentHeader,
   encodeFrameHeader,
-  encodeSegmentHeader,
-  parseSegmentName,
   scanFrames,
   segmentName,
 } from './wal-format.js';
+import { type Segment, type WalTailCut, createSegment, scanSegments } from './wal-segments.js';
 
 export type SyncMode = 'always' | 'batch' | 'none';
 
@@ -60,17 +58,6 @@ export interface WalRecord {
   lsn: number;
   /** A view into a buffer read from disk; valid indefinitely, never reused. */
   payload: Uint8Array;
-}
-
-export interface WalTailCut {
-  segment: string;
-  /** Offset in the segment where the valid log ends. */
-  offset: number;
-  /** Bytes cut off after it. */
-  bytes: number;
-  /** The LSN the first dropped record would have had. */
-  lsn: number;
-  reason: string;
 }
 
 export interface WalRecoveryReport {
@@ -109,11 +96,6 @@ interface Pending {
 interface Waiter {
   resolve: () => void;
   reject: (err: Error) => void;
-}
-
-interface Segment {
-  name: string;
-  firstLsn: number;
 }
 
 /** Payloads up to this size are copied into one batch buffer; larger ones go out as their own iovec. */
@@ -158,105 +140,11 @@ export class WriteAheadLog {
     const afterLsn = options.afterLsn ?? 0;
     const segmentSize = options.segmentSize ?? 64 * 1024 * 1024;
     await fs.mkdir(dir);
+    const scanned = await scanSegments(fs, dir, afterLsn);
+    const { stale, segments, removedSegments, tailCut } = scanned;
+    let lastSize = scanned.lastSize;
 
-    const all: Segment[] = [];
-    for (const name of await fs.list(dir)) {
-      const firstLsn = parseSegmentName(name);
-      if (firstLsn !== undefined) all.push({ name, firstLsn });
-    }
-    all.sort((a, b) => a.firstLsn - b.firstLsn);
-
-    // The first needed segment is the last one starting at or before afterLsn + 1.
-    let k = 0;
-    while (k + 1 < all.length && all[k + 1]!.firstLsn <= afterLsn + 1) k++;
-    // Older segments are not read: they are only kept so that an older checkpoint remains usable
-    // (truncateBefore deletes them once no kept checkpoint needs them).
-    const stale = all.slice(0, k);
-    const removedSegments: string[] = [];
-    const segments = all.slice(k);
-    if (segments.length > 0 && segments[0]!.firstLsn > afterLsn + 1) {
-      throw new WalDamageError(
-        `the log starts at LSN ${segments[0]!.firstLsn} but the checkpoint covers only up to LSN ${afterLsn}: ` +
-          `records ${afterLsn + 1}..${segments[0]!.firstLsn - 1} are missing`,
-        segments[0]!.name,
-        0,
-        afterLsn + 1,
-      );
-    }
-
-    let tailCut: WalTailCut | undefined;
-    let nextLsn = segments.length > 0 ? segments[0]!.firstLsn : afterLsn + 1;
-    let lastSize = 0;
-    for (let i = 0; i < segments.length; i++) {
-      const seg = segments[i]!;
-      const isLast = i === segments.length - 1;
-      const path = join(dir, seg.name);
-      const buf = await fs.readFile(path);
-      const header = decodeSegmentHeader(buf);
-      if ('error' in header || header.firstLsn !== seg.firstLsn) {
-        const why = 'error' in header ? header.error : `header says first LSN ${header.firstLsn}`;
-        // A segment is created with its header fsynced before any record, so a bad header is a
-        // torn creation only if it is the last segment and holds nothing beyond the header.
-        if (isLast && i > 0 && buf.length <= SEGMENT_HEADER_SIZE) {
-          await fs.unlink(path);
-          await fs.syncDir(dir);
-          removedSegments.push(seg.name);
-          segments.pop();
-          break;
-        }
-        if (!(isLast && i === 0 && buf.length <= SEGMENT_HEADER_SIZE)) {
-          throw new WalDamageError(
-            `WAL segment ${seg.name} has an invalid header (${why})`,
-            seg.name,
-            0,
-            nextLsn,
-          );
-        }
-        // The only segment, torn at creation: rewrite its header below.
-        await rewriteHeader(fs, path, seg.firstLsn);
-        lastSize = SEGMENT_HEADER_SIZE;
-        nextLsn = seg.firstLsn;
-        break;
-      }
-      if (seg.firstLsn !== nextLsn) {
-        throw new WalDamageError(
-          `WAL segment ${seg.name} starts at LSN ${seg.firstLsn} but LSN ${nextLsn} was expected (a segment is missing)`,
-          seg.name,
-          0,
-          nextLsn,
-        );
-      }
-      const scan = scanFrames(buf, SEGMENT_HEADER_SIZE, seg.firstLsn, false);
-      if (scan.stop !== undefined) {
-        if (!isLast) {
-          throw new WalDamageError(
-            `WAL segment ${seg.name} is damaged at offset ${scan.validLength} (LSN ${scan.nextLsn}: ${scan.stop}), ` +
-              `but later segments exist, so this is not a torn tail; refusing to skip records`,
-            seg.name,
-            scan.validLength,
-            scan.nextLsn,
-          );
-        }
-        tailCut = {
-          segment: seg.name,
-          offset: scan.validLength,
-          bytes: buf.length - scan.validLength,
-          lsn: scan.nextLsn,
-          reason: scan.stop,
-        };
-        await fs.truncate(path, scan.validLength);
-        const h = await fs.open(path, 'write');
-        try {
-          await h.sync();
-        } finally {
-          await h.close();
-        }
-      }
-      nextLsn = scan.nextLsn;
-      lastSize = scan.validLength;
-    }
-
-    let lastLsn = nextLsn - 1;
+    let lastLsn = scanned.nextLsn - 1;
     let active: FileHandle;
     let rolls = 0;
     if (segments.length === 0 || lastLsn < afterLsn) {
@@ -501,29 +389,5 @@ export class WriteAheadLog {
     for (const p of all) p.reject(err);
     for (const w of allWaiters) w.reject(err);
     this.onFatal?.(err);
-  }
-}
-
-/** Creates a segment: header written and fsynced, then the directory fsynced, before any record. */
-async function createSegment(fs: FileLayer, dir: string, seg: Segment): Promise<FileHandle> {
-  const h = await fs.open(join(dir, seg.name), 'create');
-  try {
-    await h.write(encodeSegmentHeader(seg.firstLsn), 0);
-    await h.sync();
-    await fs.syncDir(dir);
-  } catch (err) {
-    await h.close();
-    throw err;
-  }
-  return h;
-}
-
-async function rewriteHeader(fs: FileLayer, path: string, firstLsn: number): Promise<void> {
-  const h = await fs.open(path, 'create');
-  try {
-    await h.write(encodeSegmentHeader(firstLsn), 0);
-    await h.sync();
-  } finally {
-    await h.close();
   }
 }

@@ -211,3 +211,21 @@ test('an error while starting a new segment is fatal too', async () => {
     await wal.close();
   });
 });
+
+test('a torn header in the only segment is replaced; in an earlier segment it is damage', async () => {
+  await withTmpDir(async (dir) => {
+    await writeFile(join(dir, segmentName(1)), Buffer.from('OCW'));
+    const wal = await WriteAheadLog.open({ dir });
+    assert.deepEqual(wal.recovery.removedSegments, [segmentName(1)]);
+    assert.equal(await wal.append(Buffer.from('x')), 1);
+    await wal.close();
+  });
+  await withTmpDir(async (dir) => {
+    await writeRecords(dir, 9, 120);
+    const first = join(dir, segmentName(1));
+    const bytes = await readFile(first);
+    bytes[0] = 0;
+    await writeFile(first, bytes);
+    await assert.rejects(WriteAheadLog.open({ dir }), /invalid header \(bad magic\)/);
+  });
+});

@@ -82,11 +82,16 @@ class SumAccum implements Accum {
         this.v as number | bigint,
         typeof x === 'number' ? Math.trunc(x) : (x as bigint),
       );
-    } else this.v = toNumber(this.v) + toNumber(x);
+    } else this.v = this.round(toNumber(this.v) + toNumber(x));
+  }
+  /** FLOAT is single precision, as in TigerGraph. */
+  private round(n: number): number {
+    return this.t.elem.kind === 'FLOAT' ? Math.fround(n) : n;
   }
   set(x: unknown): void {
     const k = this.t.elem.kind;
-    this.v = k === 'INT' || k === 'UINT' ? (typeof x === 'number' ? Math.trunc(x) : x) : x;
+    if (k === 'INT' || k === 'UINT') this.v = typeof x === 'number' ? Math.trunc(x) : x;
+    else this.v = k === 'STRING' ? x : this.round(toNumber(x));
   }
   value(): unknown {
     return this.v;
@@ -161,12 +166,16 @@ class BoolAccum implements Accum {
   }
 }
 
+function isCollection(t: QType): boolean {
+  return t.kind === 'LIST' || t.kind === 'SET' || t.kind === 'BAG';
+}
+
 /** ListAccum and BagAccum: `+=` appends an element or, given a list, all its elements. */
 export class ListAccum implements Accum {
   items: unknown[] = [];
   constructor(readonly t: AccumT) {}
   add(x: unknown): void {
-    if (Array.isArray(x) && this.t.elem.kind !== 'LIST') this.items.push(...x);
+    if (Array.isArray(x) && !isCollection(this.t.elem)) this.items.push(...x);
     else this.items.push(x);
   }
   set(x: unknown): void {
@@ -184,7 +193,7 @@ export class SetAccum implements Accum {
   readonly items = new Map<unknown, unknown>();
   constructor(readonly t: AccumT) {}
   add(x: unknown): void {
-    if (Array.isArray(x)) for (const e of x) this.items.set(keyOf(e), e);
+    if (Array.isArray(x) && !isCollection(this.t.elem)) for (const e of x) this.items.set(keyOf(e), e);
     else this.items.set(keyOf(x), x);
   }
   set(x: unknown): void {

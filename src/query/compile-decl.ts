@@ -92,7 +92,10 @@ export function compileAccumType(cx: Cx, te: TypeExpr & { kind: 'accum' }): Accu
     }
     default: {
       need(1);
-      const elem = compileType(cx, te.args[0]);
+      let elem = compileType(cx, te.args[0]);
+      // A collection of accumulators holds their values (ListAccum<ListAccum<INT>> holds lists).
+      if (elem.kind === 'ACCUM' && (a === 'ListAccum' || a === 'SetAccum' || a === 'BagAccum'))
+        elem = accumValueType(elem);
       if (
         NUMERIC_ACCUMS.has(a) &&
         !isNumeric(elem) &&

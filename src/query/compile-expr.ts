@@ -67,6 +67,7 @@ export function coerce(to: QType, from: Typed, pos: Pos, what: string): Eval {
   }
   const f = from.f;
   if (isInteger(to) && isFloat(from.t)) return (ctx) => Math.trunc(f(ctx) as number);
+  if (to.kind === 'FLOAT' && from.t.kind !== 'FLOAT') return (ctx) => Math.fround(toNumber(f(ctx)));
   if (isFloat(to) && isInteger(from.t)) return (ctx) => toNumber(f(ctx));
   return f;
 }

@@ -91,6 +91,11 @@ export const ENDPOINT_ACCESS: ReadonlyMap<string, AccessRule> = new Map<string, 
   ['POST /allpaths/{graph_name}', READ_DATA],
   // GSQL server
   ['GET /api/ping', PUBLIC],
+  // The gsql client's login checks the credentials in its body; it and the session end need none.
+  ['POST /gsqlserver/gsql/login', PUBLIC],
+  ['POST /gsql/login', PUBLIC],
+  ['POST /gsqlserver/gsql/abortclientsession', PUBLIC],
+  ['POST /gsql/abortclientsession', PUBLIC],
   ['GET /gsql/v1/version', AUTHENTICATED],
   ['POST /gsql/v1/statements', AUTHENTICATED],
   ['POST /gsqlserver/gsql/file', AUTHENTICATED],

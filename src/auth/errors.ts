@@ -6,11 +6,15 @@
 
 export type AuthErrorKind = 'unauthenticated' | 'forbidden' | 'invalid' | 'not_found' | 'conflict';
 
+/**
+ * 404 is kept for unknown endpoints and graphs (pyTigerGraph reads a 404 as "no such endpoint"
+ * and falls back to another one), so an unknown user, secret or token is a 400.
+ */
 const STATUS: Readonly<Record<AuthErrorKind, number>> = {
   unauthenticated: 401,
   forbidden: 403,
   invalid: 400,
-  not_found: 404,
+  not_found: 400,
   conflict: 409,
 };
 
@@ -20,10 +24,11 @@ export class AuthError extends Error {
     readonly kind: AuthErrorKind,
     readonly code: string,
     message: string,
+    status?: number,
   ) {
     super(message);
     this.name = 'AuthError';
-    this.status = STATUS[kind];
+    this.status = status ?? STATUS[kind];
   }
 }
 

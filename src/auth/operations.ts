@@ -190,13 +190,19 @@ async function secretOwner(
 export async function createSecretOp(
   svc: AuthService,
   caller: Principal,
-  opts: { alias?: string; graph?: string; forUser?: string },
+  opts: { alias?: string; graph?: string; forUser?: string; value?: string },
 ): Promise<{ secret: string; record: SecretRecord }> {
   requireGraphIfNamed(svc, opts.graph);
   await requireStatement(svc, caller, 'CREATE SECRET', opts.graph);
   const user = await secretOwner(svc, caller, opts.forUser, true);
   return svc.mutate((s) => {
-    const created = createSecret(s, { user, graph: opts.graph, alias: opts.alias, now: svc.now() });
+    const created = createSecret(s, {
+      user,
+      graph: opts.graph,
+      alias: opts.alias,
+      value: opts.value,
+      now: svc.now(),
+    });
     return { state: created.state, result: { secret: created.secret, record: created.record } };
   });
 }
@@ -266,7 +272,7 @@ export async function requestTokenOp(
   }
   if (scope !== undefined) {
     if (!svc.graphExists(scope))
-      throw new AuthError('not_found', 'REST-1004', `Graph '${scope}' does not exist.`);
+      throw new AuthError('not_found', 'REST-1004', `Graph '${scope}' does not exist.`, 404);
     const state = await svc.state();
     if (privilegesOf(state, caller.user, scope).size === 0) {
       throw new AuthError(

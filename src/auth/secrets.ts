@@ -9,6 +9,8 @@ import { digestOf, maskSecret, newCredential, randomString, sameDigest } from '.
 
 export const AUTO_ALIAS_PREFIX = 'AUTO_GENERATED_ALIAS_';
 const ALIAS = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+/** A caller-chosen secret (POST /gsql/v1/secrets?value=): long enough to resist guessing. */
+const SECRET_VALUE = /^[!-~]{16,256}$/;
 
 export interface CreatedSecret {
   state: SecurityState;
@@ -18,7 +20,7 @@ export interface CreatedSecret {
 
 export function createSecret(
   state: SecurityState,
-  opts: { user: string; graph?: string; alias?: string; now: number },
+  opts: { user: string; graph?: string; alias?: string; value?: string; now: number },
 ): CreatedSecret {
   let alias = opts.alias;
   if (alias === undefined || alias === '') {
@@ -30,7 +32,13 @@ export function createSecret(
       throw new AuthError('conflict', 'GSQL-5003', `The secret with alias ${alias} already exists.`);
     }
   }
-  const secret = newCredential();
+  const secret = opts.value ?? newCredential();
+  if (opts.value !== undefined && !SECRET_VALUE.test(opts.value)) {
+    throw invalid('A secret value must be 16 to 256 printable characters without spaces.', 'GSQL-5002');
+  }
+  if (opts.value !== undefined && findSecret(state, opts.value)) {
+    throw new AuthError('conflict', 'GSQL-5003', 'That secret value is already in use; choose another.');
+  }
   const record: SecretRecord = {
     alias,
     user: opts.user,

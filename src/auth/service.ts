@@ -35,7 +35,9 @@ const services = new WeakMap<CatalogHolder, AuthService>();
 
 export class AuthService {
   private queue: Promise<unknown> = Promise.resolve();
-  private initializing: Promise<void> | undefined;
+  private initial: Promise<SecurityState> | undefined;
+  /** REST++ authentication (`ocelot serve --auth`): tokens required, token endpoints served. */
+  restppAuth = false;
   private readonly macKey = randomBytes(32);
   private readonly verified = new Map<string, { hash: string; mac: Buffer }>();
 
@@ -44,11 +46,14 @@ export class AuthService {
     private readonly clock: () => number = () => Math.floor(Date.now() / 1000),
   ) {}
 
-  /** The one service of a database (every listener and the shell share its caches and queue). */
-  static for(holder: CatalogHolder): AuthService {
+  /**
+   * The one service of a database (every listener and the shell share its caches and queue).
+   * `clock` (epoch seconds) applies when this call creates it: tests move time with it.
+   */
+  static for(holder: CatalogHolder, clock?: () => number): AuthService {
     let service = services.get(holder);
     if (!service) {
-      service = new AuthService(holder);
+      service = new AuthService(holder, clock);
       services.set(holder, service);
     }
     return service;
@@ -63,28 +68,17 @@ export class AuthService {
     return this.holder.catalog.graphs.some((g) => g.name === graph);
   }
 
-  /** The current state; a data directory that never had one gets the default user first. */
+  /**
+   * The current state. A data directory that never changed it has only the default user; that
+   * state is held in memory (hashed once per process) and written with the first change.
+   */
   async state(): Promise<SecurityState> {
-    const current = this.holder.catalog.security;
-    if (current) return current;
-    this.initializing ??= this.enqueue(async () => {
-      if (this.holder.catalog.security) return;
-      const security = initialSecurityState(await hashPassword(DEFAULT_PASSWORD));
-      await this.holder.changeCatalog({ ...this.holder.catalog, security });
-    }).catch((e: unknown) => {
-      // Let the next request try again rather than fail forever.
-      this.initializing = undefined;
-      throw e;
-    });
-    await this.initializing;
-    const ready = this.holder.catalog.security;
-    if (!ready) throw new Error('the security state could not be initialized');
-    return ready;
+    return this.holder.catalog.security ?? (await this.defaultState());
   }
 
-  /** The state now, for synchronous checks after `state()` has run once (token checks). */
-  stateNow(): SecurityState | undefined {
-    return this.holder.catalog.security;
+  private defaultState(): Promise<SecurityState> {
+    this.initial ??= hashPassword(DEFAULT_PASSWORD).then(initialSecurityState);
+    return this.initial;
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
@@ -102,11 +96,8 @@ export class AuthService {
       state: SecurityState,
     ) => Promise<{ state: SecurityState; result: T }> | { state: SecurityState; result: T },
   ): Promise<T> {
-    await this.state();
     return this.enqueue(async () => {
-      const catalog = this.holder.catalog;
-      const current = catalog.security;
-      if (!current) throw new Error('security state missing after initialization');
+      const current = await this.state();
       const { state, result } = await change(current);
       if (state !== current) await this.holder.changeCatalog({ ...this.holder.catalog, security: state });
       return result;

@@ -17,15 +17,16 @@ const ROOT: Principal = { user: 'tigergraph', via: 'password' };
 
 test('a new data directory has tigergraph/tigergraph as superuser, stored hashed', async () => {
   const { svc, holder } = newService();
-  assert.equal(holder.catalog.security, undefined);
   assert.deepEqual(await svc.authenticatePassword('tigergraph', 'tigergraph'), ROOT);
+  assert.equal(await svc.defaultPasswordInUse(), true);
+  // Nothing is written until the first change.
+  assert.equal(holder.changes, 0);
+  await alterPasswordOp(svc, ROOT, undefined, 'n3w-pass');
   const user = holder.security().users[0];
   assert.equal(user.name, 'tigergraph');
   assert.deepEqual(user.globalRoles, ['superuser']);
   assert.equal(Buffer.from(user.password.hash, 'base64').length, 32);
   assert.equal(Buffer.from(user.password.salt, 'base64').length, 16);
-  assert.equal(await svc.defaultPasswordInUse(), true);
-  await alterPasswordOp(svc, ROOT, undefined, 'n3w-pass');
   assert.equal(await svc.defaultPasswordInUse(), false);
   await assert.rejects(svc.authenticatePassword('tigergraph', 'tigergraph'), {
     status: 401,
@@ -79,14 +80,14 @@ test('CREATE/DROP USER, ALTER PASSWORD and SHOW USER with their privilege checks
   const bobView = (await showUsersOp(svc, ROOT)).find((u) => u.name === 'bob');
   assert.deepEqual(bobView?.graphRoles, { social: ['designer'] });
   await assert.rejects(grantRolesOp(svc, ROOT, ['designer'], 'nograph', ['bob']), {
-    status: 404,
+    status: 400,
     message: "Graph 'nograph' does not exist.",
   });
   await assert.rejects(dropUsersOp(svc, ROOT, ['tigergraph']), { status: 400 });
   await dropUsersOp(svc, ROOT, ['bob']);
   await assert.rejects(svc.authenticatePassword('bob', 'pw-b'), { status: 401 });
   await assert.rejects(dropUsersOp(svc, ROOT, ['bob']), {
-    status: 404,
+    status: 400,
     message: 'User "bob" does not exist.',
   });
 });
@@ -116,7 +117,7 @@ test('secrets: alias rules, auto aliases, masked listing, login as __GSQL__secre
   });
   await assert.rejects(svc.authenticatePassword('__GSQL__secret', 'wrong'), { status: 401 });
   await assert.rejects(dropSecretsOp(svc, ROOT, ['secret1', 'nope']), {
-    status: 404,
+    status: 400,
     message: "Failed to drop secrets: 'nope' does not exist for user 'tigergraph'.",
   });
   assert.equal((await listSecretsOp(svc, ROOT)).length, 2);

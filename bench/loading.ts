@@ -1,0 +1,296 @@
+/**
+ * Loading throughput: `ocelot bench loading [--scale 20] [--edge-factor 16] [--sync always|batch|none]
+ * [--social 200000] [--ddl-mb 64] [--keep]`.
+ *
+ * 1. An RMAT graph (Graph500 parameters A=.57 B=.19 C=.19, 2^scale vertices, edge-factor·2^scale
+ *    edges, tab-separated INT ids, TigerGraph's benchmark job `LOAD f TO EDGE e VALUES ($0, $1)`)
+ *    loaded with RUN LOADING JOB, then again through POST /ddl in requests of --ddl-mb MB.
+ * 2. A social-network-shaped graph with STRING ids and INT, DOUBLE, BOOL, DATETIME, STRING and
+ *    SET<STRING> attributes (persons, posts, knows and likes edges) loaded with RUN LOADING JOB.
+ * Reports lines/s, edges/s, MB/s and the process's memory after each load.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import type { SyncMode } from '../src/engine/api.js';
+import { Database } from '../src/engine/database.js';
+import { prepareJob, runJobOnFiles } from '../src/loading/job.js';
+import { startServers } from '../src/server/start.js';
+import { runScript } from '../src/shell/run-script.js';
+
+interface Args {
+  scale: number;
+  edgeFactor: number;
+  sync: SyncMode;
+  social: number;
+  ddlMb: number;
+  keep: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { scale: 20, edgeFactor: 16, sync: 'always', social: 200_000, ddlMb: 64, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = argv[i + 1];
+    if (k === '--keep') a.keep = true;
+    else if (k === '--scale') a.scale = Number(v);
+    else if (k === '--edge-factor') a.edgeFactor = Number(v);
+    else if (k === '--social') a.social = Number(v);
+    else if (k === '--ddl-mb') a.ddlMb = Number(v);
+    else if (k === '--sync') a.sync = v as SyncMode;
+    else throw new Error(`unknown argument ${k}`);
+    if (k !== '--keep') i++;
+  }
+  return a;
+}
+
+/** A small fast PRNG (xorshift128+ folded to [0,1)), seeded for reproducible files. */
+function rng(seed: number): () => number {
+  let s0 = seed >>> 0 || 1;
+  let s1 = (seed * 2654435761) >>> 0 || 2;
+  return () => {
+    let x = s0;
+    const y = s1;
+    s0 = y;
+    x ^= x << 23;
+    x ^= x >>> 17;
+    x ^= y ^ (y >>> 26);
+    s1 = x >>> 0;
+    return ((s0 + s1) >>> 0) / 4294967296;
+  };
+}
+
+async function writeLines(path: string, count: number, line: (i: number) => string): Promise<number> {
+  const out = createWriteStream(path);
+  let buf = '';
+  for (let i = 0; i < count; i++) {
+    buf += line(i);
+    if (buf.length > 1 << 20) {
+      if (!out.write(buf)) await once(out, 'drain');
+      buf = '';
+    }
+  }
+  out.end(buf);
+  await once(out, 'finish');
+  return (await stat(path)).size;
+}
+
+/** Graph500 RMAT edges with a random permutation of vertex labels. */
+async function writeRmat(path: string, scale: number, edgeFactor: number): Promise<number> {
+  const n = 1 << scale;
+  const rand = rng(42);
+  const perm = new Uint32Array(n);
+  for (let i = 0; i < n; i++) perm[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
+  const A = 0.57;
+  const B = 0.19;
+  const C = 0.19;
+  const ab = A + B;
+  const cNorm = C / (1 - ab);
+  const aNorm = A / ab;
+  return writeLines(path, n * edgeFactor, () => {
+    let u = 0;
+    let v = 0;
+    for (let bit = 0; bit < scale; bit++) {
+      const ii = rand() > ab ? 1 : 0;
+      const jj = rand() > (ii ? cNorm : aNorm) ? 1 : 0;
+      u |= ii << bit;
+      v |= jj << bit;
+    }
+    return `${perm[u]}\t${perm[v]}\n`;
+  });
+}
+
+function mem(): string {
+  const m = process.memoryUsage();
+  return `rss ${(m.rss / 1048576).toFixed(0)} MB, heap ${(m.heapUsed / 1048576).toFixed(0)} MB`;
+}
+
+function report(what: string, lines: number, edges: number, bytes: number, ms: number): void {
+  const s = ms / 1000;
+  console.log(
+    `${what}: ${lines.toLocaleString()} lines in ${s.toFixed(2)} s = ${Math.round(lines / s).toLocaleString()} lines/s, ` +
+      `${Math.round(edges / s).toLocaleString()} edges/s, ${(bytes / 1048576 / s).toFixed(1)} MB/s (${mem()})`,
+  );
+}
+
+async function gsql(db: Database, text: string): Promise<void> {
+  let out = '';
+  const code = await runScript(db, text, { user: 'tigergraph' }, (t) => (out += t));
+  if (code !== 0) throw new Error(out);
+}
+
+async function rmatScenario(a: Args, dir: string): Promise<void> {
+  const file = join(dir, 'rmat.tsv');
+  const edges = (1 << a.scale) * a.edgeFactor;
+  let t0 = Date.now();
+  const bytes = await writeRmat(file, a.scale, a.edgeFactor);
+  console.log(
+    `RMAT scale ${a.scale}: ${edges.toLocaleString()} edges, ${(bytes / 1048576).toFixed(0)} MB generated in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
+
+  const schema = `CREATE VERTEX MyNode (PRIMARY_ID id INT)
+CREATE DIRECTED EDGE MyEdge (FROM MyNode, TO MyNode)
+CREATE GRAPH rmat (MyNode, MyEdge)
+CREATE LOADING JOB load_rmat FOR GRAPH rmat {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE MyEdge VALUES ($0, $1) USING SEPARATOR="\\t";
+}`;
+  {
+    const db = await Database.open({ dataDir: join(dir, 'rmat-run'), sync: a.sync, rebuildIntervalMs: 0 });
+    await gsql(db, schema);
+    const stored = db.catalog.jobs.find((j) => j.name === 'load_rmat');
+    if (!stored) throw new Error('job not stored');
+    const job = prepareJob(stored.text, 'rmat', db);
+    t0 = Date.now();
+    const [res] = await runJobOnFiles(db, job, { paths: new Map([['f', file]]) });
+    report(
+      `RUN LOADING JOB (sync ${a.sync})`,
+      res.stats.validLine,
+      res.stats.toJSON().edge[0].validObject,
+      bytes,
+      Date.now() - t0,
+    );
+    await db.close();
+  }
+  {
+    const db = await Database.open({ dataDir: join(dir, 'rmat-ddl'), sync: a.sync, rebuildIntervalMs: 0 });
+    await gsql(db, schema);
+    const servers = await startServers({
+      database: db,
+      restppPort: 0,
+      gsqlPort: 0,
+      adminPort: 0,
+      log: () => {},
+    });
+    const { open } = await import('node:fs/promises');
+    const fh = await open(file, 'r');
+    const chunk = Buffer.allocUnsafe(a.ddlMb * 1048576);
+    let carry = Buffer.alloc(0);
+    let lines = 0;
+    let loaded = 0;
+    t0 = Date.now();
+    for (;;) {
+      carry.copy(chunk, 0);
+      const { bytesRead } = await fh.read(chunk, carry.length, chunk.length - carry.length, null);
+      const have = carry.length + bytesRead;
+      if (have === 0) break;
+      // Send whole lines; keep the partial last line for the next request.
+      const end = bytesRead === 0 ? have : chunk.lastIndexOf(0x0a, have - 1) + 1;
+      const body = chunk.subarray(0, end);
+      carry = Buffer.from(chunk.subarray(end, have));
+      const res = await fetch(`${servers.urls.restpp}/ddl/rmat?tag=load_rmat&filename=f&sep=%09&eol=%0A`, {
+        method: 'POST',
+        body,
+      });
+      const json = (await res.json()) as {
+        results: { statistics: { validLine: number; edge: { validObject: number }[] } }[];
+      };
+      lines += json.results[0].statistics.validLine;
+      loaded += json.results[0].statistics.edge[0].validObject;
+      if (bytesRead === 0) break;
+    }
+    await fh.close();
+    report(`POST /ddl ${a.ddlMb} MB requests (sync ${a.sync})`, lines, loaded, bytes, Date.now() - t0);
+    await servers.close();
+    await db.close();
+  }
+}
+
+async function socialScenario(a: Args, dir: string): Promise<void> {
+  const persons = a.social;
+  const posts = persons * 2;
+  const knows = persons * 10;
+  const likes = persons * 10;
+  const rand = rng(7);
+  const states = ['ca', 'ny', 'tx', 'az', 'ky', 'fl', 'ut'];
+  const pf = join(dir, 'person.csv');
+  const qf = join(dir, 'post.csv');
+  const kf = join(dir, 'knows.csv');
+  const lf = join(dir, 'likes.csv');
+  let bytes = 0;
+  bytes += await writeLines(pf, persons + 1, (i) =>
+    i === 0
+      ? 'id,name,age,score,active,joined,interests\n'
+      : `p${i},Person ${i},${18 + (i % 60)},${(rand() * 100).toFixed(3)},${i % 3 === 0 ? 'true' : 'false'},20${10 + (i % 14)}-0${1 + (i % 9)}-1${i % 10} 12:00:00,${states[i % 7]}|${states[(i * 3) % 7]}\n`,
+  );
+  bytes += await writeLines(
+    qf,
+    posts,
+    (i) => `post${i}|p${1 + (i % persons)}|Text of post ${i} about ${states[i % 7]}|${1600000000 + i}\n`,
+  );
+  bytes += await writeLines(
+    kf,
+    knows,
+    () =>
+      `p${1 + Math.floor(rand() * persons)},p${1 + Math.floor(rand() * persons)},20${10 + Math.floor(rand() * 14)}-01-01\n`,
+  );
+  bytes += await writeLines(
+    lf,
+    likes,
+    () =>
+      `p${1 + Math.floor(rand() * persons)},post${Math.floor(rand() * posts)},${Math.floor(rand() * 5)}\n`,
+  );
+  const db = await Database.open({ dataDir: join(dir, 'social'), sync: a.sync, rebuildIntervalMs: 0 });
+  await gsql(
+    db,
+    `CREATE VERTEX Person (PRIMARY_ID id STRING, name STRING, age INT, score DOUBLE, active BOOL, joined DATETIME, interests SET<STRING>) WITH primary_id_as_attribute="true"
+CREATE VERTEX Post (PRIMARY_ID id STRING, content STRING, created DATETIME)
+CREATE UNDIRECTED EDGE knows (FROM Person, TO Person, since DATETIME)
+CREATE DIRECTED EDGE created_post (FROM Person, TO Post)
+CREATE DIRECTED EDGE likes (FROM Person, TO Post, stars INT)
+CREATE GRAPH social (*)
+CREATE LOADING JOB load_social FOR GRAPH social {
+  DEFINE FILENAME persons, posts, knows, likes;
+  LOAD persons TO VERTEX Person VALUES ($"id", $"name", $"age", $"score", $"active", $"joined", SPLIT($"interests", "|")) USING HEADER="true";
+  LOAD posts TO VERTEX Post VALUES ($0, $2, $3), TO EDGE created_post VALUES ($1, $0) USING SEPARATOR="|";
+  LOAD knows TO EDGE knows VALUES ($0, $1, $2);
+  LOAD likes TO EDGE likes VALUES ($0, $1, $2);
+}`,
+  );
+  const stored = db.catalog.jobs.find((j) => j.name === 'load_social');
+  if (!stored) throw new Error('job not stored');
+  const job = prepareJob(stored.text, 'social', db);
+  const t0 = Date.now();
+  const results = await runJobOnFiles(db, job, {
+    paths: new Map([
+      ['persons', pf],
+      ['posts', qf],
+      ['knows', kf],
+      ['likes', lf],
+    ]),
+  });
+  let lines = 0;
+  let edges = 0;
+  for (const r of results) {
+    lines += r.stats.validLine;
+    for (const e of r.stats.toJSON().edge) edges += e.validObject;
+  }
+  report(
+    `social graph RUN LOADING JOB (sync ${a.sync}, ${persons.toLocaleString()} persons)`,
+    lines,
+    edges,
+    bytes,
+    Date.now() - t0,
+  );
+  await db.close();
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const a = parseArgs(argv);
+  const dir = await mkdtemp(join(tmpdir(), 'ocelot-bench-loading-'));
+  try {
+    await rmatScenario(a, dir);
+    if (a.social > 0) await socialScenario(a, dir);
+  } finally {
+    if (a.keep) console.log(`kept ${dir}`);
+    else await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -80,8 +80,7 @@ class RealFileHandle implements FileHandle {
         chunks.length === 1
           ? await this.fh.write(chunks[0]!, 0, chunks[0]!.byteLength, position)
           : await this.fh.writev(chunks, position);
-      if (bytesWritten === 0)
-        throw Object.assign(new Error(`write to ${this.path} made no progress`), { code: 'EIO' });
+      if (bytesWritten === 0) throw fsError('EIO', `write to ${this.path} made no progress`);
       position += bytesWritten;
       chunks = skipBytes(chunks, bytesWritten);
     }

@@ -27,6 +27,7 @@ import { DurabilityFatalError } from './errors.js';
 import { type FileHandle, type FileLayer, realFileLayer } from './file-layer.js';
 import {
   FRAME_HEADER_SIZE,
+  MAX_PAYLOAD,
   SEGMENT_HEADER_SIZE,
   encodeFrameHeader,
   scanFrames,
@@ -211,6 +212,12 @@ export class WriteAheadLog {
   append(payload: Uint8Array): Promise<number> {
     if (this.failed) return Promise.reject(this.failed);
     if (this.closed) return Promise.reject(new Error('the write-ahead log is closed'));
+    if (payload.byteLength > MAX_PAYLOAD) {
+      // Recovery would take such a frame for garbage: refuse it before it gets an LSN.
+      return Promise.reject(
+        new RangeError(`a WAL record is limited to ${MAX_PAYLOAD} bytes (got ${payload.byteLength})`),
+      );
+    }
     const lsn = ++this.assigned;
     this.stats.appends++;
     const header = encodeFrameHeader(lsn, payload);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FaultyFileLayer, WriteAheadLog, type WalRecord } from '../../src/durability/index.js';
+import { FaultyFileLayer, MAX_PAYLOAD, WriteAheadLog, type WalRecord } from '../../src/durability/index.js';
 import { withTmpDir } from './tmp-dir.js';
 
 async function collect(records: AsyncIterable<WalRecord>): Promise<Array<[number, string]>> {
@@ -184,5 +184,16 @@ test('a record larger than a segment gets a segment of its own', async () => {
       ],
     );
     await again.close();
+  });
+});
+
+test('a record over the size limit is refused without taking an LSN or failing the log', async () => {
+  await withTmpDir(async (dir) => {
+    const wal = await WriteAheadLog.open({ dir });
+    const huge = new Uint8Array(new ArrayBuffer(MAX_PAYLOAD + 1));
+    await assert.rejects(wal.append(huge), RangeError);
+    assert.equal(wal.failure, undefined);
+    assert.equal(await wal.append(Buffer.from('fine')), 1);
+    await wal.close();
   });
 });

@@ -1,0 +1,182 @@
+/**
+ * The gsql shell's data statements:
+ *   UPSERT <vertex type> VALUES (<id>, <attr>, ...)
+ *   UPSERT <source type> -(<edge type>)-> <target type> VALUES (<source id>, <target id>, <attr>, ...)
+ *   DELETE FROM <vertex type> [WHERE <condition>]
+ *   DELETE FROM <source type> -(<edge type>)-> <target type> [WHERE <condition>]
+ * (`-(e)-` is accepted for the edge pattern too.) A condition compares `primary_id`, `from_id`,
+ * `to_id` or an attribute with a literal (==, =, !=, <>, <, <=, >, >=), combined with AND / OR and
+ * parentheses. Values are literals: numbers, strings, true/false, and [ ... ] lists.
+ */
+import type { Pos } from './ast.js';
+import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
+import { Parser } from './parser-core.js';
+
+export interface DmlLiteral extends Pos {
+  kind: 'number' | 'string' | 'bool' | 'list';
+  /** The value as text (numbers with their sign, strings unquoted). */
+  text: string;
+  items?: DmlLiteral[];
+}
+
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+export type DmlCondition =
+  | ({ kind: 'compare'; name: string; op: CompareOp; value: DmlLiteral } & Pos)
+  | ({ kind: 'and' | 'or'; left: DmlCondition; right: DmlCondition } & Pos);
+
+export interface EdgePattern {
+  sourceType: string;
+  edgeType: string;
+  targetType: string;
+  /** Position of the edge type name. */
+  edgePos: Pos;
+  targetPos: Pos;
+}
+
+export type DmlStatement =
+  | ({ kind: 'upsert_vertex'; vertexType: string; values: DmlLiteral[] } & Pos)
+  | ({ kind: 'upsert_edge'; edge: EdgePattern; values: DmlLiteral[] } & Pos)
+  | ({ kind: 'delete_vertex'; vertexType: string; where?: DmlCondition } & Pos)
+  | ({ kind: 'delete_edge'; edge: EdgePattern; where?: DmlCondition } & Pos);
+
+const OPS: Record<string, CompareOp> = {
+  '==': '==',
+  '=': '==',
+  '!=': '!=',
+  '<>': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
+
+function parseLiteral(p: Parser): DmlLiteral {
+  const t = p.peek();
+  const pos = p.pos(t);
+  if (t.kind === 'punct' && t.text === '[') {
+    p.next();
+    const items: DmlLiteral[] = [];
+    if (!p.isPunct(']')) {
+      do items.push(parseLiteral(p));
+      while (p.acceptPunct(','));
+    }
+    p.expectPunct(']');
+    return { kind: 'list', text: '', items, ...pos };
+  }
+  if (t.kind === 'punct' && (t.text === '-' || t.text === '+') && p.peek(1).kind === 'number') {
+    p.next();
+    const n = p.next();
+    return { kind: 'number', text: t.text === '-' ? `-${n.text}` : n.text, ...pos };
+  }
+  if (t.kind === 'number') return { kind: 'number', text: p.next().text, ...pos };
+  if (t.kind === 'string') return { kind: 'string', text: p.next().text, ...pos };
+  if (t.kind === 'ident' && /^(true|false)$/i.test(t.text)) {
+    return { kind: 'bool', text: p.next().text.toLowerCase(), ...pos };
+  }
+  return p.fail('a value (a number, a string, true, false or a [ ] list)');
+}
+
+function parseValues(p: Parser): DmlLiteral[] {
+  p.expectWord('VALUES');
+  p.expectPunct('(');
+  const values: DmlLiteral[] = [];
+  if (!p.isPunct(')')) {
+    do values.push(parseLiteral(p));
+    while (p.acceptPunct(','));
+  }
+  p.expectPunct(')');
+  return values;
+}
+
+/** After the source type: `-(e)->` or `-(e)-`, then the target type. */
+function parseEdgePattern(p: Parser, sourceType: string): EdgePattern {
+  p.expectPunct('-');
+  p.expectPunct('(');
+  const et = p.expectName('an edge type name');
+  p.expectPunct(')');
+  if (!p.acceptPunct('->')) p.expectPunct('-');
+  const tt = p.expectName('a target vertex type name');
+  return { sourceType, edgeType: et.text, targetType: tt.text, edgePos: p.pos(et), targetPos: p.pos(tt) };
+}
+
+function parseCompare(p: Parser): DmlCondition {
+  if (p.acceptPunct('(')) {
+    const inner = parseOr(p);
+    p.expectPunct(')');
+    return inner;
+  }
+  const name = p.expectName('an attribute name, primary_id, from_id or to_id');
+  const opTok = p.peek();
+  const op = opTok.kind === 'punct' ? OPS[opTok.text] : undefined;
+  if (!op) return p.fail('a comparison operator (==, !=, <, <=, >, >=)');
+  p.next();
+  return { kind: 'compare', name: name.text, op, value: parseLiteral(p), ...p.pos(name) };
+}
+
+function parseAnd(p: Parser): DmlCondition {
+  let left = parseCompare(p);
+  while (p.isWord('AND') || p.isPunct('&&')) {
+    const t = p.next();
+    left = { kind: 'and', left, right: parseCompare(p), ...p.pos(t) };
+  }
+  return left;
+}
+
+function parseOr(p: Parser): DmlCondition {
+  let left = parseAnd(p);
+  while (p.isWord('OR') || p.isPunct('||')) {
+    const t = p.next();
+    left = { kind: 'or', left, right: parseAnd(p), ...p.pos(t) };
+  }
+  return left;
+}
+
+/** Parses one UPSERT or DELETE statement at the cursor. */
+export function parseDml(p: Parser): DmlStatement {
+  const first = p.peek();
+  const pos = p.pos(first);
+  if (p.acceptWords('UPSERT')) {
+    const type = p.expectName('a vertex or edge source type name').text;
+    if (p.isPunct('-')) {
+      const edge = parseEdgePattern(p, type);
+      return { kind: 'upsert_edge', edge, values: parseValues(p), ...pos };
+    }
+    return { kind: 'upsert_vertex', vertexType: type, values: parseValues(p), ...pos };
+  }
+  if (p.acceptWords('DELETE')) {
+    p.expectWord('FROM');
+    const type = p.expectName('a vertex type name').text;
+    const edge = p.isPunct('-') ? parseEdgePattern(p, type) : undefined;
+    const where = p.acceptWords('WHERE') ? parseOr(p) : undefined;
+    if (edge)
+      return where ? { kind: 'delete_edge', edge, where, ...pos } : { kind: 'delete_edge', edge, ...pos };
+    return where
+      ? { kind: 'delete_vertex', vertexType: type, where, ...pos }
+      : { kind: 'delete_vertex', vertexType: type, ...pos };
+  }
+  return p.fail('UPSERT or DELETE');
+}
+
+/**
+ * Parses the text of one statement that starts at (line, column) of a script; positions in the
+ * result and in syntax errors are those of the script.
+ */
+export function parseDmlText(text: string, line = 1, column = 1): DmlStatement {
+  const shift = (t: Token): Token =>
+    t.line === 1 ? { ...t, line, column: column + t.column - 1 } : { ...t, line: line + t.line - 1 };
+  let tokens: Token[];
+  try {
+    tokens = tokenize(text).map(shift);
+  } catch (e) {
+    if (e instanceof GsqlSyntaxError) {
+      throw new GsqlSyntaxError(line + e.line - 1, e.line === 1 ? column + e.column - 1 : e.column, e.detail);
+    }
+    throw e;
+  }
+  const p = new Parser(text, tokens);
+  const stmt = parseDml(p);
+  p.acceptPunct(';');
+  if (p.peek().kind !== 'eof') p.fail('the end of the statement');
+  return stmt;
+}

@@ -703,5 +703,5 @@ function parseStep(c: TokenCursor, block: SelectBlock): void {
 }
 
 function isClauseWord(c: TokenCursor): boolean {
-  return ['WHERE', 'ACCUM', 'POST_ACCUM', 'POST', 'HAVING', 'ORDER', 'LIMIT', 'SET'].some((w) => c.isWord(w));
+  return isPostAccum(c) || ['WHERE', 'ACCUM', 'HAVING', 'ORDER', 'LIMIT', 'SET'].some((w) => c.isWord(w));
 }

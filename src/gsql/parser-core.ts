@@ -124,6 +124,12 @@ export class Parser {
     return this.next();
   }
 
+  /** A name that must be on the current line (one-line shell commands such as USE GRAPH g). */
+  expectNameOnLine(what: string): Token {
+    if (this.atStatementEnd()) this.fail(what);
+    return this.expectName(what);
+  }
+
   /** Fails with "expected <expected> but found <next token>" at the next token. */
   fail(expected: string, at?: Token): never {
     // Outside BEGIN … END the shell ends a statement at the end of its line, so an incomplete

@@ -155,6 +155,8 @@ export function parseTupleDecl(p: Parser): { name: string; fields: TupleFieldDec
 
 /** A comma-separated name list; `*` or ALL alone gives '*'. */
 export function parseNameList(p: Parser, what: string, allowAll: boolean): string[] | '*' {
+  // The list starts on the command's line; after a comma it may go on on the next one.
+  if (p.atStatementEnd()) p.fail(what);
   if (allowAll && (p.acceptPunct('*') || p.acceptWords('ALL'))) return '*';
   const names = [p.expectName(what).text];
   while (p.acceptPunct(',')) names.push(p.expectName(what).text);

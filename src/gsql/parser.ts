@@ -67,7 +67,7 @@ function parseCreate(p: Parser): StmtBody | undefined {
 
 function parseDrop(p: Parser): StmtBody | undefined {
   if (p.acceptWords('DROP', 'GRAPH')) {
-    const name = p.expectName('a graph name').text;
+    const name = p.expectNameOnLine('a graph name').text;
     return { kind: 'drop_graph', name, cascade: p.acceptWords('CASCADE') };
   }
   if (p.acceptWords('DROP', 'ALL')) return { kind: 'drop_all' };
@@ -109,7 +109,7 @@ function parseStatementBody(p: Parser): StmtBody {
       break;
     case 'USE':
       if (p.acceptWords('USE', 'GRAPH'))
-        stmt = { kind: 'use_graph', name: p.expectName('a graph name').text };
+        stmt = { kind: 'use_graph', name: p.expectNameOnLine('a graph name').text };
       else if (p.acceptWords('USE', 'GLOBAL')) stmt = { kind: 'use_global' };
       else {
         p.next();
@@ -136,7 +136,7 @@ function parseStatementBody(p: Parser): StmtBody {
       break;
     case 'SET': {
       p.next();
-      const name = p.expectName('a setting name').text;
+      const name = p.expectNameOnLine('a setting name').text;
       p.expectPunct('=');
       stmt = { kind: 'set', name, value: parseLiteral(p, true) };
       break;
@@ -145,7 +145,7 @@ function parseStatementBody(p: Parser): StmtBody {
       const global = p.isWord('GLOBAL', 1);
       if (p.acceptWords('RUN', 'GLOBAL', 'SCHEMA_CHANGE') || p.acceptWords('RUN', 'SCHEMA_CHANGE')) {
         p.expectWord('JOB');
-        stmt = { kind: 'run_schema_change_job', name: p.expectName('a job name').text, global };
+        stmt = { kind: 'run_schema_change_job', name: p.expectNameOnLine('a job name').text, global };
       }
       break;
     }

@@ -315,3 +315,28 @@ test('BEGIN … END blocks join lines into one statement', () => {
     ['create_vertex', 'ls'],
   );
 });
+
+test('one-line commands do not take their name from the next line', () => {
+  const cases: [string, string][] = [
+    ['USE GRAPH\nls', 'Syntax Error: line 1, column 10: expected a graph name but found end of line'],
+    ['DROP GRAPH\nls', 'Syntax Error: line 1, column 11: expected a graph name but found end of line'],
+    [
+      'RUN SCHEMA_CHANGE JOB\nls',
+      'Syntax Error: line 1, column 22: expected a job name but found end of line',
+    ],
+    ['SHOW VERTEX\nls', 'Syntax Error: line 1, column 12: expected a vertex name or * but found end of line'],
+    ['DROP JOB\nls', 'Syntax Error: line 1, column 9: expected a job name but found end of line'],
+  ];
+  for (const [src, message] of cases) {
+    const items = parseScript(src);
+    assert.deepEqual(
+      items.map((i) => (i.ok ? i.stmt.kind : i.error.message)),
+      [message, 'ls'],
+      src,
+    );
+  }
+  // After a comma a list goes on on the next line.
+  const [drop] = stmts('DROP VERTEX a,\n  b');
+  assert.ok(drop.kind === 'drop_vertex');
+  assert.deepEqual(drop.names, ['a', 'b']);
+});

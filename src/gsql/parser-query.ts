@@ -573,7 +573,6 @@ function parseUpdate(c: TokenCursor): Stmt {
   const pos = c.pos();
   c.next();
   const alias = c.expectIdent('the alias to update').text;
-  c.expectWord('FROM');
   const select = parseSelectFrom(c, alias, pos, true);
   return { kind: 'update', select, sets: select.postAccum, pos };
 }

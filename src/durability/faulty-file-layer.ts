@@ -365,13 +365,6 @@ export class FaultyFileLayer implements FileLayer {
     return { state: await this.dirState(dirname(full)), name: basename(full), path: full };
   }
 
-  /** Takes a file out of the live namespace, keeping its durable content for a crash. */
-  private async detach(inode: Inode | undefined): Promise<void> {
-    if (!inode) return;
-    await this.materialize(inode);
-    inode.livePath = undefined;
-  }
-
   // ----- FileLayer ---------------------------------------------------------------------------------
 
   async open(path: string, mode: OpenMode): Promise<FileHandle> {
@@ -411,8 +404,10 @@ export class FaultyFileLayer implements FileLayer {
     const dst = await this.locate(to);
     const inode = src.state.live.get(src.name);
     const replaced = dst.state.live.get(dst.name);
-    if (replaced !== inode) await this.detach(replaced);
+    // Its durable content must be saved before the rename overwrites it; a crash may bring it back.
+    if (replaced && replaced !== inode) await this.materialize(replaced);
     await this.inner.rename(from, to);
+    if (replaced && replaced !== inode) replaced.livePath = undefined;
     if (inode) {
       src.state.live.delete(src.name);
       dst.state.live.set(dst.name, inode);
@@ -424,8 +419,9 @@ export class FaultyFileLayer implements FileLayer {
     this.fail({ kind: 'unlink', path });
     const loc = await this.locate(path);
     const inode = loc.state.live.get(loc.name);
-    await this.detach(inode);
+    if (inode) await this.materialize(inode);
     await this.inner.unlink(path);
+    if (inode) inode.livePath = undefined;
     loc.state.live.delete(loc.name);
   }
 

@@ -49,10 +49,11 @@ export async function callerOf(
   return principal;
 }
 
-/** The graph a request is about: the `graph_name` path parameter, else a `graph` query parameter. */
+/** The graph a request is about: the `graph_name` (or `graph`) path parameter, else a `graph` query parameter. */
 export function graphOfRequest(request: FastifyRequest): string | undefined {
   const params = request.params as Record<string, string | undefined> | undefined;
-  if (params?.graph_name !== undefined) return params.graph_name;
+  const fromPath = params?.graph_name ?? params?.graph;
+  if (fromPath !== undefined) return fromPath;
   const query = request.query as { get?: (name: string) => string | undefined } | undefined;
   const graph = typeof query?.get === 'function' ? query.get('graph') : undefined;
   return graph === '' ? undefined : graph;

@@ -38,8 +38,14 @@ export function bump(catalog: Catalog, changes: Partial<Catalog>): Catalog {
 export function checkNewName(catalog: Catalog, name: string, what: string): void {
   if (!NAME_RE.test(name)) throw new CatalogError(`'${name}' is not a valid ${what} name.`);
   const use = nameUse(catalog, name);
-  if (use)
-    throw new CatalogError(`The ${what} name '${name}' conflicts with an existing ${use} of that name.`);
+  // "already exists" is what clients (pyTigerGraph) look for in a failed statement's output.
+  if (use === what) throw new CatalogError(`The ${what} '${name}' already exists.`);
+  if (use) {
+    const article = /^[aeiou]/.test(use) ? 'an' : 'a';
+    throw new CatalogError(
+      `The name '${name}' already exists as ${article} ${use}; it cannot name a ${what}.`,
+    );
+  }
 }
 
 function requireGraph(catalog: Catalog, graph: string): GraphDef {

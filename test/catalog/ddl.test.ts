@@ -67,15 +67,15 @@ test('names are unique across vertex types, edge types, reverse edges, tuples an
   const c = base();
   rejects(
     () => createVertexType(c, vertex('knows')),
-    "The vertex type name 'knows' conflicts with an existing edge type of that name.",
+    "The name 'knows' already exists as an edge type; it cannot name a vertex type.",
   );
   rejects(
     () => createTupleType(c, { name: 'known_by', fields: [{ name: 'a', type: INT }] }),
-    "The tuple type name 'known_by' conflicts with an existing reverse edge type of that name.",
+    "The name 'known_by' already exists as a reverse edge type; it cannot name a tuple type.",
   );
   rejects(
     () => createGraph(c, 'P', []),
-    "The graph name 'P' conflicts with an existing vertex type of that name.",
+    "The name 'P' already exists as a vertex type; it cannot name a graph.",
   );
   rejects(() => createVertexType(c, vertex('bad-name')), "'bad-name' is not a valid vertex type name.");
   assert.equal(nameUse(c, 'g'), 'graph');

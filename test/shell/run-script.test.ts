@@ -103,7 +103,7 @@ test('a failing statement changes nothing; the script stops unless exit_on_error
   assert.equal(r.code, 212);
   assert.equal(
     r.output,
-    "Semantic Check Fails: The vertex type name 'Person' conflicts with an existing vertex type of that name. (line 1, column 1)\n" +
+    "Semantic Check Fails: The vertex type 'Person' already exists. (line 1, column 1)\n" +
       'Failed to create vertex types: [Person].\n',
   );
   assert.equal(store.catalog, before);
@@ -206,7 +206,7 @@ test('schema change jobs: created, checked, run all-or-nothing, shown and droppe
   assert.equal(again.code, 212);
   assert.equal(
     again.output,
-    "Semantic Check Fails: The vertex type name 'Pet' conflicts with an existing vertex type of that name. (line 1, column 1)\n" +
+    "Semantic Check Fails: The vertex type 'Pet' already exists. (line 1, column 1)\n" +
       'Failed to run schema change job grow; the schema is unchanged.\n',
   );
 

@@ -249,6 +249,6 @@ test('running testserver.gsql a second time drops the graph and rebuilds the sam
     r.output.slice(0, 200),
   );
   // The tuples are global and survive DROP GRAPH, so TYPEDEF fails the second time (as in TigerGraph).
-  assert.match(r.output, /The tuple type name 'tuple1_all_types' conflicts with an existing tuple type/);
+  assert.match(r.output, /The tuple type 'tuple1_all_types' already exists\./);
   assert.deepEqual(graphSchemaJson(store.catalog, 'tests'), EXPECTED);
 });

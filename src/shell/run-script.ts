@@ -20,10 +20,11 @@ import { authHandlers } from './auth-handlers.js';
 import { ddlHandlers } from './handlers-ddl.js';
 import { schemaChangeHandlers } from './handlers-schema-change.js';
 import { sessionHandlers } from './handlers-session.js';
+import { dmlHandlers } from './dml.js';
 
 export type { CatalogStore, ShellSession };
 
-const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers, ...authHandlers };
+const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers, ...authHandlers, ...dmlHandlers };
 
 async function dispatch(stmt: Stmt, ctx: ShellContext): Promise<void> {
   const handler = HANDLERS[stmt.kind] as (s: Stmt, c: ShellContext) => Promise<void>;

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseQueryText } from '../../src/gsql/parser-query.js';
+import { compileQuery } from '../../src/query/compile-query.js';
+import { executeQuery } from '../../src/query/run.js';
+import { minimalGraph } from '../fixtures/query/minimal.js';
+
+function endless() {
+  const g = minimalGraph();
+  const [stmt] = parseQueryText(`CREATE QUERY spin() FOR GRAPH minimalNet {
+    SumAccum<INT> @@n;
+    WHILE true DO @@n += 1; END;
+  }`);
+  if (stmt.kind !== 'createQuery') throw new Error('parse');
+  return { g, q: compileQuery(stmt.query, g.catalog, 'minimalNet') };
+}
+
+test('a query past its deadline stops with a timeout error while the event loop keeps running', async () => {
+  const { g, q } = endless();
+  let timerFired = false;
+  setTimeout(() => (timerFired = true), 5);
+  const started = Date.now();
+  await assert.rejects(executeQuery(g, q, {}, { deadline: Date.now() + 60 }), {
+    code: 'GSQL-TIMEOUT',
+    message: 'The query exceeded its time limit and was stopped.',
+  });
+  assert.equal(timerFired, true);
+  assert.ok(Date.now() - started < 2000);
+});
+
+test('an aborted query stops with GSQL-ABORTED', async () => {
+  const { g, q } = endless();
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 20);
+  await assert.rejects(executeQuery(g, q, {}, { signal: ac.signal }), {
+    code: 'GSQL-ABORTED',
+    message: 'The query was aborted.',
+  });
+});

@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { TEMP_SUFFIX } from './atomic-file.js';
+import { TEMP_SUFFIX, makeDirDurable } from './durable-ops.js';
 import { type FileLayer, realFileLayer } from './file-layer.js';
 
 export const CHECKPOINT_MAGIC = 'OCELCKPT';
@@ -99,9 +99,8 @@ export class CheckpointStore {
 
   /** Complete checkpoint files (by name; not validated), newest first. */
   async list(): Promise<CheckpointInfo[]> {
-    await this.fs.mkdir(this.dir);
     const out: CheckpointInfo[] = [];
-    for (const file of await this.fs.list(this.dir)) {
+    for (const file of await this.files()) {
       const m = CHECKPOINT_NAME.exec(file);
       if (m) out.push({ file, lsn: Number(m[1]) });
     }
@@ -118,8 +117,13 @@ export class CheckpointStore {
     return run;
   }
 
+  /** File names in the directory; none if it does not exist yet. */
+  private async files(): Promise<string[]> {
+    return (await this.fs.stat(this.dir)) ? this.fs.list(this.dir) : [];
+  }
+
   private async writeNow(lsn: number, chunks: CheckpointChunks): Promise<CheckpointInfo> {
-    await this.fs.mkdir(this.dir);
+    await makeDirDurable(this.fs, this.dir);
     for (const f of await this.fs.list(this.dir)) {
       if (f.endsWith(TEMP_SUFFIX)) await this.fs.unlink(join(this.dir, f));
     }
@@ -163,8 +167,7 @@ export class CheckpointStore {
    */
   async readNewest(): Promise<{ checkpoint?: LoadedCheckpoint; report: CheckpointReadReport }> {
     const report: CheckpointReadReport = { skipped: [], incomplete: [] };
-    await this.fs.mkdir(this.dir);
-    report.incomplete = (await this.fs.list(this.dir)).filter((f) => f.endsWith(TEMP_SUFFIX));
+    report.incomplete = (await this.files()).filter((f) => f.endsWith(TEMP_SUFFIX));
     for (const info of await this.list()) {
       const decoded = decodeCheckpoint(await this.fs.readFile(join(this.dir, info.file)), info.lsn);
       if ('error' in decoded) {

@@ -7,7 +7,7 @@
  * plus the log still give every acknowledged record.
  */
 import { join } from 'node:path';
-import { TEMP_SUFFIX, writeFileAtomic } from './atomic-file.js';
+import { TEMP_SUFFIX, makeDirDurable, writeFileAtomic } from './durable-ops.js';
 import { type CheckpointChunks, type CheckpointInfo, CheckpointStore } from './checkpoint.js';
 import { DataDirError, WalDamageError } from './errors.js';
 import { type FileLayer, realFileLayer } from './file-layer.js';
@@ -86,7 +86,7 @@ export class DataDir {
     const st = await fs.stat(path);
     if (st && !st.isDirectory)
       throw new DataDirError('NOT_A_DATA_DIR', `${path} exists and is not a directory`);
-    await fs.mkdir(path);
+    await makeDirDurable(fs, path);
     await checkFormat(fs, path);
     const lock = await acquireLock(fs, path);
     try {

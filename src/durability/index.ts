@@ -9,7 +9,7 @@
  *   await dd.writeCheckpoint(lsnCoveredBySnapshot, snapshotChunks());   // rebuild
  *   await dd.close();
  */
-export { writeFileAtomic, TEMP_SUFFIX } from './atomic-file.js';
+export { makeDirDurable, writeFileAtomic, TEMP_SUFFIX } from './durable-ops.js';
 export {
   CheckpointStore,
   checkpointName,

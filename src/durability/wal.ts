@@ -23,6 +23,7 @@
  */
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { makeDirDurable } from './durable-ops.js';
 import { DurabilityFatalError } from './errors.js';
 import { type FileHandle, type FileLayer, realFileLayer } from './file-layer.js';
 import {
@@ -140,7 +141,7 @@ export class WriteAheadLog {
     const dir = options.dir;
     const afterLsn = options.afterLsn ?? 0;
     const segmentSize = options.segmentSize ?? 64 * 1024 * 1024;
-    await fs.mkdir(dir);
+    await makeDirDurable(fs, dir);
     const scanned = await scanSegments(fs, dir, afterLsn);
     const { stale, segments, removedSegments, tailCut } = scanned;
     let lastSize = scanned.lastSize;

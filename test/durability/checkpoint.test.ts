@@ -131,3 +131,20 @@ test('a power cut at any step of a checkpoint write leaves the old or the new on
     assert.deepEqual([...outcomes].sort(), [1, 2]);
   });
 });
+
+test('a producer that fails part-way leaves the previous checkpoint in place', async () => {
+  await withTmpDir(async (dir) => {
+    const store = new CheckpointStore(dir);
+    await store.write(1, [Buffer.from('one')]);
+    function* failing(): Generator<Uint8Array> {
+      yield Buffer.from('partial');
+      throw new Error('snapshot failed');
+    }
+    await assert.rejects(store.write(2, failing()), /snapshot failed/);
+    const { checkpoint, report } = await store.readNewest();
+    assert.equal(checkpoint?.lsn, 1);
+    assert.deepEqual(report.incomplete, [checkpointName(2) + '.tmp']);
+    await store.write(3, [Buffer.from('three')]);
+    assert.deepEqual((await readdir(dir)).sort(), [checkpointName(1), checkpointName(3)]);
+  });
+});

@@ -39,36 +39,50 @@ const enum Kind {
   DeleteEdge,
 }
 
-interface Op {
-  kind: Kind;
-  type: string;
-  fromType: string;
-  fromId: ExternalId;
-  toType: string;
-  toId: ExternalId;
-  attrs: AttrMap | null;
-  stats: ObjectStatistics;
-}
-
+/**
+ * Operations are kept in parallel arrays that are reused from batch to batch, so the hot path
+ * allocates nothing per edge beyond its ids and attributes.
+ */
 export class Batch implements BatchSink {
   conditionFailed = false;
-  ops: Op[] = [];
+  size = 0;
+  private readonly kinds: Kind[] = [];
+  private readonly types: string[] = [];
+  private readonly fromTypes: string[] = [];
+  private readonly fromIds: ExternalId[] = [];
+  private readonly toTypes: string[] = [];
+  private readonly toIds: ExternalId[] = [];
+  private readonly attrs: (AttrMap | null)[] = [];
+  private readonly stats: ObjectStatistics[] = [];
 
-  get size(): number {
-    return this.ops.length;
+  /** Empties the batch for reuse (slots are overwritten by later operations). */
+  clear(): void {
+    this.size = 0;
+  }
+
+  private push(
+    kind: Kind,
+    type: string,
+    fromType: string,
+    fromId: ExternalId,
+    toType: string,
+    toId: ExternalId,
+    attrs: AttrMap | null,
+    stats: ObjectStatistics,
+  ): void {
+    const n = this.size++;
+    this.kinds[n] = kind;
+    this.types[n] = type;
+    this.fromTypes[n] = fromType;
+    this.fromIds[n] = fromId;
+    this.toTypes[n] = toType;
+    this.toIds[n] = toId;
+    this.attrs[n] = attrs;
+    this.stats[n] = stats;
   }
 
   upsertVertex(type: string, id: ExternalId, attrs: AttrMap, stats: ObjectStatistics): void {
-    this.ops.push({
-      kind: Kind.Vertex,
-      type,
-      fromType: type,
-      fromId: id,
-      toType: '',
-      toId: '',
-      attrs,
-      stats,
-    });
+    this.push(Kind.Vertex, type, type, id, '', '', attrs, stats);
   }
 
   upsertEdge(
@@ -80,20 +94,11 @@ export class Batch implements BatchSink {
     attrs: AttrMap,
     stats: ObjectStatistics,
   ): void {
-    this.ops.push({ kind: Kind.Edge, type, fromType, fromId, toType, toId, attrs, stats });
+    this.push(Kind.Edge, type, fromType, fromId, toType, toId, attrs, stats);
   }
 
   deleteVertex(type: string, id: ExternalId, stats: ObjectStatistics): void {
-    this.ops.push({
-      kind: Kind.DeleteVertex,
-      type,
-      fromType: type,
-      fromId: id,
-      toType: '',
-      toId: '',
-      attrs: null,
-      stats,
-    });
+    this.push(Kind.DeleteVertex, type, type, id, '', '', null, stats);
   }
 
   deleteEdge(
@@ -104,47 +109,49 @@ export class Batch implements BatchSink {
     toId: ExternalId,
     stats: ObjectStatistics,
   ): void {
-    this.ops.push({ kind: Kind.DeleteEdge, type, fromType, fromId, toType, toId, attrs: null, stats });
+    this.push(Kind.DeleteEdge, type, fromType, fromId, toType, toId, null, stats);
   }
 
-  /** Applies every operation inside `tx`; returns nothing, counts into the operations' statistics. */
+  /** Applies every operation inside `tx`, counting into the operations' statistics. */
   applyTo(tx: WriteTx, createMissingEndpoints: boolean): void {
     const edgeOpts = { createMissingEndpoints };
-    for (const op of this.ops) {
+    const { kinds, types, fromTypes, fromIds, toTypes, toIds, attrs, stats } = this;
+    for (let i = 0; i < this.size; i++) {
+      const s = stats[i];
       try {
-        switch (op.kind) {
+        switch (kinds[i]) {
           case Kind.Vertex:
-            tx.upsertVertex(op.type, op.fromId, op.attrs as AttrMap);
-            op.stats.validObject++;
+            tx.upsertVertex(types[i], fromIds[i], attrs[i] as AttrMap);
+            s.validObject++;
             break;
           case Kind.Edge:
             if (
               tx.upsertEdge(
-                op.type,
-                op.fromType,
-                op.fromId,
-                op.toType,
-                op.toId,
-                op.attrs as AttrMap,
+                types[i],
+                fromTypes[i],
+                fromIds[i],
+                toTypes[i],
+                toIds[i],
+                attrs[i] as AttrMap,
                 edgeOpts,
               ) === 'skipped'
             ) {
               // VERTEX_MUST_EXIST: an endpoint vertex is missing.
-              op.stats.noIdFound++;
-            } else op.stats.validObject++;
+              s.noIdFound++;
+            } else s.validObject++;
             break;
           case Kind.DeleteVertex:
-            tx.deleteVertex(op.type, op.fromId);
-            op.stats.validObject++;
+            tx.deleteVertex(types[i], fromIds[i]);
+            s.validObject++;
             break;
           case Kind.DeleteEdge:
-            tx.deleteEdge(op.type, op.fromType, op.fromId, op.toType, op.toId);
-            op.stats.validObject++;
+            tx.deleteEdge(types[i], fromTypes[i], fromIds[i], toTypes[i], toIds[i]);
+            s.validObject++;
             break;
         }
       } catch (e) {
         if (!(e instanceof EngineError)) throw e;
-        op.stats.invalidAttribute++;
+        s.invalidAttribute++;
       }
     }
   }

@@ -7,7 +7,7 @@
  * with its position, before any data is read.
  */
 import type { AttrType, Catalog, EdgeType, GraphDef, VertexType } from '../catalog/types.js';
-import type { UpsertOp } from '../engine/api.js';
+import type { ExternalId, UpsertOp } from '../engine/api.js';
 import type {
   FilenameDef,
   LoadCond,
@@ -61,6 +61,24 @@ export interface CompiledJob {
   graph: string;
   filenames: FilenameDef[];
   inputs: InputPlan[];
+}
+
+/** The counters of one target type within a run, looked up once per statistics object. */
+function statsOf(kind: ObjectKind, typeName: string): (stats: LoadStatistics) => ObjectStatistics {
+  let owner: LoadStatistics | undefined;
+  let cached: ObjectStatistics | undefined;
+  return (stats) => {
+    if (stats !== owner || cached === undefined) {
+      owner = stats;
+      cached = stats.object(kind, typeName);
+    }
+    return cached;
+  };
+}
+
+/** The type ids of a vertex type are read as: composite keys are comma-joined strings. */
+function idTypeOf(vt: VertexType): AttrType {
+  return vt.keyKind === 'composite' ? { kind: 'STRING', compress: false } : vt.primaryId.type;
 }
 
 /** Vertex types of a graph, by name. */
@@ -159,10 +177,34 @@ function evalAttrs(
 
 const EMPTY_ATTRS: AttrMap = Object.freeze({}) as AttrMap;
 
+/** An id read from a row: the engine's id, INVALID (malformed) or NO_ID (empty token). */
+const NO_ID: unique symbol = Symbol('no id');
+type IdFn = (row: Row) => ExternalId | typeof INVALID | typeof NO_ID;
+
+/**
+ * Compiles an id expression for a vertex type's primary id. A `$n` feeding a 64-bit INT/UINT id is
+ * read straight from the line's bytes, without decoding a string (the hot path of edge files).
+ */
+function compileId(e: LoadExpr, type: AttrType, scope: ExprScope, needs: Needs): IdFn {
+  const fn = compileToken(e, scope, needs);
+  const conv = idConverter(type);
+  const slow: IdFn = (row) => {
+    const t = fn(row);
+    return t === '' ? NO_ID : conv(t);
+  };
+  if (e.kind !== 'position' || (type.kind !== 'INT' && type.kind !== 'UINT') || type.bytes !== 8) return slow;
+  const i = e.index;
+  const unsigned = type.kind === 'UINT';
+  return (row) => {
+    const n = row.smallInt(i);
+    if (n === undefined) return slow(row);
+    return unsigned && n < 0 ? INVALID : n;
+  };
+}
+
 interface Endpoint {
-  fn: RowFn;
+  id: IdFn;
   type: string;
-  conv: (t: string) => string | number | bigint | typeof INVALID;
 }
 
 export interface CompileOptions {
@@ -298,12 +340,8 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
     );
     if (!ok) throw jobError(`Edge type "${et.name}" does not connect "${ft}" to "${tt}".`, fromE);
     return [
-      {
-        fn: compileToken(fe, scope, needs),
-        type: ft,
-        conv: idConverter(vertexType(ft, fromE).primaryId.type),
-      },
-      { fn: compileToken(te, scope, needs), type: tt, conv: idConverter(vertexType(tt, toE).primaryId.type) },
+      { id: compileId(fe, idTypeOf(vertexType(ft, fromE)), scope, needs), type: ft },
+      { id: compileId(te, idTypeOf(vertexType(tt, toE)), scope, needs), type: tt },
     ];
   };
 
@@ -354,19 +392,18 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
     if (stmt.kind === 'delete_vertex') {
       const vt = vertexType(stmt.typeName, stmt);
       note('deleteVertex', vt.name);
-      const idFn = compileToken(stmt.id, scope, needs);
-      const conv = idConverter(vt.primaryId.type);
+      const idFn = compileId(stmt.id, idTypeOf(vt), scope, needs);
       const where = cond(stmt.where, scope, needs);
       const typeName = vt.name;
+      const counters = statsOf('deleteVertex', typeName);
       addExec((row, sink, stats) => {
-        const s = stats.object('deleteVertex', typeName);
+        const s = counters(stats);
         if (where && !where(row)) {
           sink.conditionFailed = true;
           return;
         }
-        const text = idFn(row);
-        if (text === '') return void s.noIdFound++;
-        const id = conv(text);
+        const id = idFn(row);
+        if (id === NO_ID) return void s.noIdFound++;
         if (id === INVALID) return void s.invalidPrimaryId++;
         sink.deleteVertex(typeName, id, s);
       });
@@ -376,18 +413,17 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
       const [from, to] = endpoints(et, stmt.from, stmt.to, scope, needs);
       const where = cond(stmt.where, scope, needs);
       const typeName = et.name;
+      const counters = statsOf('deleteEdge', typeName);
       addExec((row, sink, stats) => {
-        const s = stats.object('deleteEdge', typeName);
+        const s = counters(stats);
         if (where && !where(row)) {
           sink.conditionFailed = true;
           return;
         }
-        const ft = from.fn(row);
-        const tt = to.fn(row);
-        if (ft === '' || tt === '') return void s.noIdFound++;
-        const fid = from.conv(ft);
+        const fid = from.id(row);
+        const tid = to.id(row);
+        if (fid === NO_ID || tid === NO_ID) return void s.noIdFound++;
         if (fid === INVALID) return void s.invalidPrimaryId++;
-        const tid = to.conv(tt);
         if (tid === INVALID) return void s.invalidSecondaryId++;
         sink.deleteEdge(typeName, from.type, fid, to.type, tid, s);
       });
@@ -416,18 +452,17 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
           const attrs = compileAttrs(et.attributes, t.values.slice(2), scope, needs, catalog);
           const where = cond(t.where, scope, needs);
           const typeName = et.name;
+          const counters = statsOf('edge', typeName);
           addExec((row, sink, stats) => {
-            const s = stats.object('edge', typeName);
+            const s = counters(stats);
             if (where && !where(row)) {
               sink.conditionFailed = true;
               return;
             }
-            const ft = from.fn(row);
-            const tt = to.fn(row);
-            if (ft === '' || tt === '') return void s.noIdFound++;
-            const fid = from.conv(ft);
+            const fid = from.id(row);
+            const tid = to.id(row);
+            if (fid === NO_ID || tid === NO_ID) return void s.noIdFound++;
             if (fid === INVALID) return void s.invalidPrimaryId++;
-            const tid = to.conv(tt);
             if (tid === INVALID) return void s.invalidSecondaryId++;
             let rec = EMPTY_ATTRS;
             if (attrs.length > 0) {
@@ -473,8 +508,7 @@ function compileVertex(
 ): StmtExec {
   const typeName = vt.name;
   const where = whereC ? compileCond(whereC, scope, needs) : undefined;
-  let idFn: RowFn;
-  let idParts: RowFn[] | undefined;
+  let idFn: IdFn;
   let attrs: AttrPlan[];
   if (vt.keyKind === 'primary_id') {
     const want = 1 + vt.attributes.length;
@@ -485,7 +519,7 @@ function compileVertex(
       );
     }
     if (values[0].kind === 'skip') throw jobError('The primary id cannot be "_".', values[0]);
-    idFn = compileToken(values[0], scope, needs);
+    idFn = compileId(values[0], vt.primaryId.type, scope, needs);
     attrs = compileAttrs(vt.attributes, values.slice(1), scope, needs, catalog);
   } else {
     if (values.length !== vt.attributes.length) {
@@ -497,8 +531,15 @@ function compileVertex(
     const keyIdx = vt.keyAttributes.map((k) => vt.attributes.findIndex((a) => a.name === k));
     for (const i of keyIdx)
       if (values[i].kind === 'skip') throw jobError('A key attribute cannot be "_".', values[i]);
-    idParts = keyIdx.map((i) => compileToken(values[i], scope, needs));
-    idFn = idParts[0];
+    if (keyIdx.length === 1) idFn = compileId(values[keyIdx[0]], vt.primaryId.type, scope, needs);
+    else {
+      // A composite key is the key attributes' tokens joined by commas (the REST id form).
+      const parts = keyIdx.map((i) => compileToken(values[i], scope, needs));
+      idFn = (row) => {
+        const texts = parts.map((p) => p(row));
+        return texts.some((t) => t === '') ? NO_ID : texts.join(',');
+      };
+    }
     const rest = vt.attributes.filter((a) => !vt.keyAttributes.includes(a.name));
     attrs = compileAttrs(
       rest,
@@ -511,26 +552,15 @@ function compileVertex(
       catalog,
     );
   }
-  const conv = idConverter(
-    vt.keyKind === 'composite' ? { kind: 'STRING', compress: false } : vt.primaryId.type,
-  );
-  const parts = idParts && idParts.length > 1 ? idParts : undefined;
+  const counters = statsOf('vertex', typeName);
   return (row, sink, stats) => {
-    const s: ObjectStatistics = stats.object('vertex', typeName);
+    const s = counters(stats);
     if (where && !where(row)) {
       sink.conditionFailed = true;
       return;
     }
-    let text: string;
-    if (parts) {
-      const texts = parts.map((p) => p(row));
-      if (texts.some((t) => t === '')) return void s.noIdFound++;
-      text = texts.join(',');
-    } else {
-      text = idFn(row);
-      if (text === '') return void s.noIdFound++;
-    }
-    const id = conv(text);
+    const id = idFn(row);
+    if (id === NO_ID) return void s.noIdFound++;
     if (id === INVALID) return void s.invalidPrimaryId++;
     let rec = EMPTY_ATTRS;
     if (attrs.length > 0) {

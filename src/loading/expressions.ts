@@ -11,6 +11,8 @@ import { TokenFunctionError, tokenFunction, tokenFunctionNames } from './token-f
 export interface Row {
   readonly count: number;
   token(i: number): string;
+  /** Token i as a small integer read without decoding, when the row can (CSV lines); else undefined. */
+  smallInt(i: number): number | undefined;
 }
 
 /** A row backed by an array of strings (JSON lines, TEMP_TABLE rows). */
@@ -21,6 +23,9 @@ export class ArrayRow implements Row {
   }
   token(i: number): string {
     return this.values[i];
+  }
+  smallInt(): number | undefined {
+    return undefined;
   }
 }
 

@@ -105,12 +105,16 @@ export async function loadInput(
     stats.validLine++;
   };
 
+  // Two batches alternate: one fills while the other commits.
+  let spare = new Batch();
   const flush = async (): Promise<void> => {
     if (pending) await pending;
     pending = null;
     if (batch.size === 0) return;
     const b = batch;
-    batch = new Batch();
+    batch = spare;
+    batch.clear();
+    spare = b;
     pending = db.write((tx) => b.applyTo(tx, createMissing));
   };
 

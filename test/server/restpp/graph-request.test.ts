@@ -17,7 +17,6 @@ test('timeout: 0 or absent is the system default; other values are seconds', () 
 
 test('a passed deadline stops a scan with REST-3001', async () => {
   const d = new Deadline(0.001);
-  for (let i = 0; i < 2048; i++) d.check();
   await sleep(10);
   assert.throws(
     () => {

@@ -10,22 +10,18 @@ import type { FastifyInstance } from 'fastify';
 import { AuthService } from '../../src/auth/service.js';
 import { Database } from '../../src/engine/database.js';
 import { registerAdminRoutes } from '../../src/server/admin/admin-routes.js';
-import { registerExpiredTokenRoutes } from '../../src/server/admin/expiredtoken.js';
 import type { ServerContext } from '../../src/server/context.js';
 import { registerGsqlRoutes } from '../../src/server/gsqlserver/gsql-routes.js';
 import { shellRunner } from '../../src/server/gsqlserver/script-runner.js';
-import { registerSecretRoutes } from '../../src/server/gsqlserver/secrets.js';
 import {
   gsqlCredentialCheck,
   installGsqlCredentialHook,
 } from '../../src/server/gsqlserver/tokens-credentials.js';
-import { registerTokenRoutes } from '../../src/server/gsqlserver/tokens.js';
 import { createListenerApp } from '../../src/server/http/app.js';
 import { LatencyRecorder } from '../../src/server/http/latency.js';
 import { EndpointRegistry } from '../../src/server/restpp/endpoint-registry.js';
 import { mountRestppModules } from '../../src/server/restpp/route-module.js';
 import { RESTPP_ROUTE_MODULES } from '../../src/server/restpp/routes.js';
-import { tokenRoutes } from '../../src/server/restpp/token.js';
 import { installRestppTokenAuth } from '../../src/server/restpp/token-auth.js';
 
 export interface AuthServers {
@@ -68,20 +64,17 @@ export async function startAuthServers(opts: {
     runScript: shellRunner(db),
     log: () => {},
   };
-  const modules = [...RESTPP_ROUTE_MODULES, tokenRoutes];
 
   const restpp = createListenerApp({ logError: () => {} });
   installRestppTokenAuth(restpp, db);
-  mountRestppModules(restpp, modules, ctx, endpoints);
+  mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
 
   const gsql = createListenerApp({ logError: () => {}, restppPrefix: '/restpp' });
   installGsqlCredentialHook(gsql, db);
   registerGsqlRoutes(gsql, ctx);
-  registerSecretRoutes(gsql, ctx);
-  registerTokenRoutes(gsql, ctx);
   await gsql.register(
     async (scope) => {
-      mountRestppModules(scope, modules, ctx, new EndpointRegistry());
+      mountRestppModules(scope, RESTPP_ROUTE_MODULES, ctx, new EndpointRegistry());
     },
     { prefix: '/restpp' },
   );
@@ -89,7 +82,6 @@ export async function startAuthServers(opts: {
   const admin = createListenerApp({ logError: () => {} });
   installGsqlCredentialHook(admin, db);
   registerAdminRoutes(admin, ctx);
-  registerExpiredTokenRoutes(admin, ctx);
 
   const apps: FastifyInstance[] = [restpp, gsql, admin];
   const urls: string[] = [];

@@ -5,13 +5,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { registerSchemaRoutes } from './schema.js';
+import { registerSecretRoutes } from './secrets.js';
 import { registerShellTransport } from './shell-transport.js';
 import { registerStatementRoutes } from './statements.js';
 import { registerGsqlSystemRoutes } from './system.js';
+import { registerTokenRoutes } from './tokens.js';
 
 export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerGsqlSystemRoutes(app, ctx);
   registerShellTransport(app, ctx, '/gsqlserver/gsql');
   registerStatementRoutes(app, ctx);
   registerSchemaRoutes(app, ctx);
+  registerSecretRoutes(app, ctx);
+  registerTokenRoutes(app, ctx);
 }

@@ -7,10 +7,12 @@ import { systemRoutes } from './system.js';
 import { graphRoutes } from './graph-routes.js';
 import { builtinsRoutes } from './builtins.js';
 import { ddlRoutes } from './ddl.js';
+import { tokenRoutes } from './token.js';
 
 export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [
   systemRoutes,
   graphRoutes,
   builtinsRoutes,
   ddlRoutes,
+  tokenRoutes,
 ];

@@ -3,6 +3,7 @@
  * type, edge list/get/delete. Handlers live in graph-upsert.ts, graph-vertices.ts, graph-edges.ts.
  */
 import type { FastifyRequest } from 'fastify';
+import { valueFromJson } from '../../engine/value-input.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { jsonBodyKeepingDuplicates } from '../http/body.js';
@@ -13,7 +14,6 @@ import { deleteEdges, EDGE_DELETE_PARAMS, EDGE_GET_PARAMS, EDGE_PATHS, getEdges 
 import { graphOf } from './graph-request.js';
 import { decodeUpsertBody } from './graph-upsert-body.js';
 import { applyUpsert, prepareUpsert, type UpsertFlags } from './graph-upsert.js';
-import { readJsonValue } from './graph-value-json.js';
 import {
   checkAck,
   DELETE_BY_TYPE_PARAMS,
@@ -101,7 +101,9 @@ async function upsert(ctx: ServerContext, request: FastifyRequest): Promise<Enve
   const flags = upsertFlags(queryOf(request));
   atomicLevel(request);
   const body = decodeUpsertBody(jsonBodyKeepingDuplicates(request));
-  const plan = prepareUpsert(ctx.db.catalog, graph, body, readJsonValue);
+  const plan = prepareUpsert(ctx.db.catalog, graph, body, (json, type, catalog) =>
+    valueFromJson(type, json, catalog),
+  );
   const counts = await ctx.db.write((tx) => applyUpsert(tx, plan, flags));
   return okEnvelope([counts], '', counts.skipped_edges ? 'REST-0003' : 'REST-0000');
 }

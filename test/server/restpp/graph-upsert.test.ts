@@ -1,12 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Tuple, VertexRef } from '../../../src/catalog/value.js';
 import type { GraphDef } from '../../../src/catalog/types.js';
 import { RestError } from '../../../src/server/http/envelope.js';
 import { parseJson } from '../../../src/util/json-parse.js';
 import { decodeUpsertBody, parseOp } from '../../../src/server/restpp/graph-upsert-body.js';
 import { prepareUpsert } from '../../../src/server/restpp/graph-upsert.js';
-import { readJsonValue } from '../../../src/server/restpp/graph-value-json.js';
+import { valueFromJson } from '../../../src/engine/value-input.js';
+import type { AttrType, Catalog } from '../../../src/catalog/types.js';
+import type { ParsedJson } from '../../../src/util/json-parse.js';
+
+const readJsonValue = (json: ParsedJson, type: AttrType, c: Catalog) => valueFromJson(type, json, c);
 import { testCatalog } from './graph-fixture.js';
 
 const catalog = testCatalog();
@@ -94,67 +97,6 @@ test('malformed bodies are REST-30000 naming the place', () => {
     isError('REST-30000', "vertex type 'vertex4' must be a JSON object"),
   );
   assert.equal(decodeUpsertBody(undefined).vertices.length, 0);
-});
-
-test('readJsonValue reads every JSON form of spec §2.3', () => {
-  const t = (name: string) => {
-    const vt = catalog.vertexTypes[0];
-    const a = vt.attributes.find((x) => x.name === name);
-    assert.ok(a, name);
-    return a.type;
-  };
-  assert.equal(readJsonValue(5, t('a01_int'), catalog), 5);
-  assert.equal(readJsonValue(9223372036854775807n, t('a01_int'), catalog), 9223372036854775807n);
-  assert.equal(readJsonValue(9223372036854775808n, t('a01_int'), catalog), undefined);
-  assert.equal(readJsonValue(-1, t('a02_uint'), catalog), undefined);
-  assert.equal(readJsonValue(2.5, t('a01_int'), catalog), undefined);
-  assert.equal(readJsonValue('12', t('a01_int'), catalog), 12);
-  assert.equal(readJsonValue(1.5, t('a04_double'), catalog), 1.5);
-  assert.equal(readJsonValue(true, t('a06_bool'), catalog), true);
-  assert.equal(readJsonValue('x', t('a06_bool'), catalog), undefined);
-  assert.equal(readJsonValue('abc', t('a07_string'), catalog), 'abc');
-  assert.equal(readJsonValue(3, t('a07_string'), catalog), undefined);
-  assert.equal(
-    readJsonValue('2020-01-02 03:04:05', t('a05_datetime'), catalog),
-    Date.UTC(2020, 0, 2, 3, 4, 5) / 1000,
-  );
-  assert.equal(readJsonValue(86400, t('a05_datetime'), catalog), 86400);
-  assert.equal(readJsonValue('not a date', t('a05_datetime'), catalog), undefined);
-  assert.deepEqual(readJsonValue([1, 2, 2], t('a11_list_int'), catalog), [1, 2, 2]);
-  assert.deepEqual(readJsonValue([1, 2, 2], t('a19_set_int'), catalog), [1, 2]);
-  assert.deepEqual(
-    readJsonValue({ keylist: [1, 2], valuelist: [10, 20] }, t('a27_int_int'), catalog),
-    new Map([
-      [1, 10],
-      [2, 20],
-    ]),
-  );
-  assert.deepEqual(
-    readJsonValue({ keyList: ['a'], valueList: ['b'] }, t('a41_string_string'), catalog),
-    new Map([['a', 'b']]),
-  );
-  assert.equal(readJsonValue({ keylist: [1], valuelist: [] }, t('a27_int_int'), catalog), undefined);
-  assert.deepEqual(
-    readJsonValue(
-      { keylist: ['field1', 'field2', 'field3'], valuelist: [1, 'ab', '2020-01-01'] },
-      t('a10_udt'),
-      catalog,
-    ),
-    new Tuple('tuple2_simple', [1, 'ab', Date.UTC(2020, 0, 1) / 1000]),
-  );
-  assert.equal(
-    readJsonValue(
-      { keylist: ['field1', 'field2', 'field3'], valuelist: [1, 'this is too long', 0] },
-      t('a10_udt'),
-      catalog,
-    ),
-    undefined,
-  );
-  assert.deepEqual(
-    readJsonValue({ id: 1, type: 'vertex4' }, { kind: 'VERTEX' }, catalog),
-    new VertexRef('vertex4', '1'),
-  );
-  assert.equal(readJsonValue(null, t('a01_int'), catalog), undefined);
 });
 
 test('prepareUpsert converts values and keeps ops', () => {

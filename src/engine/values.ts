@@ -22,6 +22,15 @@ export function checkValue(type: AttrType, v: Value, catalog: Pick<Catalog, 'tup
   switch (type.kind) {
     case 'INT':
     case 'UINT': {
+      // Fast path: a safe integer always fits a 64-bit INT, and a UINT when not negative.
+      if (
+        typeof v === 'number' &&
+        type.bytes === 8 &&
+        Number.isSafeInteger(v) &&
+        (type.kind === 'INT' || v >= 0)
+      ) {
+        return v;
+      }
       let b: bigint;
       if (typeof v === 'bigint') b = v;
       else if (typeof v === 'number' && Number.isInteger(v)) b = BigInt(v);
@@ -305,7 +314,17 @@ export interface ParsedId {
 }
 
 /** Parses an external id for a vertex type; throws REST-30200 naming the type when it is invalid. */
+const NO_KEY_VALUES: Value[] = [];
+
 export function parseId(vt: VertexType, id: ExternalId): ParsedId {
+  if (vt.keyKind === 'primary_id') {
+    // Fast paths for the common id forms.
+    const k = vt.primaryId.type.kind;
+    if (typeof id === 'number' && k === 'INT' && Number.isSafeInteger(id))
+      return { key: id, value: id, keyValues: NO_KEY_VALUES };
+    if (typeof id === 'string' && k === 'STRING' && id !== '')
+      return { key: id, value: id, keyValues: NO_KEY_VALUES };
+  }
   const bad = (): EngineError =>
     new EngineError('REST-30200', `Invalid vertex id '${String(id)}' for vertex type '${vt.name}'.`);
   if (vt.keyKind === 'composite') {

@@ -11,6 +11,8 @@
  *     3 DELETE_VERTEX  str type, value id, u8 permanent
  *     4 DELETE_EDGE    str stored edge type, str FROM type, value FROM id, str TO type, value TO id,
  *                      varuint n, n × (str discriminator attribute, value)
+ *   Type and attribute names are interned per record: varuint 0 + str for a first occurrence,
+ *   varuint k for the k-th distinct name of the record.
  *   Attribute values are the final values written (upsert ops already applied), so replay is a
  *   plain re-application in order. Vertices created implicitly by an edge are logged before it.
  * kind 2 CATALOG: str catalog as JSON (catalog objects are plain JSON data) — a schema change, data migrated on replay.
@@ -34,7 +36,18 @@ const OP_DELETE_EDGE = 4;
 
 export class RecordWriter {
   private w = new ByteWriter(256);
+  private names = new Map<string, number>();
   ops = 0;
+
+  private name(s: string): void {
+    const k = this.names.get(s);
+    if (k !== undefined) this.w.varuint(k);
+    else {
+      this.names.set(s, this.names.size + 1);
+      this.w.varuint(0);
+      this.w.str(s);
+    }
+  }
 
   constructor(version: number) {
     this.w.u8(RECORD_FORMAT);
@@ -45,7 +58,7 @@ export class RecordWriter {
   private attrs(list: readonly (readonly [string, Value])[]): void {
     this.w.varuint(list.length);
     for (const [k, v] of list) {
-      this.w.str(k);
+      this.name(k);
       this.w.value(v);
     }
   }
@@ -53,7 +66,7 @@ export class RecordWriter {
   upsertVertex(type: string, id: Value, attrs: readonly (readonly [string, Value])[]): void {
     this.ops++;
     this.w.u8(OP_UPSERT_VERTEX);
-    this.w.str(type);
+    this.name(type);
     this.w.value(id);
     this.attrs(attrs);
   }
@@ -61,10 +74,10 @@ export class RecordWriter {
   private edgeHead(op: number, et: string, ft: string, fid: Value, tt: string, tid: Value): void {
     this.ops++;
     this.w.u8(op);
-    this.w.str(et);
-    this.w.str(ft);
+    this.name(et);
+    this.name(ft);
     this.w.value(fid);
-    this.w.str(tt);
+    this.name(tt);
     this.w.value(tid);
   }
 
@@ -83,7 +96,7 @@ export class RecordWriter {
   deleteVertex(type: string, id: Value, permanent: boolean): void {
     this.ops++;
     this.w.u8(OP_DELETE_VERTEX);
-    this.w.str(type);
+    this.name(type);
     this.w.value(id);
     this.w.u8(permanent ? 1 : 0);
   }
@@ -144,11 +157,24 @@ export function decodeRecord(bytes: Uint8Array): DecodedRecord {
   throw new EngineError('DATA-DIR', `Unknown WAL record kind ${kind}.`);
 }
 
-function readAttrs(r: ByteReader): Record<string, { value: Value; op: 'set' }> {
+/** Reads interned names of one record. */
+class NameReader {
+  private names: string[] = [];
+  constructor(private readonly r: ByteReader) {}
+  next(): string {
+    const k = this.r.varuint();
+    if (k !== 0) return this.names[k - 1];
+    const s = this.r.str();
+    this.names.push(s);
+    return s;
+  }
+}
+
+function readAttrs(r: ByteReader, names: NameReader): Record<string, { value: Value; op: 'set' }> {
   const n = r.varuint();
   const out: Record<string, { value: Value; op: 'set' }> = {};
   for (let i = 0; i < n; i++) {
-    const k = r.str();
+    const k = names.next();
     out[k] = { value: r.value(), op: 'set' };
   }
   return out;
@@ -156,23 +182,24 @@ function readAttrs(r: ByteReader): Record<string, { value: Value; op: 'set' }> {
 
 /** Re-applies the ops of a DATA record through a write transaction. */
 export function replayData(r: ByteReader, tx: WriteTxImpl): void {
+  const names = new NameReader(r);
   while (!r.done) {
     const op = r.u8();
     switch (op) {
       case OP_UPSERT_VERTEX: {
-        const type = r.str();
+        const type = names.next();
         const id = r.value() as string | number | bigint;
-        tx.upsertVertex(type, id, readAttrs(r));
+        tx.upsertVertex(type, id, readAttrs(r, names));
         break;
       }
       case OP_UPSERT_EDGE:
       case OP_DELETE_EDGE: {
-        const et = r.str();
-        const ft = r.str();
+        const et = names.next();
+        const ft = names.next();
         const fid = r.value() as string | number | bigint;
-        const tt = r.str();
+        const tt = names.next();
         const tid = r.value() as string | number | bigint;
-        const attrs = readAttrs(r);
+        const attrs = readAttrs(r, names);
         if (op === OP_UPSERT_EDGE)
           tx.upsertEdge(et, ft, fid, tt, tid, attrs, { createMissingEndpoints: true });
         else {
@@ -183,7 +210,7 @@ export function replayData(r: ByteReader, tx: WriteTxImpl): void {
         break;
       }
       case OP_DELETE_VERTEX: {
-        const type = r.str();
+        const type = names.next();
         const id = r.value() as string | number | bigint;
         tx.deleteVertex(type, id, { permanent: r.u8() === 1 });
         break;

@@ -27,6 +27,18 @@ import { edgeTypeOf, pairAllowed } from './schema.js';
 import { applyOp, checkValue, defaultValue, idText, parseId, typeName } from './values.js';
 import { RecordWriter } from './wal-record.js';
 
+interface Route {
+  et: EdgeType;
+  ft: VertexTable;
+  tt: VertexTable;
+  /** The ids come in TO, FROM order. */
+  swap: boolean;
+}
+
+const NO_CHECKED: Checked[] = [];
+const NO_DISC: ReadonlyMap<string, Value> = new Map();
+const NO_CHANGES: [string, Value][] = [];
+
 interface Checked {
   attr: Attribute;
   value: Value;
@@ -46,6 +58,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   /** Columns that got history entries in this transaction. */
   readonly historyColumns = new Set<Column>();
   readonly touchedCounters = new Set<Counter>();
+  private routes = new Map<string, Route>();
 
   constructor(
     store: GraphStore,
@@ -106,8 +119,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     skip: readonly string[],
     where: () => string,
   ): Checked[] {
+    const names = Object.keys(attrs);
+    if (names.length === 0) return NO_CHECKED;
     const out: Checked[] = [];
-    for (const name of Object.keys(attrs)) {
+    for (const name of names) {
       const attr = declared.find((a) => a.name === name);
       // An unknown attribute name is ignored, as TigerGraph's upsert does.
       if (!attr || skip.includes(name)) continue;
@@ -202,6 +217,33 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     );
   }
 
+  /** How an (edge type, from type, to type) as given maps to storage; cached per transaction. */
+  private route(edgeType: string, fromType: string, toType: string): Route {
+    const key = `${edgeType}\u0000${fromType}\u0000${toType}`;
+    let r = this.routes.get(key);
+    if (r) return r;
+    const res = edgeTypeOf(this.store.catalog, edgeType);
+    const et = res.stored;
+    let swap = res.reverse;
+    let [fT, tT] = swap ? [toType, fromType] : [fromType, toType];
+    this.table(fT);
+    this.table(tT);
+    if (!pairAllowed(et, fT, tT)) {
+      if (!et.directed && pairAllowed(et, tT, fT)) {
+        [fT, tT] = [tT, fT];
+        swap = !swap;
+      } else {
+        throw new EngineError(
+          'REST-30000',
+          `Edge type '${edgeType}' does not connect vertex type '${fromType}' to vertex type '${toType}'.`,
+        );
+      }
+    }
+    r = { et, ft: this.table(fT), tt: this.table(tT), swap };
+    this.routes.set(key, r);
+    return r;
+  }
+
   /** Resolves an edge write to its stored type and stored FROM/TO orientation. */
   private resolveEdge(
     edgeType: string,
@@ -210,21 +252,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     toType: string,
     toId: ExternalId,
   ): { et: EdgeType; ft: VertexTable; fId: ExternalId; tt: VertexTable; tId: ExternalId } {
-    const r = edgeTypeOf(this.store.catalog, edgeType);
-    const et = r.stored;
-    let [fT, fId, tT, tId] = r.reverse ? [toType, toId, fromType, fromId] : [fromType, fromId, toType, toId];
-    this.table(fT);
-    this.table(tT);
-    if (!pairAllowed(et, fT, tT)) {
-      if (!et.directed && pairAllowed(et, tT, fT)) [fT, fId, tT, tId] = [tT, tId, fT, fId];
-      else {
-        throw new EngineError(
-          'REST-30000',
-          `Edge type '${edgeType}' does not connect vertex type '${fromType}' to vertex type '${toType}'.`,
-        );
-      }
-    }
-    return { et, ft: this.table(fT), fId, tt: this.table(tT), tId };
+    const r = this.route(edgeType, fromType, toType);
+    return r.swap
+      ? { et: r.et, ft: r.ft, fId: toId, tt: r.tt, tId: fromId }
+      : { et: r.et, ft: r.ft, fId: fromId, tt: r.tt, tId: toId };
   }
 
   /** Live edges of a stored type between two rows in either stored orientation (undirected). */
@@ -245,7 +276,30 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     return out;
   }
 
-  private discriminatorMatches(b: EdgeBlock, eid: number, disc: Map<string, Value>): boolean {
+  /** The live edge between two rows for a type without discriminator (either orientation if undirected). */
+  private storedEdge(
+    et: EdgeType,
+    ft: VertexTable,
+    fRow: number,
+    tt: VertexTable,
+    tRow: number,
+  ): [EdgeBlock, number] | undefined {
+    const b = this.store.getBlock(et.name, ft.type.name, tt.type.name);
+    if (b) {
+      const e = b.findOne(fRow, tRow, WRITER_VERSION);
+      if (e >= 0) return [b, e];
+    }
+    if (!et.directed && !(ft === tt && fRow === tRow)) {
+      const rb = ft === tt ? b : this.store.getBlock(et.name, tt.type.name, ft.type.name);
+      if (rb) {
+        const e = rb.findOne(tRow, fRow, WRITER_VERSION);
+        if (e >= 0) return [rb, e];
+      }
+    }
+    return undefined;
+  }
+
+  private discriminatorMatches(b: EdgeBlock, eid: number, disc: ReadonlyMap<string, Value>): boolean {
     for (const [name, v] of disc) if ((b.columns.get(name) as Column).get(eid) !== v) return false;
     return true;
   }
@@ -265,11 +319,15 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const where = (): string =>
       `edge type '${edgeType}' (${ft.type.name} '${idText(ft.type, fp.value)}' -> ${tt.type.name} '${idText(tt.type, tp.value)}')`;
     const checked = this.checkAttrs(attrs, et.attributes, [], where);
-    const disc = new Map<string, Value>();
-    for (const name of et.discriminator) {
-      const c = checked.find((x) => x.attr.name === name);
-      const a = et.attributes.find((x) => x.name === name) as Attribute;
-      disc.set(name, c ? c.value : defaultValue(a, this.store.catalog));
+    let disc = NO_DISC;
+    if (et.discriminator.length > 0) {
+      const m = new Map<string, Value>();
+      for (const name of et.discriminator) {
+        const c = checked.find((x) => x.attr.name === name);
+        const a = et.attributes.find((x) => x.name === name) as Attribute;
+        m.set(name, c ? c.value : defaultValue(a, this.store.catalog));
+      }
+      disc = m;
     }
     let fRow = ft.lookup(fp.key, WRITER_VERSION);
     let tRow = tt.lookup(tp.key, WRITER_VERSION);
@@ -282,9 +340,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       tRow ??=
         ft === tt && fp.key === tp.key ? fRow : this.insertVertex(tt, tp.key, tp.value, tp.keyValues, [], vw);
     }
-    const found = this.storedEdges(et, ft, fRow, tt, tRow).find(([b, e]) =>
-      this.discriminatorMatches(b, e, disc),
-    );
+    const found =
+      disc.size === 0
+        ? this.storedEdge(et, ft, fRow, tt, tRow)
+        : this.storedEdges(et, ft, fRow, tt, tRow).find(([b, e]) => this.discriminatorMatches(b, e, disc));
     if (found) {
       const [b, eid] = found;
       const changes: [string, Value][] = [];
@@ -311,26 +370,31 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       (b.columns.get(a.name) as Column).init(eid, v === undefined ? defaultValue(a, this.store.catalog) : v);
     }
     b.live.current++;
-    this.logEdge(b, eid, [...values]);
+    this.logEdge(b, eid, values.size === 0 ? NO_CHANGES : [...values], fRow, tRow);
     return 'inserted';
   }
 
   /** Logs an edge write in stored orientation, with its discriminator so replay finds the same edge. */
-  private logEdge(b: EdgeBlock, eid: number, changes: [string, Value][]): void {
-    this.touchEdge(b, eid);
-    const [fRow, tRow] = b.endpoints(eid);
+  private logEdge(b: EdgeBlock, eid: number, changes: [string, Value][], fRow?: number, tRow?: number): void {
+    if (fRow === undefined || tRow === undefined) [fRow, tRow] = b.endpoints(eid);
     const ft = this.table(b.fromType);
     const tt = this.table(b.toType);
-    const all = new Map(changes);
-    for (const d of b.edgeType.discriminator)
-      if (!all.has(d)) all.set(d, (b.columns.get(d) as Column).get(eid));
+    ft.dirtySegments.add(fRow >>> SEGMENT_BITS);
+    tt.dirtySegments.add(tRow >>> SEGMENT_BITS);
+    let all = changes;
+    if (b.edgeType.discriminator.length > 0) {
+      const m = new Map(changes);
+      for (const d of b.edgeType.discriminator)
+        if (!m.has(d)) m.set(d, (b.columns.get(d) as Column).get(eid));
+      all = [...m];
+    }
     this.record.upsertEdge(
       b.edgeType.name,
       b.fromType,
       ft.idColumn.get(fRow),
       b.toType,
       tt.idColumn.get(tRow),
-      [...all],
+      all,
     );
   }
 

@@ -131,6 +131,30 @@ export class EdgeBlock {
     this.rehash(mark * 2);
   }
 
+  /** The first live edge id from `src` to `dst` at `version`, or -1 (for types without discriminator). */
+  findOne(src: number, dst: number, version: number): number {
+    if (src + 1 < this.outOffsets.length) {
+      let lo = this.outOffsets[src];
+      const end = this.outOffsets[src + 1];
+      let hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (this.outTargets[mid] < dst) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < end && this.outTargets[i] === dst; i++) if (this.isLive(i, version)) return i;
+    }
+    if (this.dCount > 0) {
+      const mask = this.hash.length - 1;
+      for (let i = pairHash(src, dst) & mask; this.hash[i] !== 0; i = (i + 1) & mask) {
+        const s = this.hash[i] - 1;
+        if (this.dSrc[s] === src && this.dDst[s] === dst && this.isLive(this.nBase + s, version))
+          return this.nBase + s;
+      }
+    }
+    return -1;
+  }
+
   /** Edge ids from `src` to `dst` live at `version`, base first. */
   find(src: number, dst: number, version: number): number[] {
     const out: number[] = [];

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { QueryStatement, SelectBlock, Stmt } from '../../src/gsql/ast-query.js';
+import { parseScript } from '../../src/gsql/parser.js';
+import { parseQueryText } from '../../src/gsql/parser-query.js';
+
+function one(src: string): QueryStatement {
+  const all = parseQueryText(src);
+  assert.equal(all.length, 1);
+  return all[0];
+}
+
+function body(src: string): Stmt[] {
+  const s = one(`CREATE QUERY q() FOR GRAPH g {\n${src}\n}`);
+  assert.equal(s.kind, 'createQuery');
+  return s.kind === 'createQuery' ? s.query.body : [];
+}
+
+function select(src: string): SelectBlock {
+  const [s] = body(src);
+  if (s.kind !== 'vsetAssign' || s.value.kind !== 'select') throw new Error(`not a SELECT: ${s.kind}`);
+  return s.value.select;
+}
+
+test('CREATE OR REPLACE DISTRIBUTED QUERY header: params, defaults, graph, RETURNS, SYNTAX; text kept', () => {
+  const src = `CREATE OR REPLACE DISTRIBUTED QUERY q(VERTEX<person> p, SET<STRING> tags, INT k = 10) FOR GRAPH g RETURNS (INT) SYNTAX v2 {
+  PRINT k;
+}`;
+  const s = one(src);
+  assert.equal(s.kind, 'createQuery');
+  if (s.kind !== 'createQuery') return;
+  assert.equal(s.orReplace, true);
+  assert.equal(s.query.distributed, true);
+  assert.equal(s.query.graph, 'g');
+  assert.equal(s.query.syntax, 'v2');
+  assert.deepEqual(s.query.returns, { kind: 'base', name: 'INT', pos: { line: 1, column: 108 } });
+  assert.deepEqual(
+    s.query.params.map((p) => [p.name, p.type.kind, p.default?.kind]),
+    [
+      ['p', 'vertex', undefined],
+      ['tags', 'collection', undefined],
+      ['k', 'base', 'int'],
+    ],
+  );
+  assert.equal(s.query.text, src);
+});
+
+test('shell query statements: INSTALL, RUN, INTERPRET, SHOW, DROP', () => {
+  assert.deepEqual(one('INSTALL QUERY -force a, b'), {
+    kind: 'installQuery',
+    names: ['a', 'b'],
+    all: false,
+    force: true,
+    pos: { line: 1, column: 1 },
+  });
+  assert.deepEqual(one('INSTALL QUERY ALL'), {
+    kind: 'installQuery',
+    names: [],
+    all: true,
+    force: false,
+    pos: { line: 1, column: 1 },
+  });
+  const run = one('RUN QUERY -av q(1, "x", ("a", "T"), [1, 2])');
+  assert.equal(run.kind === 'runQuery' && run.args.map((a) => a.kind).join(','), 'int,string,tuple,list');
+  assert.equal(one('INTERPRET QUERY q(3)').kind, 'interpretQuery');
+  const anon = one('INTERPRET QUERY () FOR GRAPH g { PRINT 1; }');
+  assert.equal(anon.kind === 'interpretAnonymous' && anon.query.name, '');
+  assert.deepEqual(one('SHOW QUERY q'), { kind: 'showQuery', name: 'q', pos: { line: 1, column: 1 } });
+  assert.deepEqual(one('DROP QUERY *'), {
+    kind: 'dropQuery',
+    names: [],
+    all: true,
+    pos: { line: 1, column: 1 },
+  });
+});
+
+test('V1 SELECT: arrow, edge alternation, untyped target, all clauses', () => {
+  const b = select(`R = SELECT t FROM S:s -(E1|E2:e)-> A|B:t
+    WHERE t.x > 1 ACCUM t.@n += 1, @@m += 2 POST-ACCUM t.@k = t.@n HAVING t.@n > 0
+    ORDER BY t.@n DESC, t.x LIMIT 5, 10;`);
+  assert.equal(b.result, 't');
+  assert.deepEqual(b.source, { name: 'S', alias: 's', pos: { line: 2, column: 19 } });
+  assert.deepEqual(
+    b.edge?.types.map((t) => [t.name, t.direction]),
+    [
+      ['E1', 'any'],
+      ['E2', 'any'],
+    ],
+  );
+  assert.equal(b.edge?.alias, 'e');
+  assert.equal(b.edge?.arrow, true);
+  assert.deepEqual(
+    b.target?.types.map((t) => t.name),
+    ['A', 'B'],
+  );
+  assert.equal(b.accum.length, 2);
+  assert.equal(b.postAccum.length, 1);
+  assert.deepEqual(
+    b.orderBy.map((o) => o.descending),
+    [true, false],
+  );
+  assert.equal(b.offset?.kind === 'int' && b.offset.value, 5);
+  assert.equal(b.limit?.kind === 'int' && b.limit.value, 10);
+  const u = select('R = SELECT t FROM S -(:e)- :t;');
+  assert.deepEqual(
+    [u.source.alias, u.edge?.types.length, u.target?.types.length, u.target?.alias],
+    [undefined, 0, 0, 't'],
+  );
+});
+
+test('V2 direction markers and POST_ACCUM spelling; LIMIT k OFFSET j', () => {
+  const b = select('R = SELECT t FROM S:s -(<E1|E2>:e)- (A|B):t POST_ACCUM t.@x += 1 LIMIT 3 OFFSET 1;');
+  assert.deepEqual(
+    b.edge?.types.map((t) => t.direction),
+    ['in', 'out'],
+  );
+  assert.deepEqual(
+    b.target?.types.map((t) => t.name),
+    ['A', 'B'],
+  );
+  assert.equal(b.postAccum.length, 1);
+  assert.equal(b.limit?.kind === 'int' && b.limit.value, 3);
+  assert.equal(b.offset?.kind === 'int' && b.offset.value, 1);
+});
+
+test('declarations and statements of the query body', () => {
+  const stmts = body(`TYPEDEF TUPLE<INT a, STRING b> Tup;
+    HeapAccum<Tup>(k, a DESC, b) @@h;
+    GroupByAccum<INT a, STRING b, SumAccum<INT> s> @@g;
+    MapAccum<STRING, SetAccum<INT>> @m1, @m2 = 3;
+    INT x = 1, y;
+    S (ANY) = {ANY};
+    FOREACH (k, v) IN @@m DO CONTINUE; END;
+    FOREACH i IN RANGE[1, 9].STEP(2) DO BREAK; END;
+    WHILE x < 3 LIMIT 10 DO x += 1; END;
+    CASE x WHEN 1 THEN PRINT 1; ELSE PRINT 2; END;
+    IF x > 1 THEN PRINT x; ELSE IF x < 0 THEN PRINT 0; END;
+    @@h.pop();
+    INSERT INTO E (FROM, TO, w) VALUES ("a" A, "b" B, 1);
+    DELETE s FROM S:s WHERE s.x == 1;
+    UPDATE s FROM S:s SET s.x = 2 WHERE s.x == 1;
+    PRINT S[S.a AS b], @@g AS grouped;
+    RETURN x;`);
+  assert.deepEqual(
+    stmts.map((s) => s.kind),
+    [
+      'tupleDecl',
+      'accumDecl',
+      'accumDecl',
+      'accumDecl',
+      'varDecl',
+      'vsetAssign',
+      'foreach',
+      'foreach',
+      'while',
+      'case',
+      'if',
+      'expr',
+      'insert',
+      'delete',
+      'update',
+      'print',
+      'return',
+    ],
+  );
+  const heap = stmts[1];
+  assert.ok(heap.kind === 'accumDecl' && heap.type.kind === 'accum');
+  if (heap.kind === 'accumDecl' && heap.type.kind === 'accum') {
+    assert.deepEqual(
+      heap.type.order?.map((o) => [o.field, o.descending]),
+      [
+        ['a', true],
+        ['b', false],
+      ],
+    );
+  }
+  const ifs = stmts[10];
+  assert.equal(ifs.kind === 'if' && ifs.branches.length, 2);
+  const ins = stmts[12];
+  assert.deepEqual(ins.kind === 'insert' && ins.values.map((v) => v.vertexType), ['A', 'B', undefined]);
+});
+
+test('the shell parser routes query statements to the query parser', () => {
+  const items = parseScript(
+    'USE GRAPH g\nCREATE QUERY q() FOR GRAPH g {\n  PRINT 1;\n}\nINSTALL QUERY q\nRUN QUERY q()',
+  );
+  assert.deepEqual(
+    items.map((i) => (i.ok ? (i.stmt.kind === 'query' ? i.stmt.statement.kind : i.stmt.kind) : 'error')),
+    ['use_graph', 'createQuery', 'installQuery', 'runQuery'],
+  );
+});
+
+test('syntax errors name line and column', () => {
+  assert.throws(() => parseQueryText('CREATE QUERY q() {\n  x = ;\n}'), {
+    message: 'Syntax Error: line 2, column 7: expected an expression but found ";"',
+  });
+  assert.throws(() => parseQueryText('CREATE QUERY q() SYNTAX v3 { }'), {
+    message: 'Syntax Error: line 1, column 25: SYNTAX v3 is not supported yet (v1 and v2 are)',
+  });
+  assert.throws(() => parseQueryText('CREATE QUERY q() {\n  R = SELECT t FROM S:s -(E)- T:t -(F)- U:u;\n}'), {
+    message:
+      'Syntax Error: line 2, column 35: multi-hop patterns are not supported yet; expected a clause but found "-"',
+  });
+});

@@ -4,8 +4,9 @@
  *
  * Segment file: a 32-byte header, then frames back to back.
  *   header: magic "OCWALSEG" | u32 format version | u32 0 | u64 first LSN | u32 0 | u32 CRC32 of bytes 0..28
- *   frame:  u32 payload length | u32 CRC32 | u64 LSN | payload
- * The frame CRC covers the LSN, the length and the payload, so a frame from an older place in the file
+ *   frame:  u32 CRC32 | u32 payload length | u64 LSN | payload
+ * The frame CRC covers everything after it (length, LSN, payload: one contiguous range, one CRC call
+ * per record when reading), so a frame from an older place in the file
  * (or zeros) can never pass for the record expected next. All integers are little-endian.
  */
 import { crc32 } from 'node:zlib';
@@ -62,11 +63,9 @@ export function decodeSegmentHeader(bytes: Uint8Array): { firstLsn: number } | {
 /** The 16-byte frame header for a record; the payload follows it unchanged. */
 export function encodeFrameHeader(lsn: number, payload: Uint8Array): Buffer {
   const h = Buffer.allocUnsafe(FRAME_HEADER_SIZE);
-  h.writeUInt32LE(payload.byteLength, 0);
+  h.writeUInt32LE(payload.byteLength, 4);
   putU64(h, lsn, 8);
-  let c = crc32(h.subarray(8, 16));
-  c = crc32(h.subarray(0, 4), c);
-  h.writeUInt32LE(crc32(payload, c), 4);
+  h.writeUInt32LE(crc32(payload, crc32(h.subarray(4, 16))), 0);
   return h;
 }
 
@@ -105,22 +104,20 @@ export function scanFrames(
     if (b.length - pos < FRAME_HEADER_SIZE) {
       return { records, validLength: pos, nextLsn: lsn, stop: 'short frame header' };
     }
-    const len = b.readUInt32LE(pos);
-    if (len > MAX_PAYLOAD || pos + FRAME_HEADER_SIZE + len > b.length) {
+    const len = b.readUInt32LE(pos + 4);
+    const end = pos + FRAME_HEADER_SIZE + len;
+    if (len > MAX_PAYLOAD || end > b.length) {
       return { records, validLength: pos, nextLsn: lsn, stop: `frame length ${len} runs past the end` };
     }
-    const payload = b.subarray(pos + FRAME_HEADER_SIZE, pos + FRAME_HEADER_SIZE + len);
-    let c = crc32(b.subarray(pos + 8, pos + 16));
-    c = crc32(b.subarray(pos, pos + 4), c);
-    if (crc32(payload, c) !== b.readUInt32LE(pos + 4)) {
+    if (crc32(b.subarray(pos + 4, end)) !== b.readUInt32LE(pos)) {
       return { records, validLength: pos, nextLsn: lsn, stop: 'checksum mismatch' };
     }
-    const got = getU64(b, pos + 8);
+    const got = b.readUInt32LE(pos + 8) + b.readUInt32LE(pos + 12) * 0x1_0000_0000;
     if (got !== lsn) {
       return { records, validLength: pos, nextLsn: lsn, stop: `LSN ${got} where ${lsn} was expected` };
     }
-    if (collect) records.push({ lsn, payload });
-    pos += FRAME_HEADER_SIZE + len;
+    if (collect) records.push({ lsn, payload: b.subarray(pos + FRAME_HEADER_SIZE, end) });
+    pos = end;
     lsn++;
   }
   return { records, validLength: pos, nextLsn: lsn };

@@ -242,16 +242,31 @@ export class WriteAheadLog {
    * The records with LSN > afterLsn, in order, read segment by segment (one read per segment).
    * Meant for recovery, before appending; it sees what had been written when each segment is read.
    */
-  async *records(afterLsn = 0): AsyncGenerator<WalRecord> {
-    const segments = this.segments.slice();
-    for (let i = 0; i < segments.length; i++) {
-      const next = segments[i + 1];
-      if (next && next.firstLsn <= afterLsn + 1) continue;
-      const seg = segments[i]!;
-      const buf = await this.fs.readFile(join(this.dir, seg.name));
-      const scan = scanFrames(buf, SEGMENT_HEADER_SIZE, seg.firstLsn, true);
-      for (const r of scan.records) if (r.lsn > afterLsn) yield r;
-    }
+  records(afterLsn = 0): AsyncIterable<WalRecord> {
+    const segments = this.segments.filter(
+      (_, i, all) => !(all[i + 1] && all[i + 1]!.firstLsn <= afterLsn + 1),
+    );
+    return {
+      [Symbol.asyncIterator]: () => {
+        let batch: WalRecord[] = [];
+        let at = 0;
+        let seg = 0;
+        // Hand-written rather than an async generator: records within a segment are handed out
+        // without a generator suspension each, which makes replay several times faster.
+        const next = async (): Promise<IteratorResult<WalRecord>> => {
+          while (at >= batch.length) {
+            if (seg >= segments.length) return { done: true, value: undefined };
+            const s = segments[seg++]!;
+            const buf = await this.fs.readFile(join(this.dir, s.name));
+            batch = scanFrames(buf, SEGMENT_HEADER_SIZE, s.firstLsn, true).records;
+            at = 0;
+            while (at < batch.length && batch[at]!.lsn <= afterLsn) at++;
+          }
+          return { done: false, value: batch[at++]! };
+        };
+        return { next };
+      },
+    };
   }
 
   /**

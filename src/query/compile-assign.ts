@@ -87,8 +87,9 @@ function elemInput(t: AccumT): QType {
 }
 
 /** Applies an update now, or at the end of the running ACCUM/POST-ACCUM clause. */
-function update(ctx: RunContext, a: Accum, op: '=' | '+=', v: unknown): void {
-  if (ctx.pending) ctx.pending.push(op === '+=' ? () => a.add(v) : () => a.set(v));
+function update(ctx: RunContext, a: Accum, op: '=' | '+=', v: unknown, global: boolean): void {
+  if (ctx.pending && (global || ctx.deferVertexUpdates))
+    ctx.pending.push(op === '+=' ? () => a.add(v) : () => a.set(v));
   else if (op === '+=') a.add(v);
   else a.set(v);
 }
@@ -105,8 +106,9 @@ export function compileAssign(cx: Cx, s: Stmt & { kind: 'assign' }): RowStmt {
     }
     const input = compileAccumInput(cx, acc.t, value, op);
     const get = acc.get;
+    const global = target.kind === 'global';
     return (ctx) => {
-      update(ctx, get(ctx), op, input(ctx));
+      update(ctx, get(ctx), op, input(ctx), global);
       return Flow.Next;
     };
   }

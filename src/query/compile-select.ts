@@ -32,13 +32,15 @@ function runRows(ctx: RunContext, stmts: RowStmt[]): void {
 }
 
 /** Runs fn with accumulator updates deferred to its end (one ACCUM or POST-ACCUM clause). */
-function clause(ctx: RunContext, fn: () => void): void {
+function clause(ctx: RunContext, deferVertexUpdates: boolean, fn: () => void): void {
   const pending: (() => void)[] = [];
   ctx.pending = pending;
+  ctx.deferVertexUpdates = deferVertexUpdates;
   try {
     fn();
   } finally {
     ctx.pending = null;
+    ctx.deferVertexUpdates = false;
   }
   for (const p of pending) p();
 }
@@ -192,7 +194,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     const sources = new Set<Vtx>();
     const targets = new Set<Vtx>();
     const vars = ctx.vars;
-    clause(ctx, () => {
+    clause(ctx, true, () => {
       for (const s of src) {
         vars[sSlot] = s;
         if (!hasEdge) {
@@ -220,7 +222,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       }
     });
     for (const g of postGroups) {
-      clause(ctx, () => {
+      clause(ctx, false, () => {
         for (const v of g.target ? targets : sources) {
           ctx.step();
           vars[g.slot] = v;

@@ -24,6 +24,11 @@ export class RunContext {
   readonly dml: DmlOp[] = [];
   /** While an ACCUM or POST-ACCUM clause runs: accumulator updates applied at the clause's end. */
   pending: (() => void)[] | null = null;
+  /**
+   * Whether vertex-attached updates wait too (ACCUM). In POST-ACCUM each vertex is processed on its
+   * own, so its accumulators change at once (`s.@score = …, @@diff += s.@score - s.@score'`).
+   */
+  deferVertexUpdates = false;
   /** The value of a RETURN statement. */
   returned: unknown = undefined;
   private readonly interned = new Map<string, Vtx[]>();

@@ -40,6 +40,7 @@ export class QueryRuntimeError extends Error {
 
 /** A value usable as a Map/Set key with GSQL equality (tuples compare by content). */
 export function keyOf(v: unknown): unknown {
+  if (v instanceof EdgeVal) return `E\u0000${v.handle.block}\u0001${v.handle.eid}`;
   if (v instanceof TupleVal) return 'T\u0000' + v.values.map(keyText).join('\u0001');
   if (Array.isArray(v)) return 'L\u0000' + v.map(keyText).join('\u0001');
   return v;

@@ -144,3 +144,45 @@ test('vertex-set UNION, INTERSECT and MINUS; WHILE with LIMIT; BFS over friends'
   );
   assert.deepEqual(out, [{ both: 2, only: 2, all: 4 }, { reached: 2 }]);
 });
+
+test("POST-ACCUM sees a vertex's own new values at once; globals still reduce at the end", async () => {
+  const out = await runText(
+    socialNet(),
+    q(`SumAccum<INT> @a, @b;
+       SumAccum<INT> @@sumB, @@readDuring;
+       S = {person.*};
+       S = SELECT s FROM S:s
+           POST-ACCUM s.@a = 2, s.@b = s.@a * 10, @@sumB += s.@b, @@readDuring += @@sumB;
+       PRINT @@sumB, @@readDuring;`),
+  );
+  assert.deepEqual(out, [{ '@@sumB': 80, '@@readDuring': 0 }]);
+});
+
+test('SetAccum<EDGE> keeps each edge once and prints edges as TigerGraph does', async () => {
+  const out = await runText(
+    socialNet(),
+    q(
+      `SetAccum<EDGE> @@edges;
+       S = {p};
+       R = SELECT t FROM S:s -(friend:e)- person:t WHERE t.gender == "Female" ACCUM @@edges += e, @@edges += e;
+       PRINT @@edges;`,
+      'VERTEX<person> p',
+    ),
+    { p: v('person', 'person1') },
+  );
+  assert.deepEqual(out, [
+    {
+      '@@edges': [
+        {
+          e_type: 'friend',
+          directed: false,
+          from_id: 'person1',
+          from_type: 'person',
+          to_id: 'person2',
+          to_type: 'person',
+          attributes: { since: 2010 },
+        },
+      ],
+    },
+  ]);
+});

@@ -14,8 +14,18 @@ import { pathParam, requireGraph } from './route-module.js';
 /** TigerGraph's system-wide endpoint timeout when `timeout` is 0 or absent. */
 export const DEFAULT_TIMEOUT_S = 16;
 
+/** The graph of the url; a path without a graph name means the only graph there is. */
 export function graphOf(ctx: ServerContext, request: FastifyRequest): GraphDef {
-  const name = requireGraph(ctx, request, pathParam(request, 'graph_name'));
+  const given = pathParam(request, 'graph_name');
+  if (given === undefined) {
+    const graphs = ctx.db.catalog.graphs;
+    if (graphs.length === 1) return graphs[0];
+    throw new RestError(
+      'REST-30000',
+      `The url names no graph, and there are ${graphs.length} graphs: use a path with the graph name, e.g. /graph/{graph_name}/….`,
+    );
+  }
+  const name = requireGraph(ctx, request, given);
   return findGraph(ctx.db.catalog, name) as GraphDef;
 }
 

@@ -110,7 +110,14 @@ async function upsert(ctx: ServerContext, request: FastifyRequest): Promise<Enve
 
 export const graphRoutes: RestppRouteModule = {
   name: 'graph',
-  register(app: RestppApp, ctx: ServerContext) {
+  register(restpp: RestppApp, ctx: ServerContext) {
+    // Spec §1: the graph name may be left out of a data path (`POST /graph`); the only graph is meant.
+    const app: RestppApp = {
+      route(r) {
+        restpp.route(r);
+        restpp.route({ ...r, path: r.path.replace('/{graph_name}', '') });
+      },
+    };
     app.route({
       method: 'POST',
       path: '/graph/{graph_name}',

@@ -181,3 +181,24 @@ test('GET /endpoints lists the vertex endpoints with their parameters', async ()
   assert.ok(list['DELETE /graph/{graph_name}/delete_by_type/vertices/{vertex_type}']);
   assert.ok(list['POST /graph/{graph_name}'].parameters.vertex_must_exist);
 });
+
+test('paths without a graph name mean the only graph; with several graphs they are an error', async () => {
+  const several = await call(h.rest, 'GET', '/graph/vertices/vertex4?count_only=true');
+  assert.equal(several.status, 400);
+  assert.equal(several.body.code, 'REST-30000');
+  assert.ok(String(several.body.message).includes('there are 2 graphs'));
+  const catalog = h.db.catalog;
+  await h.db.changeCatalog({
+    ...catalog,
+    version: catalog.version + 1,
+    graphs: catalog.graphs.filter((g) => g.name === 'tests'),
+  });
+  const up = await call(h.rest, 'POST', '/graph', { vertices: { vertex6: { '31': {} } } });
+  assert.deepEqual(up.body.results, [{ accepted_vertices: 1, accepted_edges: 0 }]);
+  const one = await call(h.rest, 'GET', '/graph/vertices/vertex6/31');
+  assert.deepEqual(one.body.results, [{ v_id: '31', v_type: 'vertex6', attributes: {} }]);
+  const del = await call(h.rest, 'DELETE', '/graph/vertices/vertex6/31');
+  assert.deepEqual(del.body.results, { v_type: 'vertex6', deleted_vertices: 1 });
+  const named = await call(h.rest, 'GET', '/graph/tests/vertices/vertex6?count_only=true');
+  assert.deepEqual(named.body.results, [{ v_type: 'vertex6', count: 0 }]);
+});

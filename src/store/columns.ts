@@ -64,6 +64,7 @@ export abstract class Column {
     const i = list.lastIndexOf(entry);
     if (i >= 0) list.splice(i, 1);
     if (list.length === 0) this.history?.delete(row);
+    if (this.history?.size === 0) this.history = null;
   }
 
   /** The value a reader pinned at `version` sees. */

@@ -1,13 +1,15 @@
 /**
- * An exclusive lock on a data directory: a LOCK file created with O_EXCL holding the owner's pid and
- * host name. A lock left by a process that no longer exists (killed, crashed) is stale and is taken
- * over, so a restart after a crash is never blocked.
+ * An exclusive lock on a data directory: a LOCK file created with O_EXCL holding the owner's pid,
+ * host name and (on Linux) an identity that survives pid reuse: the boot id and the process start
+ * time. A lock whose process no longer exists (killed, crashed, or the machine rebooted since) is
+ * stale and is taken over, so a restart after a crash is never blocked.
  *
- * Limits: the check trusts the pid, so a stale lock whose pid has been reused by an unrelated live
- * process blocks until the file is removed by hand (the error says which file). Two servers starting
- * at the same instant over the same stale lock could both break it; this needs a human to start two
- * servers on one directory at once, and is not guarded against.
+ * Limits: without /proc the check trusts the pid alone, so a reused pid blocks until the file is
+ * removed by hand (the error says which file). Two servers starting at the same instant over the
+ * same stale lock could both break it; that needs two servers started on one directory at once,
+ * and is not guarded against (Node has no flock).
  */
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DataDirError } from './errors.js';
@@ -33,11 +35,41 @@ function processAlive(pid: number): boolean {
   }
 }
 
-function parseLock(text: string): { pid: number; host: string } | undefined {
-  const [pidLine, host] = text.split('\n');
+/**
+ * Boot id + start time of a live process (Linux /proc), so that a recycled pid is not mistaken for
+ * the lock's owner. Not read through the file layer: it is process information, not data.
+ */
+export function processIdentity(pid: number): string | undefined {
+  try {
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may itself contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = fields[19];
+    return start ? `${boot}:${start}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  identity: string;
+}
+
+function parseLock(text: string): LockOwner | undefined {
+  const [pidLine, host, identity] = text.split('\n');
   const pid = Number(pidLine);
   if (!Number.isSafeInteger(pid) || pid <= 0 || host === undefined || host === '') return undefined;
-  return { pid, host };
+  return { pid, host, identity: identity ?? '' };
+}
+
+/** Whether the process that wrote the lock still runs (and is the same process, not a reused pid). */
+function ownerAlive(owner: LockOwner): boolean {
+  if (!processAlive(owner.pid)) return false;
+  const now = processIdentity(owner.pid);
+  return owner.identity === '' || now === undefined || now === owner.identity;
 }
 
 export async function acquireLock(fs: FileLayer, dir: string): Promise<DirLock> {
@@ -50,7 +82,10 @@ export async function acquireLock(fs: FileLayer, dir: string): Promise<DirLock> 
     try {
       const h = await fs.open(path, 'createNew');
       try {
-        await h.write(Buffer.from(`${process.pid}\n${hostname()}\n`), 0);
+        await h.write(
+          Buffer.from(`${process.pid}\n${hostname()}\n${processIdentity(process.pid) ?? ''}\n`),
+          0,
+        );
         await h.sync();
       } finally {
         await h.close();
@@ -68,7 +103,7 @@ export async function acquireLock(fs: FileLayer, dir: string): Promise<DirLock> 
     } catch (err) {
       if (errorCode(err) !== 'EEXIST') throw err;
     }
-    let owner: { pid: number; host: string } | undefined;
+    let owner: LockOwner | undefined;
     try {
       owner = parseLock((await fs.readFile(path)).toString('utf8'));
     } catch (err) {
@@ -84,7 +119,7 @@ export async function acquireLock(fs: FileLayer, dir: string): Promise<DirLock> 
           `if no server uses it, remove ${path}`,
       );
     }
-    if (owner && owner.pid !== process.pid && processAlive(owner.pid)) {
+    if (owner && owner.pid !== process.pid && ownerAlive(owner)) {
       throw new DataDirError(
         'LOCKED',
         `data directory ${dir} is in use by process ${owner.pid}; ` +

@@ -12,6 +12,7 @@ import {
   checkpointName,
   type WalRecord,
 } from '../../src/durability/index.js';
+import { processIdentity } from '../../src/durability/lock.js';
 import { withTmpDir } from './tmp-dir.js';
 
 async function payloads(records: AsyncIterable<WalRecord>): Promise<string[]> {
@@ -204,5 +205,35 @@ test('power cuts around opening and checkpointing never lose acknowledged record
     assert.equal(rec.checkpoint?.lsn, 9);
     assert.deepEqual(await payloads(rec.records), ['10:r10', '11:r11', '12:r12']);
     await dd.close();
+  });
+});
+
+test('a lock naming a live pid that now belongs to another process (pid reuse, reboot) is stale', async (t) => {
+  if (processIdentity(process.pid) === undefined) {
+    t.skip('needs /proc to tell processes apart');
+    return;
+  }
+  await withTmpDir(async (root) => {
+    const path = join(root, 'd');
+    await (await DataDir.open({ path })).close();
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    try {
+      const identity = processIdentity(child.pid!);
+      assert.ok(identity);
+      await writeFile(join(path, 'LOCK'), `${child.pid}\n${hostname()}\n${identity}\n`);
+      await assert.rejects(
+        DataDir.open({ path }),
+        isDataDirError('LOCKED', new RegExp(`process ${child.pid}`)),
+      );
+      // Same pid, but the lock was written by a process started at another time or before a reboot.
+      await writeFile(join(path, 'LOCK'), `${child.pid}\n${hostname()}\nsome-other-boot:12345\n`);
+      const dd = await DataDir.open({ path });
+      const [pid, host, own] = (await readFile(join(path, 'LOCK'), 'utf8')).split('\n');
+      assert.deepEqual([Number(pid), host, own], [process.pid, hostname(), processIdentity(process.pid)]);
+      await dd.close();
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
   });
 });

@@ -11,26 +11,26 @@ const JOB = `CREATE LOADING JOB load_social FOR GRAPH social {
 }`;
 
 const PERSONS = `name,gender,age,state
-Tom,male,40,ca
-Dan,male,34,ny
-Jenny,female,25,tx
-Kevin,male,28,az
-Amily,female,22,ca
-Nancy,female,20,ky
-Jack,male,26,fl
-Emily,female,22,ut
+Ivo,male,40,wa
+Jia,male,34,or
+Kofi,female,25,tx
+Lena,male,28,az
+Mads,female,22,wa
+Nour,female,20,ky
+Olga,male,26,fl
+Pia,female,22,ut
 `;
 
 const FRIENDS = `person1,person2,date
-Tom,Dan,2017-06-03
-Tom,Jenny,2015-01-01
-Dan,Jenny,2016-08-03
-Jenny,Amily,2015-06-08
-Dan,Nancy,2016-01-03
-Jenny,Jack,2017-03-02
-Dan,Kevin,2015-12-30
-Amily,Jack,2017-01-01
-Jack,Emily,2016-08-03
+Ivo,Jia,2017-06-03
+Ivo,Kofi,2015-01-01
+Jia,Kofi,2016-08-03
+Kofi,Mads,2015-06-08
+Jia,Nour,2016-01-03
+Kofi,Olga,2017-03-02
+Jia,Lena,2015-12-30
+Mads,Olga,2017-01-01
+Olga,Pia,2016-08-03
 `;
 
 test('GSQL 101 social job loads persons and friendships from files', async () => {
@@ -61,13 +61,13 @@ test('GSQL 101 social job loads persons and friendships from files', async () =>
     try {
       assert.equal(r.vertexCount('person'), 8);
       assert.equal(r.edgeCount('friendship'), 9);
-      const row = r.lookup('person', 'Tom');
+      const row = r.lookup('person', 'Ivo');
       assert.notEqual(row, undefined);
       assert.deepEqual(r.vertex('person', row as number).attributes, {
-        name: 'Tom',
+        name: 'Ivo',
         age: 40,
         gender: 'male',
-        state: 'ca',
+        state: 'wa',
       });
     } finally {
       r.release();
@@ -83,11 +83,11 @@ test('bad lines are counted in their category and skipped', async () => {
     const job = prepareJob(JOB, 'social', t.db);
     const data = Buffer.from(
       'name,gender,age,state\n' +
-        'Tom,male,40,ca\n' + // valid
-        'Dan,male,abc,ny\n' + // invalid INT attribute
+        'Ivo,male,40,ca\n' + // valid
+        'Jia,male,abc,ny\n' + // invalid INT attribute
         ',female,25,tx\n' + // empty id
-        'Kevin,male\n' + // not enough tokens
-        'Amily,female,22,ca\n', // valid
+        'Lena,male\n' + // not enough tokens
+        'Mads,female,22,ca\n', // valid
     );
     const stats = await runJobOnData(t.db, job, 'file1', data);
     const j = stats.toJSON();

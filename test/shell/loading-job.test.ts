@@ -12,8 +12,8 @@ async function gsql(db: Database, text: string, graph?: string): Promise<{ code:
   return { code, out };
 }
 
-const PERSONS = 'name,gender,age,state\nTom,male,40,ca\nDan,male,34,ny\nJenny,female,25,tx\n';
-const FRIENDS = 'Tom,Dan,2017-06-03\nTom,Jenny,2015-01-01\n';
+const PERSONS = 'name,gender,age,state\nIvo,male,40,ca\nJia,male,34,ny\nKofi,female,25,tx\n';
+const FRIENDS = 'Ivo,Jia,2017-06-03\nIvo,Kofi,2015-01-01\n';
 
 test('CREATE / SHOW / RUN / DROP LOADING JOB in the shell, job kept across a restart', async () => {
   const t = await openTestDb(SOCIAL_SCHEMA);

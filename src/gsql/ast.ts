@@ -23,6 +23,8 @@ export interface AttrDecl extends Pos {
   name: string;
   type: AttrType;
   default?: Literal;
+  /** `NULLABLE` was written (accepted; attributes always hold a value, their default when unset). */
+  nullable?: boolean;
 }
 
 /** `WITH name = value` options of CREATE VERTEX / EDGE (names kept as written). */
@@ -78,6 +80,12 @@ export type SchemaChangeAction =
       attributes: AttrDecl[];
     } & Pos)
   | ({ action: 'alter_drop_attributes'; target: 'vertex' | 'edge'; typeName: string; names: string[] } & Pos)
+  | ({ action: 'alter_add_pairs'; typeName: string; pairs: EdgePairDecl[] } & Pos)
+  | ({ action: 'alter_drop_pairs'; typeName: string; pairs: EdgePairDecl[] } & Pos)
+  /** Global jobs: `ADD VERTEX a, b TO GRAPH g` puts existing global types into a graph. */
+  | ({ action: 'add_to_graph'; target: 'vertex' | 'edge'; names: string[]; graph: string } & Pos)
+  /** Global jobs: `DROP VERTEX a FROM GRAPH g` takes global types out of a graph (the types stay). */
+  | ({ action: 'drop_from_graph'; target: 'vertex' | 'edge'; names: string[]; graph: string } & Pos)
   | ({ action: 'add_index'; typeName: string; indexName: string; attribute: string } & Pos)
   | ({ action: 'drop_index'; typeName: string; indexName: string } & Pos);
 
@@ -111,7 +119,13 @@ export type Stmt =
       graph?: string;
       actions: SchemaChangeAction[];
     })
-  | (StmtBase & { kind: 'run_schema_change_job'; name: string; global: boolean })
+  | (StmtBase & {
+      kind: 'run_schema_change_job';
+      name: string;
+      global: boolean;
+      /** Run options as written, e.g. ["-force", "-N"] (accepted; there are no loading jobs to abort). */
+      options: string[];
+    })
   | (StmtBase & { kind: 'drop_job'; names: string[] | '*' })
   | AuthStmt
   | (StmtBase & {

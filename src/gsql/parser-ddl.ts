@@ -80,7 +80,7 @@ function parseVertexList(p: Parser): string[] {
   return names;
 }
 
-function parseEdgePair(p: Parser): EdgePairDecl {
+export function parseEdgePair(p: Parser): EdgePairDecl {
   const fromTok = p.expectWord('FROM');
   const from = parseVertexList(p);
   p.expectPunct(',');
@@ -187,6 +187,15 @@ function parseAlter(p: Parser, start: Token): SchemaChangeAction {
     p.expectPunct(')');
     return { action: 'alter_drop_attributes', target, typeName, names, ...at };
   }
+  if (target === 'edge' && (p.isWord('ADD') || p.isWord('DROP')) && p.isWord('PAIR', 1)) {
+    const add = p.next().text.toUpperCase() === 'ADD';
+    p.next();
+    p.expectPunct('(');
+    const pairs = [parseEdgePair(p)];
+    while (p.acceptPunct('|')) pairs.push(parseEdgePair(p));
+    p.expectPunct(')');
+    return { action: add ? 'alter_add_pairs' : 'alter_drop_pairs', typeName, pairs, ...at };
+  }
   if (target === 'vertex' && p.acceptWords('ADD')) {
     p.expectWord('INDEX');
     const indexName = p.expectName('an index name').text;
@@ -200,7 +209,7 @@ function parseAlter(p: Parser, start: Token): SchemaChangeAction {
     p.expectWord('INDEX');
     return { action: 'drop_index', typeName, indexName: p.expectName('an index name').text, ...at };
   }
-  return p.fail(target === 'vertex' ? 'ADD or DROP (ATTRIBUTE or INDEX)' : 'ADD ATTRIBUTE or DROP ATTRIBUTE');
+  return p.fail(target === 'vertex' ? 'ADD or DROP (ATTRIBUTE or INDEX)' : 'ADD or DROP (ATTRIBUTE or PAIR)');
 }
 
 /** One statement of a schema change job body. */
@@ -208,18 +217,49 @@ export function parseSchemaChangeAction(p: Parser): SchemaChangeAction {
   const start = p.peek();
   const at = { line: start.line, column: start.column };
   if (p.acceptWords('ADD')) {
+    // `ADD VERTEX v (…)` declares a type; `ADD VERTEX a, b TO GRAPH g` (global jobs) adds existing ones.
+    if (p.isWord('VERTEX') && !p.isPunct('(', 2)) {
+      p.next();
+      const names = parseNames(p, 'a vertex type name');
+      p.expectWord('TO');
+      p.expectWord('GRAPH');
+      return {
+        action: 'add_to_graph',
+        target: 'vertex',
+        names,
+        graph: p.expectName('a graph name').text,
+        ...at,
+      };
+    }
     if (p.acceptWords('VERTEX')) return { action: 'add_vertex', vertex: parseVertexDecl(p), ...at };
+    if (p.acceptWords('EDGE')) {
+      const names = parseNames(p, 'an edge type name');
+      p.expectWord('TO');
+      p.expectWord('GRAPH');
+      return {
+        action: 'add_to_graph',
+        target: 'edge',
+        names,
+        graph: p.expectName('a graph name').text,
+        ...at,
+      };
+    }
     const directed = p.acceptWords('DIRECTED') ? true : p.acceptWords('UNDIRECTED') ? false : undefined;
-    if (directed === undefined) p.fail('VERTEX, DIRECTED EDGE or UNDIRECTED EDGE');
+    if (directed === undefined) p.fail('VERTEX, EDGE, DIRECTED EDGE or UNDIRECTED EDGE');
     p.expectWord('EDGE');
     return { action: 'add_edge', edge: parseEdgeDecl(p, directed), ...at };
   }
   if (p.acceptWords('DROP')) {
-    if (p.acceptWords('VERTEX'))
-      return { action: 'drop_vertex', names: parseNames(p, 'a vertex type name'), ...at };
-    if (p.acceptWords('EDGE'))
-      return { action: 'drop_edge', names: parseNames(p, 'an edge type name'), ...at };
-    p.fail('VERTEX or EDGE');
+    const target = p.acceptWords('VERTEX') ? 'vertex' : p.acceptWords('EDGE') ? 'edge' : undefined;
+    if (target === undefined) return p.fail('VERTEX or EDGE');
+    const names = parseNames(p, `${target === 'vertex' ? 'a vertex' : 'an edge'} type name`);
+    if (p.acceptWords('FROM')) {
+      p.expectWord('GRAPH');
+      return { action: 'drop_from_graph', target, names, graph: p.expectName('a graph name').text, ...at };
+    }
+    return target === 'vertex'
+      ? { action: 'drop_vertex', names, ...at }
+      : { action: 'drop_edge', names, ...at };
   }
   if (p.acceptWords('ALTER')) return parseAlter(p, start);
   return p.fail('ADD, DROP or ALTER');

@@ -135,6 +135,7 @@ export function parseAttrDecl(p: Parser): AttrDecl {
     line: nameTok.line,
     column: nameTok.column,
   };
+  if (p.acceptWords('NULLABLE')) decl.nullable = true;
   if (p.acceptWords('DEFAULT')) decl.default = parseLiteral(p);
   return decl;
 }

@@ -145,7 +145,14 @@ function parseStatementBody(p: Parser): StmtBody {
       const global = p.isWord('GLOBAL', 1);
       if (p.acceptWords('RUN', 'GLOBAL', 'SCHEMA_CHANGE') || p.acceptWords('RUN', 'SCHEMA_CHANGE')) {
         p.expectWord('JOB');
-        stmt = { kind: 'run_schema_change_job', name: p.expectNameOnLine('a job name').text, global };
+        const name = p.expectNameOnLine('a job name').text;
+        const options: string[] = [];
+        // Options such as -force, -warn or -N, on the same line.
+        while (!p.atStatementEnd() && p.isPunct('-') && p.peek(1).kind === 'ident') {
+          p.next();
+          options.push(`-${p.next().text}`);
+        }
+        stmt = { kind: 'run_schema_change_job', name, global, options };
       }
       break;
     }

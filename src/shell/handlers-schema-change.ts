@@ -14,6 +14,8 @@ import {
 } from '../catalog/alter.js';
 import { createEdgeType, createVertexType, dropEdgeTypes, dropVertexTypes } from '../catalog/ddl.js';
 import { graphJobs } from '../catalog/lookup.js';
+import { addEdgePairs, addTypesToGraph, dropEdgePairs, dropTypesFromGraph } from '../catalog/membership.js';
+import { graphSchemaJson } from '../catalog/schema-json.js';
 import type { Catalog } from '../catalog/types.js';
 import type { SchemaChangeAction, Stmt } from '../gsql/ast.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
@@ -23,54 +25,97 @@ import { attributeFromDecl, edgeFromDecl, vertexFromDecl } from './convert.js';
 
 type JobStmt = Extract<Stmt, { kind: 'create_schema_change_job' }>;
 
-/** Applies one job statement; returns the line TigerGraph prints for it. */
+const quoted = (names: string[]): string => names.map((n) => `'${n}'`).join(', ');
+
+/** Applies one job statement; returns the lines TigerGraph prints for it ("Trying to …"). */
 function applyAction(
   c: Catalog,
   a: SchemaChangeAction,
   graph: string | undefined,
-): { next: Catalog; line: string } {
-  const scope = graph === undefined ? '' : 'local ';
-  return atPos(a, () => {
+): { next: Catalog; lines: string[] } {
+  const scope = graph === undefined ? 'global' : 'local';
+  const inGraph = graph === undefined ? '' : ` to the graph '${graph}'`;
+  const fromGraph = graph === undefined ? '' : ` from the graph '${graph}'`;
+  return atPos(a, (): { next: Catalog; lines: string[] } => {
     switch (a.action) {
       case 'add_vertex':
         return {
           next: createVertexType(c, vertexFromDecl(a.vertex, graph)),
-          line: `Trying to add ${scope}vertex type "${a.vertex.name}".`,
+          lines: [`Trying to add ${scope} vertex '${a.vertex.name}'${inGraph}.`],
         };
-      case 'add_edge':
+      case 'add_edge': {
+        const e = edgeFromDecl(a.edge, graph);
+        const reverse = e.reverseEdge === undefined ? '' : ` and its reverse edge '${e.reverseEdge}'`;
         return {
-          next: createEdgeType(c, edgeFromDecl(a.edge, graph)),
-          line: `Trying to add ${scope}edge type "${a.edge.name}".`,
+          next: createEdgeType(c, e),
+          lines: [`Trying to add ${scope} edge '${e.name}'${reverse}${inGraph}.`],
         };
+      }
       case 'drop_vertex':
         return {
           next: dropVertexTypes(c, a.names, { graph, mode: 'job' }),
-          line: `Trying to drop ${scope}vertex type ${a.names.map((n) => `"${n}"`).join(', ')}.`,
+          lines: a.names.map((n) => `Trying to drop ${scope} vertex '${n}'${fromGraph}.`),
         };
       case 'drop_edge':
         return {
           next: dropEdgeTypes(c, a.names, { graph, mode: 'job' }),
-          line: `Trying to drop ${scope}edge type ${a.names.map((n) => `"${n}"`).join(', ')}.`,
+          lines: a.names.map((n) => `Trying to drop ${scope} edge '${n}'${fromGraph}.`),
         };
       case 'alter_add_attributes':
         return {
           next: addAttributes(c, a.target, a.typeName, a.attributes.map(attributeFromDecl), graph),
-          line: `Trying to add attributes ${a.attributes.map((x) => `"${x.name}"`).join(', ')} to ${a.target} type "${a.typeName}".`,
+          lines: a.attributes.map(
+            (x) => `Trying to add attribute '${x.name}' to ${scope} ${a.target} '${a.typeName}'.`,
+          ),
         };
       case 'alter_drop_attributes':
         return {
           next: dropAttributes(c, a.target, a.typeName, a.names, graph),
-          line: `Trying to drop attributes ${a.names.map((x) => `"${x}"`).join(', ')} from ${a.target} type "${a.typeName}".`,
+          lines: a.names.map(
+            (x) => `Trying to drop attribute '${x}' from ${scope} ${a.target} '${a.typeName}'.`,
+          ),
         };
+      case 'alter_add_pairs':
+      case 'alter_drop_pairs': {
+        const pairs = a.pairs.flatMap((p) => p.from.flatMap((from) => p.to.map((to) => ({ from, to }))));
+        const add = a.action === 'alter_add_pairs';
+        return {
+          next: add ? addEdgePairs(c, a.typeName, pairs, graph) : dropEdgePairs(c, a.typeName, pairs, graph),
+          lines: pairs.map(
+            (p) =>
+              `Trying to ${add ? 'add' : 'drop'} the pair (FROM ${p.from}, TO ${p.to}) ${add ? 'to' : 'from'} ${scope} edge '${a.typeName}'.`,
+          ),
+        };
+      }
+      case 'add_to_graph':
+      case 'drop_from_graph': {
+        if (graph !== undefined) {
+          throw new ShellError(
+            `${a.action === 'add_to_graph' ? 'ADD … TO GRAPH' : 'DROP … FROM GRAPH'} belongs in a GLOBAL schema change job.`,
+            a,
+          );
+        }
+        const add = a.action === 'add_to_graph';
+        return {
+          next: add
+            ? addTypesToGraph(c, a.graph, a.target, a.names)
+            : dropTypesFromGraph(c, a.graph, a.target, a.names),
+          lines: [
+            `Trying to ${add ? 'add' : 'drop'} global ${a.target} ${quoted(a.names)} ${add ? 'to' : 'from'} the graph '${a.graph}'.`,
+          ],
+        };
+      }
       case 'add_index':
         return {
           next: addIndex(c, a.typeName, a.indexName, a.attribute, graph),
-          line: `Trying to add index "${a.indexName}" on "${a.typeName}.${a.attribute}".`,
+          lines: [
+            `Trying to add index '${a.indexName}' on attribute '${a.attribute}' of ${scope} vertex '${a.typeName}'.`,
+          ],
         };
       case 'drop_index':
         return {
           next: dropIndex(c, a.typeName, a.indexName, graph),
-          line: `Trying to drop index "${a.indexName}" of "${a.typeName}".`,
+          lines: [`Trying to drop index '${a.indexName}' of ${scope} vertex '${a.typeName}'.`],
         };
     }
   });
@@ -82,9 +127,16 @@ function applyJob(c: Catalog, job: JobStmt, graph: string | undefined): { next: 
   for (const a of job.actions) {
     const r = applyAction(next, a, graph);
     next = r.next;
-    lines.push(r.line);
+    lines.push(...r.lines);
   }
   return { next, lines };
+}
+
+/** Graphs whose schema differs between two catalogs (their version line is printed). */
+function changedGraphs(before: Catalog, after: Catalog): string[] {
+  return after.graphs
+    .map((g) => g.name)
+    .filter((g) => JSON.stringify(graphSchemaJson(before, g)) !== JSON.stringify(graphSchemaJson(after, g)));
 }
 
 /** The graph a job belongs to: FOR GRAPH, else the graph in use; undefined for a global job. */
@@ -151,33 +203,32 @@ export const schemaChangeHandlers: Pick<
       }
       throw e;
     }
-    ctx.print(`Kick off schema change job ${s.name}`);
+    ctx.print(`Kick off ${graph === undefined ? 'global ' : ''}schema change job ${s.name}`);
     ctx.print(
       graph === undefined
-        ? `Doing global schema change (current version: ${catalog.version})`
+        ? `Doing schema change on the global schema (current version: ${catalog.version})`
         : `Doing schema change on graph '${graph}' (current version: ${catalog.version})`,
     );
     for (const line of result.lines) ctx.print(line);
     const next = { ...result.next, version: catalog.version + 1 };
     await ctx.store.changeCatalog(next);
     ctx.print('');
-    ctx.print(
-      graph === undefined
-        ? `Global schema updated to new version ${next.version}`
-        : `Graph ${graph} updated to new version ${next.version}`,
-    );
-    ctx.print(`The job ${s.name} completes in ${((Date.now() - start) / 1000).toFixed(3)} seconds!`);
+    // A global job reports every graph whose schema it changed; a local job its own graph.
+    const updated = graph === undefined ? changedGraphs(catalog, next) : [graph];
+    for (const g of updated) ctx.print(`Graph ${g} updated to new version ${next.version}`);
+    if (graph === undefined) {
+      ctx.print('Global schema change succeeded.');
+    } else {
+      ctx.print(`The job ${s.name} completes in ${((Date.now() - start) / 1000).toFixed(3)} seconds!`);
+      ctx.print('Local schema change succeeded.');
+    }
   },
 
   async drop_job(s, ctx) {
     const graph = ctx.session.graph;
     const names = s.names === '*' ? graphJobs(ctx.store.catalog, graph).map((j) => j.name) : s.names;
     await ctx.store.changeCatalog(atPos(s, () => dropJobs(ctx.store.catalog, s.names, graph)));
-    ctx.print(
-      graph === undefined
-        ? `Successfully dropped jobs: [${names.join(', ')}].`
-        : `Successfully dropped jobs on the graph '${graph}': [${names.join(', ')}].`,
-    );
+    for (const n of names) ctx.print(`The job ${n} is dropped!`);
   },
 
   async show_job(s, ctx) {

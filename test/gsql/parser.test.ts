@@ -340,3 +340,28 @@ test('one-line commands do not take their name from the next line', () => {
   assert.ok(drop.kind === 'drop_vertex');
   assert.deepEqual(drop.names, ['a', 'b']);
 });
+
+test('global job forms, ALTER EDGE … PAIR, NULLABLE and RUN options', () => {
+  const [job, runJob] = stmts(`CREATE GLOBAL SCHEMA_CHANGE JOB j {
+  ADD VERTEX a, b TO GRAPH g;
+  ADD EDGE e TO GRAPH g;
+  DROP VERTEX c FROM GRAPH g;
+  ALTER EDGE e ADD PAIR (FROM a, TO b | FROM b, TO a);
+  ALTER EDGE e DROP PAIR (FROM a, TO b);
+  ALTER VERTEX a ADD ATTRIBUTE (n INT NULLABLE DEFAULT 1);
+}
+RUN GLOBAL SCHEMA_CHANGE JOB j -force -N`);
+  assert.ok(job.kind === 'create_schema_change_job');
+  const [addV, addE, dropV, addP, dropP, alter] = job.actions;
+  assert.ok(addV.action === 'add_to_graph' && addV.target === 'vertex' && addV.graph === 'g');
+  assert.deepEqual(addV.names, ['a', 'b']);
+  assert.ok(addE.action === 'add_to_graph' && addE.target === 'edge');
+  assert.ok(dropV.action === 'drop_from_graph' && dropV.target === 'vertex');
+  assert.ok(addP.action === 'alter_add_pairs' && addP.pairs.length === 2);
+  assert.ok(dropP.action === 'alter_drop_pairs');
+  assert.deepEqual([dropP.pairs[0].from, dropP.pairs[0].to], [['a'], ['b']]);
+  assert.ok(alter.action === 'alter_add_attributes');
+  assert.deepEqual([alter.attributes[0].nullable, alter.attributes[0].default?.text], [true, '1']);
+  assert.ok(runJob.kind === 'run_schema_change_job');
+  assert.deepEqual(runJob.options, ['-force', '-N']);
+});

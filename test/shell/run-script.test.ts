@@ -186,13 +186,14 @@ test('schema change jobs: created, checked, run all-or-nothing, shown and droppe
   assert.deepEqual(lines.slice(0, 7), [
     'Kick off schema change job grow',
     `Doing schema change on graph 'social' (current version: ${v})`,
-    'Trying to add local vertex type "Pet".',
-    'Trying to add local edge type "owns".',
-    'Trying to add attributes "legs" to vertex type "Pet".',
+    "Trying to add local vertex 'Pet' to the graph 'social'.",
+    "Trying to add local edge 'owns' to the graph 'social'.",
+    "Trying to add attribute 'legs' to local vertex 'Pet'.",
     '',
     `Graph social updated to new version ${v + 1}`,
   ]);
   assert.match(lines[7], /^The job grow completes in \d+\.\d{3} seconds!$/);
+  assert.deepEqual(lines.slice(8), ['Local schema change succeeded.', '']);
   const pet = store.catalog.vertexTypes.find((x) => x.name === 'Pet');
   assert.equal(pet?.graph, 'social');
   assert.deepEqual(
@@ -216,7 +217,7 @@ test('schema change jobs: created, checked, run all-or-nothing, shown and droppe
   const drop = await run(store, 'DROP JOB grow\nDROP JOB grow', session);
   assert.equal(
     drop.output,
-    "Successfully dropped jobs on the graph 'social': [grow].\n" +
+    'The job grow is dropped!\n' +
       "Semantic Check Fails: The job 'grow' does not exist in graph 'social'. (line 2, column 1)\n",
   );
 });
@@ -253,7 +254,18 @@ test('global schema change job: DROP VERTEX takes dependent edges and graph memb
     'CREATE GLOBAL SCHEMA_CHANGE JOB g1 {\n  DROP VERTEX City;\n  ALTER EDGE friend ADD ATTRIBUTE (w DOUBLE);\n}\nRUN GLOBAL SCHEMA_CHANGE JOB g1',
   );
   assert.equal(r.code, 0);
-  assert.match(r.output, /Global schema updated to new version \d+\n/);
+  const v = store.catalog.version;
+  assert.equal(
+    r.output,
+    'Successfully created global schema change jobs: [g1].\n' +
+      'Kick off global schema change job g1\n' +
+      `Doing schema change on the global schema (current version: ${v - 1})\n` +
+      "Trying to drop global vertex 'City'.\n" +
+      "Trying to add attribute 'w' to global edge 'friend'.\n" +
+      '\n' +
+      `Graph social updated to new version ${v}\n` +
+      'Global schema change succeeded.\n',
+  );
   assert.deepEqual(
     store.catalog.edgeTypes.map((e) => e.name),
     ['friend'],
@@ -310,4 +322,58 @@ test('help lists the commands', async () => {
   const r = await run(new MemoryStore(), 'help');
   assert.match(r.output, /^GSQL Command List:\n/);
   assert.match(r.output, /CREATE \[GLOBAL\] SCHEMA_CHANGE JOB/);
+});
+
+test('global jobs move global types in and out of graphs; ALTER EDGE adds and drops pairs; RUN takes options', async () => {
+  const store = new MemoryStore();
+  await run(store, SCHEMA);
+  const r = await run(
+    store,
+    `CREATE VERTEX Dog (PRIMARY_ID id STRING, name STRING NULLABLE DEFAULT "rex")
+CREATE GRAPH pets()
+CREATE GLOBAL SCHEMA_CHANGE JOB move {
+  ADD VERTEX Person, Dog TO GRAPH pets;
+  ALTER EDGE friend ADD PAIR (FROM Person, TO Dog | FROM Dog, TO Dog);
+  ADD EDGE friend TO GRAPH pets;
+  DROP VERTEX City FROM GRAPH social;
+}
+RUN GLOBAL SCHEMA_CHANGE JOB move -force -N`,
+  );
+  assert.equal(r.code, 0, r.output);
+  assert.match(r.output, /Trying to add global vertex 'Person', 'Dog' to the graph 'pets'\.\n/);
+  assert.match(r.output, /Trying to add the pair \(FROM Dog, TO Dog\) to global edge 'friend'\.\n/);
+  assert.match(
+    r.output,
+    /\nGraph social updated to new version \d+\nGraph pets updated to new version \d+\nGlobal schema change succeeded\.\n$/,
+  );
+  assert.deepEqual(store.catalog.graphs, [
+    { name: 'social', vertexTypes: ['Person'], edgeTypes: ['friend'] },
+    { name: 'pets', vertexTypes: ['Person', 'Dog'], edgeTypes: ['friend'] },
+  ]);
+  assert.deepEqual(store.catalog.edgeTypes.find((e) => e.name === 'friend')?.pairs, [
+    { from: 'Person', to: 'Person' },
+    { from: 'Person', to: 'Dog' },
+    { from: 'Dog', to: 'Dog' },
+  ]);
+  // City and lives_in stay in the catalog: leaving a graph deletes no type.
+  assert.deepEqual(
+    store.catalog.vertexTypes.map((v) => v.name),
+    ['Person', 'City', 'Dog'],
+  );
+  const bad = await run(
+    store,
+    'CREATE GLOBAL SCHEMA_CHANGE JOB bad {\n  ALTER EDGE friend DROP PAIR (FROM City, TO City);\n}',
+  );
+  assert.equal(
+    bad.output,
+    "Semantic Check Fails: The edge type 'friend' has no pair (FROM City, TO City). (line 2, column 3)\n",
+  );
+  const local = await run(store, 'CREATE SCHEMA_CHANGE JOB l { ADD VERTEX Dog TO GRAPH pets; }', {
+    user: 'tigergraph',
+    graph: 'pets',
+  });
+  assert.equal(
+    local.output,
+    'Semantic Check Fails: ADD … TO GRAPH belongs in a GLOBAL schema change job. (line 1, column 30)\n',
+  );
 });

@@ -2,6 +2,7 @@
  * `ocelot serve`: opens the data directory, starts the listeners, prints their URLs and runs until
  * SIGINT/SIGTERM (listeners closed, then the Database) or a fatal durability error (non-zero exit).
  */
+import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
 import {
   DEFAULT_TIGERGRAPH_VERSION,
@@ -29,7 +30,11 @@ Options (each also read from the environment variable shown; a flag wins over th
   -h, --help                  show this help
 
 A port of 0 picks a free port. Stop the server with Ctrl-C (SIGINT) or SIGTERM.
+Exit codes: 0 stopped by a signal, 1 could not start, 3 fatal storage error (restart recovers).
 `;
+
+/** Exit code after a fatal storage error (1 is kept for start-up failures). */
+export const FATAL_STORAGE_EXIT = 3;
 
 const SPECS: OptionSpec[] = [
   { names: ['--data'], key: 'data' },
@@ -107,6 +112,10 @@ export interface ServeIo {
   env: NodeJS.ProcessEnv;
   /** Replaces the GSQL executor (tests). */
   runScript?: ScriptRunner;
+  /** The Database's file layer (tests inject I/O faults). */
+  fileLayer?: FileLayer;
+  /** Called with the listener URLs once the server is up (tests). */
+  onReady?: (urls: RunningServers['urls']) => void;
 }
 
 export async function runServe(argv: readonly string[], io: ServeIo): Promise<number> {
@@ -138,10 +147,11 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       adminPort: config.adminPort,
       tigergraphVersion: config.tigergraphVersion,
       runScript: io.runScript,
+      fileLayer: io.fileLayer,
       log: io.stderr,
       onFatal: (err) => {
         io.stderr(`ocelot serve: fatal storage error, stopping: ${err.message}`);
-        stop(3);
+        stop(FATAL_STORAGE_EXIT);
       },
     });
   } catch (e) {
@@ -154,6 +164,7 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
   io.stdout(`GSQL server listening on ${servers.urls.gsql} (REST++ also at ${servers.urls.gsql}/restpp)`);
   io.stdout(`Admin listening on ${servers.urls.admin}`);
   io.stdout(`Data directory: ${config.dataDir}`);
+  io.onReady?.(servers.urls);
 
   const onSignal = (signal: NodeJS.Signals) => {
     io.stderr(`ocelot serve: ${signal} received, stopping`);

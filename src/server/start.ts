@@ -4,19 +4,23 @@
  * is reserved for a later issue. The CLI and the tests both start servers through `startServers`.
  */
 import type { FastifyInstance } from 'fastify';
+import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
+import { AuthService } from '../auth/service.js';
 import { Database } from '../engine/database.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
 import type { ServerContext } from './context.js';
 import { registerGsqlRoutes } from './gsqlserver/gsql-routes.js';
 import { installGsqlAuthHook } from './gsqlserver/auth-hook.js';
+import { gsqlCredentialCheck } from './gsqlserver/tokens-credentials.js';
 import { shellRunner, type ScriptRunner } from './gsqlserver/script-runner.js';
 import { createListenerApp } from './http/app.js';
-import { defaultCredentialCheck, type CredentialCheck } from './http/auth.js';
+import type { CredentialCheck } from './http/auth.js';
 import { LatencyRecorder } from './http/latency.js';
 import { EndpointRegistry } from './restpp/endpoint-registry.js';
 import { mountRestppModules } from './restpp/route-module.js';
 import { RESTPP_ROUTE_MODULES } from './restpp/routes.js';
+import { installRestppTokenAuth } from './restpp/token-auth.js';
 
 export type ListenerName = 'restpp' | 'gsql' | 'admin';
 
@@ -26,6 +30,8 @@ export interface ServerOptions {
   /** An already open Database (the caller keeps ownership: close() leaves it open). */
   database?: Database;
   sync?: SyncMode;
+  /** The Database's file layer (tests inject I/O faults through it). */
+  fileLayer?: FileLayer;
   host?: string;
   /** Ports; 0 picks a free one. */
   restppPort?: number;
@@ -33,6 +39,8 @@ export interface ServerOptions {
   adminPort?: number;
   tigergraphVersion?: string;
   credentialCheck?: CredentialCheck;
+  /** REST++ authentication (`ocelot serve --auth`): tokens required, token endpoints served. */
+  auth?: boolean;
   /** The GSQL executor; the shell of src/shell over the Database by default. */
   runScript?: ScriptRunner;
   log?: (line: string) => void;
@@ -49,6 +57,8 @@ export interface RunningServers {
 
 export const DEFAULT_PORTS: Record<ListenerName, number> = { restpp: 9000, gsql: 14240, admin: 8123 };
 export const DEFAULT_TIGERGRAPH_VERSION = '4.2.0';
+/** How long close() waits for requests in flight before cutting their connections. */
+const CLOSE_GRACE_MS = 5_000;
 const PORT_FLAGS: Record<ListenerName, string> = {
   restpp: '--restpp-port',
   gsql: '--gsql-port',
@@ -77,13 +87,15 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       sync: opts.sync,
       log,
       onFatal: opts.onFatal,
+      ...(opts.fileLayer ? { fileLayer: opts.fileLayer } : {}),
     }));
+  AuthService.for(db).restppAuth = opts.auth ?? false;
   const recorder = new LatencyRecorder();
   const endpoints = new EndpointRegistry();
   const ctx: ServerContext = {
     db,
     tigergraphVersion: opts.tigergraphVersion ?? DEFAULT_TIGERGRAPH_VERSION,
-    credentialCheck: opts.credentialCheck ?? defaultCredentialCheck,
+    credentialCheck: opts.credentialCheck ?? gsqlCredentialCheck(db),
     recorder,
     endpoints,
     runScript: opts.runScript ?? shellRunner(db),
@@ -92,10 +104,11 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
   const host = opts.host ?? '127.0.0.1';
 
   const restpp = createListenerApp({ recorder, logError: log });
+  installRestppTokenAuth(restpp, db);
   mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
 
   const gsql = createListenerApp({ recorder, logError: log, restppPrefix: '/restpp' });
-  installGsqlAuthHook(gsql, ctx.credentialCheck);
+  installGsqlAuthHook(gsql, ctx);
   registerGsqlRoutes(gsql, ctx);
   await gsql.register(
     async (scope) => {
@@ -105,7 +118,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
   );
 
   const admin = createListenerApp({ recorder, logError: log });
-  installGsqlAuthHook(admin, ctx.credentialCheck);
+  installGsqlAuthHook(admin, ctx);
   registerAdminRoutes(admin, ctx);
 
   const apps: [ListenerName, FastifyInstance][] = [
@@ -139,7 +152,17 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     db,
     close() {
       closing ??= (async () => {
+        // Requests in flight may finish (their keep-alive connections are dropped as soon as they
+        // go idle); connections still open after the grace period are cut.
+        const idle = setInterval(() => {
+          for (const app of started) app.server.closeIdleConnections();
+        }, 50);
+        const cut = setTimeout(() => {
+          for (const app of started) app.server.closeAllConnections();
+        }, CLOSE_GRACE_MS);
         await Promise.allSettled(started.map((app) => app.close()));
+        clearInterval(idle);
+        clearTimeout(cut);
         if (ownsDb) await db.close();
       })();
       return closing;

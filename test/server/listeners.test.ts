@@ -327,3 +327,23 @@ test('RESPONSE-LIMIT replaces a larger answer by REST-4000; malformed limit head
     });
   }
 });
+
+test('close() lets a request in flight finish, then stops listening', async () => {
+  const other = await startServers({
+    database: fakeDatabase().db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    runScript: async () => 0,
+    log: () => {},
+  });
+  const inFlight = send(`${other.urls.restpp}/echo?sleep=0.3`);
+  await new Promise((r) => setTimeout(r, 100));
+  const t0 = Date.now();
+  await other.close();
+  const r = await inFlight;
+  assert.equal(r.status, 200);
+  assert.equal(r.text, '{"error":false,"message":"Hello GSQL"}');
+  assert.ok(Date.now() - t0 < 3000, 'no wait for the grace period');
+  await assert.rejects(fetch(`${other.urls.restpp}/echo`));
+});

@@ -1,9 +1,12 @@
 /**
- * The one place GSQL-server credentials are checked: routes that set `config.auth = 'basic'` get
- * `request.gsqlUser`, or a 401 envelope before their handler runs.
+ * The one place GSQL-server credentials are checked: every routed request but the public ones
+ * (health check, login) needs valid credentials and the privilege of its access-table row
+ * (src/auth/access-table.ts); `request.gsqlUser` is then set, or a 401/403 envelope is answered
+ * before the handler runs. The check itself lives in tokens-credentials.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import { authenticate, type CredentialCheck } from '../http/auth.js';
+import type { ServerContext } from '../context.js';
+import { installGsqlCredentialHook } from './tokens-credentials.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -14,10 +17,8 @@ declare module 'fastify' {
   }
 }
 
-export function installGsqlAuthHook(app: FastifyInstance, check: CredentialCheck): void {
-  app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.config.auth === 'basic') request.gsqlUser = await authenticate(request, check);
-  });
+export function installGsqlAuthHook(app: FastifyInstance, ctx: ServerContext): void {
+  installGsqlCredentialHook(app, ctx.db);
 }
 
 /** The authenticated user of a route that requires credentials. */

@@ -42,7 +42,8 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
     logger: false,
     bodyLimit,
     genReqId: () => nextRequestId(),
-    forceCloseConnections: true,
+    // Closing lets requests in flight finish; start.ts cuts the rest after a grace period.
+    forceCloseConnections: 'idle',
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,

@@ -1,0 +1,46 @@
+/** A fatal storage error stops `ocelot serve` with a clear message and a non-zero exit. */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FaultyFileLayer } from '../../src/durability/index.js';
+import { FATAL_STORAGE_EXIT, runServe } from '../../src/cli/serve.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ocelot-fatal-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('an fsync failure stops the server with exit 3; the client gets an error, not a stack', async () => {
+  const layer = new FaultyFileLayer();
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  let ready!: (urls: { gsql: string }) => void;
+  const up = new Promise<{ gsql: string }>((r) => (ready = r));
+  const exit = runServe(
+    ['--data', join(dir, 'data'), '--restpp-port', '0', '--gsql-port', '0', '--admin-port', '0'],
+    {
+      stdout: (l) => stdout.push(l),
+      stderr: (l) => stderr.push(l),
+      env: {},
+      fileLayer: layer,
+      onReady: ready,
+    },
+  );
+  const urls = await up;
+  layer.failWhen((op) => op.kind === 'sync' || op.kind === 'write');
+  const res = await fetch(`${urls.gsql}/gsql/v1/statements`, {
+    method: 'POST',
+    body: 'CREATE VERTEX person (PRIMARY_ID id STRING)',
+    headers: { authorization: `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}` },
+  });
+  const text = await res.text();
+  assert.doesNotMatch(text, /Successfully created/);
+  assert.doesNotMatch(text, /\s+at .*\.js:\d+/);
+  const code = await exit;
+  assert.equal(code, FATAL_STORAGE_EXIT);
+  assert.ok(
+    stderr.some((l) => l.startsWith('ocelot serve: fatal storage error, stopping: ')),
+    stderr.join('\n'),
+  );
+  assert.match(stdout[0], /^REST\+\+ listening on http:\/\/127\.0\.0\.1:\d+$/);
+});

@@ -33,6 +33,8 @@ interface Route {
   tt: VertexTable;
   /** The ids come in TO, FROM order. */
   swap: boolean;
+  /** The block of (et, ft, tt), once it exists. */
+  block: EdgeBlock | undefined;
 }
 
 const NO_CHECKED: Checked[] = [];
@@ -59,6 +61,8 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   readonly historyColumns = new Set<Column>();
   readonly touchedCounters = new Set<Counter>();
   private routes = new Map<string, Route>();
+  private lastRoute: [string, string, string, Route] | undefined;
+  private lastMarked: [EdgeBlock, { dCount: number; live: number }] | undefined;
 
   constructor(
     store: GraphStore,
@@ -92,6 +96,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   }
 
   private markBlock(b: EdgeBlock): { dCount: number; live: number } {
+    if (b === this.lastMarked?.[0]) return this.lastMarked[1];
     let m = this.blockMarks.get(b);
     if (!m) {
       m = { dCount: b.dCount, live: b.live.current };
@@ -99,6 +104,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       this.touchedCounters.add(b.live);
     }
     b.dirty = true;
+    this.lastMarked = [b, m];
     return m;
   }
 
@@ -219,9 +225,14 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
 
   /** How an (edge type, from type, to type) as given maps to storage; cached per transaction. */
   private route(edgeType: string, fromType: string, toType: string): Route {
+    const last = this.lastRoute;
+    if (last && last[0] === edgeType && last[1] === fromType && last[2] === toType) return last[3];
     const key = `${edgeType}\u0000${fromType}\u0000${toType}`;
     let r = this.routes.get(key);
-    if (r) return r;
+    if (r) {
+      this.lastRoute = [edgeType, fromType, toType, r];
+      return r;
+    }
     const res = edgeTypeOf(this.store.catalog, edgeType);
     const et = res.stored;
     let swap = res.reverse;
@@ -239,8 +250,9 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
         );
       }
     }
-    r = { et, ft: this.table(fT), tt: this.table(tT), swap };
+    r = { et, ft: this.table(fT), tt: this.table(tT), swap, block: this.store.getBlock(et.name, fT, tT) };
     this.routes.set(key, r);
+    this.lastRoute = [edgeType, fromType, toType, r];
     return r;
   }
 
@@ -313,9 +325,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     attrs: Record<string, AttrUpdate>,
     opts: UpsertEdgeOptions = { createMissingEndpoints: true },
   ): UpsertResult {
-    const { et, ft, fId, tt, tId } = this.resolveEdge(edgeType, fromType, fromId, toType, toId);
-    const fp = parseId(ft.type, fId);
-    const tp = parseId(tt.type, tId);
+    const route = this.route(edgeType, fromType, toType);
+    const { et, ft, tt } = route;
+    const fp = parseId(ft.type, route.swap ? toId : fromId);
+    const tp = parseId(tt.type, route.swap ? fromId : toId);
     const where = (): string =>
       `edge type '${edgeType}' (${ft.type.name} '${idText(ft.type, fp.value)}' -> ${tt.type.name} '${idText(tt.type, tp.value)}')`;
     const checked = this.checkAttrs(attrs, et.attributes, [], where);
@@ -340,10 +353,16 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       tRow ??=
         ft === tt && fp.key === tp.key ? fRow : this.insertVertex(tt, tp.key, tp.value, tp.keyValues, [], vw);
     }
-    const found =
-      disc.size === 0
-        ? this.storedEdge(et, ft, fRow, tt, tRow)
-        : this.storedEdges(et, ft, fRow, tt, tRow).find(([b, e]) => this.discriminatorMatches(b, e, disc));
+    let found: [EdgeBlock, number] | undefined;
+    if (disc.size > 0) {
+      found = this.storedEdges(et, ft, fRow, tt, tRow).find(([b, e]) =>
+        this.discriminatorMatches(b, e, disc),
+      );
+    } else if (et.directed && route.block) {
+      // Fast path: one block, one orientation.
+      const e = route.block.findOne(fRow, tRow, WRITER_VERSION);
+      if (e >= 0) found = [route.block, e];
+    } else if (!et.directed) found = this.storedEdge(et, ft, fRow, tt, tRow);
     if (found) {
       const [b, eid] = found;
       const changes: [string, Value][] = [];
@@ -362,7 +381,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const values = new Map<string, Value>();
     for (const c of checked)
       values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where()) as Value);
-    const b = this.store.ensureBlock(et, ft.type.name, tt.type.name, this.commitVersion);
+    const b = (route.block ??= this.store.ensureBlock(et, ft.type.name, tt.type.name, this.commitVersion));
     this.markBlock(b);
     const eid = b.addEdge(fRow, tRow, this.commitVersion);
     for (const a of et.attributes) {
@@ -370,15 +389,21 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       (b.columns.get(a.name) as Column).init(eid, v === undefined ? defaultValue(a, this.store.catalog) : v);
     }
     b.live.current++;
-    this.logEdge(b, eid, values.size === 0 ? NO_CHANGES : [...values], fRow, tRow);
+    this.logEdge(b, eid, values.size === 0 ? NO_CHANGES : [...values], fRow, tRow, ft, tt);
     return 'inserted';
   }
 
   /** Logs an edge write in stored orientation, with its discriminator so replay finds the same edge. */
-  private logEdge(b: EdgeBlock, eid: number, changes: [string, Value][], fRow?: number, tRow?: number): void {
+  private logEdge(
+    b: EdgeBlock,
+    eid: number,
+    changes: [string, Value][],
+    fRow?: number,
+    tRow?: number,
+    ft = this.table(b.fromType),
+    tt = this.table(b.toType),
+  ): void {
     if (fRow === undefined || tRow === undefined) [fRow, tRow] = b.endpoints(eid);
-    const ft = this.table(b.fromType);
-    const tt = this.table(b.toType);
     ft.dirtySegments.add(fRow >>> SEGMENT_BITS);
     tt.dirtySegments.add(tRow >>> SEGMENT_BITS);
     let all = changes;

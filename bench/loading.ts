@@ -2,8 +2,8 @@
  * Loading throughput: `ocelot bench loading [--scale 20] [--edge-factor 16] [--sync always|batch|none]
  * [--social 200000] [--ddl-mb 64] [--keep]`.
  *
- * 1. An RMAT graph (Graph500 parameters A=.57 B=.19 C=.19, 2^scale vertices, edge-factor·2^scale
- *    edges, tab-separated INT ids, TigerGraph's benchmark job `LOAD f TO EDGE e VALUES ($0, $1)`)
+ * 1. An RMAT graph (bench/generators/rmat.ts: 2^scale vertices, edge-factor·2^scale edges,
+ *    tab-separated INT ids, TigerGraph's benchmark job `LOAD f TO EDGE e VALUES ($0, $1)`)
  *    loaded with RUN LOADING JOB, then again through POST /ddl in requests of --ddl-mb MB.
  * 2. A social-network-shaped graph with STRING ids and INT, DOUBLE, BOOL, DATETIME, STRING and
  *    SET<STRING> attributes (persons, posts, knows and likes edges) loaded with RUN LOADING JOB.
@@ -19,6 +19,7 @@ import { Database } from '../src/engine/database.js';
 import { prepareJob, runJobOnFiles } from '../src/loading/job.js';
 import { startServers } from '../src/server/start.js';
 import { runScript } from '../src/shell/run-script.js';
+import { Rng, rmat } from './generators/rmat.js';
 
 interface Args {
   scale: number;
@@ -46,22 +47,6 @@ function parseArgs(argv: string[]): Args {
   return a;
 }
 
-/** A small fast PRNG (xorshift128+ folded to [0,1)), seeded for reproducible files. */
-function rng(seed: number): () => number {
-  let s0 = seed >>> 0 || 1;
-  let s1 = (seed * 2654435761) >>> 0 || 2;
-  return () => {
-    let x = s0;
-    const y = s1;
-    s0 = y;
-    x ^= x << 23;
-    x ^= x >>> 17;
-    x ^= y ^ (y >>> 26);
-    s1 = x >>> 0;
-    return ((s0 + s1) >>> 0) / 4294967296;
-  };
-}
-
 async function writeLines(path: string, count: number, line: (i: number) => string): Promise<number> {
   const out = createWriteStream(path);
   let buf = '';
@@ -77,35 +62,10 @@ async function writeLines(path: string, count: number, line: (i: number) => stri
   return (await stat(path)).size;
 }
 
-/** Graph500 RMAT edges with a random permutation of vertex labels. */
+/** Graph500 RMAT edges (bench/generators/rmat.ts) as a tab-separated file of INT ids. */
 async function writeRmat(path: string, scale: number, edgeFactor: number): Promise<number> {
-  const n = 1 << scale;
-  const rand = rng(42);
-  const perm = new Uint32Array(n);
-  for (let i = 0; i < n; i++) perm[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    const t = perm[i];
-    perm[i] = perm[j];
-    perm[j] = t;
-  }
-  const A = 0.57;
-  const B = 0.19;
-  const C = 0.19;
-  const ab = A + B;
-  const cNorm = C / (1 - ab);
-  const aNorm = A / ab;
-  return writeLines(path, n * edgeFactor, () => {
-    let u = 0;
-    let v = 0;
-    for (let bit = 0; bit < scale; bit++) {
-      const ii = rand() > ab ? 1 : 0;
-      const jj = rand() > (ii ? cNorm : aNorm) ? 1 : 0;
-      u |= ii << bit;
-      v |= jj << bit;
-    }
-    return `${perm[u]}\t${perm[v]}\n`;
-  });
+  const g = rmat(scale, edgeFactor, 42);
+  return writeLines(path, g.src.length, (i) => `${g.src[i]}\t${g.dst[i]}\n`);
 }
 
 function mem(): string {
@@ -113,11 +73,25 @@ function mem(): string {
   return `rss ${(m.rss / 1048576).toFixed(0)} MB, heap ${(m.heapUsed / 1048576).toFixed(0)} MB`;
 }
 
+let cpuMark = process.cpuUsage();
+
+/** Starts a measured section: wall time is taken by the caller, CPU time here. */
+function startCpu(): void {
+  cpuMark = process.cpuUsage();
+}
+
+/**
+ * Prints a load's throughput. CPU seconds are reported too: on a shared machine the wall clock
+ * also counts other processes' time, the CPU time only this one's.
+ */
 function report(what: string, lines: number, edges: number, bytes: number, ms: number): void {
   const s = ms / 1000;
+  const c = process.cpuUsage(cpuMark);
+  const cpu = (c.user + c.system) / 1e6;
   console.log(
     `${what}: ${lines.toLocaleString()} lines in ${s.toFixed(2)} s = ${Math.round(lines / s).toLocaleString()} lines/s, ` +
-      `${Math.round(edges / s).toLocaleString()} edges/s, ${(bytes / 1048576 / s).toFixed(1)} MB/s (${mem()})`,
+      `${Math.round(edges / s).toLocaleString()} edges/s, ${(bytes / 1048576 / s).toFixed(1)} MB/s; ` +
+      `CPU ${cpu.toFixed(2)} s = ${Math.round(edges / cpu).toLocaleString()} edges per CPU-second (${mem()})`,
   );
 }
 
@@ -150,6 +124,7 @@ CREATE LOADING JOB load_rmat FOR GRAPH rmat {
     if (!stored) throw new Error('job not stored');
     const job = prepareJob(stored.text, 'rmat', db);
     t0 = Date.now();
+    startCpu();
     const [res] = await runJobOnFiles(db, job, { paths: new Map([['f', file]]) });
     report(
       `RUN LOADING JOB (sync ${a.sync})`,
@@ -177,6 +152,7 @@ CREATE LOADING JOB load_rmat FOR GRAPH rmat {
     let lines = 0;
     let loaded = 0;
     t0 = Date.now();
+    startCpu();
     for (;;) {
       carry.copy(chunk, 0);
       const { bytesRead } = await fh.read(chunk, carry.length, chunk.length - carry.length, null);
@@ -209,7 +185,8 @@ async function socialScenario(a: Args, dir: string): Promise<void> {
   const posts = persons * 2;
   const knows = persons * 10;
   const likes = persons * 10;
-  const rand = rng(7);
+  const gen = new Rng(7);
+  const rand = (): number => gen.next();
   const states = ['ca', 'ny', 'tx', 'az', 'ky', 'fl', 'ut'];
   const pf = join(dir, 'person.csv');
   const qf = join(dir, 'post.csv');
@@ -259,6 +236,7 @@ CREATE LOADING JOB load_social FOR GRAPH social {
   if (!stored) throw new Error('job not stored');
   const job = prepareJob(stored.text, 'social', db);
   const t0 = Date.now();
+  startCpu();
   const results = await runJobOnFiles(db, job, {
     paths: new Map([
       ['persons', pf],

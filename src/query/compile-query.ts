@@ -80,6 +80,7 @@ function emptyGraph(catalog: Catalog): QueryGraph {
     edgeAttr: none,
     edgeRecord: none,
     isLive: none,
+    adjacency: none,
   };
 }
 

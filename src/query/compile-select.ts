@@ -3,7 +3,7 @@
  * ORDER BY and LIMIT. ACCUM runs once per matched row; accumulator updates wait for the clause's
  * end, so every row reads the state from before the clause (GSQL's map-reduce semantics).
  */
-import type { EdgeFilter } from '../engine/api.js';
+import type { AdjacencyView, EdgeFilter } from '../engine/api.js';
 import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import { compileExpr, expectType } from './compile-expr.js';
 import type { RunContext } from './context.js';
@@ -29,6 +29,18 @@ function namesIn(node: unknown, out: Set<string>): Set<string> {
 
 function runRows(ctx: RunContext, stmts: RowStmt[]): void {
   for (const s of stmts) s(ctx);
+}
+
+/** Calls fn for each neighbour row of `row` in one adjacency view, reading the CSR arrays directly when clean. */
+function walk(view: AdjacencyView, row: number, fn: (tgtRow: number) => void): void {
+  if (!view.clean) {
+    view.forEach(row, fn);
+    return;
+  }
+  const offsets = view.offsets;
+  if (row + 1 >= offsets.length) return;
+  const targets = view.targets;
+  for (let i = offsets[row], end = offsets[row + 1]; i < end; i++) fn(targets[i]);
 }
 
 /** Runs fn with accumulator updates deferred to its end (one ACCUM or POST-ACCUM clause). */
@@ -188,8 +200,25 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const hasEdge = steps.length > 0;
   const tTypes = targetTypes.length > 0 ? new Set(targetTypes) : undefined;
 
+  // The edge alias is bound only when some clause reads it; otherwise the fast path applies.
+  const edgeUsed =
+    b.edge?.alias !== undefined &&
+    namesIn([b.where, b.accum, b.postAccum, b.having, b.orderBy], new Set()).has(b.edge.alias);
+  const fast = !edgeUsed;
+  const allTypes = cx.vertexTypeNames();
+
   const run = (ctx: RunContext): Vtx[] => {
     const src = source(ctx) as Vtx[];
+    const viewCache = new Map<string, AdjacencyView[]>();
+    const views = (et: string, st: string, tt: string, dir: 'out' | 'in' | 'both'): AdjacencyView[] => {
+      const key = `${et}\u0000${st}\u0000${tt}\u0000${dir}`;
+      let v = viewCache.get(key);
+      if (!v) {
+        v = dir === 'both' ? [] : ctx.graph.adjacency(et, st, tt, dir);
+        viewCache.set(key, v);
+      }
+      return v;
+    };
     const result = new Set<Vtx>();
     const sources = new Set<Vtx>();
     const targets = new Set<Vtx>();
@@ -206,6 +235,24 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
           continue;
         }
         for (const step of steps) {
+          if (fast && step.filter.edgeType) {
+            // Fast path: no edge alias is read, so walk the typed-array adjacency directly.
+            for (const tt of tTypes ?? allTypes) {
+              for (const view of views(step.filter.edgeType, s.type, tt, step.filter.direction ?? 'out')) {
+                walk(view, s.row, (tgtRow) => {
+                  ctx.step();
+                  const t = ctx.vertex(tt, tgtRow);
+                  vars[tSlot] = t;
+                  if (whereF && whereF(ctx) !== true) return;
+                  runRows(ctx, accum);
+                  result.add(resultIsTarget ? t : s);
+                  sources.add(s);
+                  targets.add(t);
+                });
+              }
+            }
+            continue;
+          }
           for (const h of ctx.graph.edges(s.type, s.row, step.filter)) {
             ctx.step();
             if (tTypes && !tTypes.has(h.tgtType)) continue;

@@ -7,7 +7,16 @@ import type { ReadTx, WriteTx } from '../engine/api.js';
 /** Reading the pinned snapshot. */
 export type QueryGraph = Pick<
   ReadTx,
-  'catalog' | 'rows' | 'lookup' | 'vertexId' | 'attr' | 'edges' | 'edgeAttr' | 'edgeRecord' | 'isLive'
+  | 'catalog'
+  | 'rows'
+  | 'lookup'
+  | 'vertexId'
+  | 'attr'
+  | 'edges'
+  | 'edgeAttr'
+  | 'edgeRecord'
+  | 'isLive'
+  | 'adjacency'
 >;
 
 /** Applying a query's changes at its end, in one transaction. */

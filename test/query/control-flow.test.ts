@@ -4,7 +4,8 @@ import { minimalGraph } from '../fixtures/query/minimal.js';
 import { socialNet } from '../fixtures/query/social-net.js';
 import { runText } from '../fixtures/query/run.js';
 
-const q = (body: string, params = ''): string => `CREATE QUERY t(${params}) FOR GRAPH minimalNet {\n${body}\n}`;
+const q = (body: string, params = ''): string =>
+  `CREATE QUERY t(${params}) FOR GRAPH minimalNet {\n${body}\n}`;
 
 test('IF / ELSE IF / ELSE, CASE statement and CASE expression', async () => {
   const out = await runText(

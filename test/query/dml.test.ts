@@ -40,7 +40,9 @@ test('edge attributes can be set in ACCUM; INSERT INTO vertices and edges; DELET
        DELETE s FROM person:s WHERE s.gender == "Male" AND s.outdegree("posted") == 1;`),
   );
   const friends = (id: string): string[] =>
-    g.edges('person', g.lookup('person', id)!, { edgeType: 'friend' }).map((h) => `${g.vertexId(h.tgtType, h.tgtRow)}:${String(g.edgeAttr(h, 'since'))}`);
+    g
+      .edges('person', g.lookup('person', id)!, { edgeType: 'friend' })
+      .map((h) => `${g.vertexId(h.tgtType, h.tgtRow)}:${String(g.edgeAttr(h, 'since'))}`);
   assert.deepEqual(friends('person2').sort(), ['person1:1999']);
   assert.deepEqual(friends('person5'), ['person1:2020']);
   assert.equal(g.lookup('post', '9') !== undefined, true);

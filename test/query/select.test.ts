@@ -186,3 +186,24 @@ test('SetAccum<EDGE> keeps each edge once and prints edges as TigerGraph does', 
     },
   ]);
 });
+
+test('steps whose edge alias is not read walk the adjacency views; reading it uses edge handles', async () => {
+  const fastGraph = socialNet();
+  const fast = await runText(
+    fastGraph,
+    q(`S = {person.*};
+       R = SELECT t FROM S:s -(friend:e)- person:t WHERE s.gender == "Male";
+       PRINT R.size() AS n;`),
+  );
+  const slowGraph = socialNet();
+  const slow = await runText(
+    slowGraph,
+    q(`S = {person.*};
+       R = SELECT t FROM S:s -(friend:e)- person:t WHERE s.gender == "Male" AND e.since > 0;
+       PRINT R.size() AS n;`),
+  );
+  assert.deepEqual(fast, [{ n: 4 }]);
+  assert.deepEqual(slow, fast);
+  assert.ok(fastGraph.stats.adjacencyCalls > 0);
+  assert.equal(slowGraph.stats.adjacencyCalls, 0);
+});

@@ -63,51 +63,53 @@ function isObject(v: ParsedJson | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RepeatedKey);
 }
 
-/** Every (key, value) of an object, a repeated key once per occurrence, in source order. */
-function entries(obj: JsonObject): [string, ParsedJson][] {
-  const out: [string, ParsedJson][] = [];
+/** Calls fn for every (key, value) of an object, a repeated key once per occurrence, in source order. */
+function eachEntry(obj: JsonObject, fn: (key: string, value: ParsedJson) => void): void {
   for (const key of Object.keys(obj)) {
     const v = obj[key];
-    if (v instanceof RepeatedKey) for (const each of v.values) out.push([key, each]);
-    else out.push([key, v]);
+    if (v instanceof RepeatedKey) for (const each of v.values) fn(key, each);
+    else fn(key, v);
   }
-  return out;
 }
 
+/** Where a value sits in the body, for error messages; built only when an error is reported. */
+type Where = () => string;
+
 /** The object under `key` at `where`, or a payload error naming the place. */
-function objectAt(v: ParsedJson, where: string): JsonObject {
-  if (!isObject(v)) throw payloadError(`Invalid upsert payload: ${where} must be a JSON object.`);
+function objectAt(v: ParsedJson, where: Where): JsonObject {
+  if (!isObject(v)) throw payloadError(`Invalid upsert payload: ${where()} must be a JSON object.`);
   return v;
 }
 
 /** Parses an `op` literal; absent → overwrite. */
-export function parseOp(op: ParsedJson | undefined, where: string): UpsertOp {
+export function parseOp(op: ParsedJson | undefined, where: string | Where): UpsertOp {
   if (op === undefined || op === null) return 'set';
   if (typeof op === 'string') {
-    const mapped = OPS[op.trim().toLowerCase()];
+    const mapped = OPS[op] ?? OPS[op.trim().toLowerCase()];
     if (mapped) return mapped;
   }
   throw payloadError(
-    `Invalid upsert payload: unknown op ${JSON.stringify(typeof op === 'bigint' ? String(op) : op)} for ${where}; ` +
-      `expected one of ignore_if_exists/~, add/+, and/&, or/|, max/>, min/<.`,
+    `Invalid upsert payload: unknown op ${JSON.stringify(typeof op === 'bigint' ? String(op) : op)} for ` +
+      `${typeof where === 'string' ? where : where()}; expected one of ignore_if_exists/~, add/+, and/&, or/|, max/>, min/<.`,
   );
 }
 
-function decodeAttrs(v: ParsedJson, where: string): AttrInput[] {
+function decodeAttrs(v: ParsedJson, where: Where): AttrInput[] {
   const attrs: AttrInput[] = [];
-  for (const [name, spec] of entries(objectAt(v, where))) {
-    const place = `attribute '${name}' of ${where}`;
+  eachEntry(objectAt(v, where), (name, spec) => {
+    const place = (): string => `attribute '${name}' of ${where()}`;
     if (!isObject(spec) || !('value' in spec)) {
-      throw payloadError(`Invalid upsert payload: ${place} must be an object {"value": ..., "op": ...}.`);
+      throw payloadError(`Invalid upsert payload: ${place()} must be an object {"value": ..., "op": ...}.`);
     }
     if (spec.value instanceof RepeatedKey) {
-      throw payloadError(`Invalid upsert payload: ${place} gives "value" more than once.`);
+      throw payloadError(`Invalid upsert payload: ${place()} gives "value" more than once.`);
     }
     const op = spec.op;
-    if (op instanceof RepeatedKey)
-      throw payloadError(`Invalid upsert payload: ${place} gives "op" more than once.`);
+    if (op instanceof RepeatedKey) {
+      throw payloadError(`Invalid upsert payload: ${place()} gives "op" more than once.`);
+    }
     attrs.push({ name, value: spec.value, op: parseOp(op, place) });
-  }
+  });
   return attrs;
 }
 
@@ -115,40 +117,56 @@ function decodeAttrs(v: ParsedJson, where: string): AttrInput[] {
 export function decodeUpsertBody(body: ParsedJson | undefined): UpsertBody {
   const out: UpsertBody = { vertices: [], edges: [] };
   if (body === undefined) return out;
-  const top = objectAt(body, 'the body');
-  for (const [key, value] of entries(top)) {
-    if (key === 'vertices') decodeVertices(value, out.vertices);
-    else if (key === 'edges') decodeEdges(value, out.edges);
-    else
-      throw payloadError(
-        `Invalid upsert payload: unknown top-level key '${key}'; expected "vertices" and/or "edges".`,
-      );
-  }
+  eachEntry(
+    objectAt(body, () => 'the body'),
+    (key, value) => {
+      if (key === 'vertices') decodeVertices(value, out.vertices);
+      else if (key === 'edges') decodeEdges(value, out.edges);
+      else {
+        throw payloadError(
+          `Invalid upsert payload: unknown top-level key '${key}'; expected "vertices" and/or "edges".`,
+        );
+      }
+    },
+  );
   return out;
 }
 
 function decodeVertices(value: ParsedJson, out: VertexInput[]): void {
-  for (const [type, ids] of entries(objectAt(value, '"vertices"'))) {
-    for (const [id, attrs] of entries(objectAt(ids, `vertex type '${type}'`))) {
-      out.push({ type, id, attrs: decodeAttrs(attrs, `vertex '${id}' of type '${type}'`) });
-    }
-  }
+  eachEntry(
+    objectAt(value, () => '"vertices"'),
+    (type, ids) => {
+      eachEntry(
+        objectAt(ids, () => `vertex type '${type}'`),
+        (id, attrs) => {
+          out.push({ type, id, attrs: decodeAttrs(attrs, () => `vertex '${id}' of type '${type}'`) });
+        },
+      );
+    },
+  );
 }
 
 function decodeEdges(value: ParsedJson, out: EdgeInput[]): void {
-  for (const [srcType, srcIds] of entries(objectAt(value, '"edges"'))) {
-    for (const [srcId, edgeTypes] of entries(objectAt(srcIds, `source vertex type '${srcType}'`))) {
-      const srcWhere = `source vertex '${srcId}' of type '${srcType}'`;
-      for (const [edgeType, tgtTypes] of entries(objectAt(edgeTypes, srcWhere))) {
-        const etWhere = `edge type '${edgeType}' from ${srcWhere}`;
-        for (const [tgtType, tgtIds] of entries(objectAt(tgtTypes, etWhere))) {
-          const ttWhere = `target vertex type '${tgtType}' of ${etWhere}`;
-          for (const [tgtId, attrs] of entries(objectAt(tgtIds, ttWhere))) {
-            const where = `edge '${edgeType}' from ${srcType} '${srcId}' to ${tgtType} '${tgtId}'`;
-            out.push({ srcType, srcId, edgeType, tgtType, tgtId, attrs: decodeAttrs(attrs, where) });
-          }
-        }
-      }
-    }
-  }
+  eachEntry(
+    objectAt(value, () => '"edges"'),
+    (srcType, srcIds) => {
+      eachEntry(
+        objectAt(srcIds, () => `source vertex type '${srcType}'`),
+        (srcId, edgeTypes) => {
+          const srcWhere = (): string => `source vertex '${srcId}' of type '${srcType}'`;
+          eachEntry(objectAt(edgeTypes, srcWhere), (edgeType, tgtTypes) => {
+            const etWhere = (): string => `edge type '${edgeType}' from ${srcWhere()}`;
+            eachEntry(objectAt(tgtTypes, etWhere), (tgtType, tgtIds) => {
+              const ttWhere = (): string => `target vertex type '${tgtType}' of ${etWhere()}`;
+              eachEntry(objectAt(tgtIds, ttWhere), (tgtId, attrs) => {
+                const where = (): string =>
+                  `edge '${edgeType}' from ${srcType} '${srcId}' to ${tgtType} '${tgtId}'`;
+                out.push({ srcType, srcId, edgeType, tgtType, tgtId, attrs: decodeAttrs(attrs, where) });
+              });
+            });
+          });
+        },
+      );
+    },
+  );
 }

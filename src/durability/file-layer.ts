@@ -72,7 +72,7 @@ class RealFileHandle implements FileHandle {
   ) {}
 
   async write(data: Uint8Array | readonly Uint8Array[], position: number): Promise<void> {
-    let chunks = data instanceof Uint8Array ? [data] : data.filter((c) => c.byteLength > 0);
+    let chunks = (data instanceof Uint8Array ? [data] : data).filter((c) => c.byteLength > 0);
     // A regular file rarely writes short, but when it does (e.g. nearly full disk) the rest must
     // still go out, or be reported as an error.
     while (chunks.length > 0) {

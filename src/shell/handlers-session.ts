@@ -104,8 +104,7 @@ export const sessionHandlers: Pick<
     for (const t of shown) if (t) ctx.print(`  - ${t.text}`);
   },
 
-  async unsupported(s, ctx) {
-    void ctx;
+  async unsupported(s, _ctx) {
     throw new ShellError(`${s.feature} is not supported yet.`, s, undefined, false);
   },
 };

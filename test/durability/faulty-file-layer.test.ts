@@ -38,6 +38,20 @@ test('real layer: positional and gathered writes, ranges, stat, list, truncate',
   });
 });
 
+test('real layer: a gathered write of more buffers than one writev takes (IOV_MAX) is written whole', async () => {
+  await withTmpDir(async (dir) => {
+    const p = join(dir, 'many');
+    const h = await realFileLayer.open(p, 'create');
+    const chunks = Array.from({ length: 3000 }, (_, i) => Buffer.from([i & 0xff]));
+    await h.write(chunks, 0);
+    await h.close();
+    const bytes = await readFile(p);
+    assert.equal(bytes.length, 3000);
+    assert.equal(bytes[2999], 2999 & 0xff);
+    assert.equal(bytes[1024], 1024 & 0xff);
+  });
+});
+
 test('crash drops writes made after the last fsync, keeps fsynced ones', async () => {
   await withTmpDir(async (dir) => {
     const fs = new FaultyFileLayer();

@@ -44,6 +44,46 @@ export class MemoryQueryStore implements QueryStore {
   }
 }
 
+/** The catalog with the list of stored queries this layer needs (see the note on CatalogQueryStore). */
+type CatalogWithQueries = Catalog & { queries: StoredQuery[] };
+
+function hasQueryList(c: Catalog): c is CatalogWithQueries {
+  return Array.isArray((c as Partial<CatalogWithQueries>).queries);
+}
+
+/**
+ * Keeps query definitions in the durable catalog (`catalog.queries`), so they survive a restart and
+ * every server component sees the same list. Used as soon as the catalog model carries that list;
+ * until then the registry keeps them in memory.
+ */
+export class CatalogQueryStore implements QueryStore {
+  constructor(
+    private readonly db: { readonly catalog: Catalog; changeCatalog(next: Catalog): Promise<void> },
+  ) {}
+  private get current(): CatalogWithQueries {
+    const c = this.db.catalog;
+    return hasQueryList(c) ? c : { ...c, queries: [] };
+  }
+  list(): readonly StoredQuery[] {
+    return this.current.queries;
+  }
+  async put(q: StoredQuery): Promise<void> {
+    const c = this.current;
+    const queries = c.queries.filter((x) => !(x.graph === q.graph && x.name === q.name));
+    queries.push(q);
+    const next: CatalogWithQueries = { ...c, queries };
+    await this.db.changeCatalog(next);
+  }
+  async remove(graph: string, name: string): Promise<void> {
+    const c = this.current;
+    const next: CatalogWithQueries = {
+      ...c,
+      queries: c.queries.filter((x) => !(x.graph === graph && x.name === name)),
+    };
+    await this.db.changeCatalog(next);
+  }
+}
+
 /** A query statement that failed for a reason a GSQL user should read (no such query, …). */
 export class QueryRegistryError extends Error {
   constructor(message: string) {
@@ -135,14 +175,26 @@ export class QueryRegistry {
 
 const registries = new WeakMap<object, QueryRegistry>();
 
-/** The query registry of a database (one per database object). */
-export function registryFor(db: object, store: QueryStore = new MemoryQueryStore()): QueryRegistry {
+/**
+ * The query registry of a database (one per database object): backed by the catalog when it has a
+ * query list, otherwise by memory.
+ */
+export function registryFor(db: object): QueryRegistry {
   let r = registries.get(db);
   if (!r) {
+    const store =
+      isCatalogHolder(db) && hasQueryList(db.catalog) ? new CatalogQueryStore(db) : new MemoryQueryStore();
     r = new QueryRegistry(store);
     registries.set(db, r);
   }
   return r;
+}
+
+function isCatalogHolder(
+  db: object,
+): db is { readonly catalog: Catalog; changeCatalog(next: Catalog): Promise<void> } {
+  const d = db as { catalog?: unknown; changeCatalog?: unknown };
+  return typeof d.changeCatalog === 'function' && typeof d.catalog === 'object' && d.catalog !== null;
 }
 
 /**

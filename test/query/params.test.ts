@@ -156,3 +156,29 @@ test('runInstalledQuery refuses unknown graphs, unknown and uninstalled queries'
     message: 'The query q already exists in graph tests. Use CREATE OR REPLACE QUERY to replace it.',
   });
 });
+
+test('with a query list in the catalog, definitions live there and survive a new registry', async () => {
+  const catalog = { ...testsGraph().catalog, queries: [] };
+  const holder = {
+    catalog: catalog as typeof catalog,
+    changes: 0,
+    async changeCatalog(next: typeof catalog): Promise<void> {
+      this.catalog = next;
+      this.changes++;
+    },
+  };
+  const [stmt] = parseQueryText('CREATE QUERY q() FOR GRAPH tests { PRINT 1; }');
+  if (stmt.kind !== 'createQuery') throw new Error('parse');
+  const reg = registryFor(holder);
+  await reg.create(stmt.query, 'tests', holder.catalog, false);
+  await reg.install('tests', ['q'], holder.catalog, false);
+  assert.deepEqual(holder.catalog.queries, [
+    { name: 'q', graph: 'tests', text: stmt.query.text, installed: true },
+  ]);
+  assert.equal(holder.changes, 2);
+  // A restarted server builds a new registry over the recovered catalog.
+  const restarted = { ...holder, catalog: JSON.parse(JSON.stringify(holder.catalog)) as typeof catalog };
+  assert.equal(registryFor(restarted).get('tests', 'q')?.installed, true);
+  await registryFor(restarted).drop('tests', ['q']);
+  assert.deepEqual(restarted.catalog.queries, []);
+});

@@ -41,6 +41,9 @@ export interface RunOptions {
 
 export const CHUNK_BYTES = 1 << 20;
 
+/** The longest stretch a load runs without giving the event loop a turn. */
+const YIELD_MS = 20;
+
 export async function loadInput(
   db: LoadingDatabase,
   plan: InputPlan,
@@ -63,6 +66,7 @@ export async function loadInput(
   let batch = new Batch();
   let pending: Promise<void> | null = null;
   const jsonRow = new ArrayRow([]);
+  let lastYield = Date.now();
 
   const onLine = (line: Line): void => {
     if (headerPending) {
@@ -134,6 +138,11 @@ export async function loadInput(
       stats.bytes += chunk.length;
       if (batch.size >= batchSize) await flush();
       opts.onProgress?.(stats);
+      // In-memory input and unsynced commits never wait on I/O: let other requests in regularly.
+      if (Date.now() - lastYield > YIELD_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        lastYield = Date.now();
+      }
     }
     checkUtf8 = true;
     if (!opts.signal?.aborted) tokenizer.finish();

@@ -201,3 +201,47 @@ test('schema mismatches are refused when the job is compiled', () => {
     /Unknown REDUCE function "avg"/,
   );
 });
+
+test('a header without a named column stops the load with a clear error', async () => {
+  const job = `CREATE LOADING JOB j FOR GRAPH net { DEFINE FILENAME f; LOAD f TO VERTEX skill VALUES ($"sid") USING HEADER="true"; }`;
+  await assert.rejects(
+    load(job, 'f', 'id,label\n1,x\n'),
+    /Column "sid" is not in the header line of the file for "f"\./,
+  );
+});
+
+test('VERTEX_MUST_EXIST skips edges to missing vertices; CRLF files; oversize tokens', async () => {
+  const job = `CREATE LOADING JOB j FOR GRAPH net {
+    DEFINE FILENAME f;
+    LOAD f TO EDGE knows VALUES ($0, $1) USING SEPARATOR=",", EOL="\\r\\n", VERTEX_MUST_EXIST="true";
+  }`;
+  await load(
+    `CREATE LOADING JOB v FOR GRAPH net { DEFINE FILENAME f; LOAD f TO VERTEX person VALUES ($0, _, _, _, _, _, _, _); }`,
+    'f',
+    'm1\nm2\n',
+  );
+  const s = await load(job, 'f', 'm1,m2\r\nm1,ghost\r\n');
+  assert.deepEqual(
+    s.toJSON().edge.map((e) => [e.validObject, e.noIdFound]),
+    [[1, 1]],
+  );
+  const r = t.db.read();
+  try {
+    assert.equal(r.lookup('person', 'ghost'), undefined);
+  } finally {
+    r.release();
+  }
+  const big = await runJobOnData(
+    t.db,
+    prepareJob(
+      `CREATE LOADING JOB o FOR GRAPH net { DEFINE FILENAME f; LOAD f TO VERTEX skill VALUES ($0); }`,
+      'net',
+      t.db,
+    ),
+    'f',
+    Buffer.from(`1\n${'9'.repeat(64)}\n2\n`),
+    { maxTokenBytes: 32 },
+  );
+  assert.equal(big.oversizeToken, 1);
+  assert.equal(big.validLine, 2);
+});

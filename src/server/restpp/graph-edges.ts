@@ -5,7 +5,7 @@
  * every edge type in scope, zero counts included (pyTigerGraph reads them into a dict).
  */
 import type { FastifyRequest } from 'fastify';
-import type { Catalog, GraphDef, VertexType } from '../../catalog/types.js';
+import type { Catalog, VertexType } from '../../catalog/types.js';
 import { EngineError, type EdgeHandle, type ReadTx } from '../../engine/api.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
@@ -58,7 +58,6 @@ export const EDGE_PATHS = [
 
 /** What one edge request addresses, resolved against the schema before any read. */
 interface EdgeScope {
-  graph: GraphDef;
   source: VertexType;
   sourceId: string;
   /** The edge types counted and reported: one when the url names it, else every type of the graph. */
@@ -66,8 +65,6 @@ interface EdgeScope {
   edgeType?: ResolvedEdgeType;
   target?: VertexType;
   targetId?: string;
-  discriminator: FilterCondition[];
-  conditions: FilterCondition[];
   sort: SortKey[];
   limit: number | undefined;
   /** Filter bound per edge type name. */
@@ -157,15 +154,12 @@ function scopeOf(ctx: ServerContext, request: FastifyRequest, q: QueryParams): E
   for (const [name, types] of typesByName)
     predicates.set(name, bindFilter([...discriminator, ...conditions], types));
   return {
-    graph,
     source,
     sourceId,
     edgeTypes,
     edgeType,
     target,
     targetId,
-    discriminator,
-    conditions,
     sort,
     limit,
     predicates,

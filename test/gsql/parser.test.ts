@@ -365,3 +365,12 @@ RUN GLOBAL SCHEMA_CHANGE JOB j -force -N`);
   assert.ok(runJob.kind === 'run_schema_change_job');
   assert.deepEqual(runJob.options, ['-force', '-N']);
 });
+
+test('package and function commands of exported scripts are recognised as units', () => {
+  assert.deepEqual(
+    parseScript('USE GLOBAL\nIMPORT PACKAGE GDS\nINSTALL FUNCTION GDS.**\nls').map((i) =>
+      i.ok ? (i.stmt.kind === 'unsupported' ? i.stmt.feature : i.stmt.kind) : 'error',
+    ),
+    ['use_global', 'IMPORT', 'INSTALL FUNCTION', 'ls'],
+  );
+});

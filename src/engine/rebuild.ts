@@ -9,7 +9,7 @@
  */
 import { type EdgeBlock, mergeBlock } from '../store/edge-block.js';
 import { GraphStore } from '../store/graph-store.js';
-import { SEGMENT_SIZE, type VertexTable } from '../store/vertex-table.js';
+import { SEGMENT_BITS, SEGMENT_SIZE, type VertexTable } from '../store/vertex-table.js';
 import type { RebuildOptions } from './api.js';
 
 export function mergeAll(store: GraphStore, version: number, force: boolean): GraphStore {
@@ -30,10 +30,20 @@ function asList<T>(v: T | readonly T[] | undefined): readonly T[] | undefined {
   return v === undefined ? undefined : Array.isArray(v) ? (v as readonly T[]) : [v as T];
 }
 
-function liveOutDegreeSum(blocks: EdgeBlock[], from: number, to: number, version: number): number {
-  let n = 0;
-  for (const b of blocks) for (let r = from; r < to; r++) b.forEachOut(r, version, () => n++);
-  return n;
+/** Live out-edges per segment of the FROM rows of some blocks, in one pass over each block. */
+function outEdgesPerSegment(blocks: EdgeBlock[], segments: number, version: number): Float64Array {
+  const counts = new Float64Array(segments);
+  for (const b of blocks) {
+    const rows = b.outOffsets.length - 1;
+    for (let r = 0; r < rows; r++) counts[r >>> SEGMENT_BITS] += b.outOffsets[r + 1] - b.outOffsets[r];
+    for (const [eid, v] of b.tomb) {
+      if (eid < b.nBase && v <= version) counts[b.endpoints(eid)[0] >>> SEGMENT_BITS]--;
+    }
+    for (let s = 0; s < b.dCount; s++) {
+      if (b.isLive(b.nBase + s, version)) counts[b.dSrc[s] >>> SEGMENT_BITS]++;
+    }
+  }
+  return counts;
 }
 
 export interface RebuildSummary {
@@ -59,6 +69,7 @@ export function rebuildSummary(
     const t = store.tables.get(vt.name) as VertexTable;
     const out = (store.outBlocks.get(vt.name) ?? []).map((id) => store.blocks[id]);
     const segments = Math.max(1, Math.ceil(t.count / SEGMENT_SIZE));
+    const edgeCounts = outEdgesPerSegment(out, segments, version);
     for (let seg = 0; seg < segments; seg++) {
       const lo = seg * SEGMENT_SIZE;
       const hi = Math.min(t.count, lo + SEGMENT_SIZE);
@@ -68,7 +79,7 @@ export function rebuildSummary(
         if (t.isVisible(r, version)) live++;
         else if (t.deleted[r] !== 0 && t.deleted[r] <= version) deleted++;
       }
-      const edges = liveOutDegreeSum(out, lo, hi, version);
+      const edges = edgeCounts[seg];
       const chosen =
         (types === undefined || types.includes(vt.name)) &&
         (segids === undefined || segids.includes(seg)) &&

@@ -189,3 +189,27 @@ test('bad builtins requests name what is wrong', async () => {
   const rt = await builtin({ function: 'stat_vertex_number', type: '*' }, '?realtime=perhaps');
   assert.equal(rt.body.code, 'REST-30001');
 });
+
+test('GET /endpoints lists builtins and the edge endpoints with their parameters', async () => {
+  const r = await call(h.rest, 'GET', '/endpoints/tests?builtin=true');
+  const list = r.body as Record<string, { parameters: Record<string, { type: string }> }>;
+  assert.equal(list['POST /builtins/{graph_name}'].parameters.realtime.type, 'BOOL');
+  const edge =
+    list[
+      'GET /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}/{edge_type}/{target_vertex_type}'
+    ];
+  assert.deepEqual(Object.keys(edge.parameters).sort(), [
+    'count_only',
+    'filter',
+    'limit',
+    'not_wildcard',
+    'select',
+    'sort',
+    'timeout',
+  ]);
+  assert.ok(
+    list[
+      'DELETE /graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}/{edge_type}/{target_vertex_type}/{target_vertex_id}/{discriminator}'
+    ],
+  );
+});

@@ -11,6 +11,7 @@ import {
   type RunningServers,
 } from '../server/start.js';
 import type { ScriptRunner } from '../server/gsqlserver/script-runner.js';
+import { parseBool } from '../server/http/querystring.js';
 import { parseArgs, parsePort, UsageError, type OptionSpec } from './args.js';
 
 export const SERVE_HELP = `Usage: ocelot serve [options]
@@ -27,6 +28,8 @@ Options (each also read from the environment variable shown; a flag wins over th
   --graphql-port N            GraphQL port, reserved (OCELOT_GRAPHQL_PORT, default 4000)
   --tigergraph-version X.Y.Z  TigerGraph release to report (OCELOT_TIGERGRAPH_VERSION, default ${DEFAULT_TIGERGRAPH_VERSION})
   --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
+  --auth                      REST++ authentication: requests need a token (Authorization: Bearer),
+                              /requesttoken is served (OCELOT_AUTH=true)
   -h, --help                  show this help
 
 A port of 0 picks a free port. Stop the server with Ctrl-C (SIGINT) or SIGTERM.
@@ -45,6 +48,7 @@ const SPECS: OptionSpec[] = [
   { names: ['--graphql-port'], key: 'graphql-port' },
   { names: ['--tigergraph-version'], key: 'tigergraph-version' },
   { names: ['--sync'], key: 'sync' },
+  { names: ['--auth'], key: 'auth', flag: true },
   { names: ['-h', '--help'], key: 'help', flag: true },
 ];
 
@@ -57,6 +61,7 @@ const ENV: Record<string, string> = {
   'graphql-port': 'OCELOT_GRAPHQL_PORT',
   'tigergraph-version': 'OCELOT_TIGERGRAPH_VERSION',
   sync: 'OCELOT_SYNC',
+  auth: 'OCELOT_AUTH',
 };
 
 export interface ServeConfig {
@@ -68,6 +73,7 @@ export interface ServeConfig {
   graphqlPort: number;
   tigergraphVersion: string;
   sync: SyncMode;
+  auth: boolean;
 }
 
 /** Resolves flags over environment variables over defaults, validating each. */
@@ -94,6 +100,13 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
   if (sync !== 'always' && sync !== 'batch' && sync !== 'none') {
     throw new UsageError(`${source('sync')} must be always, batch or none, not '${sync}'`);
   }
+  let auth = args.flags.has('auth');
+  const authEnv = env[ENV.auth];
+  if (!auth && authEnv !== undefined && authEnv !== '') {
+    const v = parseBool(authEnv);
+    if (v === undefined) throw new UsageError(`${ENV.auth} must be true or false, not '${authEnv}'`);
+    auth = v;
+  }
   return {
     dataDir: pick('data') ?? './ocelot-data',
     host: pick('host') ?? '127.0.0.1',
@@ -103,6 +116,7 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     graphqlPort: port('graphql-port', 4000),
     tigergraphVersion: version,
     sync,
+    auth,
   };
 }
 
@@ -136,6 +150,14 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
 
   let stop: (code: number) => void = () => {};
   const stopped = new Promise<number>((resolve) => (stop = resolve));
+  // Handlers go in before anything is announced: a signal right after the URLs are printed (or
+  // during start-up) must stop the server cleanly, not kill it.
+  const onSignal = (signal: NodeJS.Signals) => {
+    io.stderr(`ocelot serve: ${signal} received, stopping`);
+    stop(0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   let servers: RunningServers;
   try {
     servers = await startServers({
@@ -146,6 +168,7 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       gsqlPort: config.gsqlPort,
       adminPort: config.adminPort,
       tigergraphVersion: config.tigergraphVersion,
+      auth: config.auth,
       runScript: io.runScript,
       fileLayer: io.fileLayer,
       log: io.stderr,
@@ -155,6 +178,8 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       },
     });
   } catch (e) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     if (e instanceof ListenError) io.stderr(`ocelot serve: ${e.message}`);
     else io.stderr(`ocelot serve: cannot start: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
@@ -166,12 +191,6 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
   io.stdout(`Data directory: ${config.dataDir}`);
   io.onReady?.(servers.urls);
 
-  const onSignal = (signal: NodeJS.Signals) => {
-    io.stderr(`ocelot serve: ${signal} received, stopping`);
-    stop(0);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   const code = await stopped;
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

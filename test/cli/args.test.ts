@@ -39,6 +39,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     graphqlPort: 4000,
     tigergraphVersion: '4.2.0',
     sync: 'always',
+    auth: false,
   });
   const env = {
     OCELOT_DATA: '/env/data',
@@ -49,6 +50,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     OCELOT_GRAPHQL_PORT: '14000',
     OCELOT_TIGERGRAPH_VERSION: '3.10.1',
     OCELOT_SYNC: 'batch',
+    OCELOT_AUTH: 'true',
   };
   assert.deepEqual(resolveServeConfig([], env), {
     dataDir: '/env/data',
@@ -59,6 +61,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     graphqlPort: 14000,
     tigergraphVersion: '3.10.1',
     sync: 'batch',
+    auth: true,
   });
   const c = resolveServeConfig(
     ['--data', '/flag', '--restpp-port=0', '--sync', 'none', '--tigergraph-version', '4.1.2'],
@@ -71,6 +74,12 @@ test('serve configuration: defaults, env vars, flags win', () => {
   assert.equal(c.tigergraphVersion, '4.1.2');
   assert.equal(c.gsqlPort, 24240);
   assert.equal(resolveServeConfig(['--help'], {}), 'help');
+  const auth = resolveServeConfig(['--auth'], { OCELOT_AUTH: 'false' });
+  assert.ok(auth !== 'help');
+  assert.equal(auth.auth, true);
+  const noAuth = resolveServeConfig([], { OCELOT_AUTH: 'False' });
+  assert.ok(noAuth !== 'help');
+  assert.equal(noAuth.auth, false);
 });
 
 test('serve configuration errors name the flag or variable', () => {
@@ -87,6 +96,9 @@ test('serve configuration errors name the flag or variable', () => {
     message: "--tigergraph-version must look like X.Y.Z (e.g. 4.2.0), not '4.2'",
   });
   assert.throws(() => resolveServeConfig(['extra'], {}), { message: "unexpected argument 'extra'" });
+  assert.throws(() => resolveServeConfig([], { OCELOT_AUTH: 'maybe' }), {
+    message: "OCELOT_AUTH must be true or false, not 'maybe'",
+  });
 });
 
 test('gsql endpoint base: -ip, the admin port, --url', () => {

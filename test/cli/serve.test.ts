@@ -169,3 +169,17 @@ test('a data directory in use by another server: exit 1 naming the directory', a
     assert.equal((await first.exited).code, 0);
   }
 });
+
+test('serve --auth: REST++ asks for a token, /echo stays public', async () => {
+  const s = await startOcelot(['serve', '--auth', '--data', join(tempDir(), 'auth'), ...FREE_PORTS], READY);
+  try {
+    const u = urls(s.output().stdout);
+    assert.equal(await (await fetch(`${u.restpp}/echo`)).text(), '{"error":false,"message":"Hello GSQL"}');
+    const denied = await fetch(`${u.gsql}/restpp/endpoints`);
+    assert.equal(denied.status, 401);
+    assert.equal(((await denied.json()) as { code: string }).code, 'REST-10016');
+  } finally {
+    s.child.kill('SIGTERM');
+    assert.equal((await s.exited).code, 0);
+  }
+});

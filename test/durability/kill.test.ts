@@ -40,16 +40,20 @@ async function killRound(path: string, mode: 'always' | 'none', afterMs: number)
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   // Kill only once writing is under way, so that every round has something to lose.
-  while (!out.includes('ack ')) await once(child.stdout!, 'data');
+  const exit = once(child, 'exit');
+  while (!out.includes('ack ')) {
+    const ended = await Promise.race([once(child.stdout!, 'data').then(() => false), exit.then(() => true)]);
+    if (ended) throw new Error('the writer process exited before writing');
+  }
   await new Promise((r) => setTimeout(r, afterMs));
   child.kill('SIGKILL');
-  await once(child, 'exit');
+  await exit;
   let acked = 0;
   for (const m of out.matchAll(/^ack (\d+)$/gm)) acked = Math.max(acked, Number(m[1]));
   return acked;
 }
 
-test('SIGKILL at random moments never loses an acknowledged record', async () => {
+test('SIGKILL at random moments never loses an acknowledged record', { timeout: 25_000 }, async () => {
   await withTmpDir(async (root) => {
     const path = join(root, 'd');
     let total = 0;

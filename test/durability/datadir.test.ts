@@ -108,35 +108,39 @@ test('the lock: one open per directory; stale or torn locks do not block', async
   });
 });
 
-test('another live process holding the directory blocks; after it is killed, a restart opens it', async () => {
-  await withTmpDir(async (root) => {
-    const path = join(root, 'd');
-    const moduleUrl = new URL('../../src/durability/index.js', import.meta.url).href;
-    const script =
-      `const { DataDir } = await import(${JSON.stringify(moduleUrl)});` +
-      `const dd = await DataDir.open({ path: ${JSON.stringify(path)} });` +
-      `const { wal } = await dd.recover(); await wal.append(Buffer.from('from-child'));` +
-      `console.log('ready'); setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+test(
+  'another live process holding the directory blocks; after it is killed, a restart opens it',
+  { timeout: 20_000 },
+  async () => {
+    await withTmpDir(async (root) => {
+      const path = join(root, 'd');
+      const moduleUrl = new URL('../../src/durability/index.js', import.meta.url).href;
+      const script =
+        `const { DataDir } = await import(${JSON.stringify(moduleUrl)});` +
+        `const dd = await DataDir.open({ path: ${JSON.stringify(path)} });` +
+        `const { wal } = await dd.recover(); await wal.append(Buffer.from('from-child'));` +
+        `console.log('ready'); setInterval(() => {}, 1000);`;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      try {
+        const [line] = (await once(child.stdout!, 'data')) as [Buffer];
+        assert.equal(line.toString().trim(), 'ready');
+        await assert.rejects(
+          DataDir.open({ path }),
+          isDataDirError('LOCKED', new RegExp(`process ${child.pid}`)),
+        );
+      } finally {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
+      const dd = await DataDir.open({ path });
+      const { records } = await dd.recover();
+      assert.deepEqual(await payloads(records), ['1:from-child']);
+      await dd.close();
     });
-    try {
-      const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-      assert.equal(line.toString().trim(), 'ready');
-      await assert.rejects(
-        DataDir.open({ path }),
-        isDataDirError('LOCKED', new RegExp(`process ${child.pid}`)),
-      );
-    } finally {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    }
-    const dd = await DataDir.open({ path });
-    const { records } = await dd.recover();
-    assert.deepEqual(await payloads(records), ['1:from-child']);
-    await dd.close();
-  });
-});
+  },
+);
 
 test('checkpoints: recovery starts from the newest and replays the WAL after it', async () => {
   await withTmpDir(async (root) => {

@@ -180,3 +180,15 @@ test('LatencyRecorder: window, percentiles, timeouts', () => {
   now += 11_000;
   assert.deepEqual(r.report(10), {});
 });
+
+test('a malformed percent-escape in the path is REST-30000 in the envelope', async () => {
+  const r = await call('/query/%zz');
+  assert.equal(r.status, 400);
+  assert.deepEqual(r.body, {
+    version: { edition: 'enterprise', api: 'v2', schema: 0 },
+    error: true,
+    message: "Invalid url: '/query/%zz' is not a valid url component.",
+    results: [],
+    code: 'REST-30000',
+  });
+});

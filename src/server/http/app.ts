@@ -44,6 +44,14 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
     genReqId: () => nextRequestId(),
     // Closing lets requests in flight finish; start.ts cuts the rest after a grace period.
     forceCloseConnections: 'idle',
+    // Errors raised before routing (a malformed percent-escape in the path, …) get the envelope too.
+    frameworkErrors: (error, _request, reply) => {
+      const message =
+        error.code === 'FST_ERR_BAD_URL'
+          ? `Invalid url: ${error.message}.`
+          : `Invalid request: ${error.message}`;
+      sendError(reply, new RestError('REST-30000', message, { status: 400 }));
+    },
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,

@@ -31,6 +31,40 @@ function runRows(ctx: RunContext, stmts: RowStmt[]): void {
   for (const s of stmts) s(ctx);
 }
 
+/**
+ * Whether statements read an accumulator they also update (only globals when `globalsOnly`); if
+ * not, applying updates at once gives the same result as applying them at the clause end.
+ */
+function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean): boolean {
+  const written = new Set<string>();
+  const read = new Set<string>();
+  const key = (n: { kind: string; name: string }): string => (n.kind === 'global' ? '@@' : '@') + n.name;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const x of node) visit(x);
+      return;
+    }
+    if (!node || typeof node !== 'object') return;
+    const o = node as { kind?: string; name?: string; target?: unknown; value?: unknown };
+    if (o.kind === 'assign') {
+      const t = o.target as { kind: string; name: string; target?: unknown };
+      if (t.kind === 'global' || t.kind === 'vattach') {
+        written.add(key(t));
+        visit(t.target);
+        visit(o.value);
+        return;
+      }
+    }
+    if ((o.kind === 'global' || o.kind === 'vattach') && typeof o.name === 'string') {
+      read.add(key(o as { kind: string; name: string }));
+    }
+    for (const [k, v] of Object.entries(o)) if (k !== 'pos') visit(v);
+  };
+  visit(stmts);
+  for (const w of written) if (read.has(w) && (!globalsOnly || w.startsWith('@@'))) return true;
+  return false;
+}
+
 /** Calls fn for each neighbour row of `row` in one adjacency view, reading the CSR arrays directly when clean. */
 function walk(view: AdjacencyView, row: number, fn: (tgtRow: number) => void): void {
   if (!view.clean) {
@@ -44,7 +78,11 @@ function walk(view: AdjacencyView, row: number, fn: (tgtRow: number) => void): v
 }
 
 /** Runs fn with accumulator updates deferred to its end (one ACCUM or POST-ACCUM clause). */
-function clause(ctx: RunContext, deferVertexUpdates: boolean, fn: () => void): void {
+function clause(ctx: RunContext, defer: boolean, deferVertexUpdates: boolean, fn: () => void): void {
+  if (!defer) {
+    fn();
+    return;
+  }
   const pending: (() => void)[] = [];
   ctx.pending = pending;
   ctx.deferVertexUpdates = deferVertexUpdates;
@@ -152,7 +190,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   if (where && b.where) expectType(where, T.BOOL, b.where.pos, 'WHERE');
   const accum = cx.inClause('ACCUM', () => cx.compileRowStmts(cx, b.accum));
   // POST-ACCUM statements run once per distinct vertex of the alias they use.
-  const postGroups: { slot: number; target: boolean; stmts: RowStmt[] }[] = [];
+  const postGroups: { slot: number; target: boolean; stmts: RowStmt[]; deferGlobals: boolean }[] = [];
   if (b.postAccum.length > 0) {
     const bySource: Stmt[] = [];
     const byTarget: Stmt[] = [];
@@ -171,6 +209,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         slot: sSlot,
         target: false,
         stmts: cx.inClause('POST-ACCUM', () => cx.compileRowStmts(cx, bySource)),
+        deferGlobals: readsWhatItWrites(bySource, true),
       });
     }
     if (byTarget.length > 0) {
@@ -178,6 +217,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         slot: tSlot,
         target: true,
         stmts: cx.inClause('POST-ACCUM', () => cx.compileRowStmts(cx, byTarget)),
+        deferGlobals: readsWhatItWrites(byTarget, true),
       });
     }
   }
@@ -205,6 +245,10 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     b.edge?.alias !== undefined &&
     namesIn([b.where, b.accum, b.postAccum, b.having, b.orderBy], new Set()).has(b.edge.alias);
   const fast = !edgeUsed;
+  // Deferring updates to the clause end only matters when the clause reads what it accumulates.
+  const deferAccum = readsWhatItWrites(b.accum, false);
+  const needSources = postGroups.some((g) => !g.target);
+  const needTargets = postGroups.some((g) => g.target);
   const allTypes = cx.vertexTypeNames();
 
   const run = (ctx: RunContext): Vtx[] => {
@@ -219,19 +263,35 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       }
       return v;
     };
-    const result = new Set<Vtx>();
-    const sources = new Set<Vtx>();
-    const targets = new Set<Vtx>();
+    const stamp = ctx.nextStamp();
+    const result: Vtx[] = [];
+    const sources: Vtx[] = [];
+    const targets: Vtx[] = [];
+    // Distinct vertices are collected with per-run marks on the vertex objects (cheaper than Sets).
+    const keep = (s: Vtx, t: Vtx | undefined): void => {
+      const r = resultIsTarget ? t! : s;
+      if (r.m0 !== stamp) {
+        r.m0 = stamp;
+        result.push(r);
+      }
+      if (needSources && s.m1 !== stamp) {
+        s.m1 = stamp;
+        sources.push(s);
+      }
+      if (needTargets && t && t.m2 !== stamp) {
+        t.m2 = stamp;
+        targets.push(t);
+      }
+    };
     const vars = ctx.vars;
-    clause(ctx, true, () => {
+    clause(ctx, deferAccum, true, () => {
       for (const s of src) {
         vars[sSlot] = s;
         if (!hasEdge) {
           ctx.step();
           if (whereF && whereF(ctx) !== true) continue;
           runRows(ctx, accum);
-          result.add(s);
-          sources.add(s);
+          keep(s, undefined);
           continue;
         }
         for (const step of steps) {
@@ -245,9 +305,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
                   vars[tSlot] = t;
                   if (whereF && whereF(ctx) !== true) return;
                   runRows(ctx, accum);
-                  result.add(resultIsTarget ? t : s);
-                  sources.add(s);
-                  targets.add(t);
+                  keep(s, t);
                 });
               }
             }
@@ -261,15 +319,13 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
             if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
             if (whereF && whereF(ctx) !== true) continue;
             runRows(ctx, accum);
-            result.add(resultIsTarget ? t : s);
-            sources.add(s);
-            targets.add(t);
+            keep(s, t);
           }
         }
       }
     });
     for (const g of postGroups) {
-      clause(ctx, false, () => {
+      clause(ctx, g.deferGlobals, false, () => {
         for (const v of g.target ? targets : sources) {
           ctx.step();
           vars[g.slot] = v;
@@ -277,7 +333,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         }
       });
     }
-    let out = Array.from(result);
+    let out = result;
     if (having) {
       const hf = having.f;
       out = out.filter((v) => {

@@ -44,6 +44,13 @@ export class RunContext {
     this.vars = new Array<unknown>(slots).fill(undefined);
   }
 
+  private stamps = 0;
+
+  /** A number no earlier SELECT of this run used, for marking collected vertices. */
+  nextStamp(): number {
+    return ++this.stamps;
+  }
+
   /** The one Vtx object of (type, row) in this run. */
   vertex(type: string, row: number): Vtx {
     let arr = this.interned.get(type);

@@ -9,6 +9,10 @@ import type { TupleT } from './types.js';
 /** One vertex during one query run; `acc[i]` holds its vertex-attached accumulator number i. */
 export class Vtx {
   readonly acc: unknown[] = [];
+  /** Marks of the SELECT run that last collected this vertex (result, source, target). */
+  m0 = 0;
+  m1 = 0;
+  m2 = 0;
   constructor(
     readonly type: string,
     readonly row: number,

@@ -18,9 +18,9 @@ function endless() {
 test('a query past its deadline stops with a timeout error while the event loop keeps running', async () => {
   const { g, q } = endless();
   let timerFired = false;
-  setTimeout(() => (timerFired = true), 5);
+  setTimeout(() => (timerFired = true), 1);
   const started = Date.now();
-  await assert.rejects(executeQuery(g, q, {}, { deadline: Date.now() + 60 }), {
+  await assert.rejects(executeQuery(g, q, {}, { deadline: Date.now() + 250 }), {
     code: 'GSQL-TIMEOUT',
     message: 'The query exceeded its time limit and was stopped.',
   });

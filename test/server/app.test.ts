@@ -192,3 +192,13 @@ test('a malformed percent-escape in the path is REST-30000 in the envelope', asy
     code: 'REST-30000',
   });
 });
+
+test('an oversized url is answered with the envelope (431)', async () => {
+  const r = await call(`/query?x=${'a'.repeat(20_000)}`);
+  assert.equal(r.status, 431);
+  assert.equal(r.body.code, 'REST-30000');
+  assert.equal(
+    r.body.message,
+    'The request url and headers are too large; send large parameters in the request body.',
+  );
+});

@@ -3,6 +3,7 @@
  * query strings, JSON written with exact 64-bit integers, unknown paths answered with REST-1000,
  * every error turned into the envelope (never a stack trace), request ids, per-endpoint latency.
  */
+import type { Duplex } from 'node:stream';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -52,6 +53,7 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
           : `Invalid request: ${error.message}`;
       sendError(reply, new RestError('REST-30000', message, { status: 400 }));
     },
+    clientErrorHandler: answerClientError,
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,
@@ -82,6 +84,29 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
     });
   }
   return app;
+}
+
+/** A request Node could not parse (oversized headers or url, broken framing): envelope, then close. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? 431 : 400;
+  const body = stringifyJson(
+    errorEnvelope(
+      'REST-30000',
+      tooLarge
+        ? 'The request url and headers are too large; send large parameters in the request body.'
+        : `Malformed HTTP request: ${error.message}`,
+    ),
+  );
+  socket.end(
+    `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The TigerGraph query parameters of a request. */

@@ -173,7 +173,7 @@ export const schemaChangeHandlers: Pick<
         ? { name: s.name, kind, text: s.text }
         : { name: s.name, graph, kind, text: s.text };
     await ctx.store.changeCatalog(atPos(s, () => saveJob(catalog, job as Parameters<typeof saveJob>[1])));
-    ctx.print(`Successfully created ${s.global ? 'global ' : ''}schema change jobs: [${s.name}].`);
+    ctx.print(`Successfully created schema change jobs: [${s.name}].`);
   },
 
   async run_schema_change_job(s, ctx) {

@@ -257,7 +257,7 @@ test('global schema change job: DROP VERTEX takes dependent edges and graph memb
   const v = store.catalog.version;
   assert.equal(
     r.output,
-    'Successfully created global schema change jobs: [g1].\n' +
+    'Successfully created schema change jobs: [g1].\n' +
       'Kick off global schema change job g1\n' +
       `Doing schema change on the global schema (current version: ${v - 1})\n` +
       "Trying to drop global vertex 'City'.\n" +

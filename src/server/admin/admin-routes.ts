@@ -1,6 +1,6 @@
 /**
- * The admin listener (:8123): the 3.x local gsql client's transport at /gsql/* (query install and
- * expired-token endpoints come with later issues).
+ * The admin listener (:8123): the 3.x local gsql client's transport at /gsql/* and DELETE
+ * /expiredtoken (query install requests come with a later issue).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';

@@ -1,0 +1,77 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listScenarios, runBench } from '../../src/cli/bench.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ocelot-bench-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+writeFileSync(join(dir, 'upsert.js'), 'export async function run(args) { globalThis.__benchArgs = args; }\n');
+writeFileSync(join(dir, '_helpers.js'), 'export const x = 1;\n');
+writeFileSync(join(dir, 'broken.js'), 'export const nothing = 1;\n');
+writeFileSync(join(dir, 'upsert.js.map'), '{}');
+
+test('scenarios are the compiled modules, helpers (_*) excluded', () => {
+  assert.deepEqual(listScenarios(dir), ['broken', 'upsert']);
+  assert.deepEqual(listScenarios(join(dir, 'missing')), []);
+});
+
+test('no scenario lists them; a scenario runs with its arguments', async () => {
+  const out: string[] = [];
+  assert.equal(
+    await runBench(
+      [],
+      (l) => out.push(l),
+      () => {},
+      dir,
+    ),
+    0,
+  );
+  assert.deepEqual(out, ['Scenarios:', '  broken', '  upsert']);
+  assert.equal(
+    await runBench(
+      ['upsert', '--n', '5'],
+      () => {},
+      () => {},
+      dir,
+    ),
+    0,
+  );
+  assert.deepEqual((globalThis as { __benchArgs?: string[] }).__benchArgs, ['--n', '5']);
+});
+
+test('unknown or malformed scenarios are errors', async () => {
+  const err: string[] = [];
+  assert.equal(
+    await runBench(
+      ['nope'],
+      () => {},
+      (l) => err.push(l),
+      dir,
+    ),
+    1,
+  );
+  assert.equal(err[0], "ocelot bench: unknown scenario 'nope'; choose one of: broken, upsert");
+  assert.equal(
+    await runBench(
+      ['broken'],
+      () => {},
+      (l) => err.push(l),
+      dir,
+    ),
+    1,
+  );
+  assert.equal(err[1], "ocelot bench: scenario 'broken' does not export run(args)");
+  const empty: string[] = [];
+  assert.equal(
+    await runBench(
+      [],
+      (l) => empty.push(l),
+      () => {},
+      join(dir, 'missing'),
+    ),
+    0,
+  );
+  assert.deepEqual(empty, ['No benchmark scenarios are built (bench/ is empty).']);
+});

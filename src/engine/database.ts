@@ -66,6 +66,8 @@ export class Database implements CatalogStore {
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
   private rebuilding: Promise<unknown> = Promise.resolve();
+  /** Checkpoint files are written one at a time, outside the writers' pause. */
+  private checkpointing: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly dir: DataDir,
@@ -313,28 +315,39 @@ export class Database implements CatalogStore {
 
   private async runRebuild(opts: RebuildOptions, writeSummary: boolean): Promise<RebuildResult> {
     this.checkWritable();
-    return this.exclusive(async () => {
+    // Writes pause only for the in-memory merge and the snapshot encoding. The snapshot's big
+    // arrays are immutable base arrays; values a later write changes in place may reach the file,
+    // which is harmless: the WAL after the checkpoint re-applies every such write's final value.
+    const staged = await this.exclusive(() => {
       const version = this.published;
       const summary = rebuildSummary(this.store, opts, version, this.lastLsn);
       const merged = mergeAll(this.store, version, opts.force === true);
       this.store = merged;
       this.readStore = merged;
-      if (this.lastLsn > this.checkpointLsn) {
-        const lsn = this.lastLsn;
-        await this.dir.writeCheckpoint(lsn, encodeSnapshot(merged, version));
-        this.checkpointLsn = lsn;
-      }
-      const path = opts.path ?? DEFAULT_REBUILD_PATH;
-      const summaryFile = join(path, `rebuild_summary_${Date.now()}.txt`);
-      if (writeSummary) {
-        await mkdir(path, { recursive: true });
-        await writeFile(summaryFile, summary.text);
-      }
-      this.opts.log?.(
-        `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped`,
-      );
-      return { path, summaryFile, selected: summary.selected, skipped: summary.skipped, version };
+      const lsn = this.lastLsn;
+      const chunks = lsn > this.checkpointLsn ? encodeSnapshot(merged, version) : undefined;
+      return Promise.resolve({ version, summary, lsn, chunks });
     });
+    const { version, summary, lsn, chunks } = staged;
+    if (chunks) {
+      const write = this.checkpointing.then(async () => {
+        if (lsn <= this.checkpointLsn) return;
+        await this.dir.writeCheckpoint(lsn, chunks);
+        this.checkpointLsn = lsn;
+      });
+      this.checkpointing = write.catch(() => undefined);
+      await write;
+    }
+    const path = opts.path ?? DEFAULT_REBUILD_PATH;
+    const summaryFile = join(path, `rebuild_summary_${Date.now()}.txt`);
+    if (writeSummary) {
+      await mkdir(path, { recursive: true });
+      await writeFile(summaryFile, summary.text);
+    }
+    this.opts.log?.(
+      `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped`,
+    );
+    return { path, summaryFile, selected: summary.selected, skipped: summary.skipped, version };
   }
 
   deletedVertexCheck(opts: DeletedVertexCheckOptions = {}): DeletedVertexCheckResult {
@@ -346,6 +359,7 @@ export class Database implements CatalogStore {
     if (this.closed) return;
     if (this.timer) clearInterval(this.timer);
     await this.rebuilding.catch(() => undefined);
+    await this.checkpointing;
     await this.quiesce();
     this.closed = true;
     await this.dir.close();

@@ -89,8 +89,8 @@ export class EdgeBlock {
       this.outNext = grow(this.outNext, n);
       this.inNext = grow(this.inNext, n);
     }
-    this.outHead = grow(this.outHead, src + 1, -1);
-    this.inHead = grow(this.inHead, dst + 1, -1);
+    if (src >= this.outHead.length) this.outHead = grow(this.outHead, src + 1, -1);
+    if (dst >= this.inHead.length) this.inHead = grow(this.inHead, dst + 1, -1);
     this.dSrc[s] = src;
     this.dDst[s] = dst;
     this.dVersion[s] = version;
@@ -102,7 +102,7 @@ export class EdgeBlock {
     if (n * 2 > this.hash.length) this.rehash(this.hash.length * 2);
     else this.hashInsert(s);
     const eid = this.nBase + s;
-    for (const c of this.columns.values()) c.ensure(eid + 1);
+    if (this.columns.size > 0) for (const c of this.columns.values()) c.ensure(eid + 1);
     this.dirty = true;
     return eid;
   }

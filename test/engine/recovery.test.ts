@@ -225,3 +225,35 @@ test('schema change migrates stored data and is durable', async () => {
     t.cleanup();
   }
 });
+
+test('writes continue while a checkpoint file is written, and both survive a power loss', async () => {
+  const t = tempDir();
+  try {
+    const fs = new FaultyFileLayer();
+    let db = await t.open({ fileLayer: fs });
+    await db.changeCatalog(fullCatalog());
+    await db.write((tx) => {
+      for (let i = 0; i < 1000; i++) tx.upsertVertex('Num', i, { v: { value: i, op: 'set' } });
+    });
+    const rebuild = db.rebuild({ path: join(t.dir, 'rb') });
+    // These land after the merge, while the checkpoint is being written; the first one updates rows
+    // whose column arrays the checkpoint is writing out.
+    const writes = [
+      db.write((tx) => {
+        for (let i = 0; i < 1000; i += 2) tx.upsertVertex('Num', i, { v: { value: -i, op: 'set' } });
+      }),
+      db.write((tx) => tx.upsertVertex('Num', 5000, { v: { value: 1, op: 'set' } })),
+    ];
+    await Promise.all([rebuild, ...writes]);
+    await fs.crash();
+    await db.close().catch(() => undefined);
+    db = await t.open({ fileLayer: fs });
+    const vals = await numValues(db);
+    assert.equal(vals.size, 1001);
+    for (let i = 0; i < 1000; i++) assert.equal(vals.get(i), i % 2 === 0 ? -i : i);
+    assert.equal(vals.get(5000), 1);
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});

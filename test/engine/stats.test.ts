@@ -10,10 +10,19 @@ test('statistics: vertex and edge counts per type and pair, attribute min/max/av
     const db = await freshDb(t);
     await db.write((tx) => {
       tx.upsertVertex('Person', 'a', { age: { value: 10, op: 'set' }, ok: { value: true, op: 'set' } });
-      tx.upsertVertex('Person', 'b', { age: { value: 2n ** 62n, op: 'set' }, score: { value: 1.5, op: 'set' } });
+      tx.upsertVertex('Person', 'b', {
+        age: { value: 2n ** 62n, op: 'set' },
+        score: { value: 1.5, op: 'set' },
+      });
       tx.upsertVertex('Person', 'c', { age: { value: -4, op: 'set' } });
-      tx.upsertEdge('transfer', 'Acct', 'x,1', 'Acct', 'y,1', { ts: { value: 5, op: 'set' }, amount: { value: 10, op: 'set' } });
-      tx.upsertEdge('transfer', 'Acct', 'x,1', 'Acct', 'y,1', { ts: { value: 6, op: 'set' }, amount: { value: 30, op: 'set' } });
+      tx.upsertEdge('transfer', 'Acct', 'x,1', 'Acct', 'y,1', {
+        ts: { value: 5, op: 'set' },
+        amount: { value: 10, op: 'set' },
+      });
+      tx.upsertEdge('transfer', 'Acct', 'x,1', 'Acct', 'y,1', {
+        ts: { value: 6, op: 'set' },
+        amount: { value: 30, op: 'set' },
+      });
       tx.upsertEdge('owns', 'Person', 'a', 'Item', 1, {});
       tx.upsertEdge('owns', 'Num', 1, 'Item', 1, {});
       tx.upsertEdge('owns', 'Num', 2, 'Item', 1, {});
@@ -34,7 +43,11 @@ test('statistics: vertex and edge counts per type and pair, attribute min/max/av
       vs.find((s) => s.attribute === 'ok'),
       { attribute: 'ok', trueCount: 1, falseCount: 2 },
     );
-    assert.equal(vs.find((s) => s.attribute === 'tag'), undefined, 'strings have no statistics');
+    assert.equal(
+      vs.find((s) => s.attribute === 'tag'),
+      undefined,
+      'strings have no statistics',
+    );
     assert.deepEqual(r.edgeAttrStats('transfer'), [{ attribute: 'amount', min: 10, max: 30, avg: 20 }]);
     r.release();
     await db.close();
@@ -48,7 +61,9 @@ test('automatic rebuild writes a checkpoint when there is new data, and only the
   try {
     const db = await freshDb(t, { rebuildIntervalMs: 40 });
     const checkpoints = (): string[] =>
-      existsSync(join(t.dir, 'checkpoints')) ? readdirSync(join(t.dir, 'checkpoints')).filter((f) => f.endsWith('.ckpt')) : [];
+      existsSync(join(t.dir, 'checkpoints'))
+        ? readdirSync(join(t.dir, 'checkpoints')).filter((f) => f.endsWith('.ckpt'))
+        : [];
     await db.write((tx) => tx.upsertVertex('Num', 1, {}));
     const deadline = Date.now() + 5000;
     while (checkpoints().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -104,7 +104,8 @@ export function tokenize(src: string): Token[] {
       atLineStart = true;
       continue;
     }
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\f') {
+    // A byte-order mark (scripts saved on Windows) and no-break spaces count as blanks.
+    if (c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\uFEFF' || c === '\u00A0') {
       i++;
       continue;
     }

@@ -90,3 +90,13 @@ test('lexical errors name line and column', () => {
       e.message === 'Syntax Error: line 1, column 3: unexpected character "`"',
   );
 });
+
+test('a byte-order mark and Windows line ends are blanks', () => {
+  assert.deepEqual(kinds('\uFEFFls\r\nhelp\r\n'), [
+    'ident:ls',
+    'newline:\n',
+    'ident:help',
+    'newline:\n',
+    'eof:',
+  ]);
+});

@@ -10,7 +10,8 @@ import type { Catalog } from '../catalog/types.js';
 import type { WriteTx } from '../engine/api.js';
 import { JsonSyntaxError, parseJson, type ParsedJson } from '../util/json-parse.js';
 import { Batch } from './batch.js';
-import { jsonToken, type InputPlan } from './compiler.js';
+import type { InputPlan } from './compiler.js';
+import { dig, jsonToken } from './json-tokens.js';
 import { ArrayRow, LoadingJobError, type Row } from './expressions.js';
 import type { FileFormat } from './format.js';
 import { LoadStatistics } from './statistics.js';
@@ -165,15 +166,6 @@ function parseJsonLine(line: Line): ParsedJson | undefined {
     if (e instanceof JsonSyntaxError) return undefined;
     throw e;
   }
-}
-
-function dig(v: ParsedJson, path: string[]): unknown {
-  let cur: unknown = v;
-  for (const k of path) {
-    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
-    cur = (cur as Record<string, unknown>)[k];
-  }
-  return cur;
 }
 
 /** A Buffer as chunks of at most CHUNK_BYTES (a POST /ddl body). */

@@ -1,0 +1,221 @@
+/**
+ * Executors of LOAD targets: how one row becomes a vertex upsert (ids, attribute values, REDUCE
+ * operators, defaults for "_" and empty tokens) and the pieces edge and DELETE targets share.
+ * Every failure is counted in the target type's statistics; none stops the load.
+ */
+import type { AttrType, Catalog, VertexType } from '../catalog/types.js';
+import type { ExternalId, UpsertOp } from '../engine/api.js';
+import type { LoadCond, LoadExpr } from '../gsql/ast-loading.js';
+import type { AttrMap, BatchSink } from './batch.js';
+import { INVALID, WRONG_LENGTH, converterFor, idConverter, type Converter } from './convert.js';
+import {
+  compileCond,
+  compileToken,
+  compileValue,
+  jobError,
+  type AttrShape,
+  type ExprScope,
+  type Needs,
+  type Row,
+  type ValueFn,
+} from './expressions.js';
+import type { LoadStatistics, ObjectKind, ObjectStatistics } from './statistics.js';
+
+/** Runs the statements of one input on one row. */
+export type StmtExec = (row: Row, sink: BatchSink, stats: LoadStatistics) => void;
+
+/** The counters of one target type within a run, looked up once per statistics object. */
+export function statsOf(kind: ObjectKind, typeName: string): (stats: LoadStatistics) => ObjectStatistics {
+  let owner: LoadStatistics | undefined;
+  let cached: ObjectStatistics | undefined;
+  return (stats) => {
+    if (stats !== owner || cached === undefined) {
+      owner = stats;
+      cached = stats.object(kind, typeName);
+    }
+    return cached;
+  };
+}
+
+/** The type ids of a vertex type are read as: composite keys are comma-joined strings. */
+export function idTypeOf(vt: VertexType): AttrType {
+  return vt.keyKind === 'composite' ? { kind: 'STRING', compress: false } : vt.primaryId.type;
+}
+
+function shapeOf(t: AttrType): AttrShape {
+  if (t.kind === 'LIST' || t.kind === 'SET') return 'collection';
+  if (t.kind === 'MAP') return 'map';
+  if (t.kind === 'UDT') return 'tuple';
+  return 'scalar';
+}
+
+const REDUCERS: Record<string, UpsertOp> = {
+  add: 'add',
+  max: 'max',
+  min: 'min',
+  and: 'and',
+  or: 'or',
+  overwrite: 'set',
+  ignore_if_exists: 'ignore_if_exists',
+};
+
+export interface AttrPlan {
+  name: string;
+  fn: ValueFn;
+  conv: Converter;
+  op: UpsertOp;
+  /** Empty tokens leave a non-STRING scalar attribute unset (its default or existing value). */
+  emptyMeansUnset: boolean;
+}
+
+export function compileAttrs(
+  attrs: readonly { name: string; type: AttrType }[],
+  values: readonly LoadExpr[],
+  scope: ExprScope,
+  needs: Needs,
+  catalog: Catalog,
+): AttrPlan[] {
+  const plans: AttrPlan[] = [];
+  attrs.forEach((a, i) => {
+    let e = values[i];
+    if (e.kind === 'skip') return;
+    const shape = shapeOf(a.type);
+    // Collections accumulate across lines, as TigerGraph's loader does.
+    let op: UpsertOp = shape === 'scalar' || shape === 'tuple' ? 'set' : 'add';
+    if (e.kind === 'reduce') {
+      const r = REDUCERS[e.fn];
+      if (!r)
+        throw jobError(`Unknown REDUCE function "${e.fn}"; expected ${Object.keys(REDUCERS).join(', ')}.`, e);
+      op = r;
+      e = e.arg;
+    }
+    plans.push({
+      name: a.name,
+      fn: compileValue(e, shape, scope, needs),
+      conv: converterFor(a.type, catalog),
+      op,
+      emptyMeansUnset: shape === 'scalar' && a.type.kind !== 'STRING',
+    });
+  });
+  return plans;
+}
+
+/** Evaluates attribute plans; returns the failure counter to bump, or undefined on success. */
+export function evalAttrs(
+  plans: AttrPlan[],
+  row: Row,
+  out: AttrMap,
+): 'invalidAttribute' | 'incorrectFixedBinaryLength' | undefined {
+  for (let i = 0; i < plans.length; i++) {
+    const p = plans[i];
+    const produced = p.fn(row);
+    if (produced === '' && p.emptyMeansUnset) continue;
+    const v = p.conv(produced);
+    if (v === INVALID) return 'invalidAttribute';
+    if (v === WRONG_LENGTH) return 'incorrectFixedBinaryLength';
+    out[p.name] = { value: v, op: p.op };
+  }
+  return undefined;
+}
+
+export const EMPTY_ATTRS: AttrMap = Object.freeze({}) as AttrMap;
+
+/** An id read from a row: the engine's id, INVALID (malformed) or NO_ID (empty token). */
+export const NO_ID: unique symbol = Symbol('no id');
+export type IdFn = (row: Row) => ExternalId | typeof INVALID | typeof NO_ID;
+
+/**
+ * Compiles an id expression for a vertex type's primary id. A `$n` feeding a 64-bit INT/UINT id is
+ * read straight from the line's bytes, without decoding a string (the hot path of edge files).
+ */
+export function compileId(e: LoadExpr, type: AttrType, scope: ExprScope, needs: Needs): IdFn {
+  const fn = compileToken(e, scope, needs);
+  const conv = idConverter(type);
+  const slow: IdFn = (row) => {
+    const t = fn(row);
+    return t === '' ? NO_ID : conv(t);
+  };
+  if (e.kind !== 'position' || (type.kind !== 'INT' && type.kind !== 'UINT') || type.bytes !== 8) return slow;
+  const i = e.index;
+  const unsigned = type.kind === 'UINT';
+  return (row) => {
+    const n = row.smallInt(i);
+    if (n === undefined) return slow(row);
+    return unsigned && n < 0 ? INVALID : n;
+  };
+}
+
+export function compileVertex(
+  vt: VertexType,
+  values: LoadExpr[],
+  whereC: LoadCond | undefined,
+  scope: ExprScope,
+  needs: Needs,
+  catalog: Catalog,
+  at: { line: number; column: number },
+): StmtExec {
+  const typeName = vt.name;
+  const where = whereC ? compileCond(whereC, scope, needs) : undefined;
+  let idFn: IdFn;
+  let attrs: AttrPlan[];
+  if (vt.keyKind === 'primary_id') {
+    const want = 1 + vt.attributes.length;
+    if (values.length !== want) {
+      throw jobError(
+        `Vertex type "${vt.name}" takes ${want} values (${[vt.primaryId.name, ...vt.attributes.map((a) => a.name)].join(', ')}), but ${values.length} are given.`,
+        at,
+      );
+    }
+    if (values[0].kind === 'skip') throw jobError('The primary id cannot be "_".', values[0]);
+    idFn = compileId(values[0], vt.primaryId.type, scope, needs);
+    attrs = compileAttrs(vt.attributes, values.slice(1), scope, needs, catalog);
+  } else {
+    if (values.length !== vt.attributes.length) {
+      throw jobError(
+        `Vertex type "${vt.name}" takes ${vt.attributes.length} values (${vt.attributes.map((a) => a.name).join(', ')}), but ${values.length} are given.`,
+        at,
+      );
+    }
+    const keyIdx = vt.keyAttributes.map((k) => vt.attributes.findIndex((a) => a.name === k));
+    for (const i of keyIdx)
+      if (values[i].kind === 'skip') throw jobError('A key attribute cannot be "_".', values[i]);
+    if (keyIdx.length === 1) idFn = compileId(values[keyIdx[0]], vt.primaryId.type, scope, needs);
+    else {
+      // A composite key is the key attributes' tokens joined by commas (the REST id form).
+      const parts = keyIdx.map((i) => compileToken(values[i], scope, needs));
+      idFn = (row) => {
+        const texts = parts.map((p) => p(row));
+        return texts.some((t) => t === '') ? NO_ID : texts.join(',');
+      };
+    }
+    const rest = vt.attributes.filter((a) => !vt.keyAttributes.includes(a.name));
+    attrs = compileAttrs(
+      rest,
+      vt.attributes
+        .map((a, i) => ({ a, v: values[i] }))
+        .filter((x) => !vt.keyAttributes.includes(x.a.name))
+        .map((x) => x.v),
+      scope,
+      needs,
+      catalog,
+    );
+  }
+  const counters = statsOf('vertex', typeName);
+  return (row, sink, stats) => {
+    const s = counters(stats);
+    if (where && !where(row)) {
+      sink.conditionFailed = true;
+      return;
+    }
+    const id = idFn(row);
+    if (id === NO_ID) return void s.noIdFound++;
+    if (id === INVALID) return void s.invalidPrimaryId++;
+    let rec = EMPTY_ATTRS;
+    if (attrs.length > 0) {
+      rec = {};
+      const bad = evalAttrs(attrs, row, rec);
+      if (bad) return void s[bad]++;
+    }
+    sink.upsertVertex(typeName, id, rec, s);
+  };
+}

@@ -64,6 +64,7 @@ function parseFormat(text: string): number | undefined {
 export class DataDir {
   private walLog: WriteAheadLog | undefined;
   private closed = false;
+  private checkpointing: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly path: string,
@@ -161,8 +162,17 @@ export class DataDir {
    * Writes a checkpoint covering every record up to and including `lsn` (atomically, durably),
    * then deletes checkpoints older than the previous one and the WAL segments only they needed.
    */
-  async writeCheckpoint(lsn: number, chunks: CheckpointChunks): Promise<CheckpointInfo> {
+  writeCheckpoint(lsn: number, chunks: CheckpointChunks): Promise<CheckpointInfo> {
+    // One at a time: pruning and WAL truncation must see the checkpoints in the order written.
+    const run = this.checkpointing.then(() => this.writeCheckpointNow(lsn, chunks));
+    this.checkpointing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeCheckpointNow(lsn: number, chunks: CheckpointChunks): Promise<CheckpointInfo> {
     const wal = this.wal;
+    // After a fatal log error the in-memory state may hold writes that are not in the log.
+    if (wal.failure) throw wal.failure;
     if (lsn > wal.lastLsn)
       throw new Error(`checkpoint LSN ${lsn} is beyond the last WAL record ${wal.lastLsn}`);
     // The log must be durable through the checkpoint's LSN so that LSNs stay continuous after it.

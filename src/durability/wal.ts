@@ -394,7 +394,12 @@ export class WriteAheadLog {
     this.stats.syncs++;
   }
 
+  /**
+   * Enters the failed state. Records of the failed batch may or may not be on disk (a batch spans
+   * segments, and a write may be partial): their appends reject, and recovery decides.
+   */
   private fail(cause: unknown, batch: Pending[], waiters: Waiter[]): void {
+    const first = !this.failed;
     if (!this.failed) {
       const msg = cause instanceof Error ? cause.message : String(cause);
       this.failed = new DurabilityFatalError(
@@ -411,6 +416,6 @@ export class WriteAheadLog {
     this.syncWaiters = [];
     for (const p of all) p.reject(err);
     for (const w of allWaiters) w.reject(err);
-    this.onFatal?.(err);
+    if (first) this.onFatal?.(err);
   }
 }

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import {
   DataDir,
   DataDirError,
+  DurabilityFatalError,
   FaultyFileLayer,
   checkpointName,
   type WalRecord,
@@ -239,5 +240,20 @@ test('a lock naming a live pid that now belongs to another process (pid reuse, r
       child.kill('SIGKILL');
       await once(child, 'exit');
     }
+  });
+});
+
+test('no checkpoint is written once the log has failed', async () => {
+  await withTmpDir(async (root) => {
+    const fs = new FaultyFileLayer();
+    const dd = await DataDir.open({ path: join(root, 'd'), fs, onFatal: () => undefined });
+    const { wal } = await dd.recover();
+    await wal.append(Buffer.from('a'));
+    fs.failAfter('sync', 0);
+    await assert.rejects(wal.append(Buffer.from('b')), DurabilityFatalError);
+    fs.clearFaults();
+    await assert.rejects(dd.writeCheckpoint(1, [Buffer.from('state')]), DurabilityFatalError);
+    assert.deepEqual(await dd.checkpoints.list(), []);
+    await dd.close();
   });
 });

@@ -70,12 +70,31 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
+/**
+ * A fixed CPU-bound loop (100M xorshift steps, about 0.1 s on an idle 2020s core), printed with the
+ * results so that numbers from a busy machine can be compared with numbers from a quiet one.
+ */
+function calibrationMs(): number {
+  const t0 = performance.now();
+  let x = 1;
+  let s = 0;
+  for (let k = 0; k < 100_000_000; k++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    s += x & 1;
+  }
+  if (s < 0) console.log(s);
+  return performance.now() - t0;
+}
+
 async function main(): Promise<void> {
   const scale = arg('scale', 20);
   const batch = arg('batch', 1 << 20);
   const dir = mkdtempSync(join(tmpdir(), 'ocelot-bench-'));
   const out = (k: string, v: string): void => console.log(`${k.padEnd(44)} ${v}`);
   try {
+    out('calibration loop (idle core: ~100 ms)', `${calibrationMs().toFixed(0)} ms`);
     let t0 = performance.now();
     const g = rmat(scale, 16, 42);
     out(

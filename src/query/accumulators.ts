@@ -68,36 +68,64 @@ function extreme(t: QType, max: boolean): unknown {
   }
 }
 
-class SumAccum implements Accum {
-  private v: unknown;
-  constructor(private readonly t: AccumT) {
-    this.v = zeroOf(t.elem);
-  }
+/** SumAccum<INT|UINT>: exact 64-bit sums. */
+class SumIntAccum implements Accum {
+  private v: number | bigint = 0;
   add(x: unknown): void {
-    const k = this.t.elem.kind;
-    if (k === 'STRING') this.v = (this.v as string) + String(x);
-    else if (k === 'INT' || k === 'UINT') {
-      this.v = intArith(
-        '+',
-        this.v as number | bigint,
-        typeof x === 'number' ? Math.trunc(x) : (x as bigint),
-      );
-    } else this.v = this.round(toNumber(this.v) + toNumber(x));
-  }
-  /** FLOAT is single precision, as in TigerGraph. */
-  private round(n: number): number {
-    return this.t.elem.kind === 'FLOAT' ? Math.fround(n) : n;
+    const y = typeof x === 'number' ? Math.trunc(x) : (x as bigint);
+    if (typeof this.v === 'number' && typeof y === 'number') {
+      const r = this.v + y;
+      if (Number.isSafeInteger(r)) {
+        this.v = r;
+        return;
+      }
+    }
+    this.v = intArith('+', this.v, y);
   }
   set(x: unknown): void {
-    const k = this.t.elem.kind;
-    if (k === 'INT' || k === 'UINT') this.v = typeof x === 'number' ? Math.trunc(x) : x;
-    else this.v = k === 'STRING' ? x : this.round(toNumber(x));
+    this.v = typeof x === 'number' ? Math.trunc(x) : (x as bigint);
   }
   value(): unknown {
     return this.v;
   }
   fresh(): Accum {
-    return new SumAccum(this.t);
+    return new SumIntAccum();
+  }
+}
+
+/** SumAccum<FLOAT|DOUBLE>; FLOAT is single precision, as in TigerGraph. */
+class SumFloatAccum implements Accum {
+  private v = 0;
+  constructor(private readonly single: boolean) {}
+  add(x: unknown): void {
+    const r = this.v + (typeof x === 'number' ? x : toNumber(x));
+    this.v = this.single ? Math.fround(r) : r;
+  }
+  set(x: unknown): void {
+    const r = typeof x === 'number' ? x : toNumber(x);
+    this.v = this.single ? Math.fround(r) : r;
+  }
+  value(): unknown {
+    return this.v;
+  }
+  fresh(): Accum {
+    return new SumFloatAccum(this.single);
+  }
+}
+
+class SumStringAccum implements Accum {
+  private v = '';
+  add(x: unknown): void {
+    this.v += String(x);
+  }
+  set(x: unknown): void {
+    this.v = String(x);
+  }
+  value(): unknown {
+    return this.v;
+  }
+  fresh(): Accum {
+    return new SumStringAccum();
   }
 }
 
@@ -378,7 +406,10 @@ export class GroupByAccum implements Accum {
 export function makeAccum(t: AccumT, heapCapacity = Number.MAX_SAFE_INTEGER): Accum {
   switch (t.accum) {
     case 'SumAccum':
-      return new SumAccum(t);
+      if (t.elem.kind === 'STRING') return new SumStringAccum();
+      if (t.elem.kind === 'FLOAT' || t.elem.kind === 'DOUBLE')
+        return new SumFloatAccum(t.elem.kind === 'FLOAT');
+      return new SumIntAccum();
     case 'MinAccum':
       return new MinMaxAccum(t, false);
     case 'MaxAccum':

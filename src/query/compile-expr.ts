@@ -193,6 +193,12 @@ export function vertexAccumRef(
     );
   }
   const f = target.f;
+  const alias = e.target.kind === 'name' ? cx.lookup(e.target.name) : undefined;
+  if (alias?.aliasTypes) {
+    // A SELECT alias always holds a vertex while its clauses run.
+    const slot = alias.slot;
+    return { va, target: (ctx) => ctx.vars[slot] as Vtx };
+  }
   return {
     va,
     target: (ctx) => {
@@ -379,29 +385,32 @@ function compileArith(l: Typed, r: Typed, op: BinaryOp, pos: Pos): Typed {
     return { t, f: (ctx) => intArith(iop, lf(ctx) as number | bigint, rf(ctx) as number | bigint) };
   }
   const t = l.t.kind === 'FLOAT' && r.t.kind === 'FLOAT' ? T.FLOAT : T.DOUBLE;
+  // FLOAT/DOUBLE values are always JS numbers; only integers need converting.
+  const ln = isFloat(l.t) ? (lf as (ctx: RunContext) => number) : (ctx: RunContext) => toNumber(lf(ctx));
+  const rn = isFloat(r.t) ? (rf as (ctx: RunContext) => number) : (ctx: RunContext) => toNumber(rf(ctx));
   switch (op) {
     case '+':
-      return { t, f: (ctx) => toNumber(lf(ctx)) + toNumber(rf(ctx)) };
+      return { t, f: (ctx) => ln(ctx) + rn(ctx) };
     case '-':
-      return { t, f: (ctx) => toNumber(lf(ctx)) - toNumber(rf(ctx)) };
+      return { t, f: (ctx) => ln(ctx) - rn(ctx) };
     case '*':
-      return { t, f: (ctx) => toNumber(lf(ctx)) * toNumber(rf(ctx)) };
+      return { t, f: (ctx) => ln(ctx) * rn(ctx) };
     case '/':
       return {
         t,
         f: (ctx) => {
-          const d = toNumber(rf(ctx));
+          const d = rn(ctx);
           if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.');
-          return toNumber(lf(ctx)) / d;
+          return ln(ctx) / d;
         },
       };
     default:
       return {
         t,
         f: (ctx) => {
-          const d = toNumber(rf(ctx));
+          const d = rn(ctx);
           if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.');
-          return toNumber(lf(ctx)) % d;
+          return ln(ctx) % d;
         },
       };
   }

@@ -245,3 +245,33 @@ test('VERTEX_MUST_EXIST skips edges to missing vertices; CRLF files; oversize to
   assert.equal(big.oversizeToken, 1);
   assert.equal(big.validLine, 2);
 });
+
+test('flatten_json_array turns a JSON array into TEMP_TABLE rows', async () => {
+  const job = `CREATE LOADING JOB j FOR GRAPH net {
+    DEFINE FILENAME f;
+    LOAD f TO TEMP_TABLE t (pid, sid, label) VALUES ($"id", flatten_json_array($"skills", $"sid", $"label")) USING JSON_FILE="true";
+    LOAD TEMP_TABLE t TO VERTEX skill VALUES ($"label"), TO EDGE knows VALUES ($"pid", $"sid");
+  }`;
+  const s = await load(
+    job,
+    'f',
+    '{"id":"fj1","skills":[{"sid":"fj2","label":"zig"},{"sid":"fj3","label":"ada"}]}\n',
+  );
+  const j = s.toJSON();
+  assert.equal(j.validLine, 1);
+  assert.deepEqual(
+    j.vertex.map((v) => [v.typeName, v.validObject]),
+    [['skill', 2]],
+  );
+  assert.deepEqual(
+    j.edge.map((v) => [v.typeName, v.validObject]),
+    [['knows', 2]],
+  );
+  const r = t.db.read();
+  try {
+    assert.notEqual(r.lookup('skill', 'zig'), undefined);
+    assert.notEqual(r.lookup('person', 'fj3'), undefined);
+  } finally {
+    r.release();
+  }
+});

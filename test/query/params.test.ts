@@ -182,3 +182,25 @@ test('with a query list in the catalog, definitions live there and survive a new
   await registryFor(restarted).drop('tests', ['q']);
   assert.deepEqual(restarted.catalog.queries, []);
 });
+
+test('interpreted query text runs at once with query-string parameters', async () => {
+  const { interpretQueryText } = await import('../../src/query/interpret.js');
+  const g = testsGraph();
+  const text = `INTERPRET QUERY (INT k, SET<VERTEX<vertex4>> vs) FOR GRAPH tests {
+    SumAccum<INT> @@summa;
+    start = {vertex4.*};
+    res = SELECT src FROM start:src WHERE src.a01 >= k ACCUM @@summa += src.a01;
+    S = {vs};
+    PRINT @@summa AS ret, S.size() AS picked;
+  }`;
+  assert.deepEqual(await interpretQueryText(g, text, undefined, { k: ['2'], vs: ['1', '3'] }), [
+    { ret: 14, picked: 2 },
+  ]);
+  await assert.rejects(interpretQueryText(g, 'INTERPRET QUERY () { PRINT 1; }', undefined, {}), {
+    message: 'The query names no graph: write FOR GRAPH <graph>.',
+  });
+  await assert.rejects(interpretQueryText(g, 'RUN QUERY q()', 'tests', {}), {
+    message:
+      'Syntax Error: line 1, column 1: expected one INTERPRET QUERY () FOR GRAPH <graph> { … } or CREATE QUERY text',
+  });
+});

@@ -347,3 +347,35 @@ test('close() lets a request in flight finish, then stops listening', async () =
   assert.ok(Date.now() - t0 < 3000, 'no wait for the grace period');
   await assert.rejects(fetch(`${other.urls.restpp}/echo`));
 });
+
+test('a request arriving while closing is refused with 503 in the envelope', async () => {
+  const other = await startServers({
+    database: fakeDatabase().db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    runScript: async () => 0,
+    log: () => {},
+  });
+  const socket = net.connect(other.ports.restpp, '127.0.0.1');
+  let raw = '';
+  socket.on('data', (d: Buffer) => (raw += d.toString()));
+  const ended = new Promise((r) => socket.on('close', r));
+  // A second request on the busy keep-alive connection, sent once close() has begun.
+  socket.write('GET /echo?sleep=0.3 HTTP/1.1\r\nHost: x\r\n\r\n');
+  await new Promise((r) => setTimeout(r, 100));
+  const closed = other.close();
+  socket.write('GET /echo HTTP/1.1\r\nHost: x\r\n\r\n');
+  await closed;
+  await ended;
+  const bodies = raw.split('\r\n\r\n');
+  assert.match(raw, /^HTTP\/1\.1 200 /);
+  assert.equal(bodies[1].slice(0, bodies[1].indexOf('HTTP/1.1')), '{"error":false,"message":"Hello GSQL"}');
+  assert.match(raw, /\r\nHTTP\/1\.1 503 |HTTP\/1\.1 503 /);
+  assert.ok(
+    raw.endsWith(
+      '{"version":{"edition":"enterprise","api":"v2","schema":0},"error":true,"message":"The server is shutting down.","results":[],"code":"SYS-0001"}',
+    ),
+    raw,
+  );
+});

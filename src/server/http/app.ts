@@ -54,6 +54,8 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
       sendError(reply, new RestError('REST-30000', message, { status: 400 }));
     },
     clientErrorHandler: answerClientError,
+    // Requests that arrive while closing are refused below, in the envelope.
+    return503OnClosing: false,
     routerOptions: {
       ignoreTrailingSlash: true,
       ignoreDuplicateSlashes: true,
@@ -64,6 +66,16 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
   installRawBodyParser(app);
   app.setReplySerializer((payload) => stringifyJson(payload));
   installResponseLimit(app);
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    void reply.header('Connection', 'close');
+    throw new RestError('SYS-0001', 'The server is shutting down.', { status: 503 });
+  });
 
   app.setNotFoundHandler((request, reply) => {
     let path = request.url.split('?')[0];

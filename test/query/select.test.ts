@@ -207,3 +207,43 @@ test('steps whose edge alias is not read walk the adjacency views; reading it us
   assert.ok(fastGraph.stats.adjacencyCalls > 0);
   assert.equal(slowGraph.stats.adjacencyCalls, 0);
 });
+
+test('seeds from accumulators and vertex variables; vertices print as ids inside collections and maps', async () => {
+  const out = await runText(
+    socialNet(),
+    q(
+      `SetAccum<VERTEX<person>> @@picked;
+       MapAccum<VERTEX, INT> @@degree;
+       ListAccum<VERTEX> @@order;
+       SumAccum<INT> @n;
+       VERTEX<person> first;
+       S = {person.*};
+       S = SELECT s FROM S:s WHERE s.gender == "Female" ACCUM @@picked += s, @@degree += (s -> s.outdegree("friend"));
+       P = {@@picked};
+       FOREACH v IN P DO
+         v.@n += 10;
+         @@order += v;
+       END;
+       first = p;
+       PRINT P.size() AS n, @@degree, @@order, first, p.neighbors("friend").size() AS friends;
+       PRINT P[P.@n];`,
+      'VERTEX<person> p',
+    ),
+    { p: v('person', 'person3') },
+  );
+  assert.deepEqual(out, [
+    {
+      n: 2,
+      '@@degree': { person2: 2, person4: 1 },
+      '@@order': ['person2', 'person4'],
+      first: 'person3',
+      friends: 3,
+    },
+    {
+      P: [
+        { v_id: 'person2', v_type: 'person', attributes: { 'P.@n': 10 } },
+        { v_id: 'person4', v_type: 'person', attributes: { 'P.@n': 10 } },
+      ],
+    },
+  ]);
+});

@@ -64,6 +64,7 @@ export async function loadInput(
   let needed = neededNow();
   let headerPending = format.header && !format.json;
   let checkUtf8 = false;
+  let prevBad = false;
   let batch = new Batch();
   let pending: Promise<void> | null = null;
   const jsonRow = new ArrayRow([]);
@@ -134,7 +135,10 @@ export async function loadInput(
     for await (const chunk of chunks) {
       if (opts.signal?.aborted) break;
       // A chunk that is valid UTF-8 as a whole needs no per-line check.
-      checkUtf8 = !isUtf8(chunk);
+      // A line carried over from an invalid chunk ends in this one: check both chunks' lines.
+      const bad = !isUtf8(chunk);
+      checkUtf8 = bad || prevBad;
+      prevBad = bad;
       tokenizer.push(chunk);
       stats.bytes += chunk.length;
       if (batch.size >= batchSize) await flush();

@@ -275,3 +275,17 @@ test('flatten_json_array turns a JSON array into TEMP_TABLE rows', async () => {
     r.release();
   }
 });
+
+test('a line that is not UTF-8 is rejected, even split across chunks', async () => {
+  const plan = prepareJob(
+    `CREATE LOADING JOB u FOR GRAPH net { DEFINE FILENAME f; LOAD f TO VERTEX skill VALUES ($0); }`,
+    'net',
+    t.db,
+  );
+  const { loadInput } = await import('../../src/loading/runner.js');
+  const input = plan.inputs[0];
+  const bytes = Buffer.concat([Buffer.from('ok1\nbad'), Buffer.from([0xff, 0xfe]), Buffer.from('x\nok2\n')]);
+  const s = await loadInput(t.db, input, [bytes.subarray(0, 9), bytes.subarray(9)]);
+  assert.equal(s.rejectLine, 1);
+  assert.equal(s.validLine, 2);
+});

@@ -16,7 +16,7 @@ import { createEdgeType, createVertexType, dropEdgeTypes, dropVertexTypes } from
 import { graphJobs } from '../catalog/lookup.js';
 import { addEdgePairs, addTypesToGraph, dropEdgePairs, dropTypesFromGraph } from '../catalog/membership.js';
 import { graphSchemaJson } from '../catalog/schema-json.js';
-import type { Catalog } from '../catalog/types.js';
+import type { Catalog, StoredJob } from '../catalog/types.js';
 import type { SchemaChangeAction, Stmt } from '../gsql/ast.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
 import { parseOne } from '../gsql/parser.js';
@@ -167,12 +167,13 @@ export const schemaChangeHandlers: Pick<
     const catalog = ctx.store.catalog;
     // Checked against the schema of now, as TigerGraph does; the job is stored, not applied.
     applyJob(catalog, s, graph);
-    const kind = s.global ? 'global_schema_change' : 'schema_change';
-    const job =
-      graph === undefined
-        ? { name: s.name, kind, text: s.text }
-        : { name: s.name, graph, kind, text: s.text };
-    await ctx.store.changeCatalog(atPos(s, () => saveJob(catalog, job as Parameters<typeof saveJob>[1])));
+    const job: StoredJob = {
+      name: s.name,
+      kind: s.global ? 'global_schema_change' : 'schema_change',
+      text: s.text,
+    };
+    if (graph !== undefined) job.graph = graph;
+    await ctx.store.changeCatalog(atPos(s, () => saveJob(catalog, job)));
     ctx.print(`Successfully created schema change jobs: [${s.name}].`);
   },
 

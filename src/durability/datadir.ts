@@ -19,6 +19,8 @@ import type { DurabilityFatalError } from './errors.js';
 export const DATA_FORMAT_VERSION = 1;
 export const FORMAT_FILE = 'FORMAT';
 const FORMAT_TITLE = 'ocelot-data-directory';
+const WAL_DIR = 'wal';
+const CHECKPOINT_DIR = 'checkpoints';
 
 export interface DataDirOptions {
   path: string;
@@ -96,7 +98,7 @@ export class DataDir {
       if (created) {
         await writeFileAtomic(fs, join(path, FORMAT_FILE), Buffer.from(formatText(DATA_FORMAT_VERSION)));
       }
-      const checkpoints = new CheckpointStore(join(path, 'checkpoints'), fs);
+      const checkpoints = new CheckpointStore(join(path, CHECKPOINT_DIR), fs);
       return new DataDir(path, fs, options, lock, checkpoints, created);
     } catch (err) {
       await lock.release();
@@ -115,7 +117,7 @@ export class DataDir {
     let wal: WriteAheadLog;
     try {
       wal = await WriteAheadLog.open({
-        dir: join(this.path, 'wal'),
+        dir: join(this.path, WAL_DIR),
         fs: this.fs,
         afterLsn,
         ...(this.options.syncMode ? { syncMode: this.options.syncMode } : {}),
@@ -204,6 +206,13 @@ async function checkFormat(fs: FileLayer, path: string): Promise<boolean> {
   const formatPath = join(path, FORMAT_FILE);
   if (!(await fs.stat(formatPath))) {
     const foreign = (await fs.list(path)).filter((f) => f !== LOCK_FILE && f !== FORMAT_FILE + TEMP_SUFFIX);
+    if (foreign.includes(WAL_DIR) || foreign.includes(CHECKPOINT_DIR)) {
+      // Our own layout without its FORMAT file: refusing to guess which format the data has.
+      throw new DataDirError(
+        'DAMAGED',
+        `${path} holds Ocelot data but its ${FORMAT_FILE} file is missing; restore it or use another directory`,
+      );
+    }
     if (foreign.length > 0) {
       throw new DataDirError(
         'NOT_A_DATA_DIR',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -80,6 +80,13 @@ test('a newer, older, damaged or foreign format is refused with a clear message'
     await mkdir(foreign);
     await writeFile(join(foreign, 'notes.txt'), 'mine');
     await assert.rejects(DataDir.open({ path: foreign }), isDataDirError('NOT_A_DATA_DIR', /notes\.txt/));
+
+    const lost = join(root, 'lost');
+    const made = await DataDir.open({ path: lost });
+    await made.recover();
+    await made.close();
+    await unlink(join(lost, 'FORMAT'));
+    await assert.rejects(DataDir.open({ path: lost }), isDataDirError('DAMAGED', /FORMAT file is missing/));
 
     await writeFile(join(root, 'file'), 'x');
     await assert.rejects(DataDir.open({ path: join(root, 'file') }), isDataDirError('NOT_A_DATA_DIR'));

@@ -27,6 +27,8 @@ test('status mapping: 404 only for unknown endpoint or graph', () => {
   assert.equal(httpStatusForCode('REST-10005'), 500);
   assert.equal(httpStatusForCode('GSQL-2500'), 400);
   assert.equal(httpStatusForCode('GSQL-7002'), 408);
+  assert.equal(httpStatusForCode('SYS-0001'), 503);
+  assert.equal(httpStatusForCode('SYS-0002'), 500);
   assert.equal(httpStatusForCode('nonsense'), 500);
 });
 

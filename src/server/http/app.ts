@@ -74,7 +74,7 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
   app.addHook('onRequest', async (_request, reply) => {
     if (!closing) return;
     void reply.header('Connection', 'close');
-    throw new RestError('SYS-0001', 'The server is shutting down.', { status: 503 });
+    throw new RestError('SYS-0001', 'The server is shutting down.');
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -5,7 +5,8 @@
  * endpoint does not exist" (it falls back to other endpoints on it), so 404 is reserved for an
  * unknown endpoint (REST-1000, REST-10001) and an unknown graph (REST-1004). Payload and parameter
  * errors are 400, bad credentials 401, timeouts 408 (504 when the engine did not answer in time),
- * internal failures 500. Every error body is the JSON envelope with `error: true`, `message`, `code`.
+ * an unavailable engine 503, internal failures 500. Every error body is the JSON envelope with
+ * `error: true`, `message`, `code`.
  */
 
 export interface VersionField {
@@ -72,6 +73,8 @@ export function httpStatusForCode(code: string): number {
     if (n >= 8000 && n < 9000) return 500;
     return 400;
   }
+  // SYS-0001: the engine is unavailable (starting or stopping).
+  if (prefix === 'SYS' && n === 1) return 503;
   return 500;
 }
 

@@ -185,6 +185,38 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
     // Internal ids: the row, made unique across vertex types by the type's position in the graph.
     return { t: T.INT, f: (ctx) => ((v) => v.row * types.length + types.indexOf(v.type))(f(ctx) as Vtx) };
   },
+  to_vertex: (cx, e) => {
+    arity(e, 2);
+    const id = compileExpr(cx, e.args[0]).f;
+    const type = typed(cx, e.args[1], T.STRING, 'to_vertex()');
+    return { t: T.VERTEX, f: (ctx) => toVertex(ctx, id(ctx), type(ctx) as string) };
+  },
+  to_vertex_set: (cx, e) => {
+    arity(e, 2);
+    const ids = compileExpr(cx, e.args[0]);
+    if (!['SET', 'BAG', 'LIST'].includes(ids.t.kind)) {
+      throw compileError(e.args[0].pos, `to_vertex_set() needs a collection of ids, not ${typeText(ids.t)}`);
+    }
+    const type = typed(cx, e.args[1], T.STRING, 'to_vertex_set()');
+    const idsF = ids.f;
+    return {
+      t: T.VSET,
+      f: (ctx) => {
+        const tn = type(ctx) as string;
+        return [...new Set(collectionItems(idsF(ctx)).map((id) => toVertex(ctx, id, tn)))];
+      },
+    };
+  },
+  float: (cx, e) => {
+    arity(e, 1);
+    const f = num(cx, e.args[0]);
+    return { t: T.DOUBLE, f };
+  },
+  int: (cx, e) => {
+    arity(e, 1);
+    const f = num(cx, e.args[0]);
+    return { t: T.INT, f: (ctx) => Math.trunc(f(ctx)) };
+  },
   coalesce: (cx, e) => {
     if (e.args.length === 0) throw compileError(e.pos, 'coalesce() needs at least one argument');
     const xs = e.args.map((a) => compileExpr(cx, a));
@@ -206,6 +238,16 @@ for (const [name, fn] of Object.entries(MATH1)) {
     const f = num(cx, e.args[0]);
     return { t: T.DOUBLE, f: (ctx) => fn(f(ctx)) };
   };
+}
+
+/** The vertex of type `type` with external id `id`; a run-time error when there is none. */
+function toVertex(ctx: RunContext, id: unknown, type: string): Vtx {
+  const known = ctx.graph.catalog.vertexTypes.some((v) => v.name === type);
+  if (!known) throw new QueryRuntimeError(`Runtime Error: "${type}" is not a vertex type.`);
+  const row = ctx.graph.lookup(type, String(id));
+  if (row === undefined)
+    throw new QueryRuntimeError(`Runtime Error: vertex ${type} "${String(id)}" does not exist.`);
+  return ctx.vertex(type, row);
 }
 
 function roundFn(cx: Cx, e: Call, fn: (x: number) => number): Typed {

@@ -139,3 +139,20 @@ test('parameters with defaults, SET parameters, tuples and maps print as objects
   );
   assert.deepEqual(out, [{ k: 3, who: 'x', tags: ['a', 'b'], ratio: 0.5, '@@pairs': [{ name: 'x', n: 3 }] }]);
 });
+
+test('to_vertex, to_vertex_set, float() and int()', async () => {
+  const out = await runText(
+    socialNet(),
+    `CREATE QUERY t(SET<STRING> ids) FOR GRAPH socialNet {
+       VERTEX v = to_vertex("person2", "person");
+       S = to_vertex_set(ids, "person");
+       PRINT v, v.gender AS g, S.size() AS n, float(7) / 2 AS half, int(3.9) AS whole;
+     }`,
+    { ids: ['person1', 'person4', 'person1'] },
+  );
+  assert.deepEqual(out, [{ v: 'person2', g: 'Female', n: 2, half: 3.5, whole: 3 }]);
+  await assert.rejects(
+    runText(socialNet(), `CREATE QUERY t() FOR GRAPH socialNet { PRINT to_vertex("nobody", "person"); }`),
+    { message: 'Runtime Error: vertex person "nobody" does not exist.' },
+  );
+});

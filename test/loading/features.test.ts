@@ -289,3 +289,24 @@ test('a line that is not UTF-8 is rejected, even split across chunks', async () 
   assert.equal(s.rejectLine, 1);
   assert.equal(s.validLine, 2);
 });
+
+test('DEFINE HEADER names the columns of a file without a header line', async () => {
+  const job = `CREATE LOADING JOB h FOR GRAPH net {
+    DEFINE FILENAME f;
+    DEFINE HEADER cols = "code", "title";
+    LOAD f TO VERTEX skill VALUES ($"title") USING USER_DEFINED_HEADER="cols", SEPARATOR=";";
+  }`;
+  const s = await load(job, 'f', 'k1;kotlin\nk2\n');
+  assert.equal(s.validLine, 1);
+  assert.equal(s.notEnoughToken, 1);
+  const r = t.db.read();
+  try {
+    assert.notEqual(r.lookup('skill', 'kotlin'), undefined);
+  } finally {
+    r.release();
+  }
+  assert.throws(
+    () => prepareJob(job.replace('USER_DEFINED_HEADER="cols"', 'USER_DEFINED_HEADER="nope"'), 'net', t.db),
+    /USER_DEFINED_HEADER "nope" is not defined by DEFINE HEADER/,
+  );
+});

@@ -162,6 +162,12 @@ export class AuthService {
     }
   }
 
+  /** The start-up warning of `ocelot serve` while the default password is in use (it is not shown). */
+  async defaultPasswordWarning(): Promise<string | undefined> {
+    if (!(await this.defaultPasswordInUse())) return undefined;
+    return `Warning: the user "${DEFAULT_USER}" still has its default password; change it with ALTER PASSWORD in gsql.`;
+  }
+
   /** True while the default user still has the default password (the CLI warns about it). */
   async defaultPasswordInUse(): Promise<boolean> {
     const record = findUser(await this.state(), DEFAULT_USER);

@@ -5,6 +5,7 @@ import { checkAccess, statementRule, endpointRule } from '../../src/auth/access-
 import type { Principal } from '../../src/auth/authorize.js';
 import { privilegesOf } from '../../src/auth/authorize.js';
 import { AuthError } from '../../src/auth/errors.js';
+import { forgetGraphs } from '../../src/auth/graph-drop.js';
 import { BUILTIN_ROLES } from '../../src/auth/roles.js';
 import { createRoles, grantPrivileges } from '../../src/auth/role-defs.js';
 import { createUser, grantRoles, initialSecurityState } from '../../src/auth/users.js';
@@ -152,4 +153,35 @@ test('a graph-scoped token or secret cannot reach another graph or the global sc
     () => checkAccess(s, scoped, statementRule('CREATE USER'), undefined),
     /valid for graph 'social' only/,
   );
+});
+
+test('dropping a graph forgets its grants, local roles, privileges, secrets and tokens', () => {
+  let s = createUser(initialSecurityState(HASH), 'u', HASH);
+  s = createRoles(s, ['local'], 'social');
+  s = createRoles(s, ['wide'], undefined);
+  s = grantPrivileges(s, ['READ_DATA'], 'social', ['wide']);
+  s = grantPrivileges(s, ['READ_DATA'], 'other', ['wide']);
+  s = grantRoles(s, ['local', 'designer'], 'social', ['u']);
+  s = grantRoles(s, ['designer'], 'other', ['u']);
+  s = {
+    ...s,
+    secrets: [{ alias: 'a', user: 'u', graph: 'social', digest: 'd1', masked: 'm', createdAt: 0 }],
+    tokens: [
+      { digest: 't1', user: 'u', graph: 'social', issuedAt: 0, expiresAt: 10 },
+      { digest: 't2', user: 'u', issuedAt: 0, expiresAt: 10 },
+    ],
+  };
+  const after = forgetGraphs(s, ['social']);
+  assert.deepEqual(after.users[1].graphRoles, { other: ['designer'] });
+  assert.deepEqual(
+    after.roles.map((r) => r.name),
+    ['wide'],
+  );
+  assert.deepEqual(after.roles[0].graphPrivileges, { other: ['READ_DATA'] });
+  assert.deepEqual(after.secrets, []);
+  assert.deepEqual(
+    after.tokens.map((t) => t.digest),
+    ['t2'],
+  );
+  assert.equal(privilegesOf(after, 'u', 'social').size, 0);
 });

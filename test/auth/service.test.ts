@@ -19,6 +19,10 @@ test('a new data directory has tigergraph/tigergraph as superuser, stored hashed
   const { svc, holder } = newService();
   assert.deepEqual(await svc.authenticatePassword('tigergraph', 'tigergraph'), ROOT);
   assert.equal(await svc.defaultPasswordInUse(), true);
+  assert.equal(
+    await svc.defaultPasswordWarning(),
+    'Warning: the user "tigergraph" still has its default password; change it with ALTER PASSWORD in gsql.',
+  );
   // Nothing is written until the first change.
   assert.equal(holder.changes, 0);
   await alterPasswordOp(svc, ROOT, undefined, 'n3w-pass');
@@ -28,6 +32,7 @@ test('a new data directory has tigergraph/tigergraph as superuser, stored hashed
   assert.equal(Buffer.from(user.password.hash, 'base64').length, 32);
   assert.equal(Buffer.from(user.password.salt, 'base64').length, 16);
   assert.equal(await svc.defaultPasswordInUse(), false);
+  assert.equal(await svc.defaultPasswordWarning(), undefined);
   await assert.rejects(svc.authenticatePassword('tigergraph', 'tigergraph'), {
     status: 401,
     code: 'REST-10016',

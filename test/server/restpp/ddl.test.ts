@@ -143,3 +143,39 @@ test('unknown job, filename, graph and missing parameters are clear errors', asy
   const badSep = await post('/ddl/work?tag=load_work&filename=people&eol=abc', 'a,1\n');
   assert.match(String(badSep.json.message), /EOL "abc" must be one or two characters/);
 });
+
+test('pyTigerGraph flow: conn.gsql() creates and runs a job, runLoadingJobWithData feeds it', async () => {
+  const auth = { Authorization: `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}` };
+  const file = await t.file('people.csv', 'gus,50,g\n');
+  const gsql = async (text: string): Promise<string> => {
+    const res = await fetch(`${servers.urls.gsql}/gsql/v1/statements`, {
+      method: 'POST',
+      body: text,
+      headers: { ...auth, 'Content-Type': 'text/plain' },
+    });
+    return res.text();
+  };
+  const created = await gsql(
+    'USE GRAPH work\nCREATE LOADING JOB job1 FOR GRAPH work { DEFINE FILENAME f1; LOAD f1 TO VERTEX person VALUES ($0, $0, $1, _); }',
+  );
+  assert.match(created, /Successfully created loading jobs: \[job1\]/);
+  const ran = await gsql(`USE GRAPH work\nRUN LOADING JOB job1 USING f1="${file}"`);
+  assert.match(ran, /LOAD SUCCESSFUL/);
+  const r = await post('/ddl/work?tag=job1&filename=f1&sep=%2C&eol=%0A', 'hal,60\n', {
+    'Content-Type': 'application/x-www-form-urlencoded; Charset=utf-8',
+  });
+  const stats = (
+    r.json.results as { statistics: { vertex: { typeName: string; validObject: number }[] } }[]
+  )[0].statistics;
+  assert.deepEqual(
+    stats.vertex.map((v) => [v.typeName, v.validObject]),
+    [['person', 1]],
+  );
+  const rd = t.db.read();
+  try {
+    assert.equal(rd.attr('person', rd.lookup('person', 'gus') as number, 'age'), 50);
+    assert.equal(rd.attr('person', rd.lookup('person', 'hal') as number, 'age'), 60);
+  } finally {
+    rd.release();
+  }
+});

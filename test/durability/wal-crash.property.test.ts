@@ -1,6 +1,6 @@
 /**
  * Power-loss property (SQLite crash-test style): random sequences of appends (some left in flight),
- * syncs and power cuts that drop or tear un-synced writes. After every cut, the recovered log must
+ * syncs, injected I/O errors (fatal to the log) and power cuts that drop or tear un-synced writes. After every cut, the recovered log must
  * be a prefix of what was appended (same LSNs, same bytes, same order, no garbage) that contains
  * every record whose durability was promised.
  */
@@ -13,7 +13,8 @@ import { withTmpDir } from './tmp-dir.js';
 type Command =
   | { t: 'append'; sizes: number[]; wait: boolean }
   | { t: 'sync' }
-  | { t: 'crash'; policy: 'drop' | 'keep' | 'tear'; seed: number };
+  | { t: 'crash'; policy: 'drop' | 'keep' | 'tear'; seed: number }
+  | { t: 'ioError'; kind: 'write' | 'sync' | 'syncDir'; after: number; tear: boolean };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   {
@@ -25,6 +26,15 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.constant({ t: 'sync' as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constant('ioError' as const),
+      kind: fc.constantFrom('write' as const, 'sync' as const, 'syncDir' as const),
+      after: fc.nat(3),
+      tear: fc.boolean(),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -87,9 +97,10 @@ async function run(mode: SyncMode, segmentSize: number, commands: Command[]): Pr
       if (c.t === 'append') {
         const ps = c.sizes.map((size) => {
           const payload = payloadFor(nextId++, size);
+          const before = wal.lastLsn;
           const p = wal.append(payload);
-          // The LSN is assigned at call time, in call order.
-          appended[wal.lastLsn - 1] = payload;
+          // The LSN is assigned at call time, in call order (none when the log has failed).
+          if (wal.lastLsn === before + 1) appended[before] = payload;
           return p.then(
             (lsn) => {
               if (mode !== 'none') promised = Math.max(promised, lsn);
@@ -107,7 +118,19 @@ async function run(mode: SyncMode, segmentSize: number, commands: Command[]): Pr
           },
           () => undefined,
         );
+      } else if (c.t === 'ioError') {
+        // From now on the log fails (fatal) at the chosen operation; the next crash clears it.
+        if (c.kind === 'write' && c.tear) {
+          let seen = 0;
+          fs.tearWhen(
+            () => ++seen > c.after,
+            (len) => len >> 1,
+          );
+        } else {
+          fs.failAfter(c.kind, c.after);
+        }
       } else {
+        fs.clearFaults();
         let state = c.seed;
         const random = (): number => {
           state = (state * 1103515245 + 12345) & 0x7fffffff;
@@ -125,6 +148,7 @@ async function run(mode: SyncMode, segmentSize: number, commands: Command[]): Pr
       }
     }
     await Promise.all(inflight);
+    fs.clearFaults();
     await fs.crash();
     await wal.close();
     wal = await open();

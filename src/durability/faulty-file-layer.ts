@@ -222,14 +222,14 @@ export class FaultyFileLayer implements FileLayer {
     Object.assign(this.counts, FaultyFileLayer.zeroCounts());
   }
 
-  /** Counts the operation and returns the fault rule that matches it, if any. */
+  /** @internal Counts the operation and returns the fault rule that matches it, if any. */
   check(op: Omit<FileOp, 'seq'>): Rule | undefined {
     this.counts[op.kind]++;
     const full: FileOp = { ...op, seq: ++this.seq };
     return this.rules.find((r) => r.pred(full));
   }
 
-  /** Counts the operation and throws if a fault rule matches it. */
+  /** @internal Counts the operation and throws if a fault rule matches it. */
   fail(op: Omit<FileOp, 'seq'>): void {
     const rule = this.check(op);
     if (rule) throw fsError(rule.code, `${op.kind} ${op.path} failed (injected)`);
@@ -307,7 +307,7 @@ export class FaultyFileLayer implements FileLayer {
     return n;
   }
 
-  // ----- bookkeeping used by handles ---------------------------------------------------------------
+  // ----- @internal: bookkeeping used by this file's handles, not by tests ---------------------------------------------------------------
 
   /** Remembers a handle operation until it settles, so that crash() can wait for it. */
   track<T>(op: Promise<T>): Promise<T> {

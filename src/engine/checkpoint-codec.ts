@@ -55,6 +55,7 @@ class ChunkWriter {
     this.w.varuint(bytes.length);
     const pad = (8 - ((this.offset + this.w.pos) % 8)) % 8;
     for (let i = 0; i < pad; i++) this.w.u8(0);
+    if (bytes.length === 0) return;
     this.flush();
     this.chunks.push(bytes);
     this.offset += bytes.length;

@@ -49,6 +49,20 @@ export interface DatabaseOptions {
 
 export const DEFAULT_REBUILD_PATH = '/tmp/rebuildnow';
 
+/** What recovery did when the Database was opened (for the server's startup log and status). */
+export interface RecoverySummary {
+  /** LSN covered by the checkpoint loaded (0: none). */
+  checkpointLsn: number;
+  /** WAL records replayed after it. */
+  replayedRecords: number;
+  /** Version the database opened at. */
+  version: number;
+  /** A torn or corrupt WAL tail that was cut off: where and why. */
+  tailCut?: { segment: string; offset: number; bytes: number; reason: string };
+  /** Damaged checkpoints skipped (file: reason). */
+  skippedCheckpoints: string[];
+}
+
 export class Database implements CatalogStore {
   private store: GraphStore;
   private readStore: GraphStore;
@@ -68,6 +82,8 @@ export class Database implements CatalogStore {
   private rebuilding: Promise<unknown> = Promise.resolve();
   /** Checkpoint files are written one at a time, outside the writers' pause. */
   private checkpointing: Promise<void> = Promise.resolve();
+  /** Filled in by open(). */
+  recovery: RecoverySummary = { checkpointLsn: 0, replayedRecords: 0, version: 0, skippedCheckpoints: [] };
 
   private constructor(
     private readonly dir: DataDir,
@@ -134,6 +150,15 @@ export class Database implements CatalogStore {
       log(`recovery: checkpoint LSN ${checkpointLsn}, replayed ${replayed} WAL records, version ${version}`);
       db = new Database(dir, rec.wal, store, version, lsn, opts);
       db.checkpointLsn = checkpointLsn;
+      db.recovery = {
+        checkpointLsn,
+        replayedRecords: replayed,
+        version,
+        skippedCheckpoints: rec.report.skippedCheckpoints.map((c) => `${c.file}: ${c.reason}`),
+        ...(cut
+          ? { tailCut: { segment: cut.segment, offset: cut.offset, bytes: cut.bytes, reason: cut.reason } }
+          : {}),
+      };
       db.startTimer();
       return db;
     } catch (err) {

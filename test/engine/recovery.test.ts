@@ -74,11 +74,14 @@ test('a torn WAL tail is cut off and reported; every transaction is whole or abs
       present.map((_, i) => i + 1),
       'a prefix of the transactions',
     );
-    if (present.length < 10)
+    if (present.length < 10) {
       assert.ok(
         lines.some((l) => l.includes('torn WAL tail')),
         lines.join('\n'),
       );
+      assert.ok(db.recovery.tailCut !== undefined && db.recovery.tailCut.bytes > 0);
+    }
+    assert.equal(db.recovery.replayedRecords, present.length);
     await db.write((tx) => tx.upsertVertex('Num', 99, {}));
     await db.close();
   } finally {

@@ -153,7 +153,11 @@ function parseValues(p: Parser): LoadExpr[] {
   return values;
 }
 
-function parseUsing(p: Parser): UsingOption[] {
+/**
+ * `USING name = value, …`. With `raw`, string values are kept as written between the quotes, so
+ * the loader itself reads escapes such as "\u001d" that the GSQL lexer does not know.
+ */
+function parseUsing(p: Parser, raw = true): UsingOption[] {
   const options: UsingOption[] = [];
   if (!p.acceptWords('USING')) return options;
   do {
@@ -162,7 +166,8 @@ function parseUsing(p: Parser): UsingOption[] {
     const v = p.peek();
     if (v.kind !== 'string' && v.kind !== 'number' && v.kind !== 'ident') p.fail(`a value for ${n.text}`);
     p.next();
-    options.push({ name: n.text, value: v.text, ...at(n) });
+    const value = raw && v.kind === 'string' ? p.src.slice(v.start + 1, v.end - 1) : v.text;
+    options.push({ name: n.text, value, ...at(n) });
   } while (p.acceptPunct(','));
   return options;
 }
@@ -380,6 +385,6 @@ export function parseRunLoadingJob(p: Parser): RunLoadingJobAst {
     noPrint = true;
   }
   const name = p.expectName('a loading job name');
-  const using = parseUsing(p);
+  const using = parseUsing(p, false);
   return { name: name.text, noPrint, using, ...at(start) };
 }

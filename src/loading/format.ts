@@ -54,7 +54,7 @@ const NAMED_CHARS: Record<string, string> = {
  */
 export function decodeSpecial(text: string, what: 'SEPARATOR' | 'EOL'): Uint8Array {
   const named = NAMED_CHARS[text.toLowerCase()] ?? NAMED_CHARS[text];
-  let s = named ?? text.replace(/\\u([0-9a-fA-F]{4})|\\([nrt\\])/g, unescapeOne);
+  let s = named ?? text.replace(/\\u([0-9a-fA-F]{4})|\\([nrt\\"'])/g, unescapeOne);
   if (what === 'SEPARATOR' && s === '') throw new LoadingOptionError('SEPARATOR must not be empty.');
   if (what === 'EOL') {
     if (s === '') s = '\n';
@@ -65,7 +65,7 @@ export function decodeSpecial(text: string, what: 'SEPARATOR' | 'EOL'): Uint8Arr
 
 function unescapeOne(_m: string, hex: string | undefined, c: string | undefined): string {
   if (hex !== undefined) return String.fromCharCode(parseInt(hex, 16));
-  return c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : '\\';
+  return c === 'n' ? '\n' : c === 'r' ? '\r' : c === 't' ? '\t' : (c ?? '');
 }
 
 function truthy(name: string, value: string): boolean {

@@ -310,3 +310,19 @@ test('DEFINE HEADER names the columns of a file without a header line', async ()
     /USER_DEFINED_HEADER "nope" is not defined by DEFINE HEADER/,
   );
 });
+
+test('USING escapes are read by the loader: "\\u001d" and "\\t" separators', async () => {
+  const s = await load(
+    `CREATE LOADING JOB e FOR GRAPH net { DEFINE FILENAME f; LOAD f TO VERTEX city VALUES ($0, $1, $2) USING SEPARATOR="\\u001d"; }`,
+    'f',
+    'SE\u001dLund\u001d90000\n',
+  );
+  assert.equal(s.toJSON().vertex[0].validObject, 1);
+  assert.equal(attr('city', 'SE,Lund', 'pop'), 90000);
+  const tab = await load(
+    `CREATE LOADING JOB e2 FOR GRAPH net { DEFINE FILENAME f; LOAD f TO VERTEX city VALUES ($0, $1, $2) USING SEPARATOR="\\t"; }`,
+    'f',
+    'SE\tUmea\t80000\n',
+  );
+  assert.equal(tab.toJSON().vertex[0].validObject, 1);
+});

@@ -8,6 +8,10 @@
  *   const lsn = await wal.append(encode(tx));           // acknowledged once durable
  *   await dd.writeCheckpoint(lsnCoveredBySnapshot, snapshotChunks());   // rebuild
  *   await dd.close();
+ *
+ * Group commit needs appends to overlap: call wal.append() in commit order and await its promise
+ * only to acknowledge that write, not before starting the next one. A rejected append (fatal error)
+ * has an unknown outcome: the record may or may not be found by recovery.
  */
 export { makeDirDurable, writeFileAtomic, TEMP_SUFFIX } from './durable-ops.js';
 export {

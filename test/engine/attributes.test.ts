@@ -73,6 +73,7 @@ test('every attribute type round-trips exactly, through the delta, a rebuild and
     check('after rebuild');
     await db.close();
     db = await t.open();
+    assert.deepEqual([db.recovery.replayedRecords, db.recovery.skippedCheckpoints], [0, []]);
     check('after checkpoint load');
     await db.close();
   } finally {

@@ -27,6 +27,9 @@ async function everyWay(setup: (db: Database) => Promise<void>, check: (r: ReadT
     once();
     await db.close();
     db = await t.open();
+    assert.ok(db.recovery.checkpointLsn > 0, 'the checkpoint was loaded');
+    assert.equal(db.recovery.replayedRecords, 0);
+    assert.deepEqual(db.recovery.skippedCheckpoints, []);
     once();
     await db.close();
   } finally {

@@ -26,7 +26,14 @@ const any = (...privileges: Privilege[]): AccessRule => ({ kind: 'any', privileg
 
 const READ_DATA = all('READ_DATA');
 const DELETE_DATA = all('DELETE_DATA');
-const DATA_ACCESS = any('READ_DATA', 'CREATE_DATA', 'UPDATE_DATA', 'DELETE_DATA', 'EXECUTE_LOADINGJOB');
+/** TigerGraph: creating a secret needs one of these (queryreader and up, not observer). */
+export const SECRET_PRIVILEGES: readonly Privilege[] = [
+  'READ_DATA',
+  'CREATE_DATA',
+  'UPDATE_DATA',
+  'DELETE_DATA',
+  'EXECUTE_LOADINGJOB',
+];
 
 const V = '/graph/{graph_name}/vertices/{vertex_type}';
 const E = '/graph/{graph_name}/edges/{source_vertex_type}/{source_vertex_id}';
@@ -63,7 +70,8 @@ export const ENDPOINT_ACCESS: ReadonlyMap<string, AccessRule> = new Map<string, 
   ['DELETE /expiredtoken', AUTHENTICATED],
   ['GET /gsql/v1/secrets', AUTHENTICATED],
   ['GET /gsql/v1/secrets/{alias}', AUTHENTICATED],
-  ['POST /gsql/v1/secrets', DATA_ACCESS],
+  /** Checked by the operation: SECRET_PRIVILEGES on the secret's graph, or on some graph. */
+  ['POST /gsql/v1/secrets', AUTHENTICATED],
   ['DELETE /gsql/v1/secrets', AUTHENTICATED],
   ['DELETE /gsql/v1/secrets/{alias}', AUTHENTICATED],
   // Loading and data
@@ -191,8 +199,8 @@ export const STATEMENT_ACCESS: ReadonlyMap<string, AccessRule> = new Map<string,
   ['GRANT PRIVILEGE', all('WRITE_ROLE')],
   ['REVOKE PRIVILEGE', all('WRITE_ROLE')],
   ['SHOW PRIVILEGE', all('READ_ROLE')],
-  /** TigerGraph: any data-access privilege on the graph (queryreader and up, not observer). */
-  ['CREATE SECRET', DATA_ACCESS],
+  /** Checked by the operation: SECRET_PRIVILEGES on the secret's graph, or on some graph. */
+  ['CREATE SECRET', AUTHENTICATED],
   ['SHOW SECRET', AUTHENTICATED],
   ['DROP SECRET', AUTHENTICATED],
 ]);

@@ -4,8 +4,8 @@
  */
 import type { SecretRecord, SecurityState, UserRecord } from '../catalog/security.js';
 import { privilegesOf, type Principal } from './authorize.js';
-import { checkAccess, statementRule } from './access-table.js';
-import { AuthError, invalid, unauthenticated } from './errors.js';
+import { checkAccess, SECRET_PRIVILEGES, statementRule } from './access-table.js';
+import { AuthError, forbidden, invalid, unauthenticated } from './errors.js';
 import { hashPassword } from './password.js';
 import { maskSecret } from './random.js';
 import { createRoles, dropRoles, grantPrivileges, revokePrivileges } from './role-defs.js';
@@ -193,7 +193,19 @@ export async function createSecretOp(
   opts: { alias?: string; graph?: string; forUser?: string; value?: string },
 ): Promise<{ secret: string; record: SecretRecord }> {
   requireGraphIfNamed(svc, opts.graph);
-  await requireStatement(svc, caller, 'CREATE SECRET', opts.graph);
+  const state = await svc.state();
+  if (opts.graph !== undefined) {
+    checkAccess(state, caller, { kind: 'any', privileges: SECRET_PRIVILEGES }, opts.graph);
+  } else {
+    // A secret for no graph in particular: data access on some graph (or globally) is enough,
+    // since its tokens act with the user's own privileges.
+    const scopes = [undefined, ...svc.graphNames()];
+    if (!scopes.some((g) => SECRET_PRIVILEGES.some((p) => privilegesOf(state, caller.user, g).has(p)))) {
+      throw forbidden(
+        `Access denied: user '${caller.user}' needs one of the privileges ${SECRET_PRIVILEGES.join(', ')} on some graph to create a secret.`,
+      );
+    }
+  }
   const user = await secretOwner(svc, caller, opts.forUser, true);
   return svc.mutate((s) => {
     const created = createSecret(s, {

@@ -64,6 +64,10 @@ export class AuthService {
     return this.clock();
   }
 
+  graphNames(): string[] {
+    return this.holder.catalog.graphs.map((g) => g.name);
+  }
+
   graphExists(graph: string): boolean {
     return this.holder.catalog.graphs.some((g) => g.name === graph);
   }

@@ -39,7 +39,6 @@ const LADDER: [string, string][] = [
   ['SHOW QUERY', 'observer'],
   ['RUN QUERY', 'queryreader'],
   ['RUN LOADING JOB', 'queryreader'],
-  ['CREATE SECRET', 'queryreader'],
   ['CREATE QUERY', 'querywriter'],
   ['INSTALL QUERY', 'querywriter'],
   ['CREATE VERTEX', 'designer'],

@@ -5,7 +5,7 @@
  */
 import type { Expr, Pos, Stmt } from '../gsql/ast-query.js';
 import type { Accum } from './accumulators.js';
-import { accumRef } from './builtins.js';
+import { accumRef } from './methods.js';
 import { coerce, compileExpr } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { attrUpdate } from './dml.js';

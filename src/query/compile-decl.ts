@@ -3,7 +3,8 @@
  * declarations with their initial values and HeapAccum capacities, and local variables.
  */
 import type { Expr, Stmt, TypeExpr } from '../gsql/ast-query.js';
-import { makeAccum, zeroOf, type Accum } from './accumulators.js';
+import { zeroOf } from './accum-scalar.js';
+import { makeAccum, type Accum } from './accumulators.js';
 import { coerce, compileExpr } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';

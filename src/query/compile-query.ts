@@ -6,7 +6,7 @@
 import type { Catalog } from '../catalog/types.js';
 import { VertexRef } from '../catalog/value.js';
 import type { Expr, QueryDef, TypeExpr } from '../gsql/ast-query.js';
-import { zeroOf } from './accumulators.js';
+import { zeroOf } from './accum-scalar.js';
 import { compileType } from './compile-decl.js';
 import { coerce, compileExpr } from './compile-expr.js';
 import { compileSelect } from './compile-select.js';

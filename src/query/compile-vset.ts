@@ -1,0 +1,118 @@
+/**
+ * Vertex-set expressions: seeds ({p}, {T.*}, {ANY}, {@@set}) and the set operators UNION,
+ * INTERSECT and MINUS on vertex sets and on sets of values.
+ */
+import type { Expr, Pos } from '../gsql/ast-query.js';
+import { collectionItems } from './accumulators.js';
+import { compileExpr } from './compile-expr.js';
+import type { RunContext } from './context.js';
+import { compileError } from './errors.js';
+import type { Cx, Typed } from './scope.js';
+import { typeText, type QType } from './types.js';
+import { valuesEqual, Vtx } from './values.js';
+
+export function compileSetOp(l: Typed, r: Typed, op: 'UNION' | 'INTERSECT' | 'MINUS', pos: Pos): Typed {
+  const lf = l.f;
+  const rf = r.f;
+  if (l.t.kind === 'VSET' && r.t.kind === 'VSET') {
+    const vt = l.t.vertexType === r.t.vertexType ? l.t.vertexType : undefined;
+    return {
+      t: { kind: 'VSET', vertexType: op === 'UNION' ? vt : l.t.vertexType },
+      f: (ctx) => setOp(op, lf(ctx) as Vtx[], rf(ctx) as Vtx[]),
+    };
+  }
+  const coll = ['SET', 'BAG', 'LIST'];
+  if (coll.includes(l.t.kind) && coll.includes(r.t.kind)) {
+    const elem = (l.t as { elem: QType }).elem;
+    return {
+      t: { kind: 'SET', elem },
+      f: (ctx) => {
+        const a = collectionItems(lf(ctx));
+        const b = collectionItems(rf(ctx));
+        return setOpValues(op, a, b);
+      },
+    };
+  }
+  throw compileError(
+    pos,
+    `${op} needs two vertex sets or two sets, not ${typeText(l.t)} and ${typeText(r.t)}`,
+  );
+}
+
+function setOp(op: 'UNION' | 'INTERSECT' | 'MINUS', a: Vtx[], b: Vtx[]): Vtx[] {
+  if (op === 'UNION') {
+    const s = new Set(a);
+    for (const v of b) s.add(v);
+    return Array.from(s);
+  }
+  const sb = new Set(b);
+  return op === 'INTERSECT' ? a.filter((v) => sb.has(v)) : a.filter((v) => !sb.has(v));
+}
+
+function setOpValues(op: 'UNION' | 'INTERSECT' | 'MINUS', a: unknown[], b: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  const has = (xs: unknown[], x: unknown): boolean => xs.some((y) => valuesEqual(x, y));
+  if (op === 'UNION') {
+    for (const x of [...a, ...b]) if (!has(out, x)) out.push(x);
+  } else {
+    for (const x of a) if (has(b, x) === (op === 'INTERSECT') && !has(out, x)) out.push(x);
+  }
+  return out;
+}
+
+export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
+  const parts: ((ctx: RunContext, out: Set<Vtx>) => void)[] = [];
+  const types = new Set<string | undefined>();
+  for (const item of e.items) {
+    if (item.kind === 'any') {
+      const all = cx.vertexTypeNames();
+      types.add(undefined);
+      parts.push((ctx, out) => {
+        for (const tn of all) for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
+      });
+    } else if (item.kind === 'all') {
+      if (!cx.vertexType(item.vertexType)) {
+        throw compileError(item.pos, `"${item.vertexType}" is not a vertex type of graph ${cx.graphName}`);
+      }
+      const tn = item.vertexType;
+      types.add(tn);
+      parts.push((ctx, out) => {
+        for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
+      });
+    } else {
+      const x = compileExpr(cx, item.expr);
+      const f = x.f;
+      if (x.t.kind === 'VERTEX') {
+        types.add(x.t.vertexType);
+        parts.push((ctx, out) => {
+          const v = f(ctx);
+          if (v instanceof Vtx) out.add(v);
+        });
+      } else if (
+        x.t.kind === 'VSET' ||
+        ((x.t.kind === 'SET' || x.t.kind === 'LIST' || x.t.kind === 'BAG') && x.t.elem.kind === 'VERTEX')
+      ) {
+        types.add(x.t.kind === 'VSET' ? x.t.vertexType : (x.t.elem as { vertexType?: string }).vertexType);
+        parts.push((ctx, out) => {
+          for (const v of collectionItems(f(ctx))) if (v instanceof Vtx) out.add(v);
+        });
+      } else if (x.t.kind === 'STRING' || x.t.kind === 'SET') {
+        throw compileError(
+          item.expr.pos,
+          'vertex types named at run time in a seed ({type_param}) are not supported yet',
+        );
+      } else {
+        throw compileError(item.expr.pos, `a vertex set seed needs vertices, not ${typeText(x.t)}`);
+      }
+    }
+  }
+  const only = types.size === 1 ? [...types][0] : undefined;
+  return {
+    t: { kind: 'VSET', vertexType: only },
+    f: (ctx) => {
+      const out = new Set<Vtx>();
+      for (const p of parts) p(ctx, out);
+      return Array.from(out);
+    },
+  };
+}

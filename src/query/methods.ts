@@ -1,0 +1,219 @@
+/**
+ * Methods of accumulators (size, contains, get, top, pop, …), of collections and of vertices
+ * (outdegree, neighbors).
+ */
+import type { Expr } from '../gsql/ast-query.js';
+import {
+  collectionContains,
+  collectionItems,
+  GroupByAccum,
+  HeapAccum,
+  ListAccum,
+  MapAccum,
+  SetAccum,
+  type Accum,
+} from './accumulators.js';
+import { arity, num, type Method } from './builtin-args.js';
+import { compileExpr, vaccOf, vertexAccumRef } from './compile-expr.js';
+import type { RunContext } from './context.js';
+import { compileError } from './errors.js';
+import type { Cx, Eval, Typed } from './scope.js';
+import { accumValueType, T, typeText, type AccumT } from './types.js';
+import { QueryRuntimeError, type Vtx } from './values.js';
+
+/** A closure yielding the accumulator object an expression names (global or vertex-attached). */
+export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) => Accum } | undefined {
+  if (e.kind === 'global') {
+    const g = cx.globals.get(e.name);
+    if (!g) throw compileError(e.pos, `the global accumulator @@${e.name} is not declared`);
+    const slot = g.slot;
+    return { t: g.t, get: (ctx) => ctx.vars[slot] as Accum };
+  }
+  if (e.kind === 'vattach') {
+    const { va, target } = vertexAccumRef(cx, e);
+    return { t: va.t, get: (ctx) => vaccOf(ctx, target(ctx), va) };
+  }
+  return undefined;
+}
+
+export function compileMethod(cx: Cx, e: Method): Typed {
+  const name = e.name.toLowerCase();
+  const acc = accumRef(cx, e.target);
+  if (acc) return accumMethod(cx, e, name, acc);
+  const target = compileExpr(cx, e.target);
+  const tf = target.f;
+  if (target.t.kind === 'VERTEX') return vertexMethod(cx, e, name, tf);
+  const t = target.t;
+  if (t.kind === 'LIST' || t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'MAP' || t.kind === 'VSET') {
+    switch (name) {
+      case 'size':
+        arity(e, 0);
+        return { t: T.INT, f: (ctx) => collectionItems(tf(ctx)).length };
+      case 'contains':
+      case 'containskey': {
+        arity(e, 1);
+        const x = compileExpr(cx, e.args[0]).f;
+        return { t: T.BOOL, f: (ctx) => collectionContains(tf(ctx), x(ctx)) };
+      }
+      case 'get':
+        if (t.kind === 'MAP') {
+          arity(e, 1);
+          const k = compileExpr(cx, e.args[0]).f;
+          return {
+            t: t.value,
+            f: (ctx) => {
+              const m = tf(ctx);
+              return m instanceof MapAccum
+                ? m.get(k(ctx))
+                : ((m as Map<unknown, unknown>).get(k(ctx)) ?? null);
+            },
+          };
+        }
+        if (t.kind === 'LIST') {
+          arity(e, 1);
+          const i = num(cx, e.args[0]);
+          return { t: t.elem, f: (ctx) => listGet(collectionItems(tf(ctx)), i(ctx)) };
+        }
+    }
+  }
+  throw compileError(e.namePos, `${typeText(t)} has no method ${e.name}()`);
+}
+
+function listGet(items: unknown[], i: number): unknown {
+  if (i < 0 || i >= items.length) {
+    throw new QueryRuntimeError(
+      `Runtime Error: index ${i} is out of range for a list of size ${items.length}.`,
+    );
+  }
+  return items[i];
+}
+
+function accumMethod(
+  cx: Cx,
+  e: Method,
+  name: string,
+  acc: { t: AccumT; get: (ctx: RunContext) => Accum },
+): Typed {
+  const { t, get } = acc;
+  const kind = t.accum;
+  const collection = ['ListAccum', 'SetAccum', 'BagAccum', 'MapAccum', 'HeapAccum', 'GroupByAccum'].includes(
+    kind,
+  );
+  const fail = (): never => {
+    throw compileError(e.namePos, `${kind} has no method ${e.name}()`);
+  };
+  switch (name) {
+    case 'size':
+      if (!collection) fail();
+      arity(e, 0);
+      return {
+        t: T.INT,
+        f: (ctx) => {
+          const a = get(ctx);
+          if (a instanceof MapAccum) return a.entries.size;
+          if (a instanceof GroupByAccum) return a.groups.size;
+          return collectionItems(a).length;
+        },
+      };
+    case 'contains': {
+      if (kind !== 'ListAccum' && kind !== 'SetAccum' && kind !== 'BagAccum') fail();
+      arity(e, 1);
+      const x = compileExpr(cx, e.args[0]).f;
+      return { t: T.BOOL, f: (ctx) => collectionContains(get(ctx), x(ctx)) };
+    }
+    case 'containskey': {
+      if (kind !== 'MapAccum' && kind !== 'GroupByAccum') fail();
+      const keys = e.args.map((a) => compileExpr(cx, a).f);
+      return {
+        t: T.BOOL,
+        f: (ctx) => {
+          const a = get(ctx);
+          if (a instanceof GroupByAccum) return a.get(keys.map((k) => k(ctx))) !== undefined;
+          return (a as MapAccum).has(keys[0](ctx));
+        },
+      };
+    }
+    case 'get': {
+      arity(e, 1);
+      if (kind === 'MapAccum') {
+        const k = compileExpr(cx, e.args[0]).f;
+        const vt = t.elem.kind === 'ACCUM' ? accumValueType(t.elem) : t.elem;
+        return { t: vt, f: (ctx) => (get(ctx) as MapAccum).get(k(ctx)) };
+      }
+      if (kind === 'ListAccum') {
+        const i = num(cx, e.args[0]);
+        return { t: t.elem, f: (ctx) => listGet((get(ctx) as ListAccum).items, i(ctx)) };
+      }
+      return fail();
+    }
+    case 'clear':
+      if (!collection) fail();
+      arity(e, 0);
+      return {
+        t: T.VOID,
+        f: (ctx) => {
+          const a = get(ctx);
+          if (a instanceof MapAccum) a.entries.clear();
+          else if (a instanceof GroupByAccum) a.groups.clear();
+          else if (a instanceof SetAccum) a.items.clear();
+          else if (a instanceof ListAccum) a.items = [];
+          else if (a instanceof HeapAccum) a.items = [];
+          return null;
+        },
+      };
+    case 'remove': {
+      if (kind !== 'SetAccum') fail();
+      arity(e, 1);
+      const x = compileExpr(cx, e.args[0]).f;
+      return { t: T.VOID, f: (ctx) => ((get(ctx) as SetAccum).remove(x(ctx)), null) };
+    }
+    case 'top':
+    case 'pop':
+      if (kind !== 'HeapAccum') fail();
+      arity(e, 0);
+      return {
+        t: t.elem,
+        f: name === 'top' ? (ctx) => (get(ctx) as HeapAccum).top() : (ctx) => (get(ctx) as HeapAccum).pop(),
+      };
+    case 'resize': {
+      if (kind !== 'HeapAccum') fail();
+      arity(e, 1);
+      const n = num(cx, e.args[0]);
+      return { t: T.VOID, f: (ctx) => ((get(ctx) as HeapAccum).resize(n(ctx)), null) };
+    }
+  }
+  return fail();
+}
+
+function vertexMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {
+  if (name === 'outdegree' || name === 'neighbors') {
+    arity(e, 0, 1);
+    let edgeType: string | undefined;
+    if (e.args.length === 1) {
+      const a = e.args[0];
+      if (a.kind !== 'string')
+        throw compileError(a.pos, `${e.name}() edge types named at run time are not supported yet`);
+      if (!cx.edgeType(a.value))
+        throw compileError(a.pos, `"${a.value}" is not an edge type of graph ${cx.graphName}`);
+      edgeType = a.value;
+    }
+    const filter = edgeType ? { edgeType, direction: 'out' as const } : { direction: 'out' as const };
+    if (name === 'outdegree') {
+      return {
+        t: T.INT,
+        f: (ctx) => {
+          const v = tf(ctx) as Vtx;
+          return ctx.graph.edges(v.type, v.row, filter).length;
+        },
+      };
+    }
+    return {
+      t: { kind: 'BAG', elem: T.VERTEX },
+      f: (ctx) => {
+        const v = tf(ctx) as Vtx;
+        return ctx.graph.edges(v.type, v.row, filter).map((h) => ctx.vertex(h.tgtType, h.tgtRow));
+      },
+    };
+  }
+  throw compileError(e.namePos, `a vertex has no method ${e.name}()`);
+}

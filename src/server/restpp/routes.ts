@@ -8,6 +8,7 @@ import { graphRoutes } from './graph-routes.js';
 import { builtinsRoutes } from './builtins.js';
 import { ddlRoutes } from './ddl.js';
 import { tokenRoutes } from './token.js';
+import { pathRoutes } from './paths.js';
 
 export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [
   systemRoutes,
@@ -15,4 +16,5 @@ export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [
   builtinsRoutes,
   ddlRoutes,
   tokenRoutes,
+  pathRoutes,
 ];

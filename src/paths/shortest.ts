@@ -1,0 +1,245 @@
+/**
+ * Unweighted shortest paths (fewest hops, at most maxLength) between every source/target pair.
+ *
+ * One pair, one path: bidirectional BFS, expanding the smaller frontier a level at a time and
+ * stopping at the level where the two searches meet. Several pairs, or every shortest path: one BFS
+ * per vertex of the smaller side (forwards from sources, or backwards from targets), stopping once
+ * every vertex of the other side is reached; one path follows BFS parents, all paths follow the
+ * shortest-path DAG (edges u→v with dist(v) = dist(u) + 1) back from the far end. A source that is
+ * also a target has the path of length 0.
+ */
+import { Bfs, runLevels, type Direction } from './bfs.js';
+import type { Budget } from './budget.js';
+import type { Path, PathEdge, PathGraph, Step } from './graph.js';
+
+/**
+ * Receives results. With `path`, every path is reported on its own; without it, only the vertices
+ * and edges on some path are (possibly more than once), which lets every-shortest-path answers be
+ * computed without enumerating exponentially many paths.
+ */
+export interface PathSink {
+  path?(p: Path): void;
+  vertex?(g: number): void;
+  edge?(e: PathEdge): void;
+}
+
+export interface ShortestOptions {
+  maxLength: number;
+  /** Every shortest path per pair instead of one. */
+  all: boolean;
+  budget: Budget;
+}
+
+const scratchOf = new WeakMap<PathGraph, Bfs[]>();
+
+/** Reusable BFS state for a PathGraph (index 0 and 1: the two sides of a bidirectional search). */
+export function scratch(pg: PathGraph, i: number): Bfs {
+  let list = scratchOf.get(pg);
+  if (!list) scratchOf.set(pg, (list = []));
+  return (list[i] ??= new Bfs(pg));
+}
+
+export function emitPath(sink: PathSink, p: Path): void {
+  if (sink.path) {
+    sink.path(p);
+    return;
+  }
+  for (const v of p.vertices) sink.vertex?.(v);
+  for (const e of p.edges) sink.edge?.(e);
+}
+
+/** Distinct vertices that pass the vertex filters, in the order given. */
+export function usable(pg: PathGraph, vs: readonly number[]): number[] {
+  return [...new Set(vs)].filter((v) => pg.vertexOk(v));
+}
+
+export async function shortestPaths(
+  pg: PathGraph,
+  sources: readonly number[],
+  targets: readonly number[],
+  opts: ShortestOptions,
+  sink: PathSink,
+): Promise<void> {
+  const S = usable(pg, sources);
+  const T = usable(pg, targets);
+  if (S.length === 0 || T.length === 0) return;
+  if (!opts.all && S.length === 1 && T.length === 1) {
+    const p = await bidirectional(pg, S[0], T[0], opts.maxLength, opts.budget);
+    if (p) emitPath(sink, p);
+    return;
+  }
+  // Root the searches at the smaller side.
+  if (S.length <= T.length) await rooted(pg, S, T, 'out', opts, sink);
+  else await rooted(pg, T, S, 'back', opts, sink);
+}
+
+async function bidirectional(
+  pg: PathGraph,
+  s: number,
+  t: number,
+  maxLength: number,
+  budget: Budget,
+): Promise<Path | undefined> {
+  if (s === t) return { vertices: [s], edges: [] };
+  const F = scratch(pg, 0);
+  const B = scratch(pg, 1);
+  F.reset('out');
+  B.reset('back');
+  F.root(s);
+  B.root(t);
+  let fFrom = 0;
+  let bFrom = 0;
+  let depth = 0;
+  let meet = -1;
+  let best = Infinity;
+  while (depth < maxLength && fFrom < F.count && bFrom < B.count && meet < 0) {
+    const forward = F.count - fFrom <= B.count - bFrom;
+    const [X, Y] = forward ? [F, B] : [B, F];
+    const from = forward ? fFrom : bFrom;
+    const end = X.count;
+    const onFound = (y: number): void => {
+      if (!Y.seen(y)) return;
+      const len = X.dist[y] + Y.dist[y];
+      if (len < best) {
+        best = len;
+        meet = y;
+      }
+    };
+    for (let i = from; i < end; i += 1024) {
+      X.expand(i, Math.min(i + 1024, end), budget, onFound);
+      if (budget.due) await budget.pause();
+    }
+    if (forward) fFrom = end;
+    else bFrom = end;
+    depth++;
+  }
+  if (meet < 0) return undefined;
+  const vertices: number[] = [];
+  const edges: PathEdge[] = [];
+  for (let v = meet; v !== s; v = F.parent[v]) {
+    vertices.push(v);
+    edges.push(F.parentEdge(v));
+  }
+  vertices.push(s);
+  vertices.reverse();
+  edges.reverse();
+  for (let v = meet; v !== t; v = B.parent[v]) {
+    edges.push(B.parentEdge(v));
+    vertices.push(B.parent[v]);
+  }
+  return { vertices, edges };
+}
+
+async function rooted(
+  pg: PathGraph,
+  roots: readonly number[],
+  others: readonly number[],
+  dir: Direction,
+  opts: ShortestOptions,
+  sink: PathSink,
+): Promise<void> {
+  const bfs = scratch(pg, 0);
+  const wanted = new Set(others);
+  for (const r of roots) {
+    bfs.reset(dir);
+    bfs.root(r);
+    let remaining = wanted.size - (wanted.has(r) ? 1 : 0);
+    await runLevels(
+      bfs,
+      opts.maxLength,
+      opts.budget,
+      () => remaining === 0,
+      (y) => {
+        if (wanted.has(y)) remaining--;
+      },
+    );
+    for (const o of others) {
+      if (!bfs.seen(o)) continue;
+      if (!opts.all) emitPath(sink, parentPath(bfs, o));
+      else if (sink.path) await allPathsInDag(bfs, o, opts.budget, sink);
+      else await dagUnion(bfs, o, opts.budget, sink);
+    }
+  }
+}
+
+/** The path along BFS parents between the root and `o`, in path order. */
+function parentPath(bfs: Bfs, o: number): Path {
+  const vertices = [o];
+  const edges: PathEdge[] = [];
+  for (let v = o; bfs.parent[v] >= 0; v = bfs.parent[v]) {
+    edges.push(bfs.parentEdge(v));
+    vertices.push(bfs.parent[v]);
+  }
+  if (bfs.direction === 'out') {
+    vertices.reverse();
+    edges.reverse();
+  }
+  return { vertices, edges };
+}
+
+/**
+ * Calls fn for each DAG edge leaving `x` towards the root: a neighbour one level closer, over the
+ * steps opposite to the search direction. The edge is oriented the way paths run.
+ */
+function forEachDagEdge(bfs: Bfs, x: number, fn: (y: number, e: PathEdge) => void): void {
+  const pg = bfs.pg;
+  const t = pg.typeOf(x);
+  const d = bfs.dist[x] - 1;
+  const steps: Step[] = bfs.direction === 'out' ? pg.back[t] : pg.out[t];
+  for (const step of steps) {
+    const tb = pg.base[step.tgtType];
+    step.view.forEach(x - pg.base[t], (yRow, eid) => {
+      const y = tb + yRow;
+      if (!bfs.seen(y) || bfs.dist[y] !== d || !pg.edgeOk(step, eid)) return;
+      fn(y, bfs.direction === 'out' ? { step, eid, from: y, to: x } : { step, eid, from: x, to: y });
+    });
+  }
+}
+
+/** Reports every vertex and edge of the shortest-path DAG between the root and `o`. */
+async function dagUnion(bfs: Bfs, o: number, budget: Budget, sink: PathSink): Promise<void> {
+  const marked = new Set([o]);
+  const stack = [o];
+  while (stack.length > 0) {
+    const x = stack.pop() as number;
+    sink.vertex?.(x);
+    forEachDagEdge(bfs, x, (y, e) => {
+      sink.edge?.(e);
+      if (!marked.has(y)) {
+        marked.add(y);
+        stack.push(y);
+      }
+    });
+    budget.tick();
+    if (budget.due) await budget.pause();
+  }
+}
+
+/** Reports every shortest path between the root and `o` one by one. */
+async function allPathsInDag(bfs: Bfs, o: number, budget: Budget, sink: PathSink): Promise<void> {
+  const vertices = [o];
+  const edges: PathEdge[] = [];
+  const walk = async (x: number): Promise<void> => {
+    if (bfs.dist[x] === 0) {
+      const p = { vertices: [...vertices], edges: [...edges] };
+      if (bfs.direction === 'out') {
+        p.vertices.reverse();
+        p.edges.reverse();
+      }
+      emitPath(sink, p);
+      return;
+    }
+    const next: [number, PathEdge][] = [];
+    forEachDagEdge(bfs, x, (y, e) => next.push([y, e]));
+    for (const [y, e] of next) {
+      vertices.push(y);
+      edges.push(e);
+      budget.tick();
+      if (budget.due) await budget.pause();
+      await walk(y);
+      vertices.pop();
+      edges.pop();
+    }
+  };
+  await walk(o);
+}

@@ -5,6 +5,7 @@
  *
  * Errors are Node-style: an `Error` with a `code` ('ENOENT', 'EEXIST', 'EIO', ...).
  */
+import buffer from 'node:buffer';
 import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle as NodeFileHandle } from 'node:fs/promises';
 
@@ -65,6 +66,8 @@ const OPEN_FLAGS: Record<OpenMode, number> = {
   createNew: constants.O_RDWR | constants.O_CREAT | constants.O_EXCL,
 };
 
+const READ_STEP = 1 << 30;
+
 class RealFileHandle implements FileHandle {
   constructor(
     readonly path: string,
@@ -90,7 +93,9 @@ class RealFileHandle implements FileHandle {
     const buf = Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
-      const { bytesRead } = await this.fh.read(buf, done, length - done, position + done);
+      // One read() moves at most 2 GiB; larger ranges take several.
+      const step = Math.min(length - done, READ_STEP);
+      const { bytesRead } = await this.fh.read(buf, done, step, position + done);
       if (bytesRead === 0) break;
       done += bytesRead;
     }
@@ -133,7 +138,19 @@ export const realFileLayer: FileLayer = {
   async open(path, mode) {
     return new RealFileHandle(path, await fsp.open(path, OPEN_FLAGS[mode], 0o644));
   },
-  readFile: (path) => fsp.readFile(path),
+  // Not fsp.readFile: it refuses files over 2 GiB, and checkpoints of large graphs get bigger.
+  async readFile(path) {
+    const fh = await fsp.open(path, constants.O_RDONLY);
+    try {
+      const size = (await fh.stat()).size;
+      if (size > buffer.constants.MAX_LENGTH) {
+        throw fsError('EFBIG', `${path} is ${size} bytes, more than one buffer can hold`);
+      }
+      return await new RealFileHandle(path, fh).read(0, size);
+    } finally {
+      await fh.close();
+    }
+  },
   list: (dir) => fsp.readdir(dir),
   async mkdir(dir) {
     await fsp.mkdir(dir, { recursive: true });

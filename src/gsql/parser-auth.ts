@@ -17,6 +17,7 @@
  * 4.x statements endpoint, which has no dialog) do the same in one statement.
  * Without ON GRAPH / ON GLOBAL a statement applies to the graph in use, or the global scope.
  */
+import { GsqlSyntaxError, type Token } from './lexer.js';
 import type { Parser } from './parser-core.js';
 
 /** Where a role or privilege statement applies; undefined: the session's current scope. */
@@ -76,10 +77,19 @@ function scope(p: Parser): AuthScope | undefined {
   return undefined;
 }
 
+/** Fails at `tok` without quoting it: what follows PASSWORD may be a mistyped password. */
+function failQuiet(tok: Token, expected: string): never {
+  throw new GsqlSyntaxError(tok.line, tok.column, `expected ${expected}`);
+}
+
 function password(p: Parser): string | undefined {
-  if (!p.acceptWords('WITH', 'PASSWORD')) return undefined;
   const t = p.peek();
-  if (t.kind !== 'string') p.fail('the password as a quoted string');
+  if (!p.atStatementEnd() && (t.kind === 'string' || p.isWord('PASSWORD'))) {
+    failQuiet(t, 'WITH PASSWORD "<password>"');
+  }
+  if (!p.acceptWords('WITH', 'PASSWORD')) return undefined;
+  const pw = p.peek();
+  if (pw.kind !== 'string') failQuiet(pw, 'the password as a quoted string');
   return p.next().text;
 }
 
@@ -121,6 +131,8 @@ export function parseAuthStatement(p: Parser): AuthStmtBody | undefined {
   }
   if (p.acceptWords('DROP', 'USER')) return { kind: 'drop_user', names: list(p, userName) };
   if (p.acceptWords('ALTER', 'PASSWORD')) {
+    // A quoted word here is a user name only when WITH PASSWORD follows; else it may be a password.
+    if (p.peek().kind === 'string' && !p.isWord('WITH', 1)) failQuiet(p.peek(), 'WITH PASSWORD "<password>"');
     const user = p.atStatementEnd() || p.isWord('WITH') ? undefined : userName(p);
     const pw = password(p);
     return {

@@ -209,6 +209,7 @@ test('syntax errors in security statements name what was expected', async () => 
     'CREATE USER u PASSWORD "s3cr3t"',
     'CREATE USER u "s3cr3t"',
     'ALTER PASSWORD WITH PASSWORD s3cr3t',
+    'ALTER PASSWORD "s3cr3t"',
   ]) {
     const r2 = await run(store, 'tigergraph', text);
     assert.equal(r2.code, 211, text);

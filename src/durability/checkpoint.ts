@@ -20,6 +20,8 @@ export const CHECKPOINT_HEADER_SIZE = 40;
 
 /** Chunks are coalesced into writes of about this size (fewer syscalls for many small chunks). */
 const WRITE_BUFFER = 4 * 1024 * 1024;
+/** Chunks from this size on are written as they come instead of being copied. */
+const COPY_LIMIT = 64 * 1024;
 
 const CHECKPOINT_NAME = /^checkpoint-(\d{16})\.ckpt$/;
 
@@ -146,8 +148,10 @@ export class CheckpointStore {
         crc = crc32(chunk, crc);
         pending.push(chunk);
         pendingBytes += chunk.byteLength;
-        // Chunks may be reused by the producer after the next iteration step: write before asking.
-        if (pendingBytes >= WRITE_BUFFER || pending.length >= 512) await flush();
+        // The producer may reuse a chunk once asked for the next one: large chunks are written
+        // before that, small ones are copied and written together.
+        if (pendingBytes >= WRITE_BUFFER || pending.length >= 512 || chunk.byteLength >= COPY_LIMIT)
+          await flush();
         else pending[pending.length - 1] = new Uint8Array(chunk);
       }
       await flush();

@@ -150,3 +150,20 @@ test('a producer that fails part-way leaves the previous checkpoint in place', a
     assert.deepEqual((await readdir(dir)).sort(), [checkpointName(1), checkpointName(3)]);
   });
 });
+
+test('large chunks reused by their producer are written before the next one is asked for', async () => {
+  await withTmpDir(async (dir) => {
+    const store = new CheckpointStore(dir);
+    const chunk = Buffer.alloc(100_000);
+    function* produce(): Generator<Uint8Array> {
+      for (let i = 0; i < 30; i++) {
+        chunk.fill(i + 1);
+        yield chunk;
+      }
+    }
+    await store.write(1, produce());
+    const { checkpoint } = await store.readNewest();
+    assert.equal(checkpoint?.bytes.length, 3_000_000);
+    for (let i = 0; i < 30; i++) assert.equal(checkpoint!.bytes[i * 100_000 + 99_999], i + 1);
+  });
+});

@@ -32,7 +32,7 @@ function migrateTable(old: VertexTable, vt: VertexType, next: Catalog, version: 
   t.created.set(old.created.subarray(0, n));
   t.deleted.set(old.deleted.subarray(0, n));
   t.prev.set(old.prev.subarray(0, n));
-  for (const [k, v] of old.index) t.index.set(k, v);
+  for (const [k, v] of old.index.entries()) t.index.set(k, v);
   for (const k of old.permanentlyDeleted) t.permanentlyDeleted.add(k);
   for (let r = 0; r < n; r++) t.idColumn.init(r, old.idColumn.get(r));
   for (const a of vt.attributes) {

@@ -195,7 +195,8 @@ export function applyOp(
   old: Value,
   v: Value,
   isNew: boolean,
-  where: string,
+  /** Names the vertex or edge for the error message (only called on error). */
+  where: () => string,
 ): Value | undefined {
   switch (op) {
     case 'set':
@@ -252,7 +253,7 @@ export function applyOp(
       }
       break;
   }
-  throw new EngineError('REST-30200', `Operation '${op}' does not apply to ${typeName(type)} ${where}.`);
+  throw new EngineError('REST-30200', `Operation '${op}' does not apply to ${typeName(type)} of ${where()}.`);
 }
 
 export function typeName(t: AttrType): string {

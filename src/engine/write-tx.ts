@@ -47,6 +47,11 @@ interface Checked {
   op: AttrUpdate['op'];
 }
 
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
 /** The index key of a stored id value (the same key parseId gives). */
 export function keyOfIdValue(v: Value): IdKey {
   return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string' ? v : String(v);
@@ -125,8 +130,8 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     skip: readonly string[],
     where: () => string,
   ): Checked[] {
+    if (isEmpty(attrs)) return NO_CHECKED;
     const names = Object.keys(attrs);
-    if (names.length === 0) return NO_CHECKED;
     const out: Checked[] = [];
     for (const name of names) {
       const attr = declared.find((a) => a.name === name);
@@ -178,7 +183,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const vt = t.type;
     const values = new Map<string, Value>();
     for (const c of checked)
-      values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where()) as Value);
+      values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where) as Value);
     vt.keyAttributes.forEach((k, i) => values.set(k, keyValues[i]));
     this.markTable(t);
     const row = t.allocRow(key, this.commitVersion);
@@ -200,7 +205,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const changes: [string, Value][] = [];
     for (const c of checked) {
       const col = t.columns.get(c.attr.name) as Column;
-      const nv = applyOp(c.op, c.attr.type, col.get(row), c.value, false, where());
+      const nv = applyOp(c.op, c.attr.type, col.get(row), c.value, false, where);
       if (nv !== undefined) changes.push([c.attr.name, nv]);
     }
     const m = this.markTable(t);
@@ -369,7 +374,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       for (const c of checked) {
         if (et.discriminator.includes(c.attr.name)) continue;
         const col = b.columns.get(c.attr.name) as Column;
-        const nv = applyOp(c.op, c.attr.type, col.get(eid), c.value, false, where());
+        const nv = applyOp(c.op, c.attr.type, col.get(eid), c.value, false, where);
         if (nv !== undefined) changes.push([c.attr.name, nv]);
       }
       const m = this.markBlock(b);
@@ -380,7 +385,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     }
     const values = new Map<string, Value>();
     for (const c of checked)
-      values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where()) as Value);
+      values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where) as Value);
     const b = (route.block ??= this.store.ensureBlock(et, ft.type.name, tt.type.name, this.commitVersion));
     this.markBlock(b);
     const eid = b.addEdge(fRow, tRow, this.commitVersion);
@@ -432,7 +437,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const changes: [string, Value][] = [];
     for (const c of checked) {
       const col = b.columns.get(c.attr.name) as Column;
-      const nv = applyOp(c.op, c.attr.type, col.get(edge.eid), c.value, false, where());
+      const nv = applyOp(c.op, c.attr.type, col.get(edge.eid), c.value, false, where);
       if (nv !== undefined) changes.push([c.attr.name, nv]);
     }
     const m = this.markBlock(b);

@@ -16,6 +16,7 @@
 import type { VertexType } from '../catalog/types.js';
 import { type Column, makeColumn } from './columns.js';
 import { type Counter, newCounter } from './counter.js';
+import { IdIndex } from './id-index.js';
 
 export type IdKey = number | bigint | string;
 
@@ -29,7 +30,7 @@ export class VertexTable {
   readonly idColumn: Column;
   readonly columns = new Map<string, Column>();
   /** Primary id -> newest row (~row when that row was deleted). */
-  readonly index = new Map<IdKey, number>();
+  readonly index = new IdIndex();
   created: Uint32Array = new Uint32Array(16);
   deleted: Uint32Array = new Uint32Array(16);
   prev: Int32Array = new Int32Array(16);

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { IdIndex } from '../../src/store/id-index.js';
+import type { IdKey } from '../../src/store/vertex-table.js';
+
+const keyArb: fc.Arbitrary<IdKey> = fc.oneof(
+  fc.nat(5000),
+  fc.integer({ min: 1_000_000, max: 2 ** 40 }),
+  fc.integer({ min: -50, max: -1 }),
+  fc.constant(2 ** 53 + 2).map((n) => BigInt(n)),
+  fc.string({ maxLength: 3 }),
+  fc.constant(0.5),
+);
+
+test('id index behaves like a Map whatever mix of dense, sparse and non-integer keys it gets', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(fc.constantFrom('set', 'delete'), keyArb, fc.integer({ min: -100, max: 100 })), {
+        maxLength: 200,
+      }),
+      (ops) => {
+        const idx = new IdIndex();
+        const model = new Map<IdKey, number>();
+        for (const [op, key, v] of ops) {
+          if (op === 'set') {
+            idx.set(key, v);
+            model.set(key, v);
+          } else {
+            idx.delete(key);
+            model.delete(key);
+          }
+          assert.equal(idx.size, model.size);
+        }
+        for (const [k, v] of model) assert.equal(idx.get(k), v);
+        assert.equal(idx.get('missing-key'), undefined);
+        assert.deepEqual(
+          new Map([...idx.entries()].map(([k, v]) => [typeof k === 'bigint' ? k : k, v])),
+          model,
+        );
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('dense integer ids go to the direct array, far ones to the map, and move in when it grows', () => {
+  const idx = new IdIndex();
+  idx.set(10_000_000, 1); // beyond the direct range for now
+  for (let i = 0; i < 2_000_000; i++) idx.set(i, i);
+  idx.set(10_000_000, ~5);
+  assert.equal(idx.get(10_000_000), ~5);
+  assert.equal(idx.get(1_999_999), 1_999_999);
+  assert.equal(idx.size, 2_000_001);
+});

@@ -77,22 +77,25 @@ function walk(view: AdjacencyView, row: number, fn: (tgtRow: number) => void): v
   for (let i = offsets[row], end = offsets[row + 1]; i < end; i++) fn(targets[i]);
 }
 
-/** Runs fn with accumulator updates deferred to its end (one ACCUM or POST-ACCUM clause). */
-function clause(ctx: RunContext, defer: boolean, deferVertexUpdates: boolean, fn: () => void): void {
-  if (!defer) {
-    fn();
-    return;
-  }
+/**
+ * Starts an ACCUM or POST-ACCUM clause: when `defer`, accumulator updates wait in the returned list
+ * until the clause ends (vertex-attached ones too when `deferVertexUpdates`).
+ */
+function beginClause(ctx: RunContext, defer: boolean, deferVertexUpdates: boolean): (() => void)[] | null {
+  if (!defer) return null;
   const pending: (() => void)[] = [];
   ctx.pending = pending;
   ctx.deferVertexUpdates = deferVertexUpdates;
-  try {
-    fn();
-  } finally {
-    ctx.pending = null;
-    ctx.deferVertexUpdates = false;
-  }
-  for (const p of pending) p();
+  return pending;
+}
+
+function endClause(ctx: RunContext): void {
+  ctx.pending = null;
+  ctx.deferVertexUpdates = false;
+}
+
+function flush(pending: (() => void)[] | null): void {
+  if (pending) for (const p of pending) p();
 }
 
 export function compileSelect(cx: Cx, b: SelectBlock, _pos: Pos): Typed {
@@ -251,8 +254,9 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const needTargets = postGroups.some((g) => g.target);
   const allTypes = cx.vertexTypeNames();
 
-  const run = (ctx: RunContext): Vtx[] => {
-    const src = source(ctx) as Vtx[];
+  // A generator so that a long SELECT can pause every few thousand source vertices.
+  /** Per-run state and the per-vertex work, in plain closures (hot code stays out of the generator). */
+  const prepare = (ctx: RunContext) => {
     const viewCache = new Map<string, AdjacencyView[]>();
     const views = (et: string, st: string, tt: string, dir: 'out' | 'in' | 'both'): AdjacencyView[] => {
       const key = `${et}\u0000${st}\u0000${tt}\u0000${dir}`;
@@ -284,55 +288,85 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       }
     };
     const vars = ctx.vars;
-    clause(ctx, deferAccum, true, () => {
-      for (const s of src) {
-        vars[sSlot] = s;
-        if (!hasEdge) {
-          ctx.step();
-          if (whereF && whereF(ctx) !== true) continue;
-          runRows(ctx, accum);
-          keep(s, undefined);
+    /** Matches every row starting at source vertex s: WHERE, then ACCUM. */
+    const visit = (s: Vtx): void => {
+      vars[sSlot] = s;
+      if (!hasEdge) {
+        ctx.step();
+        if (whereF && whereF(ctx) !== true) return;
+        runRows(ctx, accum);
+        keep(s, undefined);
+        return;
+      }
+      for (const step of steps) {
+        if (fast && step.filter.edgeType) {
+          // Fast path: no edge alias is read, so walk the typed-array adjacency directly.
+          for (const tt of tTypes ?? allTypes) {
+            for (const view of views(step.filter.edgeType, s.type, tt, step.filter.direction ?? 'out')) {
+              walk(view, s.row, (tgtRow) => {
+                ctx.step();
+                const t = ctx.vertex(tt, tgtRow);
+                vars[tSlot] = t;
+                if (whereF && whereF(ctx) !== true) return;
+                runRows(ctx, accum);
+                keep(s, t);
+              });
+            }
+          }
           continue;
         }
-        for (const step of steps) {
-          if (fast && step.filter.edgeType) {
-            // Fast path: no edge alias is read, so walk the typed-array adjacency directly.
-            for (const tt of tTypes ?? allTypes) {
-              for (const view of views(step.filter.edgeType, s.type, tt, step.filter.direction ?? 'out')) {
-                walk(view, s.row, (tgtRow) => {
-                  ctx.step();
-                  const t = ctx.vertex(tt, tgtRow);
-                  vars[tSlot] = t;
-                  if (whereF && whereF(ctx) !== true) return;
-                  runRows(ctx, accum);
-                  keep(s, t);
-                });
-              }
-            }
-            continue;
-          }
-          for (const h of ctx.graph.edges(s.type, s.row, step.filter)) {
-            ctx.step();
-            if (tTypes && !tTypes.has(h.tgtType)) continue;
-            const t = ctx.vertex(h.tgtType, h.tgtRow);
-            vars[tSlot] = t;
-            if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
-            if (whereF && whereF(ctx) !== true) continue;
-            runRows(ctx, accum);
-            keep(s, t);
-          }
+        for (const h of ctx.graph.edges(s.type, s.row, step.filter)) {
+          ctx.step();
+          if (tTypes && !tTypes.has(h.tgtType)) continue;
+          const t = ctx.vertex(h.tgtType, h.tgtRow);
+          vars[tSlot] = t;
+          if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
+          if (whereF && whereF(ctx) !== true) continue;
+          runRows(ctx, accum);
+          keep(s, t);
         }
       }
-    });
-    for (const g of postGroups) {
-      clause(ctx, g.deferGlobals, false, () => {
-        for (const v of g.target ? targets : sources) {
-          ctx.step();
-          vars[g.slot] = v;
-          runRows(ctx, g.stmts);
-        }
-      });
+    };
+    const post = (slot: number, stmts: RowStmt[], v: Vtx): void => {
+      ctx.step();
+      vars[slot] = v;
+      runRows(ctx, stmts);
+    };
+    return { result, sources, targets, visit, post, vars };
+  };
+
+  // A generator so that a long SELECT can pause every thousand vertices or so.
+  const run = function* (ctx: RunContext): Generator<undefined, Vtx[], undefined> {
+    const src = source(ctx) as Vtx[];
+    const { result, sources, targets, visit, post, vars } = prepare(ctx);
+    const pendingAccum = beginClause(ctx, deferAccum, true);
+    let n = 0;
+    try {
+      for (const s of src) {
+        if ((++n & 1023) === 0) yield;
+        visit(s);
+      }
+    } finally {
+      endClause(ctx);
     }
+    flush(pendingAccum);
+    for (const g of postGroups) {
+      const pendingPost = beginClause(ctx, g.deferGlobals, false);
+      try {
+        for (const v of g.target ? targets : sources) {
+          if ((++n & 1023) === 0) yield;
+          post(g.slot, g.stmts, v);
+        }
+      } finally {
+        endClause(ctx);
+      }
+      flush(pendingPost);
+    }
+    return finish(ctx, result, vars);
+  };
+
+  /** HAVING, ORDER BY and LIMIT on the collected result. */
+  const finish = (ctx: RunContext, result: Vtx[], vars: unknown[]): Vtx[] => {
     let out = result;
     if (having) {
       const hf = having.f;
@@ -369,5 +403,23 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     : sourceTypes.length === 1
       ? sourceTypes[0]
       : undefined;
-  return { t: { kind: 'VSET', vertexType }, f: run };
+  return {
+    t: { kind: 'VSET', vertexType },
+    f: (ctx) => {
+      const g = run(ctx);
+      let r = g.next();
+      while (!r.done) r = g.next();
+      return r.value;
+    },
+    // At query-body level the SELECT yields to the event loop between chunks of vertices.
+    async: async (ctx) => {
+      const g = run(ctx);
+      let r = g.next();
+      while (!r.done) {
+        await ctx.tick();
+        r = g.next();
+      }
+      return r.value;
+    },
+  };
 }

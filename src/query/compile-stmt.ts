@@ -174,6 +174,47 @@ function compileCaseBranches(cx: Cx, s: Stmt & { kind: 'case' }): { test: Eval; 
   });
 }
 
+/** `S = …` for a vertex-set variable; a SELECT on the right runs in yielding form at body level. */
+function compileVsetAssign(cx: Cx, s: Stmt & { kind: 'vsetAssign' }): { sync: RowStmt; async?: BodyStmt } {
+  if (cx.clause !== 'body') throw compileError(s.pos, `a vertex set cannot be assigned in ${cx.clause}`);
+  const x = compileExpr(cx, s.value);
+  if (x.t.kind !== 'VSET')
+    throw compileError(s.value.pos, `a vertex set is needed here, not ${typeText(x.t)}`);
+  if (s.vertexType && s.vertexType.toUpperCase() !== 'ANY' && !cx.vertexType(s.vertexType)) {
+    throw compileError(s.pos, `"${s.vertexType}" is not a vertex type of graph ${cx.graphName}`);
+  }
+  const existing = cx.lookup(s.name);
+  if (existing && existing.t.kind !== 'VSET') {
+    throw compileError(s.pos, `"${s.name}" is ${typeText(existing.t)}, not a vertex set`);
+  }
+  const declared = s.vertexType && s.vertexType.toUpperCase() !== 'ANY' ? s.vertexType : undefined;
+  let slot: number;
+  if (existing) {
+    if (existing.t.kind === 'VSET' && existing.t.vertexType !== x.t.vertexType) existing.t = { kind: 'VSET' };
+    slot = existing.slot;
+  } else {
+    slot = cx.declare(
+      s.name,
+      { kind: 'VSET', vertexType: declared ?? (s.vertexType ? undefined : x.t.vertexType) },
+      s.pos,
+    ).slot;
+  }
+  const f = x.f;
+  const fa = x.async;
+  return {
+    sync: (ctx) => {
+      ctx.vars[slot] = f(ctx);
+      return Flow.Next;
+    },
+    async: fa
+      ? async (ctx) => {
+          ctx.vars[slot] = await fa(ctx);
+          return Flow.Next;
+        }
+      : undefined,
+  };
+}
+
 /** Statements allowed in both places; returns undefined for the ones handled per place. */
 function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
   switch (s.kind) {
@@ -190,37 +231,8 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
       const f = compileVarDecl(cx, s);
       return (ctx) => (f(ctx), Flow.Next);
     }
-    case 'vsetAssign': {
-      if (cx.clause !== 'body') throw compileError(s.pos, `a vertex set cannot be assigned in ${cx.clause}`);
-      const x = compileExpr(cx, s.value);
-      if (x.t.kind !== 'VSET')
-        throw compileError(s.value.pos, `a vertex set is needed here, not ${typeText(x.t)}`);
-      if (s.vertexType && s.vertexType.toUpperCase() !== 'ANY' && !cx.vertexType(s.vertexType)) {
-        throw compileError(s.pos, `"${s.vertexType}" is not a vertex type of graph ${cx.graphName}`);
-      }
-      const existing = cx.lookup(s.name);
-      if (existing && existing.t.kind !== 'VSET') {
-        throw compileError(s.pos, `"${s.name}" is ${typeText(existing.t)}, not a vertex set`);
-      }
-      const declared = s.vertexType && s.vertexType.toUpperCase() !== 'ANY' ? s.vertexType : undefined;
-      let slot: number;
-      if (existing) {
-        if (existing.t.kind === 'VSET' && existing.t.vertexType !== x.t.vertexType)
-          existing.t = { kind: 'VSET' };
-        slot = existing.slot;
-      } else {
-        slot = cx.declare(
-          s.name,
-          { kind: 'VSET', vertexType: declared ?? (s.vertexType ? undefined : x.t.vertexType) },
-          s.pos,
-        ).slot;
-      }
-      const f = x.f;
-      return (ctx) => {
-        ctx.vars[slot] = f(ctx);
-        return Flow.Next;
-      };
-    }
+    case 'vsetAssign':
+      return compileVsetAssign(cx, s).sync;
     case 'assign':
       return compileAssign(cx, s);
     case 'expr': {
@@ -399,6 +411,14 @@ function compileBodyStmt(cx: Cx, s: Stmt): BodyStmt {
           if (f === Flow.Return) return f;
         }
         return Flow.Next;
+      };
+    }
+    case 'vsetAssign': {
+      const { sync, async } = compileVsetAssign(cx, s);
+      if (async) return async;
+      return async (ctx) => {
+        await ctx.tick();
+        return sync(ctx);
       };
     }
     default: {

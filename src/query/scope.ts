@@ -15,6 +15,8 @@ export type Eval = (ctx: RunContext) => unknown;
 export interface Typed {
   t: QType;
   f: Eval;
+  /** For long-running values (SELECT blocks): the same computation, yielding to the event loop. */
+  async?: (ctx: RunContext) => Promise<unknown>;
 }
 
 /** Control signal of a statement: carry on, or leave the loop/query. */

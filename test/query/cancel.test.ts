@@ -37,3 +37,19 @@ test('an aborted query stops with GSQL-ABORTED', async () => {
     message: 'The query was aborted.',
   });
 });
+
+test('a long SELECT yields while it runs, so an abort stops it midway', async () => {
+  const g = minimalGraph().addVertices('testV', 300000, 'v');
+  const [stmt] = parseQueryText(`CREATE QUERY big() FOR GRAPH minimalNet {
+    SumAccum<INT> @n;
+    S = SELECT s FROM testV:s WHERE s.@n == 0 ACCUM s.@n += 1;
+    PRINT S.size() AS n;
+  }`);
+  if (stmt.kind !== 'createQuery') throw new Error('parse');
+  const q = compileQuery(stmt.query, g.catalog, 'minimalNet');
+  // Without an abort the query completes.
+  assert.deepEqual((await executeQuery(g, q, {})).results, [{ n: 300000 }]);
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 1);
+  await assert.rejects(executeQuery(g, q, {}, { signal: ac.signal }), { code: 'GSQL-ABORTED' });
+});

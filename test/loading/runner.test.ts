@@ -116,3 +116,27 @@ test('bad lines are counted in their category and skipped', async () => {
     await t.close();
   }
 });
+
+test('an aborted load stops between chunks and keeps what it committed', async () => {
+  const t = await openTestDb(SOCIAL_SCHEMA);
+  try {
+    const job = prepareJob(JOB, 'social', t.db);
+    const { loadInput } = await import('../../src/loading/runner.js');
+    const abort = new AbortController();
+    const chunks = function* (): Iterable<Buffer> {
+      yield Buffer.from('name,gender,age,state\nAda,f,30,wa\n');
+      abort.abort();
+      yield Buffer.from('Bo,m,31,wa\n');
+    };
+    const stats = await loadInput(t.db, job.inputs[0], chunks(), { signal: abort.signal });
+    assert.equal(stats.validLine, 1);
+    const r = t.db.read();
+    try {
+      assert.equal(r.vertexCount('person'), 1);
+    } finally {
+      r.release();
+    }
+  } finally {
+    await t.close();
+  }
+});

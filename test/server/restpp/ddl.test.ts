@@ -140,6 +140,12 @@ test('unknown job, filename, graph and missing parameters are clear errors', asy
   assert.match(String(noTag.json.message), /The parameter 'tag' \(the loading job name\) is required/);
   const noGraph = await post('/ddl/nograph?tag=load_work&filename=people', 'a,1\n');
   assert.equal(noGraph.json.code, 'REST-1004');
+  const badTimeout = await post('/ddl/work?tag=load_work&filename=people&timeout=soon', 'a,1\n');
+  assert.equal(badTimeout.json.code, 'REST-30001');
+  assert.match(
+    String(badTimeout.json.message),
+    /The value 'soon' of parameter 'timeout' is not a valid number of seconds\./,
+  );
   const badSep = await post('/ddl/work?tag=load_work&filename=people&eol=abc', 'a,1\n');
   assert.match(String(badSep.json.message), /EOL "abc" must be one or two characters/);
 });

@@ -102,7 +102,10 @@ async function main(): Promise<void> {
       `${g.vertices} vertices, ${g.src.length} edges, ${(performance.now() - t0).toFixed(0)} ms`,
     );
 
-    let db = await Database.open({ dataDir: dir, sync: 'always', rebuildIntervalMs: 0 });
+    const log = (line: string): void => {
+      if (line.startsWith('rebuild:') || line.startsWith('recovery:')) out('  engine log', line);
+    };
+    let db = await Database.open({ dataDir: dir, sync: 'always', rebuildIntervalMs: 0, log });
     await db.changeCatalog(catalog);
     await settle();
     const memBefore = mem();
@@ -142,7 +145,7 @@ async function main(): Promise<void> {
     db = undefined as unknown as Database;
     await settle();
     t0 = performance.now();
-    db = await Database.open({ dataDir: dir, sync: 'always', rebuildIntervalMs: 0 });
+    db = await Database.open({ dataDir: dir, sync: 'always', rebuildIntervalMs: 0, log });
     ms = performance.now() - t0;
     const r = db.read();
     out(

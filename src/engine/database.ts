@@ -344,6 +344,7 @@ export class Database implements CatalogStore {
     // arrays are immutable base arrays; values a later write changes in place may reach the file,
     // which is harmless: the WAL after the checkpoint re-applies every such write's final value.
     const staged = await this.exclusive(() => {
+      const t0 = performance.now();
       const version = this.published;
       const summary = rebuildSummary(this.store, opts, version, this.lastLsn);
       const merged = mergeAll(this.store, version, opts.force === true);
@@ -351,9 +352,10 @@ export class Database implements CatalogStore {
       this.readStore = merged;
       const lsn = this.lastLsn;
       const chunks = lsn > this.checkpointLsn ? encodeSnapshot(merged, version) : undefined;
-      return Promise.resolve({ version, summary, lsn, chunks });
+      return Promise.resolve({ version, summary, lsn, chunks, mergeMs: performance.now() - t0 });
     });
-    const { version, summary, lsn, chunks } = staged;
+    const { version, summary, lsn, chunks, mergeMs } = staged;
+    const t1 = performance.now();
     if (chunks) {
       const write = this.checkpointing.then(async () => {
         if (lsn <= this.checkpointLsn) return;
@@ -370,7 +372,8 @@ export class Database implements CatalogStore {
       await writeFile(summaryFile, summary.text);
     }
     this.opts.log?.(
-      `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped`,
+      `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped; ` +
+        `merge ${mergeMs.toFixed(0)} ms, checkpoint ${chunks ? `${(performance.now() - t1).toFixed(0)} ms` : 'not needed'}`,
     );
     return { path, summaryFile, selected: summary.selected, skipped: summary.skipped, version };
   }

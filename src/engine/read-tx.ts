@@ -2,12 +2,12 @@
  * ReadTx over a GraphStore at one pinned version. The write transaction extends it and reads at
  * WRITER_VERSION, which sees its own staged changes.
  */
-import type { Catalog, VertexType } from '../catalog/types.js';
+import { type Catalog, EMPTY_CATALOG, type VertexType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import type { Column } from '../store/columns.js';
 import { type Counter, countAt } from '../store/counter.js';
 import type { EdgeBlock } from '../store/edge-block.js';
-import type { GraphStore } from '../store/graph-store.js';
+import { GraphStore } from '../store/graph-store.js';
 import { type VertexTable, WRITER_VERSION } from '../store/vertex-table.js';
 import type {
   AdjacencyView,
@@ -23,6 +23,8 @@ import type {
 import { EngineError } from './api.js';
 import { edgeTypeOf, findEdgeType, vertexTypeOf } from './schema.js';
 import { idText, parseId } from './values.js';
+
+const RELEASED = new GraphStore(EMPTY_CATALOG, 0);
 
 export class ReadTxImpl implements ReadTx {
   private released = false;
@@ -40,6 +42,9 @@ export class ReadTxImpl implements ReadTx {
   release(): void {
     if (this.released) return;
     this.released = true;
+    // Drop the pinned store, so a released transaction object that is still referenced does not
+    // keep superseded blocks alive. Using it afterwards sees an empty graph.
+    this.store = RELEASED;
     this.onRelease(this);
   }
 

@@ -1,11 +1,12 @@
 /**
  * Unweighted shortest paths (fewest hops, at most maxLength) between every source/target pair.
  *
- * One pair, one path: bidirectional BFS, expanding the smaller frontier a level at a time and
- * stopping at the level where the two searches meet. Several pairs, or every shortest path: one BFS
- * per vertex of the smaller side (forwards from sources, or backwards from targets), stopping once
- * every vertex of the other side is reached; one path follows BFS parents, all paths follow the
- * shortest-path DAG (edges u→v with dist(v) = dist(u) + 1) back from the far end. A source that is
+ * One pair: bidirectional BFS, expanding the smaller frontier a level at a time and stopping at the
+ * level where the two searches meet; every shortest path is then found from the vertices where they
+ * met, through the shortest-path DAG of each side (edges u→v with dist(v) = dist(u) + 1). Several
+ * pairs: one BFS per vertex of the smaller side (forwards from sources, or backwards from targets),
+ * stopping once every vertex of the other side is reached; one path follows BFS parents, all paths
+ * follow the DAG back from the far end. A source that is
  * also a target has the path of length 0.
  */
 import { Bfs, runLevels, type Direction } from './bfs.js';
@@ -63,9 +64,8 @@ export async function shortestPaths(
   const S = usable(pg, sources);
   const T = usable(pg, targets);
   if (S.length === 0 || T.length === 0) return;
-  if (!opts.all && S.length === 1 && T.length === 1) {
-    const p = await bidirectional(pg, S[0], T[0], opts.maxLength, opts.budget);
-    if (p) emitPath(sink, p);
+  if (S.length === 1 && T.length === 1) {
+    await onePair(pg, S[0], T[0], opts, sink);
     return;
   }
   // Root the searches at the smaller side.
@@ -73,22 +73,38 @@ export async function shortestPaths(
   else await rooted(pg, T, S, 'back', opts, sink);
 }
 
-async function bidirectional(
+interface Meeting {
+  F: Bfs;
+  B: Bfs;
+  /** Levels the forward search expanded. */
+  fLevels: number;
+  /** The shortest length, and one vertex where the searches met on a shortest path. */
+  length: number;
+  meet: number;
+}
+
+/**
+ * Bidirectional BFS: expands the smaller frontier one whole level at a time and stops after the
+ * level in which the searches first meet (every meeting found in that level has the same, shortest,
+ * length).
+ */
+async function meetInTheMiddle(
   pg: PathGraph,
   s: number,
   t: number,
   maxLength: number,
   budget: Budget,
-): Promise<Path | undefined> {
-  if (s === t) return { vertices: [s], edges: [] };
+): Promise<Meeting | undefined> {
   const F = scratch(pg, 0);
   const B = scratch(pg, 1);
   F.reset('out');
   B.reset('back');
   F.root(s);
   B.root(t);
+  if (s === t) return { F, B, fLevels: 0, length: 0, meet: s };
   let fFrom = 0;
   let bFrom = 0;
+  let fLevels = 0;
   let depth = 0;
   let meet = -1;
   let best = Infinity;
@@ -109,25 +125,61 @@ async function bidirectional(
       X.expand(i, Math.min(i + 1024, end), budget, onFound);
       if (budget.due) await budget.pause();
     }
-    if (forward) fFrom = end;
-    else bFrom = end;
+    if (forward) {
+      fFrom = end;
+      fLevels++;
+    } else bFrom = end;
     depth++;
   }
-  if (meet < 0) return undefined;
-  const vertices: number[] = [];
-  const edges: PathEdge[] = [];
-  for (let v = meet; v !== s; v = F.parent[v]) {
-    vertices.push(v);
-    edges.push(F.parentEdge(v));
+  return meet < 0 ? undefined : { F, B, fLevels, length: best, meet };
+}
+
+async function onePair(
+  pg: PathGraph,
+  s: number,
+  t: number,
+  opts: ShortestOptions,
+  sink: PathSink,
+): Promise<void> {
+  const m = await meetInTheMiddle(pg, s, t, opts.maxLength, opts.budget);
+  if (!m) return;
+  const { F, B } = m;
+  if (!opts.all) {
+    emitPath(sink, join(parentPath(F, m.meet), parentPath(B, m.meet)));
+    return;
   }
-  vertices.push(s);
-  vertices.reverse();
-  edges.reverse();
-  for (let v = meet; v !== t; v = B.parent[v]) {
-    edges.push(B.parentEdge(v));
-    vertices.push(B.parent[v]);
+  // Every shortest path has exactly one vertex at forward distance p (its p-th vertex), and both
+  // searches reached it: p ≤ the forward levels and length − p ≤ the backward ones.
+  const p = Math.min(m.fLevels, m.length);
+  const meets: number[] = [];
+  for (let i = 0; i < F.count; i++) {
+    const v = F.order[i];
+    if (F.dist[v] === p && B.seen(v) && B.dist[v] === m.length - p) meets.push(v);
   }
-  return { vertices, edges };
+  if (!sink.path) {
+    const fMarked = new Set<number>();
+    const bMarked = new Set<number>();
+    for (const v of meets) {
+      await dagUnion(F, v, opts.budget, sink, fMarked);
+      await dagUnion(B, v, opts.budget, sink, bMarked);
+    }
+    return;
+  }
+  for (const v of meets) {
+    const lefts: Path[] = [];
+    const rights: Path[] = [];
+    await allPathsInDag(F, v, opts.budget, (q) => lefts.push(q));
+    await allPathsInDag(B, v, opts.budget, (q) => rights.push(q));
+    for (const l of lefts) for (const r of rights) emitPath(sink, join(l, r));
+  }
+}
+
+/** A path ending at vertex v followed by a path starting at v. */
+function join(left: Path, right: Path): Path {
+  return {
+    vertices: [...left.vertices, ...right.vertices.slice(1)],
+    edges: [...left.edges, ...right.edges],
+  };
 }
 
 async function rooted(
@@ -156,8 +208,8 @@ async function rooted(
     for (const o of others) {
       if (!bfs.seen(o)) continue;
       if (!opts.all) emitPath(sink, parentPath(bfs, o));
-      else if (sink.path) await allPathsInDag(bfs, o, opts.budget, sink);
-      else await dagUnion(bfs, o, opts.budget, sink);
+      else if (sink.path) await allPathsInDag(bfs, o, opts.budget, (p) => emitPath(sink, p));
+      else await dagUnion(bfs, o, opts.budget, sink, new Set());
     }
   }
 }
@@ -196,9 +248,19 @@ function forEachDagEdge(bfs: Bfs, x: number, fn: (y: number, e: PathEdge) => voi
   }
 }
 
-/** Reports every vertex and edge of the shortest-path DAG between the root and `o`. */
-async function dagUnion(bfs: Bfs, o: number, budget: Budget, sink: PathSink): Promise<void> {
-  const marked = new Set([o]);
+/**
+ * Reports every vertex and edge of the shortest-path DAG between the root and `o`; vertices in
+ * `marked` have been walked from already.
+ */
+async function dagUnion(
+  bfs: Bfs,
+  o: number,
+  budget: Budget,
+  sink: PathSink,
+  marked: Set<number>,
+): Promise<void> {
+  if (marked.has(o)) return;
+  marked.add(o);
   const stack = [o];
   while (stack.length > 0) {
     const x = stack.pop() as number;
@@ -215,8 +277,8 @@ async function dagUnion(bfs: Bfs, o: number, budget: Budget, sink: PathSink): Pr
   }
 }
 
-/** Reports every shortest path between the root and `o` one by one. */
-async function allPathsInDag(bfs: Bfs, o: number, budget: Budget, sink: PathSink): Promise<void> {
+/** Reports every shortest path between the root and `o` one by one, in path order. */
+async function allPathsInDag(bfs: Bfs, o: number, budget: Budget, emit: (p: Path) => void): Promise<void> {
   const vertices = [o];
   const edges: PathEdge[] = [];
   const walk = async (x: number): Promise<void> => {
@@ -226,7 +288,7 @@ async function allPathsInDag(bfs: Bfs, o: number, budget: Budget, sink: PathSink
         p.vertices.reverse();
         p.edges.reverse();
       }
-      emitPath(sink, p);
+      emit(p);
       return;
     }
     const next: [number, PathEdge][] = [];

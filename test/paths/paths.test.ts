@@ -196,6 +196,30 @@ for (const c of CASES) {
                 const got = single.paths.get(k) ?? [];
                 if (!want.has(k)) assert.deepEqual(got, [], k);
                 else assert.ok(got.length === 1 && want.get(k)?.includes(got[0]), `${k}: ${got.join()}`);
+                const every = collector(pg);
+                await shortestPaths(pg, [sp], [tp], { maxLength, all: true, budget: budget() }, every.sink);
+                assert.deepEqual((every.paths.get(k) ?? []).sort(), want.get(k) ?? [], k);
+                const union = new Set<string>();
+                await shortestPaths(
+                  pg,
+                  [sp],
+                  [tp],
+                  { maxLength, all: true, budget: budget() },
+                  {
+                    edge: (e) => union.add(pg.edgeKey(e)),
+                  },
+                );
+                const listed = new Set<string>();
+                await shortestPaths(
+                  pg,
+                  [sp],
+                  [tp],
+                  { maxLength, all: true, budget: budget() },
+                  {
+                    path: (q) => q.edges.forEach((e) => listed.add(pg.edgeKey(e))),
+                  },
+                );
+                assert.deepEqual(union, listed, k);
               }
             }
           }

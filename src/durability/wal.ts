@@ -110,7 +110,8 @@ export class WriteAheadLog {
   private flushing: Promise<void> | undefined;
   private failed: DurabilityFatalError | undefined;
   private closed = false;
-  private lastSyncAt = 0;
+  /** Monotonic time (performance.now) of the last fsync start: a wall-clock jump must not stall 'batch'. */
+  private lastSyncAt = -Infinity;
   private assigned: number;
   private durable: number;
 
@@ -316,7 +317,7 @@ export class WriteAheadLog {
     try {
       while (!this.failed && (this.queue.length > 0 || this.syncWaiters.length > 0)) {
         if (this.mode === 'batch' && this.syncWaiters.length === 0) {
-          const wait = this.lastSyncAt + this.batchIntervalMs - Date.now();
+          const wait = this.lastSyncAt + this.batchIntervalMs - performance.now();
           if (wait > 0) await sleep(wait);
         }
         batch = this.queue;
@@ -325,7 +326,7 @@ export class WriteAheadLog {
         this.syncWaiters = [];
         if (batch.length > 0) await this.writeBatch(batch);
         if (this.mode !== 'none' || waiters.length > 0) {
-          this.lastSyncAt = Date.now();
+          this.lastSyncAt = performance.now();
           await this.syncActive();
         }
         if (batch.length > 0) this.durable = batch[batch.length - 1]!.lsn;

@@ -127,6 +127,8 @@ export type Stmt =
       options: string[];
     })
   | (StmtBase & { kind: 'drop_job'; names: string[] | '*' })
+  | (StmtBase & { kind: 'create_loading_job'; job: import('./ast-loading.js').LoadingJobAst })
+  | (StmtBase & { kind: 'run_loading_job'; run: import('./ast-loading.js').RunLoadingJobAst })
   | AuthStmt
   | (StmtBase & {
       kind: 'unsupported';

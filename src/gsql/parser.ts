@@ -18,6 +18,7 @@ import {
 import { parseAuthStatement } from './parser-auth.js';
 import { parseLiteral } from './parser-types.js';
 import { hasBodyOnFirstLine, parseUnsupported, skipStatement } from './parser-unsupported.js';
+import { parseCreateLoadingJob, parseRunLoadingJob } from './parser-loading.js';
 
 type StmtBody = Stmt extends infer S ? (S extends Stmt ? Omit<S, 'text' | 'line' | 'column'> : never) : never;
 
@@ -26,6 +27,7 @@ function names(p: Parser, what: string): string[] {
 }
 
 function parseCreate(p: Parser): StmtBody | undefined {
+  if (p.isWord('LOADING', 1)) return { kind: 'create_loading_job', job: parseCreateLoadingJob(p) };
   if (p.acceptWords('CREATE', 'VERTEX')) return { kind: 'create_vertex', vertex: parseVertexDecl(p) };
   for (const [word, directed] of [
     ['DIRECTED', true],
@@ -142,6 +144,7 @@ function parseStatementBody(p: Parser): StmtBody {
       break;
     }
     case 'RUN': {
+      if (p.isWord('LOADING', 1)) stmt = { kind: 'run_loading_job', run: parseRunLoadingJob(p) };
       const global = p.isWord('GLOBAL', 1);
       if (p.acceptWords('RUN', 'GLOBAL', 'SCHEMA_CHANGE') || p.acceptWords('RUN', 'SCHEMA_CHANGE')) {
         p.expectWord('JOB');

@@ -21,10 +21,11 @@ import { ddlHandlers } from './handlers-ddl.js';
 import { schemaChangeHandlers } from './handlers-schema-change.js';
 import { sessionHandlers } from './handlers-session.js';
 import { dmlHandlers } from './dml.js';
+import { loadingJobHandlers } from './loading-job.js';
 
 export type { CatalogStore, ShellSession };
 
-const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers, ...authHandlers, ...dmlHandlers };
+const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers, ...authHandlers, ...loadingJobHandlers, ...dmlHandlers };
 
 async function dispatch(stmt: Stmt, ctx: ShellContext): Promise<void> {
   const handler = HANDLERS[stmt.kind] as (s: Stmt, c: ShellContext) => Promise<void>;

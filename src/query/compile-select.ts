@@ -194,6 +194,22 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const accum = cx.inClause('ACCUM', () => cx.compileRowStmts(cx, b.accum));
   // POST-ACCUM statements run once per distinct vertex of the alias they use.
   const postGroups: { slot: number; target: boolean; stmts: RowStmt[]; deferGlobals: boolean }[] = [];
+  // The edge alias names one matched edge: it means nothing once the rows are reduced to vertices.
+  const edgeAlias = b.edge?.alias;
+  if (edgeAlias) {
+    for (const [clauseName, part] of [
+      ['POST-ACCUM', b.postAccum],
+      ['HAVING', b.having],
+      ['ORDER BY', b.orderBy],
+    ] as const) {
+      if (part && namesIn(part, new Set()).has(edgeAlias)) {
+        throw compileError(
+          b.edge!.pos,
+          `the edge alias ${edgeAlias} cannot be used in ${clauseName}; use it in WHERE or ACCUM`,
+        );
+      }
+    }
+  }
   if (b.postAccum.length > 0) {
     const bySource: Stmt[] = [];
     const byTarget: Stmt[] = [];

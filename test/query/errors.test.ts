@@ -82,6 +82,11 @@ const cases: [string, string, string][] = [
     err(2, 5, 'assignment to p needs VERTEX<person>, not INT'),
   ],
   ['PRINT … WHERE', `PRINT p WHERE true;`, err(2, 1, 'PRINT … WHERE is not supported yet')],
+  [
+    'edge alias in POST-ACCUM',
+    `SumAccum<INT> @@n;\nS = {p};\nS = SELECT t FROM S:s -(friend:e)- person:t POST-ACCUM @@n += e.since;`,
+    err(4, 23, 'the edge alias e cannot be used in POST-ACCUM; use it in WHERE or ACCUM'),
+  ],
 ];
 
 for (const [name, body, expected] of cases) {

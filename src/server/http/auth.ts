@@ -1,9 +1,8 @@
 /**
- * Credentials for the GSQL server endpoints: HTTP Basic, checked in one place (`authenticate`) so
- * that users and roles can replace the check later without touching routes.
+ * Credential types shared by the GSQL-server routes. The check itself (users, roles, tokens) lives
+ * in src/auth and is installed as one hook by gsqlserver/auth-hook.ts; the 3.x login endpoint,
+ * whose credentials are its body, calls a `CredentialCheck`.
  */
-import type { FastifyRequest } from 'fastify';
-import { RestError } from './envelope.js';
 
 export interface Credentials {
   user: string;
@@ -12,13 +11,6 @@ export interface Credentials {
 
 /** Decides whether a user name and password are valid. */
 export type CredentialCheck = (user: string, password: string) => boolean | Promise<boolean>;
-
-export const DEFAULT_USER = 'tigergraph';
-export const DEFAULT_PASSWORD = 'tigergraph';
-
-/** Until users exist, only TigerGraph's default account is accepted. */
-export const defaultCredentialCheck: CredentialCheck = (user, password) =>
-  user === DEFAULT_USER && password === DEFAULT_PASSWORD;
 
 /** The gsql client's message for a failed login; it retries on exactly this text. */
 export const INVALID_CREDENTIALS = 'Invalid username or password!';
@@ -35,24 +27,4 @@ export function decodeUserPassword(base64: string): Credentials | undefined {
     // Not URL-encoded after all: keep it as sent.
   }
   return { user, password: text.slice(colon + 1) };
-}
-
-/** The credentials of an `Authorization: Basic …` header. */
-export function parseBasicAuth(header: string | undefined): Credentials | undefined {
-  if (!header) return undefined;
-  const m = /^\s*Basic\s+(\S+)\s*$/i.exec(header);
-  return m ? decodeUserPassword(m[1]) : undefined;
-}
-
-/** Returns the authenticated user name or throws a 401 RestError. */
-export async function authenticate(request: FastifyRequest, check: CredentialCheck): Promise<string> {
-  const creds = parseBasicAuth(request.headers.authorization);
-  if (!creds) {
-    throw new RestError(
-      'REST-10016',
-      'Authentication failed: this endpoint requires a user name and password (HTTP Basic authentication).',
-    );
-  }
-  if (!(await check(creds.user, creds.password))) throw new RestError('REST-10016', INVALID_CREDENTIALS);
-  return creds.user;
 }

@@ -90,8 +90,3 @@ export function endpointNotFound(url: string): RestError {
 export function graphNotFound(graph: string, url: string): RestError {
   return new RestError('REST-1004', `Graph name '${graph}' parsed from the url = '${url}' is not found.`);
 }
-
-/** REST-10016 / 401: missing or wrong credentials. */
-export function accessDenied(message: string): RestError {
-  return new RestError('REST-10016', message);
-}

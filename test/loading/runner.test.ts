@@ -140,3 +140,38 @@ test('an aborted load stops between chunks and keeps what it committed', async (
     await t.close();
   }
 });
+
+test('a directory path loads every file in it, in name order, each with its own statistics', async () => {
+  const t = await openTestDb(SOCIAL_SCHEMA);
+  try {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const { join } = await import('node:path');
+    const dir = join(t.dir, 'parts');
+    await mkdir(dir);
+    await writeFile(join(dir, 'b.csv'), 'name,gender,age,state\nRia,f,20,wa\nSam,m,21,wa\n');
+    await writeFile(join(dir, 'a.csv'), 'name,gender,age,state\nQin,f,22,or\n');
+    const job = prepareJob(
+      JOB.replace(/\n\s*DEFINE FILENAME file2;|\n\s*LOAD file2[^;]*;/g, ''),
+      'social',
+      t.db,
+    );
+    const results = await runJobOnFiles(t.db, job, { paths: new Map([['file1', `ANY:${dir}`]]) });
+    assert.deepEqual(
+      results.map((r) => [r.path.slice(dir.length + 1), r.stats.validLine]),
+      [
+        ['a.csv', 1],
+        ['b.csv', 2],
+      ],
+    );
+    await assert.rejects(
+      runJobOnFiles(t.db, job, { paths: new Map([['file1', join(dir, 'missing.csv')]]) }),
+      /File ".*missing\.csv" does not exist or cannot be read\./,
+    );
+    await assert.rejects(
+      runJobOnFiles(t.db, job, { paths: new Map([['fileX', dir]]) }),
+      /"fileX" is not a filename variable of loading job "load_social"\./,
+    );
+  } finally {
+    await t.close();
+  }
+});

@@ -116,7 +116,9 @@ export class PathGraph {
     const t = this.typeIndex(ref.type);
     if (t < 0)
       throw new PathError(`The ${role} vertex type '${ref.type}' is not a vertex type of the graph.`);
-    const row = this.tx.lookup(ref.type, ref.id);
+    // pyTigerGraph sends ids with their Python type: 50 may name the STRING id "50".
+    let row = this.tx.lookup(ref.type, ref.id);
+    if (row === undefined && typeof ref.id !== 'string') row = this.tx.lookup(ref.type, String(ref.id));
     if (row === undefined) {
       throw new PathError(`The ${role} vertex '${ref.type}' '${String(ref.id)}' does not exist.`);
     }

@@ -166,6 +166,18 @@ describe('POST /shortestpath/{graph}', () => {
     });
   });
 
+  test('a number names a STRING id (pyTigerGraph sends ids with their Python type)', async () => {
+    await h.db.write((tx) => {
+      tx.upsertVertex('Q', '7', set({ score: 0 }));
+      tx.upsertEdge('likes', 'Q', '7', 'P', 1, set({ stars: 1 }), { createMissingEndpoints: false });
+    });
+    const r = await call(h.rest, 'POST', '/shortestpath/g', {
+      sources: [{ type: 'Q', id: 7 }],
+      targets: [{ type: 'P', id: 1 }],
+    });
+    assert.deepEqual(sorted(r), { vertices: ['1', '7'], edges: ['likes 7>1'] });
+  });
+
   test('many sources and targets: one path per reachable pair; a source that is a target is its own path', async () => {
     const r = await call(h.rest, 'POST', '/shortestpath/g', {
       sources: [

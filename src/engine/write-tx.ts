@@ -78,6 +78,9 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     this.record = new RecordWriter(commitVersion);
   }
 
+  /** A write transaction pins nothing: Database.write ends it. */
+  override release(): void {}
+
   /** Whether the transaction changed anything. */
   get changed(): boolean {
     return this.record.ops > 0;

@@ -211,3 +211,38 @@ test('concurrent writes are all applied in order and share fsyncs', async () => 
     t.cleanup();
   }
 });
+
+test('column views: typed numbers for tight loops, exact flag, snapshot values through get', async () => {
+  const t = tempDir();
+  try {
+    const db = await freshDb(t, { sync: 'batch' });
+    await db.write((tx) => {
+      tx.upsertVertex('Person', 'a', { age: { value: 1, op: 'set' }, ok: { value: true, op: 'set' } });
+      tx.upsertVertex('Person', 'b', { age: { value: 2, op: 'set' } });
+    });
+    const r = db.read();
+    const age = r.column('Person', 'age');
+    assert.ok(age.numbers instanceof Float64Array);
+    assert.equal(age.exact, true);
+    assert.deepEqual(
+      [...r.rows('Person')].map((row) => age.numbers![row]),
+      [1, 2],
+    );
+    assert.deepEqual([...(r.column('Person', 'ok').numbers as Uint8Array).subarray(0, 2)], [1, 0]);
+    await db.write((tx) => tx.upsertVertex('Person', 'a', { age: { value: 2n ** 60n, op: 'set' } }));
+    assert.equal(age.exact, false, 'a later in-place update makes the raw array unsafe for this snapshot');
+    assert.equal(age.get(0), 1);
+    r.release();
+    const r2 = db.read();
+    assert.equal(r2.column('Person', 'age').get(0), 2n ** 60n);
+    r2.release();
+    await db.close();
+    const again = await t.open({ sync: 'none' });
+    const r3 = again.read();
+    assert.equal(r3.attr('Person', r3.lookup('Person', 'a') as number, 'age'), 2n ** 60n);
+    r3.release();
+    await again.close();
+  } finally {
+    t.cleanup();
+  }
+});

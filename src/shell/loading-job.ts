@@ -26,11 +26,22 @@ function loadingDatabase(ctx: ShellContext, pos: Pos): LoadingDatabase {
   return store as LoadingDatabase;
 }
 
-/** Loading-job errors become shell errors at their own position (relative to the statement). */
-function asShellError(e: unknown, stmt: Pos): unknown {
+/**
+ * Loading-job errors become shell errors. For CREATE the job's own positions are positions in the
+ * script (the job text starts at the statement); for RUN the stored job is re-read, so its
+ * positions are named as positions inside the job and the error points at the RUN statement.
+ */
+function asShellError(e: unknown, stmt: Pos, storedJob?: string): unknown {
   if (e instanceof LoadingJobError) {
-    const pos = e.line !== undefined ? { line: stmt.line + e.line - 1, column: e.column ?? 1 } : stmt;
-    return new ShellError(e.message.replace(/ \(line \d+, column \d+\)$/, ''), pos);
+    const message = e.message.replace(/ \(line \d+, column \d+\)$/, '');
+    if (e.line === undefined) return new ShellError(message, stmt);
+    if (storedJob !== undefined) {
+      return new ShellError(
+        `${message} (loading job ${storedJob}, line ${e.line}, column ${e.column ?? 1})`,
+        stmt,
+      );
+    }
+    return new ShellError(message, { line: stmt.line + e.line - 1, column: e.column ?? 1 });
   }
   if (e instanceof LoadingOptionError) return new ShellError(e.message, stmt);
   if (e instanceof GsqlSyntaxError) return new ShellError(e.message, stmt);
@@ -146,7 +157,7 @@ export const loadingJobHandlers: Pick<HandlerTable, 'create_loading_job' | 'run_
         },
       });
     } catch (e) {
-      throw asShellError(e, s);
+      throw asShellError(e, s, stored.name);
     }
     if (!s.run.noPrint) {
       ctx.print(`Job "${jobId}" loading status`);

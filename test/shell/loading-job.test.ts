@@ -107,3 +107,27 @@ RUN LOADING JOB j2`,
     await t.close();
   }
 });
+
+test('RUN of a job the schema no longer fits names the place inside the stored job', async () => {
+  const t = await openTestDb(SOCIAL_SCHEMA);
+  try {
+    const out = await gsql(
+      t.db,
+      `USE GRAPH social
+CREATE LOADING JOB j FOR GRAPH social {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE friendship VALUES ($0, $1, $2);
+}
+CREATE GLOBAL SCHEMA_CHANGE JOB s { DROP EDGE friendship; }
+RUN GLOBAL SCHEMA_CHANGE JOB s
+USE GRAPH social
+RUN LOADING JOB j USING f="/nonexistent"`,
+    );
+    assert.match(
+      out.out,
+      /Semantic Check Fails: Edge type "friendship" is not an edge type of graph "social"\. \(loading job j, line 3, column 10\) \(line 9, column 1\)/,
+    );
+  } finally {
+    await t.close();
+  }
+});

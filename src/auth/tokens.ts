@@ -6,7 +6,7 @@
 import type { SecurityState, TokenRecord } from '../catalog/security.js';
 import type { Principal } from './authorize.js';
 import { AuthError, invalid, TOKEN_NOT_FOUND_CODE, unauthenticated } from './errors.js';
-import { digestOf, maskToken, newCredential } from './random.js';
+import { digestOf, maskToken, newCredential, sameDigest } from './random.js';
 
 /** 30 days, TigerGraph's default token lifetime. */
 export const DEFAULT_TOKEN_LIFETIME = 2_592_000;
@@ -47,7 +47,8 @@ export function issueToken(
 
 /**
  * Token lookup by digest. The map is built once per state object (states are immutable), so a
- * request costs one SHA-256 and one map probe; the probe compares digests, not the token itself.
+ * request costs one SHA-256 and one map probe. The probe compares digests, never the token, so
+ * its timing says nothing about a valid token; the final comparison is constant-time anyway.
  */
 const indexes = new WeakMap<SecurityState, Map<string, TokenRecord>>();
 
@@ -57,7 +58,9 @@ export function findToken(state: SecurityState, token: string): TokenRecord | un
     index = new Map(state.tokens.map((t) => [t.digest, t]));
     indexes.set(state, index);
   }
-  return index.get(digestOf(token));
+  const digest = digestOf(token);
+  const record = index.get(digest);
+  return record && sameDigest(record.digest, digest) ? record : undefined;
 }
 
 /** The caller a Bearer token stands for, or a 401 with TigerGraph's REST-10016 message. */

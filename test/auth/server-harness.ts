@@ -24,7 +24,19 @@ import { mountRestppModules } from '../../src/server/restpp/route-module.js';
 import { RESTPP_ROUTE_MODULES } from '../../src/server/restpp/routes.js';
 import { installRestppTokenAuth } from '../../src/server/restpp/token-auth.js';
 
+/** A route a listener serves, as Fastify registered it. */
+export interface ServedRoute {
+  listener: 'restpp' | 'gsql' | 'admin';
+  method: string;
+  /** Fastify pattern, e.g. `/graph/:graph_name/vertices/:vertex_type`. */
+  url: string;
+  /** `<METHOD> <TigerGraph pattern>` of the access table. */
+  endpoint?: string;
+}
+
 export interface AuthServers {
+  /** Every route of the three listeners (HEAD twins left out). */
+  routes: ServedRoute[];
   restpp: string;
   gsql: string;
   admin: string;
@@ -65,11 +77,23 @@ export async function startAuthServers(opts: {
     log: () => {},
   };
 
+  const routes: ServedRoute[] = [];
+  const collect = (app: FastifyInstance, listener: ServedRoute['listener']) =>
+    app.addHook('onRoute', (r) => {
+      for (const method of Array.isArray(r.method) ? r.method : [r.method]) {
+        if (method === 'HEAD') continue;
+        const endpoint = (r.config as { endpoint?: string } | undefined)?.endpoint;
+        routes.push({ listener, method, url: r.url, ...(endpoint === undefined ? {} : { endpoint }) });
+      }
+    });
+
   const restpp = createListenerApp({ logError: () => {} });
+  collect(restpp, 'restpp');
   installRestppTokenAuth(restpp, db);
   mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
 
   const gsql = createListenerApp({ logError: () => {}, restppPrefix: '/restpp' });
+  collect(gsql, 'gsql');
   installGsqlCredentialHook(gsql, db);
   registerGsqlRoutes(gsql, ctx);
   await gsql.register(
@@ -80,6 +104,7 @@ export async function startAuthServers(opts: {
   );
 
   const admin = createListenerApp({ logError: () => {} });
+  collect(admin, 'admin');
   installGsqlCredentialHook(admin, db);
   registerAdminRoutes(admin, ctx);
 
@@ -91,6 +116,7 @@ export async function startAuthServers(opts: {
     urls.push(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
   }
   return {
+    routes,
     restpp: urls[0],
     gsql: urls[1],
     admin: urls[2],

@@ -74,7 +74,9 @@ export async function enforce(
 ): Promise<void> {
   if (rule.kind === 'public') return;
   const principal = await callerOf(request, db, missing);
-  await asRest(() => AuthService.for(db).check(principal, rule, graphOfRequest(request)));
+  // A path without a graph (`POST /graph`) is about the graph of the token or secret, if any.
+  const graph = graphOfRequest(request) ?? principal.graph;
+  await asRest(() => AuthService.for(db).check(principal, rule, graph));
 }
 
 /**

@@ -6,9 +6,11 @@
  * may pass through one target on its way to another. A source that is also a target yields the path
  * of length 0. Parallel edges (several edges between the same two vertices) make distinct paths.
  *
- * Work is bounded: a backward BFS from all targets first gives each vertex its distance to the
- * nearest target, and the depth-first enumeration only extends a path of length k to a vertex v
- * when k + 1 + dist(v) <= maxLength. The enumeration keeps only the current path (an explicit stack,
+ * Work is bounded: a backward BFS from all targets first gives each vertex within maxLength − 1
+ * hops its distance to the nearest target, and the depth-first enumeration only extends a path of
+ * length k to a vertex v when v is within that ball and k + 1 + dist(v) <= maxLength (exact: a
+ * vertex after the source needs dist <= maxLength − 1; the ball's last level, usually its largest,
+ * is never built). The enumeration keeps only the current path (an explicit stack,
  * no recursion), reports paths to a sink as it finds them, and checks the budget as it goes.
  */
 import { runLevels } from './bfs.js';
@@ -41,7 +43,7 @@ export async function allPaths(
   const toTarget = scratch(pg, 1);
   toTarget.reset('back');
   for (const t of T) toTarget.root(t);
-  await runLevels(toTarget, maxLength, budget, () => false);
+  await runLevels(toTarget, maxLength - 1, budget, () => false);
   const isTarget = new Set(T);
   const onPath = new Uint8Array(pg.size);
   const base = pg.base;
@@ -66,7 +68,6 @@ export async function allPaths(
   };
 
   for (const s of S) {
-    if (!toTarget.seen(s)) continue;
     const vertices = [s];
     const edges: PathEdge[] = [];
     onPath[s] = 1;

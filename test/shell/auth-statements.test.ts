@@ -221,3 +221,29 @@ test('syntax errors in security statements name what was expected', async () => 
     assert.ok(!r2.out.includes('s3cr3t'), text);
   }
 });
+
+test('REVOKE ROLE and DROP ROLE take the privileges away', async () => {
+  const store = new Store(withGraphs('social'));
+  let r = await run(
+    store,
+    'tigergraph',
+    [
+      'CREATE USER u WITH PASSWORD "p"',
+      'CREATE ROLE reader ON GRAPH social',
+      'GRANT PRIVILEGE READ_SCHEMA ON GRAPH social TO reader',
+      'GRANT ROLE reader, observer ON GRAPH social TO u',
+      'REVOKE ROLE observer ON GRAPH social FROM u',
+    ].join('\n'),
+  );
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /Successfully revoked roles \[observer\] on graph 'social' from users \[u\]\.\n$/);
+  assert.equal((await run(store, 'u', 'ls', 'social')).code, 0);
+  r = await run(store, 'tigergraph', 'DROP ROLE reader\nDROP ROLE observer');
+  assert.equal(r.out.split('\n')[0], 'Successfully dropped roles: [reader].');
+  assert.match(r.out, /The built-in role "observer" cannot be dropped\./);
+  r = await run(store, 'u', 'ls', 'social');
+  assert.equal(r.code, 212);
+  assert.match(r.out, /does not have the privilege READ_SCHEMA on graph 'social'/);
+  r = await run(store, 'u', 'SHOW ROLE');
+  assert.match(r.out, /READ_ROLE/);
+});

@@ -185,10 +185,11 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
     return 1;
   }
 
+  io.stdout(`Data directory: ${config.dataDir}`);
   io.stdout(`REST++ listening on ${servers.urls.restpp}`);
   io.stdout(`GSQL server listening on ${servers.urls.gsql} (REST++ also at ${servers.urls.gsql}/restpp)`);
+  // Last: scripts (and the tests) take this line as "the server is ready".
   io.stdout(`Admin listening on ${servers.urls.admin}`);
-  io.stdout(`Data directory: ${config.dataDir}`);
   io.onReady?.(servers.urls);
 
   const code = await stopped;

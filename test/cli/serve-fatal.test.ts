@@ -42,5 +42,5 @@ test('an fsync failure stops the server with exit 3; the client gets an error, n
     stderr.some((l) => l.startsWith('ocelot serve: fatal storage error, stopping: ')),
     stderr.join('\n'),
   );
-  assert.match(stdout[0], /^REST\+\+ listening on http:\/\/127\.0\.0\.1:\d+$/);
+  assert.match(stdout[1], /^REST\+\+ listening on http:\/\/127\.0\.0\.1:\d+$/);
 });

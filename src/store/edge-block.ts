@@ -264,28 +264,34 @@ export function mergeBlock(
     srcOf[old.nBase + s] = old.dSrc[s];
     dstOf[old.nBase + s] = old.dDst[s];
   }
+  // Compact the live edges: ids, FROM rows and TO rows side by side, in old id order.
+  const keepSrc = new Uint32Array(limit);
+  const keepDst = new Uint32Array(limit);
   for (let e = 0; e < limit; e++) {
     if (!old.isLive(e, version)) continue;
-    keep[n++] = e;
+    keep[n] = e;
+    keepSrc[n] = srcOf[e];
+    keepDst[n] = dstOf[e];
+    n++;
     if (srcOf[e] >= maxSrc) maxSrc = srcOf[e] + 1;
     if (dstOf[e] >= maxDst) maxDst = dstOf[e] + 1;
   }
-  // Stable counting sort by TO row, then by FROM row: order (FROM, TO, old id).
-  const byDst = countingSort(keep, n, dstOf, maxDst).order;
-  const { order, offsets } = countingSort(byDst, n, srcOf, maxSrc);
+  // Two stable counting sorts, by TO row and then by FROM row, give the order (FROM, TO, old id).
+  // Each pass reads its keys sequentially and carries the other columns along, so the only random
+  // accesses are the scattered writes.
+  const p1 = countingSortCarry(n, keepDst, maxDst, keep, keepSrc);
+  const p2 = countingSortCarry(n, p1.carriedB, maxSrc, p1.carriedA, p1.sortedKeys);
+  const order = p2.carriedA;
   b.nBase = n;
-  b.outOffsets = offsets;
-  b.outTargets = new Uint32Array(n);
-  for (let i = 0; i < n; i++) b.outTargets[i] = dstOf[order[i]];
-  const newSrc = new Uint32Array(n);
-  for (let i = 0; i < n; i++) newSrc[i] = srcOf[order[i]];
+  b.outOffsets = p2.offsets;
+  b.outTargets = p2.carriedB;
+  // In-adjacency: sort the new edge ids by TO row, carrying each edge's FROM row.
   const identity = new Uint32Array(n);
   for (let i = 0; i < n; i++) identity[i] = i;
-  const inSorted = countingSort(identity, n, b.outTargets, maxDst);
-  b.inOffsets = inSorted.offsets;
-  b.inEids = inSorted.order;
-  b.inSources = new Uint32Array(n);
-  for (let i = 0; i < n; i++) b.inSources[i] = newSrc[b.inEids[i]];
+  const p3 = countingSortCarry(n, b.outTargets, maxDst, identity, p2.sortedKeys);
+  b.inOffsets = p3.offsets;
+  b.inEids = p3.carriedA;
+  b.inSources = p3.carriedB;
   for (const [name, nc] of b.columns) {
     const col = old.columns.get(name);
     nc.ensure(n);
@@ -301,21 +307,30 @@ export function mergeBlock(
   return b;
 }
 
-/** Stable counting sort of ids[0..n) by key[id] in [0, keys); returns the order and the bucket offsets. */
-export function countingSort(
-  ids: Uint32Array,
+/**
+ * Stable counting sort of n items by keys[i] in [0, range), moving two parallel columns along.
+ * Returns the bucket offsets, the sorted keys and the two columns in sorted order.
+ */
+export function countingSortCarry(
   n: number,
-  key: Uint32Array,
-  keys: number,
-): { order: Uint32Array; offsets: Uint32Array } {
-  const offsets = new Uint32Array(keys + 1);
-  for (let i = 0; i < n; i++) offsets[key[ids[i]] + 1]++;
-  for (let k = 0; k < keys; k++) offsets[k + 1] += offsets[k];
-  const pos = offsets.slice(0, keys);
-  const order = new Uint32Array(n);
+  keys: Uint32Array,
+  range: number,
+  a: Uint32Array,
+  b: Uint32Array,
+): { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array } {
+  const offsets = new Uint32Array(range + 1);
+  for (let i = 0; i < n; i++) offsets[keys[i] + 1]++;
+  for (let k = 0; k < range; k++) offsets[k + 1] += offsets[k];
+  const pos = offsets.slice(0, range);
+  const sortedKeys = new Uint32Array(n);
+  const carriedA = new Uint32Array(n);
+  const carriedB = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const id = ids[i];
-    order[pos[key[id]]++] = id;
+    const k = keys[i];
+    const p = pos[k]++;
+    sortedKeys[p] = k;
+    carriedA[p] = a[i];
+    carriedB[p] = b[i];
   }
-  return { order, offsets };
+  return { offsets, sortedKeys, carriedA, carriedB };
 }

@@ -205,11 +205,13 @@ async function rooted(
         if (wanted.has(y)) remaining--;
       },
     );
+    // The DAGs of one root overlap: each vertex is walked from once per root.
+    const marked = new Set<number>();
     for (const o of others) {
       if (!bfs.seen(o)) continue;
       if (!opts.all) emitPath(sink, parentPath(bfs, o));
       else if (sink.path) await allPathsInDag(bfs, o, opts.budget, (p) => emitPath(sink, p));
-      else await dagUnion(bfs, o, opts.budget, sink, new Set());
+      else await dagUnion(bfs, o, opts.budget, sink, marked);
     }
   }
 }

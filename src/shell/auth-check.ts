@@ -10,6 +10,7 @@ import type { Stmt } from '../gsql/ast.js';
 import { ShellError, type ShellContext } from './context.js';
 import { authService, caller } from './auth-common.js';
 
+const FOR_GRAPH = /\bFOR\s+GRAPH\s+([A-Za-z_][A-Za-z0-9_]*)/i;
 const GLOBAL_KINDS: ReadonlySet<string> = new Set([
   'create_graph',
   'drop_graph',
@@ -22,7 +23,10 @@ function graphOf(stmt: Stmt, ctx: ShellContext): string | undefined {
   if (stmt.kind === 'use_graph') return stmt.name;
   if (stmt.kind === 'use_global') return undefined;
   const named = (stmt as { graph?: unknown }).graph;
-  return typeof named === 'string' ? named : ctx.session.graph;
+  if (typeof named === 'string') return named;
+  // `CREATE QUERY q(…) FOR GRAPH g {`, `CREATE LOADING JOB j FOR GRAPH g {`: the header names it.
+  const header = stmt.text.split('{', 1)[0];
+  return FOR_GRAPH.exec(header)?.[1] ?? ctx.session.graph;
 }
 
 export async function authorizeStatement(stmt: Stmt, ctx: ShellContext): Promise<void> {

@@ -247,3 +247,13 @@ test('REVOKE ROLE and DROP ROLE take the privileges away', async () => {
   r = await run(store, 'u', 'SHOW ROLE');
   assert.match(r.out, /READ_ROLE/);
 });
+
+test('a statement naming FOR GRAPH g is checked on g, not on the graph in use', async () => {
+  const store = new Store(withGraphs('social', 'other'));
+  await run(store, 'tigergraph', 'CREATE USER d WITH PASSWORD "p"\nGRANT ROLE designer ON GRAPH social TO d');
+  const job = 'CREATE SCHEMA_CHANGE JOB j FOR GRAPH social { ADD VERTEX W (PRIMARY_ID id STRING); }';
+  const r = await run(store, 'd', job, 'other');
+  assert.doesNotMatch(r.out, /Access denied/, r.out);
+  const r2 = await run(store, 'd', job.replace('social', 'other'));
+  assert.match(r2.out, /WRITE_SCHEMA on graph 'other'/);
+});

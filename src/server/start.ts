@@ -89,47 +89,53 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       onFatal: opts.onFatal,
       ...(opts.fileLayer ? { fileLayer: opts.fileLayer } : {}),
     }));
-  AuthService.for(db).restppAuth = opts.auth ?? false;
-  const recorder = new LatencyRecorder();
-  const endpoints = new EndpointRegistry();
-  const ctx: ServerContext = {
-    db,
-    tigergraphVersion: opts.tigergraphVersion ?? DEFAULT_TIGERGRAPH_VERSION,
-    credentialCheck: opts.credentialCheck ?? gsqlCredentialCheck(db),
-    recorder,
-    endpoints,
-    runScript: opts.runScript ?? shellRunner(db),
-    log,
-  };
-  const host = opts.host ?? '127.0.0.1';
-
-  const restpp = createListenerApp({ recorder, logError: log });
-  installRestppTokenAuth(restpp, db);
-  mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
-
-  const gsql = createListenerApp({ recorder, logError: log, restppPrefix: '/restpp' });
-  installGsqlAuthHook(gsql, ctx);
-  registerGsqlRoutes(gsql, ctx);
-  await gsql.register(
-    async (scope) => {
-      mountRestppModules(scope, RESTPP_ROUTE_MODULES, ctx, endpoints);
-    },
-    { prefix: '/restpp' },
-  );
-
-  const admin = createListenerApp({ recorder, logError: log });
-  installGsqlAuthHook(admin, ctx);
-  registerAdminRoutes(admin, ctx);
-
-  const apps: [ListenerName, FastifyInstance][] = [
-    ['restpp', restpp],
-    ['gsql', gsql],
-    ['admin', admin],
-  ];
+  const apps: [ListenerName, FastifyInstance][] = [];
   const started: FastifyInstance[] = [];
   const urls = {} as Record<ListenerName, string>;
   const ports = {} as Record<ListenerName, number>;
   try {
+    await buildAndListen();
+  } catch (e) {
+    // Whatever failed (a route module, a port), nothing stays bound and the data directory is freed.
+    await Promise.allSettled(apps.map(([, app]) => app.close()));
+    if (ownsDb) await db.close();
+    throw e;
+  }
+
+  async function buildAndListen(): Promise<void> {
+    AuthService.for(db).restppAuth = opts.auth ?? false;
+    const recorder = new LatencyRecorder();
+    const endpoints = new EndpointRegistry();
+    const ctx: ServerContext = {
+      db,
+      tigergraphVersion: opts.tigergraphVersion ?? DEFAULT_TIGERGRAPH_VERSION,
+      credentialCheck: opts.credentialCheck ?? gsqlCredentialCheck(db),
+      recorder,
+      endpoints,
+      runScript: opts.runScript ?? shellRunner(db),
+      log,
+    };
+    const host = opts.host ?? '127.0.0.1';
+
+    const restpp = createListenerApp({ recorder, logError: log });
+    installRestppTokenAuth(restpp, db);
+    mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
+
+    const gsql = createListenerApp({ recorder, logError: log, restppPrefix: '/restpp' });
+    installGsqlAuthHook(gsql, ctx);
+    registerGsqlRoutes(gsql, ctx);
+    await gsql.register(
+      async (scope) => {
+        mountRestppModules(scope, RESTPP_ROUTE_MODULES, ctx, endpoints);
+      },
+      { prefix: '/restpp' },
+    );
+
+    const admin = createListenerApp({ recorder, logError: log });
+    installGsqlAuthHook(admin, ctx);
+    registerAdminRoutes(admin, ctx);
+
+    apps.push(['restpp', restpp], ['gsql', gsql], ['admin', admin]);
     for (const [name, app] of apps) {
       const wanted =
         { restpp: opts.restppPort, gsql: opts.gsqlPort, admin: opts.adminPort }[name] ?? DEFAULT_PORTS[name];
@@ -139,10 +145,6 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       ports[name] = typeof address === 'object' && address ? address.port : wanted;
       urls[name] = `http://${host.includes(':') ? `[${host}]` : host}:${ports[name]}`;
     }
-  } catch (e) {
-    await Promise.allSettled(apps.map(([, app]) => app.close()));
-    if (ownsDb) await db.close();
-    throw e;
   }
 
   let closing: Promise<void> | undefined;

@@ -215,3 +215,13 @@ test('with REST++ authentication off the token endpoints do not exist (REST-1000
     await off.close();
   }
 });
+
+test('GET /requesttoken?secret=…&lifetime=… (the pre-3.5 form) issues a token too', async () => {
+  const r = await call(`${s.restpp}/requesttoken?secret=${secret}&lifetime=50`);
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.body.expiration, s.clock.now + 50);
+  assert.equal((await call(`${s.restpp}/endpoints`, { auth: `Bearer ${String(r.body.token)}` })).status, 200);
+  const bad = await call(`${s.restpp}/requesttoken?secret=nope-nope-nope-nope`);
+  assert.equal(bad.status, 401);
+  assert.equal(bad.body.message, "Access Denied because the input secret = 'nop****ope' is not valid");
+});

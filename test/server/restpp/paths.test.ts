@@ -243,6 +243,27 @@ describe('POST /allpaths/{graph}', () => {
     assert.equal(ping.status, 200);
   });
 
+  test('a long enumeration yields: other requests are answered while it runs', async () => {
+    let doneAt = 0;
+    const long = call(
+      h.rest,
+      'POST',
+      '/allpaths/g',
+      { source: { type: 'P', id: 100 }, target: { type: 'P', id: 101 }, maxLength: 11 },
+      { 'GSQL-TIMEOUT': '1500' },
+    ).then((r) => {
+      doneAt = Date.now();
+      return r;
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    const echo = await call(h.rest, 'GET', '/echo');
+    const echoAt = Date.now();
+    assert.equal(echo.status, 200);
+    const r = await long;
+    assert.equal(r.body.code, 'REST-3000');
+    assert.ok(echoAt < doneAt, `echo answered at ${echoAt}, path finding ended at ${doneAt}`);
+  });
+
   test('RESPONSE-LIMIT: REST-4000 naming the size reached and the limit', async () => {
     const r = await call(
       h.rest,

@@ -1,0 +1,118 @@
+/**
+ * Shared pieces of the fuzz tests: an in-process server over a real Database on free loopback
+ * ports, and the property every answer to outside input must have: TigerGraph's envelope (success,
+ * or error:true with a message and a code), no 5xx, no stack trace or source path, no hang, and no
+ * change to the data when the answer is an error.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServers, type RunningServers } from '../../src/server/start.js';
+import { runScript } from '../../src/shell/run-script.js';
+import { soakScale } from './scale.js';
+
+export const FUZZ_SCHEMA = `CREATE VERTEX Item (PRIMARY_ID id STRING, req INT, k INT, name STRING, score DOUBLE, ok BOOL, at DATETIME, tags SET<STRING>) WITH primary_id_as_attribute="true"
+CREATE VERTEX Num (PRIMARY_ID id INT, v UINT)
+CREATE DIRECTED EDGE Link (FROM Item, TO Item, req INT) WITH REVERSE_EDGE="rev_Link"
+CREATE UNDIRECTED EDGE Near (FROM Item, TO Num, w FLOAT)
+CREATE GRAPH G (Item, Num, Link, rev_Link, Near)
+USE GRAPH G
+CREATE LOADING JOB load_csv FOR GRAPH G { DEFINE FILENAME f; LOAD f TO VERTEX Item VALUES ($0, $1, $2, $3, $4, $5, $6, _) USING SEPARATOR=",", HEADER="false"; LOAD f TO EDGE Link VALUES ($0, $7, $1) USING SEPARATOR=",", HEADER="false"; }
+CREATE LOADING JOB load_json FOR GRAPH G { DEFINE FILENAME f; LOAD f TO VERTEX Num VALUES ($"id", $"v") USING JSON_FILE="true"; }
+`;
+
+/** Time each fuzz property runs for in `npm test` (scaled by soak.ts). */
+export const FUZZ_MS = 3_000 * soakScale();
+
+export interface FuzzServer {
+  servers: RunningServers;
+  restpp: string;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startFuzzServer(): Promise<FuzzServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'ocelot-fuzz-'));
+  const logs: string[] = [];
+  const servers = await startServers({
+    dataDir: join(dir, 'data'),
+    sync: 'none',
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    log: (l) => logs.push(l),
+  });
+  const close = async () => {
+    await servers.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    let out = '';
+    const code = await runScript(servers.db, FUZZ_SCHEMA, { user: 'tigergraph' }, (t) => (out += t));
+    assert.equal(code, 0, out);
+    await seed(servers.urls.restpp);
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { servers, restpp: servers.urls.restpp, logs, close };
+}
+
+async function seed(restpp: string): Promise<void> {
+  const body = {
+    vertices: {
+      Item: Object.fromEntries(
+        Array.from({ length: 20 }, (_, i) => [
+          `i${i}`,
+          { req: { value: i }, k: { value: i % 3 }, name: { value: `n${i}` }, score: { value: i / 2 } },
+        ]),
+      ),
+      Num: { '1': { v: { value: 7 } }, '2': { v: { value: 8 } } },
+    },
+    edges: {
+      Item: {
+        i0: { Link: { Item: { i1: { req: { value: 1 } } } }, Near: { Num: { '1': { w: { value: 0.5 } } } } },
+      },
+    },
+  };
+  const r = await fetch(`${restpp}/graph/G`, { method: 'POST', body: JSON.stringify(body) });
+  assert.equal(r.status, 200, await r.text());
+}
+
+/** Anything that looks like a stack frame, a source file or a temp path. */
+export const LEAK = /\n\s*at |\bat [\w.<>]+ \(|file:\/\/|\/work\/|node_modules|\.(?:ts|js):\d+|node:internal/;
+
+export interface Checked {
+  status: number;
+  error: boolean;
+  text: string;
+}
+
+/** Sends one request and checks the answer's shape; data must not change when it is an error. */
+export async function checkedRequest(fz: FuzzServer, url: string, init: RequestInit = {}): Promise<Checked> {
+  const before = fz.servers.db.version;
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  const text = await res.text();
+  assert.ok(res.status < 500, `5xx answer ${res.status}: ${text.slice(0, 500)}`);
+  assert.doesNotMatch(text, LEAK, 'no stack trace or source path in the answer');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    assert.fail(`not JSON (${res.status}): ${text.slice(0, 300)}`);
+  }
+  assert.ok(typeof json === 'object' && json !== null, 'an envelope object');
+  const env = json as { error?: unknown; message?: unknown; code?: unknown };
+  assert.equal(typeof env.error, 'boolean', `error flag in ${text.slice(0, 300)}`);
+  if (env.error === true) {
+    assert.equal(typeof env.message, 'string', 'an error has a message');
+    assert.ok((env.message as string).length > 0, 'an error message is not empty');
+    // pyTigerGraph reads `code`; a few TigerGraph answers (e.g. builtins skip) carry none.
+    if (env.code !== undefined) assert.equal(typeof env.code, 'string');
+    assert.equal(fz.servers.db.version, before, `an error changed the data: ${text.slice(0, 300)}`);
+  } else {
+    assert.ok(res.status < 400, `error:false with status ${res.status}`);
+  }
+  return { status: res.status, error: env.error === true, text };
+}

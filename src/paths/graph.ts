@@ -36,6 +36,8 @@ export interface VertexRef {
 
 /** One adjacency view read from vertices of `srcType` (row space) to `tgtType`. */
 export interface Step {
+  /** Index in PathGraph.steps. */
+  id: number;
   /** Edge type name as paths show it (a reverse edge type's own name). */
   name: string;
   directed: boolean;
@@ -72,6 +74,8 @@ export class PathGraph {
   readonly size: number;
   readonly out: Step[][];
   readonly back: Step[][];
+  /** Every step, forwards and backwards, by id. */
+  readonly steps: Step[] = [];
   private readonly vertexConds: (Condition[] | undefined)[];
   /** 0 unknown, 1 passes, 2 fails; only allocated when some vertex type has conditions. */
   private readonly vertexMemo: Uint8Array | undefined;
@@ -301,17 +305,22 @@ export class PathGraph {
         const s = this.typeNames.indexOf(r.from);
         const t = this.typeNames.indexOf(r.to);
         const conditions = edgeConds.get(r.name);
-        const make = (view: AdjacencyView, srcType: number, tgtType: number, backward: boolean): Step => ({
-          name: r.name,
-          directed: et.directed,
-          reverseName: r.reverseName,
-          backward,
-          srcType,
-          tgtType,
-          view,
-          conditions,
-          block: undefined,
-        });
+        const make = (view: AdjacencyView, srcType: number, tgtType: number, backward: boolean): Step => {
+          const step: Step = {
+            id: this.steps.length,
+            name: r.name,
+            directed: et.directed,
+            reverseName: r.reverseName,
+            backward,
+            srcType,
+            tgtType,
+            view,
+            conditions,
+            block: undefined,
+          };
+          this.steps.push(step);
+          return step;
+        };
         for (const v of this.tx.adjacency(r.name, r.from, r.to, 'out'))
           this.out[s].push(make(v, s, t, false));
         for (const v of this.tx.adjacency(r.name, r.to, r.from, 'in')) this.back[t].push(make(v, t, s, true));

@@ -40,6 +40,12 @@ export function scratch(pg: PathGraph, i: number): Bfs {
   return (list[i] ??= new Bfs(pg));
 }
 
+/** Gives the BFS arrays of a PathGraph back to the pool once its searches are over. */
+export function releaseScratch(pg: PathGraph): void {
+  for (const b of scratchOf.get(pg) ?? []) b?.release();
+  scratchOf.delete(pg);
+}
+
 export function emitPath(sink: PathSink, p: Path): void {
   if (sink.path) {
     sink.path(p);

@@ -13,7 +13,7 @@ import { allPaths } from '../../paths/all-paths.js';
 import { Budget } from '../../paths/budget.js';
 import { PathError } from '../../paths/errors.js';
 import { PathGraph, type PathEdge } from '../../paths/graph.js';
-import { shortestPaths, type PathSink } from '../../paths/shortest.js';
+import { releaseScratch, shortestPaths, type PathSink } from '../../paths/shortest.js';
 import { stringifyJson } from '../../util/json.js';
 import type { ServerContext } from '../context.js';
 import { jsonBody } from '../http/body.js';
@@ -75,8 +75,9 @@ async function findPaths(ctx: ServerContext, request: FastifyRequest, kind: Path
   const budget = new Budget(requestTimeoutMs(request));
   const limit = responseLimit(request);
   const tx = ctx.db.read();
+  let built: PathGraph | undefined;
   try {
-    const pg = new PathGraph(tx, graph, req.vertexFilters, req.edgeFilters);
+    const pg = (built = new PathGraph(tx, graph, req.vertexFilters, req.edgeFilters));
     const sources = req.sources.map((v, i) =>
       pg.resolve(v, req.sources.length > 1 ? `sources[${i}]` : 'source'),
     );
@@ -101,6 +102,7 @@ async function findPaths(ctx: ServerContext, request: FastifyRequest, kind: Path
     if (e instanceof PathError) throw new RestError(e.code, e.message);
     throw e;
   } finally {
+    if (built) releaseScratch(built);
     tx.release();
   }
 }

@@ -261,8 +261,11 @@ export function dropGraph(catalog: Catalog, name: string): Catalog {
 }
 
 /** DROP ALL: every graph, type, tuple and job. */
+/** Drops every schema object; users, roles and secrets are not schema and stay (as in TigerGraph). */
 export function dropAll(catalog: Catalog): Catalog {
-  return { ...EMPTY_CATALOG, version: catalog.version + 1 };
+  const next: Catalog = { ...EMPTY_CATALOG, version: catalog.version + 1 };
+  if (catalog.security) next.security = catalog.security;
+  return next;
 }
 
 function checkScope(t: { name: string; graph?: string }, what: string, scope: DropScope): void {

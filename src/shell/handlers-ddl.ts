@@ -10,11 +10,17 @@ import {
   dropTupleTypes,
   dropVertexTypes,
 } from '../catalog/ddl.js';
+import { forgetGraphs } from '../auth/graph-drop.js';
 import { CatalogError } from '../catalog/errors.js';
 import { findGraph } from '../catalog/lookup.js';
 import type { Catalog } from '../catalog/types.js';
 import { ShellError, type HandlerTable, type ShellContext } from './context.js';
 import { edgeFromDecl, tupleFromDecl, vertexFromDecl } from './convert.js';
+
+/** A dropped graph takes its grants, local roles, secrets and tokens with it. */
+function withoutGraphSecurity(c: Catalog, graphs: readonly string[]): Catalog {
+  return c.security ? { ...c, security: forgetGraphs(c.security, graphs) } : c;
+}
 
 /** Applies `change` to the current catalog and stores the result; a failure prints `failure` too. */
 async function apply(
@@ -92,7 +98,7 @@ export const ddlHandlers: Pick<
     if (!findGraph(ctx.store.catalog, s.name)) {
       throw new ShellError(`The graph ${s.name} does not exist.`, s);
     }
-    await apply(ctx, s, (c) => dropGraph(c, s.name));
+    await apply(ctx, s, (c) => withoutGraphSecurity(dropGraph(c, s.name), [s.name]));
     if (ctx.session.graph === s.name) delete ctx.session.graph;
     ctx.print(`The graph ${s.name} is dropped.`);
   },
@@ -100,7 +106,13 @@ export const ddlHandlers: Pick<
   async drop_all(_s, ctx) {
     ctx.print('Dropping all, about 1 minute ...');
     await ctx.store.clearGraphStore();
-    await ctx.store.changeCatalog(dropAll(ctx.store.catalog));
+    const before = ctx.store.catalog;
+    await ctx.store.changeCatalog(
+      withoutGraphSecurity(
+        dropAll(before),
+        before.graphs.map((g) => g.name),
+      ),
+    );
     delete ctx.session.graph;
     ctx.print('Everything is dropped.');
   },

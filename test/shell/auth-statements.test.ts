@@ -257,3 +257,28 @@ test('a statement naming FOR GRAPH g is checked on g, not on the graph in use', 
   const r2 = await run(store, 'd', job.replace('social', 'other'));
   assert.match(r2.out, /WRITE_SCHEMA on graph 'other'/);
 });
+
+test('DROP ALL keeps users; a dropped graph takes its grants and secrets with it', async () => {
+  const store = new Store(withGraphs('social'));
+  let r = await run(
+    store,
+    'tigergraph',
+    ['CREATE USER alice WITH PASSWORD "pa55"', 'GRANT ROLE designer ON GRAPH social TO alice'].join('\n'),
+  );
+  assert.equal(r.code, 0, r.out);
+  r = await run(store, 'tigergraph', 'CREATE SECRET s1', 'social');
+  assert.equal(r.code, 0, r.out);
+  r = await run(
+    store,
+    'tigergraph',
+    'DROP GRAPH social\nCREATE GRAPH social()\nSHOW SECRET\nSHOW USER',
+    'social',
+  );
+  assert.equal(r.code, 0, r.out);
+  assert.doesNotMatch(r.out, /Alias: s1/);
+  assert.doesNotMatch(r.out, /Graph 'social' Roles: designer/);
+  r = await run(store, 'tigergraph', 'DROP ALL');
+  assert.equal(r.code, 0, r.out);
+  const principal = await AuthService.for(store).authenticatePassword('alice', 'pa55');
+  assert.equal(principal.user, 'alice', 'alice can still log in after DROP ALL');
+});

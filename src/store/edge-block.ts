@@ -276,19 +276,20 @@ export function mergeBlock(
     if (srcOf[e] >= maxSrc) maxSrc = srcOf[e] + 1;
     if (dstOf[e] >= maxDst) maxDst = dstOf[e] + 1;
   }
-  // Two stable counting sorts, by TO row and then by FROM row, give the order (FROM, TO, old id).
-  // Each pass reads its keys sequentially and carries the other columns along, so the only random
-  // accesses are the scattered writes.
-  const p1 = countingSortCarry(n, keepDst, maxDst, keep, keepSrc);
-  const p2 = countingSortCarry(n, p1.carriedB, maxSrc, p1.carriedA, p1.sortedKeys);
-  const order = p2.carriedA;
+  // Bucket by FROM row (stable, so old id order within a row), then sort each row by TO row.
+  const p1 = countingSortCarry(n, keepSrc, maxSrc, keep, keepDst);
+  const order = p1.carriedA;
+  const targets = p1.carriedB;
+  const offsets = p1.offsets;
+  for (let r = 0; r < maxSrc; r++) sortRow(targets, order, offsets[r], offsets[r + 1]);
   b.nBase = n;
-  b.outOffsets = p2.offsets;
-  b.outTargets = p2.carriedB;
+  b.outOffsets = offsets;
+  b.outTargets = targets;
+  const fromOfPosition = p1.sortedKeys;
   // In-adjacency: sort the new edge ids by TO row, carrying each edge's FROM row.
   const identity = new Uint32Array(n);
   for (let i = 0; i < n; i++) identity[i] = i;
-  const p3 = countingSortCarry(n, b.outTargets, maxDst, identity, p2.sortedKeys);
+  const p3 = countingSortCarry(n, b.outTargets, maxDst, identity, fromOfPosition);
   b.inOffsets = p3.offsets;
   b.inEids = p3.carriedA;
   b.inSources = p3.carriedB;
@@ -305,6 +306,56 @@ export function mergeBlock(
   b.live.current = n;
   b.live.log = [version, n];
   return b;
+}
+
+/** Rows up to this degree are sorted by insertion; longer ones with the native sort. */
+const SMALL_ROW = 24;
+const POSITION_SPAN = 2 ** 21;
+let sortScratch = new Float64Array(1024);
+
+/**
+ * Sorts targets[lo..hi) ascending, ties by ids (ascending on entry: old edge ids), moving ids along.
+ * Short rows: insertion sort. Long rows: the native sort of float64 keys target · 2^21 + position,
+ * exact below 2^53 while a row has at most 2^21 edges; longer rows use a comparator.
+ */
+function sortRow(targets: Uint32Array, ids: Uint32Array, lo: number, hi: number): void {
+  const len = hi - lo;
+  if (len < 2) return;
+  if (len <= SMALL_ROW) {
+    for (let i = lo + 1; i < hi; i++) {
+      const t = targets[i];
+      const id = ids[i];
+      let j = i - 1;
+      while (j >= lo && (targets[j] > t || (targets[j] === t && ids[j] > id))) {
+        targets[j + 1] = targets[j];
+        ids[j + 1] = ids[j];
+        j--;
+      }
+      targets[j + 1] = t;
+      ids[j + 1] = id;
+    }
+    return;
+  }
+  const oldTargets = targets.slice(lo, hi);
+  const oldIds = ids.slice(lo, hi);
+  let positions: ArrayLike<number>;
+  if (len <= POSITION_SPAN) {
+    if (sortScratch.length < len) sortScratch = new Float64Array(len * 2);
+    const keys = sortScratch.subarray(0, len);
+    for (let i = 0; i < len; i++) keys[i] = oldTargets[i] * POSITION_SPAN + i;
+    keys.sort();
+    for (let i = 0; i < len; i++) keys[i] = keys[i] % POSITION_SPAN;
+    positions = keys;
+  } else {
+    const idx = Array.from({ length: len }, (_, i) => i);
+    idx.sort((x, y) => oldTargets[x] - oldTargets[y] || x - y);
+    positions = idx;
+  }
+  for (let i = 0; i < len; i++) {
+    const p = positions[i];
+    targets[lo + i] = oldTargets[p];
+    ids[lo + i] = oldIds[p];
+  }
 }
 
 /**

@@ -103,3 +103,22 @@ test('merged base is sorted by (from, to) and endpoints() inverts the layout', (
   assert.deepEqual([...m.inOffsets], [0, 1, 3, 4, 4, 4, 5]);
   assert.deepEqual([...m.inSources], [3, 1, 3, 0, 0]);
 });
+
+test('merge sorts long rows by target and keeps multi-edges in insertion order', () => {
+  const b = new EdgeBlock(et, 'A', 'B', 0);
+  let x = 7;
+  for (let i = 0; i < 500; i++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    b.columns.get('w')!.init(b.addEdge(i % 3 === 0 ? 1 : 0, x % 40, 1), i);
+  }
+  const m = mergeBlock(b, 1, 2, 40);
+  for (const r of [0, 1]) {
+    const seen: [number, number][] = [];
+    for (let i = m.outOffsets[r]; i < m.outOffsets[r + 1]; i++)
+      seen.push([m.outTargets[i], m.columns.get('w')!.get(i) as number]);
+    const sorted = [...seen].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    assert.deepEqual(seen, sorted, `row ${r}`);
+  }
+  assert.equal(m.outOffsets[2], 500);
+  for (let e = 0; e < 500; e++) assert.equal(m.find(...m.endpoints(e), 1).includes(e), true);
+});

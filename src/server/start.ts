@@ -1,7 +1,8 @@
 /**
  * Starts Ocelot's listeners over one Database: REST++ (:9000), the GSQL server (:14240, which also
- * serves REST++ under /restpp as TigerGraph 4.x does) and the admin port (:8123). The GraphQL port
- * is reserved for a later issue. The CLI and the tests both start servers through `startServers`.
+ * serves REST++ under /restpp as TigerGraph 4.x does, and GraphQL for every graph) and the admin port
+ * (:8123); with `graphqlGraph`, the GraphQL port (:4000) serves that graph's GraphQL service.
+ * The CLI and the tests both start servers through `startServers`.
  */
 import type { FastifyInstance } from 'fastify';
 import type { FileLayer } from '../durability/index.js';
@@ -14,6 +15,7 @@ import { registerGsqlRoutes } from './gsqlserver/gsql-routes.js';
 import { installGsqlAuthHook } from './gsqlserver/auth-hook.js';
 import { gsqlCredentialCheck } from './gsqlserver/tokens-credentials.js';
 import { shellRunner, type ScriptRunner } from './gsqlserver/script-runner.js';
+import { createGraphqlListener } from './graphql/listener.js';
 import { createListenerApp } from './http/app.js';
 import type { CredentialCheck } from './http/auth.js';
 import { LatencyRecorder } from './http/latency.js';
@@ -22,7 +24,7 @@ import { mountRestppModules } from './restpp/route-module.js';
 import { RESTPP_ROUTE_MODULES } from './restpp/routes.js';
 import { installRestppTokenAuth } from './restpp/token-auth.js';
 
-export type ListenerName = 'restpp' | 'gsql' | 'admin';
+export type ListenerName = 'restpp' | 'gsql' | 'admin' | 'graphql';
 
 export interface ServerOptions {
   /** Data directory to open; ignored when `database` is given. */
@@ -37,6 +39,9 @@ export interface ServerOptions {
   restppPort?: number;
   gsqlPort?: number;
   adminPort?: number;
+  /** The GraphQL service of one graph (`--graphql-graph`); its listener starts only with a graph. */
+  graphqlGraph?: string;
+  graphqlPort?: number;
   tigergraphVersion?: string;
   credentialCheck?: CredentialCheck;
   /** REST++ authentication (`ocelot serve --auth`): tokens required, token endpoints served. */
@@ -55,7 +60,12 @@ export interface RunningServers {
   close(): Promise<void>;
 }
 
-export const DEFAULT_PORTS: Record<ListenerName, number> = { restpp: 9000, gsql: 14240, admin: 8123 };
+export const DEFAULT_PORTS: Record<ListenerName, number> = {
+  restpp: 9000,
+  gsql: 14240,
+  admin: 8123,
+  graphql: 4000,
+};
 export const DEFAULT_TIGERGRAPH_VERSION = '4.2.0';
 /** How long close() waits for requests in flight before cutting their connections. */
 const CLOSE_GRACE_MS = 5_000;
@@ -63,6 +73,7 @@ const PORT_FLAGS: Record<ListenerName, string> = {
   restpp: '--restpp-port',
   gsql: '--gsql-port',
   admin: '--admin-port',
+  graphql: '--graphql-port',
 };
 
 /** A listener could not bind its port. */
@@ -136,9 +147,13 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     registerAdminRoutes(admin, ctx);
 
     apps.push(['restpp', restpp], ['gsql', gsql], ['admin', admin]);
+    if (opts.graphqlGraph !== undefined)
+      apps.push(['graphql', createGraphqlListener(ctx, opts.graphqlGraph)]);
     for (const [name, app] of apps) {
       const wanted =
-        { restpp: opts.restppPort, gsql: opts.gsqlPort, admin: opts.adminPort }[name] ?? DEFAULT_PORTS[name];
+        { restpp: opts.restppPort, gsql: opts.gsqlPort, admin: opts.adminPort, graphql: opts.graphqlPort }[
+          name
+        ] ?? DEFAULT_PORTS[name];
       await listen(app, name, host, wanted);
       started.push(app);
       const address = app.server.address();

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { registerGraphqlRoutes } from '../graphql/routes.js';
 import { registerSchemaRoutes } from './schema.js';
 import { registerSecretRoutes } from './secrets.js';
 import { registerShellTransport } from './shell-transport.js';
@@ -18,4 +19,5 @@ export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): vo
   registerSchemaRoutes(app, ctx);
   registerSecretRoutes(app, ctx);
   registerTokenRoutes(app, ctx);
+  registerGraphqlRoutes(app, ctx);
 }

@@ -25,7 +25,9 @@ Options (each also read from the environment variable shown; a flag wins over th
   --gsql-port N               GSQL server port, also serving REST++ under /restpp
                               (OCELOT_GSQL_PORT, default 14240)
   --admin-port N              admin port of the local gsql client (OCELOT_ADMIN_PORT, default 8123)
-  --graphql-port N            GraphQL port, reserved (OCELOT_GRAPHQL_PORT, default 4000)
+  --graphql-graph G           serve graph G's GraphQL service at :<graphql-port>/graphql, GraphiQL at /
+                              (OCELOT_GRAPHQL_GRAPH; every graph is also at :<gsql-port>/api/graphql/gsql/G)
+  --graphql-port N            port of the --graphql-graph service (OCELOT_GRAPHQL_PORT, default 4000)
   --tigergraph-version X.Y.Z  TigerGraph release to report (OCELOT_TIGERGRAPH_VERSION, default ${DEFAULT_TIGERGRAPH_VERSION})
   --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
   --auth                      REST++ authentication: requests need a token (Authorization: Bearer),
@@ -46,6 +48,7 @@ const SPECS: OptionSpec[] = [
   { names: ['--gsql-port'], key: 'gsql-port' },
   { names: ['--admin-port'], key: 'admin-port' },
   { names: ['--graphql-port'], key: 'graphql-port' },
+  { names: ['--graphql-graph'], key: 'graphql-graph' },
   { names: ['--tigergraph-version'], key: 'tigergraph-version' },
   { names: ['--sync'], key: 'sync' },
   { names: ['--auth'], key: 'auth', flag: true },
@@ -59,6 +62,7 @@ const ENV: Record<string, string> = {
   'gsql-port': 'OCELOT_GSQL_PORT',
   'admin-port': 'OCELOT_ADMIN_PORT',
   'graphql-port': 'OCELOT_GRAPHQL_PORT',
+  'graphql-graph': 'OCELOT_GRAPHQL_GRAPH',
   'tigergraph-version': 'OCELOT_TIGERGRAPH_VERSION',
   sync: 'OCELOT_SYNC',
   auth: 'OCELOT_AUTH',
@@ -71,6 +75,8 @@ export interface ServeConfig {
   gsqlPort: number;
   adminPort: number;
   graphqlPort: number;
+  /** The graph of the GraphQL listener; no listener without one. */
+  graphqlGraph?: string;
   tigergraphVersion: string;
   sync: SyncMode;
   auth: boolean;
@@ -114,6 +120,7 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     gsqlPort: port('gsql-port', 14240),
     adminPort: port('admin-port', 8123),
     graphqlPort: port('graphql-port', 4000),
+    ...(pick('graphql-graph') === undefined ? {} : { graphqlGraph: pick('graphql-graph') }),
     tigergraphVersion: version,
     sync,
     auth,
@@ -167,6 +174,8 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       restppPort: config.restppPort,
       gsqlPort: config.gsqlPort,
       adminPort: config.adminPort,
+      graphqlPort: config.graphqlPort,
+      graphqlGraph: config.graphqlGraph,
       tigergraphVersion: config.tigergraphVersion,
       auth: config.auth,
       runScript: io.runScript,
@@ -188,6 +197,11 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
   io.stdout(`Data directory: ${config.dataDir}`);
   io.stdout(`REST++ listening on ${servers.urls.restpp}`);
   io.stdout(`GSQL server listening on ${servers.urls.gsql} (REST++ also at ${servers.urls.gsql}/restpp)`);
+  if (servers.urls.graphql) {
+    io.stdout(
+      `GraphQL (graph ${config.graphqlGraph}) at ${servers.urls.graphql}/graphql, GraphiQL at ${servers.urls.graphql}/`,
+    );
+  }
   // Last: scripts (and the tests) take this line as "the server is ready".
   io.stdout(`Admin listening on ${servers.urls.admin}`);
   io.onReady?.(servers.urls);

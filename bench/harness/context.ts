@@ -1,0 +1,36 @@
+/** What every scenario gets: options, the generated data, the running server and the peers. */
+import type { BenchData } from './data.js';
+import type { GraphologyPeer } from './graphology-peer.js';
+import type { KuzuPeer } from './kuzu-peer.js';
+import type { QueryClient } from './query-client.js';
+import type { OcelotServer } from './server.js';
+import type { Row } from './stats.js';
+
+export interface Options {
+  scale: number;
+  runs: number;
+  seeds: number;
+  pairs: number;
+  connections: number;
+  seconds: number;
+  upsertBatches: number;
+  socialPersons: number;
+  graphologyMaxEdges: number;
+  quick: boolean;
+  json?: string;
+}
+
+export interface Context {
+  opts: Options;
+  dir: string;
+  data: BenchData;
+  server: OcelotServer;
+  /** The peer, or why it is missing. */
+  kuzu: KuzuPeer | string;
+  graphology: () => Promise<GraphologyPeer | string>;
+  queries: () => Promise<QueryClient>;
+  /** Distinct edges the server holds after the load. */
+  edges: number;
+  rows: Row[];
+  log: (line: string) => void;
+}

@@ -1,0 +1,79 @@
+/**
+ * The GSQL the benchmark installs: TigerGraph's benchmark schema and loading job for RMAT
+ * (`MyNode`/`MyEdge`), a social graph, and the queries each scenario runs. The k-hop query counts
+ * vertices at exact distance 1..k (an @visited flag), the semantics Kùzu's `* SHORTEST 1..k` has.
+ */
+export const RMAT_GRAPH = 'rmat';
+export const SOCIAL_GRAPH = 'social';
+
+export const RMAT_SCHEMA = `CREATE VERTEX MyNode (PRIMARY_ID id INT)
+CREATE DIRECTED EDGE MyEdge (FROM MyNode, TO MyNode)
+CREATE VERTEX Extra (PRIMARY_ID id INT, name STRING, score DOUBLE)
+CREATE DIRECTED EDGE ExtraEdge (FROM Extra, TO Extra)
+CREATE GRAPH ${RMAT_GRAPH} (MyNode, MyEdge, Extra, ExtraEdge)
+CREATE LOADING JOB load_rmat FOR GRAPH ${RMAT_GRAPH} {
+  DEFINE FILENAME f;
+  LOAD f TO EDGE MyEdge VALUES ($0, $1) USING SEPARATOR=",";
+}`;
+
+export const SOCIAL_SCHEMA = `CREATE VERTEX Person (PRIMARY_ID id STRING, name STRING, birthday DATETIME, created DATETIME, interests LIST<STRING>) WITH primary_id_as_attribute="true"
+CREATE DIRECTED EDGE knows (FROM Person, TO Person, since DATETIME)
+CREATE GRAPH ${SOCIAL_GRAPH} (Person, knows)
+CREATE LOADING JOB load_social FOR GRAPH ${SOCIAL_GRAPH} {
+  DEFINE FILENAME persons, friends;
+  LOAD persons TO VERTEX Person VALUES ($0, $1, $2, $3, SPLIT($4, ";"));
+  LOAD friends TO EDGE knows VALUES ($0, $1, $2);
+}`;
+
+export const RMAT_QUERIES = `USE GRAPH ${RMAT_GRAPH}
+CREATE QUERY khop(VERTEX<MyNode> s, INT k) FOR GRAPH ${RMAT_GRAPH} {
+  OrAccum @visited;
+  SumAccum<INT> @@reached;
+  INT i = 0;
+  Frontier = {s};
+  Frontier = SELECT v FROM Frontier:v POST-ACCUM v.@visited += true;
+  WHILE i < k AND Frontier.size() > 0 DO
+    Frontier = SELECT t FROM Frontier:v -(MyEdge>:e)- MyNode:t
+               WHERE t.@visited == false
+               POST-ACCUM t.@visited += true;
+    @@reached += Frontier.size();
+    i = i + 1;
+  END;
+  PRINT @@reached;
+}
+CREATE QUERY two_hop(VERTEX<MyNode> s) FOR GRAPH ${RMAT_GRAPH} {
+  Start = {s};
+  One = SELECT t FROM Start:v -(MyEdge>:e)- MyNode:t;
+  Two = SELECT t FROM One:v -(MyEdge>:e)- MyNode:t;
+  PRINT One, Two;
+}
+CREATE QUERY page_rank(INT iterations, DOUBLE damping) FOR GRAPH ${RMAT_GRAPH} {
+  SumAccum<DOUBLE> @score = 1;
+  SumAccum<DOUBLE> @received;
+  SumAccum<DOUBLE> @@total;
+  INT i = 0;
+  All = {MyNode.*};
+  WHILE i < iterations DO
+    Sent = SELECT t FROM All:v -(MyEdge>:e)- MyNode:t
+           ACCUM t.@received += v.@score / v.outdegree("MyEdge");
+    All = SELECT v FROM All:v
+          POST-ACCUM v.@score = (1 - damping) + damping * v.@received, v.@received = 0;
+    i = i + 1;
+  END;
+  All = SELECT v FROM All:v POST-ACCUM @@total += v.@score;
+  PRINT @@total;
+}
+CREATE QUERY wcc() FOR GRAPH ${RMAT_GRAPH} {
+  MinAccum<INT> @cc;
+  SumAccum<INT> @@components;
+  All = {MyNode.*};
+  Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
+  WHILE Changed.size() > 0 DO
+    Changed = SELECT t FROM Changed:v -(MyEdge>|<MyEdge:e)- MyNode:t
+              WHERE v.@cc < t.@cc
+              ACCUM t.@cc += v.@cc;
+  END;
+  Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
+  PRINT @@components;
+}
+INSTALL QUERY khop, two_hop, page_rank, wcc`;

@@ -1,0 +1,30 @@
+/**
+ * Fixed-concurrency HTTP load with autocannon against a loopback server: requests per second and
+ * latency percentiles. A run with errors or non-2xx answers fails, so a broken route never
+ * passes for a fast one.
+ */
+import autocannon from 'autocannon';
+
+export interface HttpLoad {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+export async function load(
+  url: string,
+  paths: string[],
+  connections: number,
+  seconds: number,
+): Promise<HttpLoad> {
+  const r = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  });
+  if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0 || r['2xx'] === 0) {
+    throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx answers`);
+  }
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+}

@@ -1,0 +1,177 @@
+/**
+ * The Ocelot server under test, started as a child process on loopback exactly as a user would
+ * (`node dist/src/cli/ocelot.js serve …`), with helpers to talk to it over REST++ and the gsql
+ * shell transport. Every started child is killed when the bench process exits.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { GsqlSession } from '../../src/cli/gsql-transport.js';
+
+const OCELOT = fileURLToPath(new URL('../../src/cli/ocelot.js', import.meta.url));
+
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+export interface ServerUrls {
+  restpp: string;
+  gsql: string;
+}
+
+/** Resolves with the child once `pattern` matches its stdout; kills it after `timeoutMs` otherwise. */
+export function spawnReady(
+  args: string[],
+  pattern: RegExp,
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; stdout: string }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let stdout = '';
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`child did not become ready in ${timeoutMs} ms: ${stderr.slice(-300)}`));
+    }, timeoutMs);
+    child.stderr!.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (pattern.test(stdout)) {
+        clearTimeout(timer);
+        resolve({ child, stdout });
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`child exited with ${code} before it was ready: ${stderr.slice(-300)}`));
+    });
+  });
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export class OcelotServer {
+  private constructor(
+    readonly child: ChildProcess,
+    readonly urls: ServerUrls,
+    readonly dataDir: string,
+    /** Milliseconds from spawn to the ready line (includes Node start-up and data recovery). */
+    readonly startMs: number,
+  ) {}
+
+  static async start(dataDir: string, timeoutMs = 600_000): Promise<OcelotServer> {
+    const t0 = performance.now();
+    const { child, stdout } = await spawnReady(
+      [
+        OCELOT,
+        'serve',
+        '--data',
+        dataDir,
+        '--host',
+        '127.0.0.1',
+        '--restpp-port',
+        '0',
+        '--gsql-port',
+        '0',
+        '--admin-port',
+        '0',
+        '--graphql-port',
+        '0',
+      ],
+      /Admin listening on /,
+      timeoutMs,
+    );
+    const ms = performance.now() - t0;
+    const restpp = /REST\+\+ listening on (\S+)/.exec(stdout)?.[1];
+    const gsql = /GSQL server listening on (\S+)/.exec(stdout)?.[1];
+    if (!restpp || !gsql) throw new Error(`unexpected serve output: ${stdout}`);
+    return new OcelotServer(child, { restpp, gsql }, dataDir, ms);
+  }
+
+  /** Resident set size of the server process (Linux /proc), in bytes. */
+  rss(): number {
+    const status = readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+    if (!kb) throw new Error('VmRSS not found');
+    return Number(kb[1]) * 1024;
+  }
+
+  stop(): Promise<void> {
+    return stopChild(this.child);
+  }
+
+  /** Runs GSQL text through the gsql client's transport; throws with the output on failure. */
+  async gsql(text: string, graph?: string): Promise<string> {
+    let out = '';
+    const session = new GsqlSession(
+      `${this.urls.gsql}/gsqlserver/gsql`,
+      'tigergraph',
+      'tigergraph',
+      graph,
+      (t) => {
+        out += t;
+      },
+    );
+    const login = await session.login();
+    if (!login.ok) throw new Error(`gsql login: ${login.message}`);
+    const code = await session.run('file', text);
+    if (code !== 0) {
+      throw new Error(`gsql failed (${code}): ${out.trim().split('\n').slice(-3).join(' / ')}`);
+    }
+    return out;
+  }
+
+  /** A logged-in gsql session, for timing RUN QUERY without the login round trip. */
+  async session(graph: string): Promise<{ run: (text: string) => Promise<string> }> {
+    let out = '';
+    const session = new GsqlSession(
+      `${this.urls.gsql}/gsqlserver/gsql`,
+      'tigergraph',
+      'tigergraph',
+      graph,
+      (t) => {
+        out += t;
+      },
+    );
+    const login = await session.login();
+    if (!login.ok) throw new Error(`gsql login: ${login.message}`);
+    return {
+      run: async (text) => {
+        out = '';
+        const code = await session.run('command', text);
+        if (code !== 0) throw new Error(`gsql failed (${code}): ${out.trim().slice(-200)}`);
+        return out;
+      },
+    };
+  }
+
+  async rest(method: string, path: string, body?: unknown): Promise<unknown> {
+    const res = await fetch(`${this.urls.restpp}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${path}: HTTP ${res.status}, not JSON: ${text.slice(0, 200)}`);
+    }
+    const env = json as { error?: unknown; message?: unknown };
+    if (res.status !== 200 || env.error === true) {
+      throw new Error(`${method} ${path}: HTTP ${res.status} ${String(env.message ?? '')}`.trim());
+    }
+    return json;
+  }
+}

@@ -9,6 +9,8 @@ import { builtinsRoutes } from './builtins.js';
 import { ddlRoutes } from './ddl.js';
 import { tokenRoutes } from './token.js';
 import { pathRoutes } from './paths.js';
+import { queryRunRoutes } from './query-run.js';
+import { queryProcessRoutes } from './query-process.js';
 
 export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [
   systemRoutes,
@@ -17,4 +19,6 @@ export const RESTPP_ROUTE_MODULES: readonly RestppRouteModule[] = [
   ddlRoutes,
   tokenRoutes,
   pathRoutes,
+  queryRunRoutes,
+  queryProcessRoutes,
 ];

@@ -1,0 +1,167 @@
+/**
+ * Running one query for an HTTP request (installed or interpreted): the query headers, the
+ * running-query registry entry, the cancellation handed to the runtime (GSQL-TIMEOUT deadline and an
+ * AbortController for /abortquery), detached mode (GSQL-ASYNC) and the mapping of query errors to
+ * TigerGraph's envelope codes.
+ */
+import type { FastifyRequest } from 'fastify';
+import { EngineError } from '../../engine/api.js';
+import { GsqlSyntaxError } from '../../gsql/lexer.js';
+import type { RunOptions } from '../../query/context.js';
+import { QueryCompileError } from '../../query/errors.js';
+import { QueryRegistryError } from '../../query/registry.js';
+import { QueryRuntimeError } from '../../query/values.js';
+import type { JsonValue } from '../../util/json.js';
+import { okEnvelope, RestError, VERSION_FIELD } from '../http/envelope.js';
+import { requestTimeoutMs } from '../http/limits.js';
+import { parseBool } from '../http/querystring.js';
+import { resultsJson, runningQueriesFor, type QueryRun, type RunStatus } from '../http/running-queries.js';
+
+export interface QueryHeaders {
+  timeoutMs: number;
+  detached: boolean;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const v = request.headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function badHeader(name: string, value: string, why: string): RestError {
+  return new RestError('REST-30001', `Invalid value '${value}' of header ${name}: ${why}`);
+}
+
+/**
+ * The query headers of a request, checked: GSQL-ASYNC (boolean), GSQL-REPLICA (this single node has
+ * one replica, so only 1), GSQL-THREAD-LIMIT (a positive integer; the runtime is single-threaded,
+ * so any limit is met), GSQL-QueryLocalMemLimitMB (a non-negative number, accepted). GSQL-TIMEOUT
+ * and RESPONSE-LIMIT are checked for every request by http/limits.ts.
+ */
+export function queryHeaders(request: FastifyRequest): QueryHeaders {
+  const replica = header(request, 'GSQL-REPLICA');
+  if (replica !== undefined && !/^\s*1(\.0*)?\s*$/.test(replica)) {
+    throw badHeader(
+      'GSQL-REPLICA',
+      replica,
+      'this server has a replication factor of 1, so only 1 is valid.',
+    );
+  }
+  const threads = header(request, 'GSQL-THREAD-LIMIT');
+  if (threads !== undefined && !/^\s*[1-9]\d*(\.0*)?\s*$/.test(threads)) {
+    throw badHeader('GSQL-THREAD-LIMIT', threads, 'expected a positive integer.');
+  }
+  const mem = header(request, 'GSQL-QueryLocalMemLimitMB');
+  if (mem !== undefined && !(mem.trim() !== '' && Number(mem) >= 0)) {
+    throw badHeader('GSQL-QueryLocalMemLimitMB', mem, 'expected a non-negative number of megabytes.');
+  }
+  const asyncText = header(request, 'GSQL-ASYNC');
+  const detached = asyncText === undefined ? false : parseBool(asyncText);
+  if (detached === undefined) throw badHeader('GSQL-ASYNC', asyncText ?? '', 'expected true or false.');
+  return { timeoutMs: requestTimeoutMs(request), detached };
+}
+
+/** The url a running-query record shows: the REST++ path (without /restpp) and its query string. */
+export function recordUrl(request: FastifyRequest): string {
+  return request.url.startsWith('/restpp/') ? request.url.slice('/restpp'.length) : request.url;
+}
+
+type Results = { [key: string]: JsonValue }[];
+
+/** How a failed run is reported: its registry status and the error of the envelope. */
+export function classifyQueryError(
+  e: unknown,
+  run: QueryRun,
+  timeoutMs: number,
+): { status: RunStatus; error: RestError } {
+  if (e instanceof QueryRuntimeError) {
+    if (e.code === 'GSQL-TIMEOUT') {
+      return {
+        status: 'timeout',
+        error: new RestError(
+          'REST-3000',
+          `The query ${run.requestid} did not finish within its timeout of ${timeoutMs} ms (GSQL-TIMEOUT) and was stopped; nothing it changed was committed.`,
+        ),
+      };
+    }
+    if (e.code === 'GSQL-ABORTED') {
+      return {
+        status: 'aborted',
+        error: new RestError(
+          'REST-12002',
+          `The query ${run.requestid} was aborted by the user; nothing it changed was committed.`,
+        ),
+      };
+    }
+    return { status: 'error', error: new RestError(e.code, e.message) };
+  }
+  if (e instanceof EngineError) return { status: 'error', error: new RestError(e.code, e.message) };
+  const compile = compileFailure(e);
+  if (compile) return { status: 'error', error: compile };
+  throw e;
+}
+
+/** A query text or name that cannot be run: REST-30000 with the checker's message. */
+export function compileFailure(e: unknown): RestError | undefined {
+  if (e instanceof QueryCompileError || e instanceof GsqlSyntaxError || e instanceof QueryRegistryError) {
+    return new RestError('REST-30000', e.message);
+  }
+  return undefined;
+}
+
+/** The answer to a detached submission (pyTigerGraph reads `request_id`). */
+export function submittedEnvelope(requestid: string): Record<string, unknown> {
+  return {
+    version: { ...VERSION_FIELD },
+    error: false,
+    message: 'The query is successfully submitted. Please check query status using the request id.',
+    results: [],
+    code: 'REST-0000',
+    request_id: requestid,
+  };
+}
+
+/**
+ * Runs `body` as a tracked query of `graph`: waits for it and answers its envelope, or (GSQL-ASYNC)
+ * answers at once with the request id and keeps the outcome for /query_result.
+ */
+export async function runTracked(
+  request: FastifyRequest,
+  db: object,
+  graph: string,
+  headers: QueryHeaders,
+  body: (opts: RunOptions) => Promise<Results>,
+): Promise<unknown> {
+  const registry = runningQueriesFor(db);
+  const run = registry.start(request.id, graph, recordUrl(request), headers.timeoutMs, headers.detached);
+  const opts: RunOptions = { signal: run.controller.signal, deadline: run.expires };
+  const outcome = body(opts).then(
+    (results) => {
+      registry.finish(run, 'success', { ok: true, resultsJson: resultsJson(results) });
+      return results;
+    },
+    (e: unknown) => {
+      let failure: { status: RunStatus; error: RestError };
+      try {
+        failure = classifyQueryError(e, run, headers.timeoutMs);
+      } catch (internal) {
+        const message = internal instanceof Error ? internal.message : String(internal);
+        failure = {
+          status: 'error',
+          error: new RestError('REST-10005', `Internal error while running the query: ${message}`),
+        };
+      }
+      registry.finish(run, failure.status, {
+        ok: false,
+        code: failure.error.code,
+        message: failure.error.message,
+      });
+      throw failure.error;
+    },
+  );
+  if (headers.detached) {
+    // The outcome is kept in the registry; nobody waits for the promise itself.
+    outcome.catch(() => undefined);
+    return submittedEnvelope(run.requestid);
+  }
+  return okEnvelope(await outcome);
+}

@@ -1,0 +1,139 @@
+/**
+ * GET and POST /query/{graph_name}/{query_name}: runs an installed query (spec §4.31, §4.32).
+ * Parameters come from the TigerGraph query string (GET) or a JSON object (POST; empty body = no
+ * parameters). `read_committed` is accepted: every query already reads committed data only. Every
+ * installed query is also listed by GET /endpoints/{graph}?dynamic=true with its parameters.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { CompiledQuery } from '../../query/compile-query.js';
+import { decodeJsonParams, decodeQueryStringParams, ParamError } from '../../query/params.js';
+import { QueryRegistryError, registryFor } from '../../query/registry.js';
+import { executeQuery } from '../../query/run.js';
+import type { QType } from '../../query/types.js';
+import type { ServerContext } from '../context.js';
+import { queryOf } from '../http/app.js';
+import { jsonBody } from '../http/body.js';
+import { endpointNotFound, RestError } from '../http/envelope.js';
+import type { QueryParams } from '../http/querystring.js';
+import type { EndpointEntry, EndpointRegistry } from './endpoint-registry.js';
+import { queryHeaders, runTracked } from './query-exec.js';
+import {
+  pathParam,
+  requireGraph,
+  restppPath,
+  type RestppApp,
+  type RestppRouteModule,
+} from './route-module.js';
+
+/** The query string as the parameter decoder takes it: name → every value, in order. */
+export function queryStringRecord(q: QueryParams): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of q.entries) (out[k] ??= []).push(v);
+  return out;
+}
+
+function installedQuery(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  graph: string,
+  name: string,
+): CompiledQuery {
+  try {
+    return registryFor(ctx.db).installed(graph, name, ctx.db.catalog);
+  } catch (e) {
+    // TigerGraph serves a query only once it is installed: until then there is no such endpoint.
+    if (e instanceof QueryRegistryError) throw endpointNotFound(restppPath(request));
+    throw e;
+  }
+}
+
+async function runInstalled(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  method: 'GET' | 'POST',
+): Promise<unknown> {
+  const graph = requireGraph(ctx, request, pathParam(request, 'graph_name'));
+  const headers = queryHeaders(request);
+  const query = installedQuery(ctx, request, graph, pathParam(request, 'query_name') ?? '');
+  const q = queryOf(request);
+  if (q.has('read_committed')) q.bool('read_committed');
+  let args: Record<string, unknown>;
+  try {
+    args =
+      method === 'GET'
+        ? decodeQueryStringParams(query.params, queryStringRecord(q))
+        : decodeJsonParams(query.params, jsonBody(request));
+  } catch (e) {
+    if (e instanceof ParamError) throw new RestError(e.code, e.message);
+    throw e;
+  }
+  return runTracked(request, ctx.db, graph, headers, async (opts) => {
+    return (await executeQuery(ctx.db, query, args, opts)).results;
+  });
+}
+
+/** The /endpoints type name of a parameter type. */
+function endpointType(t: QType): string {
+  switch (t.kind) {
+    case 'INT':
+      return 'INT64';
+    case 'UINT':
+      return 'UINT64';
+    case 'SET':
+    case 'BAG':
+    case 'LIST':
+      return endpointType(t.elem);
+    default:
+      return t.kind;
+  }
+}
+
+/** The dynamic /endpoints entries: GET and POST /query/{graph}/{query} of each installed query. */
+function installedEndpoints(ctx: ServerContext, graph: string | undefined): Record<string, EndpointEntry> {
+  const out: Record<string, EndpointEntry> = {};
+  const registry = registryFor(ctx.db);
+  const graphs = graph === undefined ? ctx.db.catalog.graphs.map((g) => g.name) : [graph];
+  for (const g of graphs) {
+    for (const stored of registry.list(g)) {
+      if (!stored.installed) continue;
+      let query: CompiledQuery;
+      try {
+        query = registry.compile(g, stored.name, ctx.db.catalog);
+      } catch {
+        // A query the schema no longer fits cannot run, so it is no endpoint either.
+        continue;
+      }
+      const parameters: EndpointEntry['parameters'] = {};
+      for (const p of query.params) {
+        const many = p.type.kind === 'SET' || p.type.kind === 'BAG' || p.type.kind === 'LIST';
+        parameters[p.name] = { max_count: many ? 2147483647 : 1, min_count: 0, type: endpointType(p.type) };
+      }
+      for (const method of ['GET', 'POST']) {
+        out[`${method} /query/${g}/${stored.name}`] = { parameters, enabled: true, graph_name: g };
+      }
+    }
+  }
+  return out;
+}
+
+const withProvider = new WeakSet<EndpointRegistry>();
+
+export const queryRunRoutes: RestppRouteModule = {
+  name: 'query-run',
+  register(app: RestppApp, ctx: ServerContext) {
+    if (!withProvider.has(ctx.endpoints)) {
+      withProvider.add(ctx.endpoints);
+      ctx.endpoints.addProvider((graph) => installedEndpoints(ctx, graph));
+    }
+    app.route({
+      method: 'GET',
+      path: '/query/{graph_name}/{query_name}',
+      handler: (r) => runInstalled(ctx, r, 'GET'),
+    });
+    app.route({
+      method: 'POST',
+      path: '/query/{graph_name}/{query_name}',
+      handler: (r) => runInstalled(ctx, r, 'POST'),
+    });
+  },
+};

@@ -3,8 +3,8 @@
  *
  * One pair: bidirectional BFS, expanding the smaller frontier a level at a time and stopping at the
  * level where the two searches meet; every shortest path is then found from the vertices where they
- * met, through the shortest-path DAG of each side (edges u→v with dist(v) = dist(u) + 1). Several
- * pairs: one BFS per vertex of the smaller side (forwards from sources, or backwards from targets),
+ * met, through the shortest-path DAG of each side (edges u→v with dist(v) = dist(u) + 1). A few
+ * sources and targets: pair by pair as above. Many: one BFS per vertex of the smaller side (forwards from sources, or backwards from targets),
  * stopping once every vertex of the other side is reached; one path follows BFS parents, all paths
  * follow the DAG back from the far end. A source that is
  * also a target has the path of length 0.
@@ -29,7 +29,11 @@ export interface ShortestOptions {
   /** Every shortest path per pair instead of one. */
   all: boolean;
   budget: Budget;
+  /** Largest side searched pair by pair (default PAIRWISE_MAX); beyond it, one BFS per root. */
+  pairwiseMax?: number;
 }
+
+export const PAIRWISE_MAX = 32;
 
 const scratchOf = new WeakMap<PathGraph, Bfs[]>();
 
@@ -70,8 +74,11 @@ export async function shortestPaths(
   const S = usable(pg, sources);
   const T = usable(pg, targets);
   if (S.length === 0 || T.length === 0) return;
-  if (S.length === 1 && T.length === 1) {
-    await onePair(pg, S[0], T[0], opts, sink);
+  // Pair by pair, bidirectional searches stay small (and stop at once when either side is cut off);
+  // one BFS per root explores until every vertex of the other side is found, which for an
+  // unreachable one means its whole reach. Pairwise wins until a side has a few dozen vertices.
+  if (Math.max(S.length, T.length) <= (opts.pairwiseMax ?? PAIRWISE_MAX)) {
+    for (const s of S) for (const t of T) await onePair(pg, s, t, opts, sink);
     return;
   }
   // Root the searches at the smaller side.

@@ -36,7 +36,9 @@ function comparisonType(s: GraphQLScalarType): GraphQLInputObjectType {
   let t = comparisonTypes.get(s.name);
   if (t) return t;
   const fields: GraphQLInputFieldConfigMap = {};
-  for (const op of ['_eq', '_neq', '_lt', '_lte', '_gt', '_gte']) fields[op] = { type: s };
+  // Booleans have no order: only equality for them.
+  const ops = s === GraphQLBoolean ? ['_eq', '_neq'] : ['_eq', '_neq', '_lt', '_lte', '_gt', '_gte'];
+  for (const op of ops) fields[op] = { type: s };
   fields._in = { type: new GraphQLList(new GraphQLNonNull(s)) };
   fields._nin = { type: new GraphQLList(new GraphQLNonNull(s)) };
   if (s === GraphQLString)

@@ -44,7 +44,7 @@ function integer(name: string, min: bigint, max: bigint): GraphQLScalarType {
   };
   return new GraphQLScalarType({
     name,
-    description: `A ${max === UINT64_MAX ? 'unsigned' : 'signed'} 64-bit integer, exact (JSON digits beyond ±2^53).`,
+    description: `${max === UINT64_MAX ? 'An unsigned' : 'A signed'} 64-bit integer, exact (JSON digits beyond ±2^53).`,
     serialize: read,
     parseValue: read,
     parseLiteral: (ast: ValueNode) => {

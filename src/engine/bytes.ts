@@ -80,16 +80,6 @@ export class ByteWriter {
     this.pos += b.length;
   }
 
-  /** Raw bytes aligned to 8 (so a reader can view them as a typed array without copying). */
-  aligned(b: Uint8Array): void {
-    this.varuint(b.length);
-    const pad = (8 - (this.pos % 8)) % 8;
-    this.room(pad + b.length);
-    this.pos += pad;
-    this.buf.set(b, this.pos);
-    this.pos += b.length;
-  }
-
   value(v: Value): void {
     switch (typeof v) {
       case 'boolean':

@@ -2,7 +2,7 @@
  * ReadTx over a GraphStore at one pinned version. The write transaction extends it and reads at
  * WRITER_VERSION, which sees its own staged changes.
  */
-import { type Catalog, EMPTY_CATALOG, type VertexType } from '../catalog/types.js';
+import { type Catalog, EMPTY_CATALOG } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import type { Column } from '../store/columns.js';
 import { type Counter, countAt } from '../store/counter.js';
@@ -21,8 +21,10 @@ import type {
   VertexRecord,
 } from './api.js';
 import { EngineError } from './api.js';
-import { edgeTypeOf, findEdgeType, vertexTypeOf } from './schema.js';
+import { edgeTypeOf, vertexTypeOf } from './schema.js';
 import { idText, parseId } from './values.js';
+import { view } from './adjacency-view.js';
+import { attrStats } from './attr-stats.js';
 
 const RELEASED = new GraphStore(EMPTY_CATALOG, 0);
 
@@ -328,16 +330,6 @@ export class ReadTxImpl implements ReadTx {
     });
     return attrStats(et.attributes, sources, this.version);
   }
-
-  /** The vertex type's catalog entry (throws REST-2004 when unknown). */
-  vertexType(name: string): VertexType {
-    return this.table(name).type;
-  }
-
-  /** Whether a name is a readable edge type. */
-  hasEdgeType(name: string): boolean {
-    return findEdgeType(this.store.catalog, name) !== undefined;
-  }
 }
 
 function handle(
@@ -352,92 +344,4 @@ function handle(
   eid: number,
 ): EdgeHandle {
   return { edgeType, directed, reversed, srcType, srcRow, tgtType, tgtRow, block, eid };
-}
-
-function view(
-  edgeType: string,
-  sourceType: string,
-  targetType: string,
-  b: EdgeBlock,
-  forward: boolean,
-  version: number,
-): AdjacencyView {
-  const offsets = forward ? b.outOffsets : b.inOffsets;
-  const targets = forward ? b.outTargets : b.inSources;
-  const eids = forward ? null : b.inEids;
-  const deltaHead = forward ? b.outHead : b.inHead;
-  const deltaNext = forward ? b.outNext : b.inNext;
-  const deltaTarget = forward ? b.dDst : b.dSrc;
-  const live = (eid: number): boolean => b.isLive(eid, version);
-  const each = forward ? b.forEachOut.bind(b) : b.forEachIn.bind(b);
-  return {
-    edgeType,
-    sourceType,
-    targetType,
-    offsets,
-    targets,
-    eids,
-    deltaHead,
-    deltaNext,
-    deltaTarget,
-    deltaBase: b.nBase,
-    deltaVersion: b.dVersion,
-    deltaCount: b.dCount,
-    version,
-    clean: b.dCount === 0 && b.tomb.size === 0,
-    live,
-    forEach: (row, fn) => each(row, version, fn),
-    degree: (row) => {
-      let n = 0;
-      each(row, version, () => n++);
-      return n;
-    },
-  };
-}
-
-/** Rows (or edge ids) of one table (or block) to summarise, with that table's columns. */
-interface StatSource {
-  col: (name: string) => Column;
-  ids: Uint32Array;
-  n: number;
-}
-
-function attrStats(
-  attrs: readonly { name: string; type: { kind: string } }[],
-  sources: StatSource[],
-  version: number,
-): AttrStat[] {
-  const out: AttrStat[] = [];
-  for (const a of attrs) {
-    const k = a.type.kind;
-    if (k === 'BOOL') {
-      let t = 0;
-      let f = 0;
-      for (const s of sources) {
-        const c = s.col(a.name);
-        for (let i = 0; i < s.n; i++) {
-          if (c.getAt(s.ids[i], version) === true) t++;
-          else f++;
-        }
-      }
-      out.push({ attribute: a.name, trueCount: t, falseCount: f });
-    } else if (k === 'INT' || k === 'UINT' || k === 'FLOAT' || k === 'DOUBLE') {
-      let min: number | bigint | undefined;
-      let max: number | bigint | undefined;
-      let sum = 0;
-      let n = 0;
-      for (const s of sources) {
-        const c = s.col(a.name);
-        for (let i = 0; i < s.n; i++) {
-          const v = c.getAt(s.ids[i], version) as number | bigint;
-          if (min === undefined || v < min) min = v;
-          if (max === undefined || v > max) max = v;
-          sum += Number(v);
-          n++;
-        }
-      }
-      out.push({ attribute: a.name, min: min ?? 0, max: max ?? 0, avg: n === 0 ? 0 : sum / n });
-    }
-  }
-  return out;
 }

@@ -7,6 +7,7 @@ import type { Catalog } from '../catalog/types.js';
 import { VertexRef } from '../catalog/value.js';
 import type { Expr, QueryDef, TypeExpr } from '../gsql/ast-query.js';
 import { zeroOf } from './accum-scalar.js';
+import { MapAccum } from './accumulators.js';
 import { compileType } from './compile-decl.js';
 import { coerce, compileExpr } from './compile-expr.js';
 import { compileSelect } from './compile-select.js';
@@ -16,7 +17,7 @@ import { compileError, QueryCompileError } from './errors.js';
 import type { QueryGraph } from './graph.js';
 import { Cx } from './scope.js';
 import { typeText, type QType } from './types.js';
-import { QueryRuntimeError } from './values.js';
+import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
 import type { JsonValue } from '../util/json.js';
 import type { DmlOp } from './context.js';
 
@@ -84,23 +85,101 @@ function emptyGraph(catalog: Catalog): QueryGraph {
   };
 }
 
-export function compileQuery(def: QueryDef, catalog: Catalog, graphName: string): CompiledQuery {
+/** A query called as a function from another query (`RETURNS (T)` … `RETURN x;`). */
+export interface CompiledSubquery {
+  name: string;
+  params: CompiledParam[];
+  returns?: QType;
+  /** Runs the body synchronously inside the caller's run; its changes join the caller's. */
+  call(caller: RunContext, args: unknown[]): unknown;
+}
+
+/** Finds the stored queries a query calls, compiled for calling. */
+export type QueryResolver = (name: string) => CompiledSubquery | undefined;
+
+export interface CompileOptions {
+  resolve?: QueryResolver;
+}
+
+export function compileQuery(
+  def: QueryDef,
+  catalog: Catalog,
+  graphName: string,
+  opts: CompileOptions = {},
+): CompiledQuery {
   try {
-    return compileIn(def, catalog, graphName);
+    return compileIn(def, catalog, graphName, opts);
   } catch (e) {
     if (e instanceof QueryCompileError) throw e.inQuery(def.name || 'anonymous');
     throw e;
   }
 }
 
-function compileIn(def: QueryDef, catalog: Catalog, graphName: string): CompiledQuery {
+/** Compiles a query for calling from other queries: the same checks, a synchronous body. */
+export function compileSubquery(
+  def: QueryDef,
+  catalog: Catalog,
+  graphName: string,
+  opts: CompileOptions = {},
+): CompiledSubquery {
+  try {
+    const { cx, params, returns } = compileHeader(def, catalog, graphName, opts);
+    const body = compileRowStmts(cx, def.body);
+    return {
+      name: def.name,
+      params: publicParams(params),
+      returns,
+      call(caller, args) {
+        const ctx = new RunContext(caller.graph, graphName, cx.slots, caller.opts);
+        params.forEach((p, i) => {
+          ctx.vars[p.slot] = i < args.length ? crossRun(ctx, args[i]) : bindParam(ctx, p, p.default);
+        });
+        for (const s of body) if (s(ctx) !== 0) break;
+        caller.dml.push(...ctx.dml);
+        return crossRun(caller, ctx.returned ?? null);
+      },
+    };
+  } catch (e) {
+    if (e instanceof QueryCompileError) throw e.inQuery(def.name);
+    throw e;
+  }
+}
+
+/**
+ * A value passed between two runs: vertices are re-interned in the receiving run (each run has its
+ * own vertex-attached accumulators); accumulators pass their values.
+ */
+function crossRun(ctx: RunContext, v: unknown): unknown {
+  if (v instanceof Vtx) return ctx.vertex(v.type, v.row);
+  if (Array.isArray(v)) return v.map((x) => crossRun(ctx, x));
+  if (v instanceof TupleVal)
+    return new TupleVal(
+      v.type,
+      v.values.map((x) => crossRun(ctx, x)),
+    );
+  if (v instanceof MapAccum) {
+    const m = new Map<unknown, unknown>();
+    for (const { key, acc } of v.entries.values()) m.set(crossRun(ctx, key), crossRun(ctx, acc.value()));
+    return m;
+  }
+  if (v instanceof Map) return new Map(Array.from(v, ([k, x]) => [crossRun(ctx, k), crossRun(ctx, x)]));
+  return v;
+}
+
+function publicParams(params: (CompiledParam & { slot: number })[]): CompiledParam[] {
+  return params.map(({ name, type, default: d }) =>
+    d === undefined ? { name, type } : { name, type, default: d },
+  );
+}
+
+function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts: CompileOptions) {
   if (!catalog.graphs.some((g) => g.name === graphName)) {
     throw compileError(def.pos, `the graph ${graphName} does not exist`);
   }
   const cx = new Cx(def.name, def.text, catalog, graphName, def.syntax);
   cx.compileSelect = compileSelect;
   cx.compileRowStmts = compileRowStmts;
-  // TYPEDEF TUPLE comes first so parameters and accumulators can use the tuple types.
+  cx.resolveQuery = opts.resolve;
   const params: (CompiledParam & { slot: number })[] = [];
   for (const p of def.params) {
     const type = compileType(cx, p.type);
@@ -111,14 +190,18 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string): Compiled
     params.push(param);
   }
   const returns = def.returns ? compileType(cx, def.returns) : undefined;
+  cx.returns = returns;
+  return { cx, params, returns };
+}
+
+function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: CompileOptions): CompiledQuery {
+  const { cx, params, returns } = compileHeader(def, catalog, graphName, opts);
   const body = compileBodyStmts(cx, def.body);
   const slots = (): number => cx.slots;
   return {
     name: def.name,
     graph: graphName,
-    params: params.map(({ name, type, default: d }) =>
-      d === undefined ? { name, type } : { name, type, default: d },
-    ),
+    params: publicParams(params),
     returns,
     async run(graph, args, opts = {}) {
       const ctx = new RunContext(graph, graphName, slots(), opts);

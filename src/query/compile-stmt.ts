@@ -7,7 +7,7 @@ import type { ForeachSource, Stmt } from '../gsql/ast-query.js';
 import { collectionItems, GroupByAccum, MapAccum } from './accumulators.js';
 import { compileAssign } from './compile-assign.js';
 import { compileAccumDecl, compileTupleDecl, compileVarDecl } from './compile-decl.js';
-import { compileExpr, expectType } from './compile-expr.js';
+import { coerce, compileExpr, expectType } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileDeleteAlias, compileInsert, deleteVertices } from './dml.js';
 import { compileError } from './errors.js';
@@ -215,6 +215,17 @@ function compileVsetAssign(cx: Cx, s: Stmt & { kind: 'vsetAssign' }): { sync: Ro
   };
 }
 
+/** The value of RETURN, as the RETURNS type declares it (accumulator types return their value). */
+function compileReturnValue(cx: Cx, e: Parameters<typeof compileExpr>[1]): Eval {
+  const rt = cx.returns!.kind === 'ACCUM' ? accumValueType(cx.returns!) : cx.returns!;
+  const x = compileExpr(cx, e);
+  const isVertexColl =
+    (rt.kind === 'SET' || rt.kind === 'BAG' || rt.kind === 'LIST') && rt.elem.kind === 'VERTEX';
+  // A vertex set returns as a collection of its vertices.
+  if (x.t.kind === 'VSET' && isVertexColl) return x.f;
+  return coerce(rt, x, e.pos, 'RETURN');
+}
+
 /** Statements allowed in both places; returns undefined for the ones handled per place. */
 function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
   switch (s.kind) {
@@ -252,7 +263,9 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
     }
     case 'return': {
       if (cx.clause !== 'body') throw compileError(s.pos, `RETURN is not allowed in ${cx.clause}`);
-      const f = s.value ? compileExpr(cx, s.value).f : undefined;
+      if (s.value && !cx.returns)
+        throw compileError(s.pos, 'RETURN with a value needs RETURNS (type) in the query header');
+      const f = s.value ? compileReturnValue(cx, s.value) : undefined;
       return (ctx) => {
         ctx.returned = f ? f(ctx) : null;
         return Flow.Return;

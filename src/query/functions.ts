@@ -8,7 +8,7 @@ import { coerce, compileExpr, expectType } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Typed } from './scope.js';
-import { isNumeric, T, typeText } from './types.js';
+import { accumValueType, isNumeric, T, typeText } from './types.js';
 import { canonical, QueryRuntimeError, toNumber, TupleVal, Vtx } from './values.js';
 
 const MATH1: Record<string, (x: number) => number> = {
@@ -285,6 +285,28 @@ export function compileCall(cx: Cx, e: Call): Typed {
     };
   }
   const fn = FUNCTIONS[e.name.toLowerCase()];
-  if (!fn) throw compileError(e.pos, `unknown function ${e.name}()`);
-  return fn(cx, e);
+  if (fn) return fn(cx, e);
+  const sub = cx.resolveQuery?.(e.name);
+  if (!sub) throw compileError(e.pos, `unknown function ${e.name}()`);
+  if (!sub.returns)
+    throw compileError(e.pos, `the query ${sub.name} has no RETURNS type, so it cannot be called here`);
+  if (e.args.length > sub.params.length) {
+    throw compileError(
+      e.pos,
+      `the query ${sub.name} takes ${sub.params.length} arguments, not ${e.args.length}`,
+    );
+  }
+  const args = e.args.map((a, i) =>
+    coerce(sub.params[i].type, compileExpr(cx, a), a.pos, `argument ${sub.params[i].name} of ${sub.name}`),
+  );
+  // An accumulator return type is used as its value (SetAccum<T> as SET<T>).
+  const t = sub.returns.kind === 'ACCUM' ? accumValueType(sub.returns) : sub.returns;
+  return {
+    t,
+    f: (ctx) =>
+      sub.call(
+        ctx,
+        args.map((f) => f(ctx)),
+      ),
+  };
 }

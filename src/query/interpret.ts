@@ -10,7 +10,7 @@ import { compileQuery } from './compile-query.js';
 import type { RunOptions } from './context.js';
 import type { QueryDatabase } from './graph.js';
 import { decodeQueryStringParams } from './params.js';
-import { QueryRegistryError } from './registry.js';
+import { QueryRegistryError, registryFor } from './registry.js';
 import { executeQuery } from './run.js';
 
 /**
@@ -35,6 +35,8 @@ export async function interpretQueryText(
   }
   const target = stmt.query.graph ?? graph;
   if (!target) throw new QueryRegistryError('The query names no graph: write FOR GRAPH <graph>.');
-  const query = compileQuery(stmt.query, db.catalog, target);
+  const query = compileQuery(stmt.query, db.catalog, target, {
+    resolve: registryFor(db).resolver(target, db.catalog),
+  });
   return (await executeQuery(db, query, decodeQueryStringParams(query.params, qs), opts)).results;
 }

@@ -7,10 +7,17 @@ import type { Catalog } from '../catalog/types.js';
 import type { QueryDef } from '../gsql/ast-query.js';
 import { parseQueryText } from '../gsql/parser-query.js';
 import type { JsonValue } from '../util/json.js';
-import { compileQuery, type CompiledQuery } from './compile-query.js';
+import {
+  compileQuery,
+  compileSubquery,
+  type CompiledQuery,
+  type CompiledSubquery,
+  type QueryResolver,
+} from './compile-query.js';
 import type { RunOptions } from './context.js';
 import type { QueryDatabase } from './graph.js';
 import { executeQuery } from './run.js';
+import { compileError } from './errors.js';
 import { QueryRuntimeError } from './values.js';
 
 export interface StoredQuery {
@@ -104,6 +111,33 @@ export class QueryRegistry {
 
   constructor(readonly store: QueryStore) {}
 
+  private readonly subqueries = new Map<string, { version: number; query: CompiledSubquery }>();
+
+  /**
+   * Resolves calls from one query to another stored query of the graph (compiled for calling, once
+   * per schema version). A query that ends up calling itself is refused.
+   */
+  resolver(graph: string, catalog: Catalog, calling: readonly string[] = []): QueryResolver {
+    return (name) => {
+      const q = this.get(graph, name);
+      if (!q) return undefined;
+      const key = `${graph}/${name}`;
+      const hit = this.subqueries.get(key);
+      if (hit && hit.version === catalog.version) return hit.query;
+      const def = parseDef(q.text);
+      if (calling.includes(name))
+        throw compileError(
+          def.pos,
+          `the query ${name} calls itself; recursive queries are not supported yet`,
+        );
+      const query = compileSubquery(def, catalog, graph, {
+        resolve: this.resolver(graph, catalog, [...calling, name]),
+      });
+      this.subqueries.set(key, { version: catalog.version, query });
+      return query;
+    };
+  }
+
   list(graph: string): StoredQuery[] {
     return this.store.list().filter((q) => q.graph === graph);
   }
@@ -119,8 +153,9 @@ export class QueryRegistry {
         `The query ${def.name} already exists in graph ${graph}. Use CREATE OR REPLACE QUERY to replace it.`,
       );
     }
-    compileQuery(def, catalog, graph);
+    compileQuery(def, catalog, graph, { resolve: this.resolver(graph, catalog, [def.name]) });
     this.compiled.delete(`${graph}/${def.name}`);
+    this.subqueries.delete(`${graph}/${def.name}`);
     await this.store.put({ name: def.name, graph, text: def.text, installed: false });
   }
 
@@ -131,7 +166,9 @@ export class QueryRegistry {
         ? this.list(graph).filter((q) => force || !q.installed)
         : names.map((n) => this.require(graph, n));
     for (const q of targets) {
-      const query = compileQuery(parseDef(q.text), catalog, graph);
+      const query = compileQuery(parseDef(q.text), catalog, graph, {
+        resolve: this.resolver(graph, catalog, [q.name]),
+      });
       this.compiled.set(`${graph}/${q.name}`, { version: catalog.version, query });
       if (!q.installed) await this.store.put({ ...q, installed: true });
     }
@@ -142,6 +179,7 @@ export class QueryRegistry {
     const targets = names === 'all' ? this.list(graph) : names.map((n) => this.require(graph, n));
     for (const q of targets) {
       this.compiled.delete(`${graph}/${q.name}`);
+      this.subqueries.delete(`${graph}/${q.name}`);
       await this.store.remove(graph, q.name);
     }
     return targets.map((q) => q.name);
@@ -159,7 +197,9 @@ export class QueryRegistry {
     const hit = this.compiled.get(key);
     if (hit && hit.version === catalog.version) return hit.query;
     const q = this.require(graph, name);
-    const query = compileQuery(parseDef(q.text), catalog, graph);
+    const query = compileQuery(parseDef(q.text), catalog, graph, {
+      resolve: this.resolver(graph, catalog, [name]),
+    });
     if (q.installed) this.compiled.set(key, { version: catalog.version, query });
     return query;
   }

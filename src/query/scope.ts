@@ -32,6 +32,14 @@ export type RowStmt = (ctx: RunContext) => Flow;
 /** A statement of the query body (may yield). */
 export type BodyStmt = (ctx: RunContext) => Promise<Flow>;
 
+/** What the compiler needs to know of a callable query (see compile-query's CompiledSubquery). */
+export interface SubqueryRef {
+  name: string;
+  params: { name: string; type: QType }[];
+  returns?: QType;
+  call(caller: RunContext, args: unknown[]): unknown;
+}
+
 export interface VarBinding {
   slot: number;
   t: QType;
@@ -78,6 +86,10 @@ export class Cx {
   compileSelect!: (cx: Cx, block: SelectBlock, pos: Pos) => Typed;
   /** Set by compile-query: compiles ACCUM/POST-ACCUM statements. */
   compileRowStmts!: (cx: Cx, stmts: Stmt[]) => RowStmt[];
+  /** Finds other stored queries called as functions. */
+  resolveQuery?: (name: string) => SubqueryRef | undefined;
+  /** The RETURNS type of the query, if any. */
+  returns?: QType;
 
   constructor(
     readonly queryName: string,

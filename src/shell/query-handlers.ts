@@ -84,7 +84,11 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
     }
     case 'interpretAnonymous': {
       const graph = s.query.graph ?? requireGraph(ctx, s.pos, 'INTERPRET QUERY');
-      const query = await reported(s.pos, async () => compileQuery(s.query, ctx.store.catalog, graph));
+      const query = await reported(s.pos, async () =>
+        compileQuery(s.query, ctx.store.catalog, graph, {
+          resolve: registry.resolver(graph, ctx.store.catalog),
+        }),
+      );
       await runAndPrint(ctx, query, s.args, s.pos);
       return;
     }

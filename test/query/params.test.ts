@@ -204,3 +204,36 @@ test('interpreted query text runs at once with query-string parameters', async (
       'Syntax Error: line 1, column 1: expected one INTERPRET QUERY () FOR GRAPH <graph> { … } or CREATE QUERY text',
   });
 });
+
+test('a query with RETURNS is called as a function from another stored query', async () => {
+  const g = testsGraph();
+  const reg = registryFor(g);
+  const create = async (text: string): Promise<void> => {
+    const [s] = parseQueryText(text);
+    if (s.kind !== 'createQuery') throw new Error('parse');
+    await reg.create(s.query, 'tests', g.catalog, false);
+  };
+  await create(`CREATE QUERY atLeast(INT k) FOR GRAPH tests RETURNS (SetAccum<VERTEX<vertex4>>) {
+    S = SELECT v FROM vertex4:v WHERE v.a01 >= k;
+    RETURN S;
+  }`);
+  await create(`CREATE QUERY total(SET<VERTEX<vertex4>> vs) FOR GRAPH tests RETURNS (INT) {
+    SumAccum<INT> @@sum;
+    S = {vs};
+    S = SELECT v FROM S:v ACCUM @@sum += v.a01;
+    RETURN @@sum;
+  }`);
+  await create(`CREATE QUERY caller() FOR GRAPH tests {
+    SetAccum<VERTEX<vertex4>> @@big;
+    @@big += atLeast(4);
+    PRINT @@big, total(@@big) AS sum, total(atLeast(1)) AS all;
+  }`);
+  await reg.install('tests', 'all', g.catalog, false);
+  const results = await runInstalledQuery(g, 'tests', 'caller', {});
+  assert.deepEqual(JSON.parse(stringifyJson(results)), [{ '@@big': ['4', '5'], sum: 9, all: 15 }]);
+  const [bad] = parseQueryText('CREATE QUERY loop() FOR GRAPH tests RETURNS (INT) { RETURN loop(); }');
+  if (bad.kind !== 'createQuery') throw new Error('parse');
+  await assert.rejects(reg.create(bad.query, 'tests', g.catalog, false), {
+    message: 'Semantic Check Error in query loop: line 1, col 60\nunknown function loop()',
+  });
+});

@@ -27,7 +27,7 @@ import { EdgeBlock } from '../store/edge-block.js';
 import { GraphStore } from '../store/graph-store.js';
 import { EngineError } from './api.js';
 import { ByteReader, ByteWriter } from './bytes.js';
-import { keyOfIdValue } from './write-tx.js';
+import { keyOfIdValue } from './tx-changes.js';
 
 const MAGIC = 'OCELSNAP';
 export const SNAPSHOT_FORMAT = 1;

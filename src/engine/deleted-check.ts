@@ -7,7 +7,7 @@
 import type { GraphStore } from '../store/graph-store.js';
 import { SEGMENT_BITS, type VertexTable } from '../store/vertex-table.js';
 import type { DeletedVertexCheckOptions, DeletedVertexCheckResult, UnSyncEntry } from './api.js';
-import { keyOfIdValue } from './write-tx.js';
+import { keyOfIdValue } from './tx-changes.js';
 
 /** FNV-1a over row ids, as a non-negative 32-bit integer. */
 function mix(h: number, row: number): number {

@@ -25,6 +25,7 @@ import {
 import { ReadTxImpl } from './read-tx.js';
 import { edgeTypeOf, pairAllowed } from './schema.js';
 import { applyOp, checkValue, defaultValue, idText, parseId, typeName } from './values.js';
+import { TxChanges } from './tx-changes.js';
 import { RecordWriter } from './wal-record.js';
 
 interface Route {
@@ -52,22 +53,11 @@ function isEmpty(o: object): boolean {
   return true;
 }
 
-/** The index key of a stored id value (the same key parseId gives). */
-export function keyOfIdValue(v: Value): IdKey {
-  return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string' ? v : String(v);
-}
-
 export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   readonly record: RecordWriter;
-  private undo: (() => void)[] = [];
-  private tableMarks = new Map<VertexTable, { count: number; live: number }>();
-  private blockMarks = new Map<EdgeBlock, { dCount: number; live: number }>();
-  /** Columns that got history entries in this transaction. */
-  readonly historyColumns = new Set<Column>();
-  readonly touchedCounters = new Set<Counter>();
+  private readonly changes: TxChanges;
   private routes = new Map<string, Route>();
   private lastRoute: [string, string, string, Route] | undefined;
-  private lastMarked: [EdgeBlock, { dCount: number; live: number }] | undefined;
 
   constructor(
     store: GraphStore,
@@ -76,6 +66,17 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   ) {
     super(store, WRITER_VERSION, () => undefined);
     this.record = new RecordWriter(commitVersion);
+    this.changes = new TxChanges(commitVersion);
+  }
+
+  /** Columns that got history entries in this transaction. */
+  get historyColumns(): ReadonlySet<Column> {
+    return this.changes.historyColumns;
+  }
+
+  /** Counters (live vertices/edges) this transaction changed. */
+  get touchedCounters(): ReadonlySet<Counter> {
+    return this.changes.touchedCounters;
   }
 
   /** A write transaction pins nothing: Database.write ends it. */
@@ -86,45 +87,11 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     return this.record.ops > 0;
   }
 
-  private markTable(t: VertexTable): { count: number; live: number } {
-    let m = this.tableMarks.get(t);
-    if (!m) {
-      m = { count: t.count, live: t.live.current };
-      this.tableMarks.set(t, m);
-      this.touchedCounters.add(t.live);
-    }
-    return m;
-  }
-
   /** Marks the segments of both endpoints of an edge changed (for the rebuild summary). */
   private touchEdge(b: EdgeBlock, eid: number): void {
     const [f, t] = b.endpoints(eid);
     this.table(b.fromType).dirtySegments.add(f >>> SEGMENT_BITS);
     this.table(b.toType).dirtySegments.add(t >>> SEGMENT_BITS);
-  }
-
-  private markBlock(b: EdgeBlock): { dCount: number; live: number } {
-    if (b === this.lastMarked?.[0]) return this.lastMarked[1];
-    let m = this.blockMarks.get(b);
-    if (!m) {
-      m = { dCount: b.dCount, live: b.live.current };
-      this.blockMarks.set(b, m);
-      this.touchedCounters.add(b.live);
-    }
-    b.dirty = true;
-    this.lastMarked = [b, m];
-    return m;
-  }
-
-  /** Writes a value of an existing row or edge, keeping history unless the row is new in this transaction. */
-  private writeCell(col: Column, row: number, v: Value, isNew: boolean): void {
-    if (isNew) {
-      col.init(row, v);
-      return;
-    }
-    const entry = col.update(row, v, this.commitVersion);
-    this.historyColumns.add(col);
-    this.undo.push(() => col.revert(row, entry));
   }
 
   private checkAttrs(
@@ -188,7 +155,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     for (const c of checked)
       values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where) as Value);
     vt.keyAttributes.forEach((k, i) => values.set(k, keyValues[i]));
-    this.markTable(t);
+    this.changes.markTable(t);
     const row = t.allocRow(key, this.commitVersion);
     t.idColumn.init(row, idValue);
     for (const a of vt.attributes) {
@@ -211,9 +178,9 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       const nv = applyOp(c.op, c.attr.type, col.get(row), c.value, false, where);
       if (nv !== undefined) changes.push([c.attr.name, nv]);
     }
-    const m = this.markTable(t);
+    const m = this.changes.markTable(t);
     const isNew = row >= m.count;
-    for (const [name, v] of changes) this.writeCell(t.columns.get(name) as Column, row, v, isNew);
+    for (const [name, v] of changes) this.changes.writeCell(t.columns.get(name) as Column, row, v, isNew);
     t.dirtySegments.add(row >>> SEGMENT_BITS);
     this.record.upsertVertex(t.type.name, t.idColumn.get(row), changes);
   }
@@ -380,9 +347,9 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
         const nv = applyOp(c.op, c.attr.type, col.get(eid), c.value, false, where);
         if (nv !== undefined) changes.push([c.attr.name, nv]);
       }
-      const m = this.markBlock(b);
+      const m = this.changes.markBlock(b);
       const isNew = eid >= b.nBase + m.dCount;
-      for (const [name, v] of changes) this.writeCell(b.columns.get(name) as Column, eid, v, isNew);
+      for (const [name, v] of changes) this.changes.writeCell(b.columns.get(name) as Column, eid, v, isNew);
       this.logEdge(b, eid, changes);
       return 'updated';
     }
@@ -390,7 +357,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     for (const c of checked)
       values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where) as Value);
     const b = (route.block ??= this.store.ensureBlock(et, ft.type.name, tt.type.name, this.commitVersion));
-    this.markBlock(b);
+    this.changes.markBlock(b);
     const eid = b.addEdge(fRow, tRow, this.commitVersion);
     for (const a of et.attributes) {
       const v = values.get(a.name);
@@ -443,18 +410,19 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       const nv = applyOp(c.op, c.attr.type, col.get(edge.eid), c.value, false, where);
       if (nv !== undefined) changes.push([c.attr.name, nv]);
     }
-    const m = this.markBlock(b);
+    const m = this.changes.markBlock(b);
     const isNew = edge.eid >= b.nBase + m.dCount;
-    for (const [name, v] of changes) this.writeCell(b.columns.get(name) as Column, edge.eid, v, isNew);
+    for (const [name, v] of changes)
+      this.changes.writeCell(b.columns.get(name) as Column, edge.eid, v, isNew);
     this.logEdge(b, edge.eid, changes);
   }
 
   private tombstone(b: EdgeBlock, eid: number): void {
-    this.markBlock(b);
+    this.changes.markBlock(b);
     b.tomb.set(eid, this.commitVersion);
     b.live.current--;
     this.touchEdge(b, eid);
-    this.undo.push(() => {
+    this.changes.onAbort(() => {
       b.tomb.delete(eid);
     });
   }
@@ -464,13 +432,13 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const pid = parseId(t.type, id);
     const row = t.lookup(pid.key, WRITER_VERSION);
     if (row === undefined) return false;
-    this.markTable(t);
+    this.changes.markTable(t);
     t.markDeleted(pid.key, row, this.commitVersion);
     t.live.current--;
-    this.undo.push(() => t.unmarkDeleted(pid.key, row));
+    this.changes.onAbort(() => t.unmarkDeleted(pid.key, row));
     if (opts.permanent && !t.permanentlyDeleted.has(pid.key)) {
       t.permanentlyDeleted.add(pid.key);
-      this.undo.push(() => t.permanentlyDeleted.delete(pid.key));
+      this.changes.onAbort(() => t.permanentlyDeleted.delete(pid.key));
     }
     for (const id of this.store.outBlocks.get(vertexType) ?? []) {
       const b = this.store.blocks[id];
@@ -541,21 +509,6 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
 
   /** Undoes every change of this transaction. */
   abort(): void {
-    for (let i = this.undo.length - 1; i >= 0; i--) this.undo[i]();
-    this.undo = [];
-    for (const [b, m] of this.blockMarks) {
-      b.truncateDelta(m.dCount);
-      b.live.current = m.live;
-    }
-    for (const [t, m] of this.tableMarks) {
-      for (let row = t.count - 1; row >= m.count; row--) {
-        const key = keyOfIdValue(t.idColumn.get(row));
-        const p = t.prev[row];
-        if (p < 0) t.index.delete(key);
-        else t.index.set(key, t.deleted[p] !== 0 ? ~p : p);
-      }
-      t.count = m.count;
-      t.live.current = m.live;
-    }
+    this.changes.abort();
   }
 }

@@ -7,8 +7,8 @@
 export type AuthErrorKind = 'unauthenticated' | 'forbidden' | 'invalid' | 'not_found' | 'conflict';
 
 /**
- * 404 is kept for unknown endpoints and graphs (pyTigerGraph reads a 404 as "no such endpoint"
- * and falls back to another one), so an unknown user, secret or token is a 400.
+ * 404 is kept for unknown endpoints (pyTigerGraph reads a 404 as "no such endpoint"
+ * and falls back to another one), so an unknown graph, user, secret or token is a 400.
  */
 const STATUS: Readonly<Record<AuthErrorKind, number>> = {
   unauthenticated: 401,

@@ -284,7 +284,7 @@ export async function requestTokenOp(
   }
   if (scope !== undefined) {
     if (!svc.graphExists(scope))
-      throw new AuthError('not_found', 'REST-1004', `Graph '${scope}' does not exist.`, 404);
+      throw new AuthError('not_found', 'REST-1004', `Graph '${scope}' does not exist.`, 400);
     const state = await svc.state();
     if (privilegesOf(state, caller.user, scope).size === 0) {
       throw new AuthError(

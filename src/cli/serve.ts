@@ -2,6 +2,7 @@
  * `ocelot serve`: opens the data directory, starts the listeners, prints their URLs and runs until
  * SIGINT/SIGTERM (listeners closed, then the Database) or a fatal durability error (non-zero exit).
  */
+import { AuthService } from '../auth/service.js';
 import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
 import {
@@ -194,6 +195,8 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
     return 1;
   }
 
+  const passwordWarning = await AuthService.for(servers.db).defaultPasswordWarning();
+  if (passwordWarning) io.stderr(`ocelot serve: ${passwordWarning}`);
   io.stdout(`Data directory: ${config.dataDir}`);
   io.stdout(`REST++ listening on ${servers.urls.restpp}`);
   io.stdout(`GSQL server listening on ${servers.urls.gsql} (REST++ also at ${servers.urls.gsql}/restpp)`);

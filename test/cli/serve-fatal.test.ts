@@ -27,6 +27,12 @@ test('an fsync failure stops the server with exit 3; the client gets an error, n
     },
   );
   const urls = await up;
+  assert.deepEqual(
+    stderr.filter((l) => l.includes('default password')),
+    [
+      'ocelot serve: Warning: the user "tigergraph" still has its default password; change it with ALTER PASSWORD in gsql.',
+    ],
+  );
   layer.failWhen((op) => op.kind === 'sync' || op.kind === 'write');
   const res = await fetch(`${urls.gsql}/gsql/v1/statements`, {
     method: 'POST',

@@ -9,11 +9,11 @@ import {
   RestError,
 } from '../../src/server/http/envelope.js';
 
-test('status mapping: 404 only for unknown endpoint or graph', () => {
+test('status mapping: 404 only for an unknown endpoint', () => {
   assert.equal(httpStatusForCode('REST-0000'), 200);
   assert.equal(httpStatusForCode('REST-0003'), 200);
   assert.equal(httpStatusForCode('REST-1000'), 404);
-  assert.equal(httpStatusForCode('REST-1004'), 404);
+  assert.equal(httpStatusForCode('REST-1004'), 400);
   assert.equal(httpStatusForCode('REST-1003'), 400);
   assert.equal(httpStatusForCode('REST-2001'), 400);
   assert.equal(httpStatusForCode('REST-2004'), 400);
@@ -60,4 +60,13 @@ test('TigerGraph wording of REST-1000 and REST-1004', () => {
   assert.equal(g.code, 'REST-1004');
   assert.equal(g.message, "Graph name 'nope' parsed from the url = '/endpoints/nope' is not found.");
   assert.equal(new RestError('REST-30001', 'x', { status: 422 }).status, 422);
+});
+
+test('secrets, tokens and passwords in a logged url are masked', async () => {
+  const { maskSecrets } = await import('../../src/server/http/app.js');
+  assert.equal(
+    maskSecrets('/requesttoken?secret=abc123&lifetime=10&token=t0k&Password=p&x=1'),
+    '/requesttoken?secret=****&lifetime=10&token=****&Password=****&x=1',
+  );
+  assert.equal(maskSecrets('/gsql/v1/secrets?alias=a&value=s3cr3t'), '/gsql/v1/secrets?alias=a&value=****');
 });

@@ -142,7 +142,7 @@ test('GET /endpoints/{g}: bare map with parameters; kinds filter; unknown graph 
   assert.deepEqual((await send(`${s.urls.restpp}/endpoints/social?dynamic=true`)).json(), {});
   assert.deepEqual((await send(`${s.urls.gsql}/restpp/endpoints/social`)).json(), map);
   const unknown = await send(`${s.urls.restpp}/endpoints/nope`);
-  assert.equal(unknown.status, 404);
+  assert.equal(unknown.status, 400);
   assert.deepEqual(unknown.json(), {
     version: VERSION,
     error: true,
@@ -175,7 +175,7 @@ test('GET|POST /rebuildnow/{g} calls the Database with the parameters', async ()
   const bad = await send(`${s.urls.restpp}/rebuildnow/social?threadnum=two`);
   assert.equal(bad.status, 400);
   assert.equal((bad.json() as { code: string }).code, 'REST-30001');
-  assert.equal((await send(`${s.urls.restpp}/rebuildnow/nope`)).status, 404);
+  assert.equal((await send(`${s.urls.restpp}/rebuildnow/nope`)).status, 400);
 });
 
 test('GET /deleted_vertex_check', async () => {
@@ -278,7 +278,7 @@ test('GET /statistics/{g}: per-endpoint latency of the last seconds', async () =
     assert.equal(bad.status, 400, q);
     assert.equal((bad.json() as { code: string }).code, 'REST-30400', q);
   }
-  assert.equal((await send(`${s.urls.restpp}/statistics/nope?seconds=5`)).status, 404);
+  assert.equal((await send(`${s.urls.restpp}/statistics/nope?seconds=5`)).status, 400);
 });
 
 test('an idle server reports {} statistics', async () => {

@@ -84,7 +84,7 @@ test('one type of a graph', async () => {
 
 test('unknown graph is REST-1004; no graph lists the global types', async () => {
   const r = await get('/gsql/v1/schema/graphs/nope');
-  assert.equal(r.status, 404);
+  assert.equal(r.status, 400);
   assert.equal((r.json() as { code: string }).code, 'REST-1004');
   const g = (await get('/gsqlserver/gsql/schema')).json() as { results: { VertexTypes: { Name: string }[] } };
   assert.deepEqual(
@@ -107,7 +107,7 @@ test('UDT list, 3.x and 4.x', async () => {
     },
   ]);
   assert.deepEqual((await get('/gsql/v1/udt/tuples?graph=social')).json(), r.json());
-  assert.equal((await get('/gsql/v1/udt/tuples?graph=nope')).status, 404);
+  assert.equal((await get('/gsql/v1/udt/tuples?graph=nope')).status, 400);
 });
 
 test('schema endpoints need credentials', async () => {

@@ -153,9 +153,14 @@ function toRestError(
       return new RestError('REST-30000', `Invalid request: ${fe.message ?? fe.code}`, { status });
   }
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  logError(`[ocelot] internal error on ${request.method} ${request.url}: ${detail}`);
+  logError(`[ocelot] internal error on ${request.method} ${maskSecrets(request.url)}: ${detail}`);
   const message = error instanceof Error ? error.message : String(error);
   return new RestError('REST-10005', `Internal error while processing the request: ${message}`, {
     status: httpStatusForCode('REST-10005'),
   });
+}
+
+/** Query parameters that can carry a secret, token or password are never written to the log. */
+export function maskSecrets(url: string): string {
+  return url.replace(/([?&](?:secret|token|password|value)=)[^&]*/gi, '$1****');
 }

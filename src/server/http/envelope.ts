@@ -2,9 +2,10 @@
  * TigerGraph's response envelope and the one mapping from a REST/GSQL code to an HTTP status.
  *
  * Status policy (TigerGraph documents none; see reference B4): pyTigerGraph reads 404 as "this
- * endpoint does not exist" (it falls back to other endpoints on it), so 404 is reserved for an
- * unknown endpoint (REST-1000, REST-10001) and an unknown graph (REST-1004). Payload and parameter
- * errors are 400, bad credentials 401, timeouts 408 (504 when the engine did not answer in time),
+ * endpoint does not exist" (it falls back to other endpoints on it, or raises an HTTPError instead
+ * of a TigerGraphException), so 404 is reserved for an unknown endpoint (REST-1000, REST-10001).
+ * An unknown graph (REST-1004) is a semantic error like an unknown vertex type: 400. Payload and
+ * parameter errors are 400, bad credentials 401, timeouts 408 (504 when the engine did not answer in time),
  * an unavailable engine 503, internal failures 500. Every error body is the JSON envelope with
  * `error: true`, `message`, `code`.
  */
@@ -59,7 +60,7 @@ export function httpStatusForCode(code: string): number {
   const n = Number(digits);
   if (prefix === 'REST') {
     if (n < 1000) return 200;
-    if (n === 1000 || n === 1004 || n === 10001) return 404;
+    if (n === 1000 || n === 10001) return 404;
     if (n >= 3000 && n <= 3002) return 408;
     if (n === 10016) return 401;
     if (n === 12000) return 504;

@@ -445,7 +445,7 @@ describe('bad requests: REST-30000 (400) naming what was wrong', () => {
       target: { type: 'P', id: 2 },
       maxLength: 2,
     });
-    assert.equal(nograph.status, 404);
+    assert.equal(nograph.status, 400);
     assert.equal(nograph.body.code, 'REST-1004');
   });
 });

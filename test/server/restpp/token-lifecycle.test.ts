@@ -73,7 +73,7 @@ test('(none) -> valid: credentials plus graph; the token is under results.token;
     auth: ROOT_BASIC,
     body: { graph: 'nope' },
   });
-  assert.equal(badGraph.status, 404);
+  assert.equal(badGraph.status, 400);
   assert.equal(badGraph.body.code, 'REST-1004');
   const badLifetime = await call(`${s.restpp}/requesttoken`, {
     method: 'POST',

@@ -60,7 +60,7 @@ export async function openFixture(): Promise<Fixture> {
       });
     person('Jenny', 1995, 1.7, false, '1995-01-01 00:00:00', ['x']);
     person('Smith', 1973, 1.8, true, '1973-10-05 00:00:00', ['y', 'z']);
-    person('Kevin', 1990, 1.75, true, '1990-06-15 12:30:00', []);
+    person('Kevin', 1990, 1.7, true, '1990-06-15 12:30:00', []);
     person('Emily', 2001, 1.6, false, '2001-02-03 00:00:00', ['x']);
     const city = (id: string, population: number, taxRate: number) =>
       tx.upsertVertex('city', id, { name: set(id), population: set(population), taxRate: set(taxRate) });

@@ -208,7 +208,7 @@ function compileAttrAssign(
     const v = f(ctx);
     if (vertex) {
       if (!(o instanceof Vtx))
-        throw new QueryRuntimeError(`Runtime Error: attribute ${name} of a NULL vertex.`);
+        throw new QueryRuntimeError(`Runtime Error: attribute ${name} of a NULL vertex.`, 'GSQL-1001');
       ctx.dml.push((tx) => tx.setVertexAttrs(o.type, o.row, { [name]: attrUpdate(tx, v) }));
     } else {
       const h = (o as EdgeVal).handle;

@@ -205,7 +205,8 @@ export function vertexAccumRef(
     va,
     target: (ctx) => {
       const v = f(ctx);
-      if (!(v instanceof Vtx)) throw new QueryRuntimeError(`Runtime Error: @${e.name} of a NULL vertex.`);
+      if (!(v instanceof Vtx))
+        throw new QueryRuntimeError(`Runtime Error: @${e.name} of a NULL vertex.`, 'GSQL-1001');
       return v;
     },
   };
@@ -252,7 +253,7 @@ function compileField(cx: Cx, e: Expr & { kind: 'field' }): Typed {
       f: (ctx) => {
         const v = tf(ctx);
         if (!(v instanceof Vtx))
-          throw new QueryRuntimeError(`Runtime Error: attribute ${name} of a NULL vertex.`);
+          throw new QueryRuntimeError(`Runtime Error: attribute ${name} of a NULL vertex.`, 'GSQL-1001');
         if (!owners.has(v.type)) return null;
         return fromStored(ctx, ctx.graph.attr(v.type, v.row, name), tuples);
       },
@@ -402,7 +403,7 @@ function compileArith(l: Typed, r: Typed, op: BinaryOp, pos: Pos): Typed {
         t,
         f: (ctx) => {
           const d = rn(ctx);
-          if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.');
+          if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
           return ln(ctx) / d;
         },
       };
@@ -411,7 +412,7 @@ function compileArith(l: Typed, r: Typed, op: BinaryOp, pos: Pos): Typed {
         t,
         f: (ctx) => {
           const d = rn(ctx);
-          if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.');
+          if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
           return ln(ctx) % d;
         },
       };

@@ -63,9 +63,9 @@ export class RunContext {
 
   /** Throws when the query was aborted or ran past its deadline. */
   check(): void {
-    if (this.opts.signal?.aborted) throw new QueryRuntimeError('The query was aborted.', 'GSQL-ABORTED');
+    if (this.opts.signal?.aborted) throw new QueryRuntimeError('The query was aborted.', 'GSQL-6500');
     if (this.opts.deadline !== undefined && Date.now() > this.opts.deadline) {
-      throw new QueryRuntimeError('The query exceeded its time limit and was stopped.', 'GSQL-TIMEOUT');
+      throw new QueryRuntimeError('The query exceeded its time limit and was stopped.', 'GSQL-7002');
     }
   }
 

@@ -105,7 +105,8 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
       f: (ctx) => {
         const s = f(ctx) as string;
         const d = parseDatetime(s);
-        if (d === undefined) throw new QueryRuntimeError(`Runtime Error: "${s}" is not a valid DATETIME.`);
+        if (d === undefined)
+          throw new QueryRuntimeError(`Runtime Error: "${s}" is not a valid DATETIME.`, 'GSQL-2501');
         return d;
       },
     };

@@ -83,6 +83,7 @@ function listGet(items: unknown[], i: number): unknown {
   if (i < 0 || i >= items.length) {
     throw new QueryRuntimeError(
       `Runtime Error: index ${i} is out of range for a list of size ${items.length}.`,
+      'GSQL-2620',
     );
   }
   return items[i];

@@ -34,8 +34,12 @@ export class TupleVal {
 export class QueryRuntimeError extends Error {
   constructor(
     message: string,
-    /** TigerGraph's error code for the REST envelope. */
-    readonly code = 'GSQL-RUNTIME',
+    /**
+     * TigerGraph's error code for the REST envelope: GSQL-2500 division by zero, GSQL-2501 bad
+     * DATETIME, GSQL-2620 index out of range, GSQL-1001 NULL value, GSQL-6500 aborted, GSQL-7002
+     * timeout, GSQL-8001 other run-time errors; REST-30000 for parameters.
+     */
+    readonly code = 'GSQL-8001',
   ) {
     super(message);
     this.name = 'QueryRuntimeError';
@@ -127,10 +131,10 @@ export function intArith(op: IntOp, a: number | bigint, b: number | bigint): num
         r = a * b;
         break;
       case '/':
-        if (b === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.');
+        if (b === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
         return Math.trunc(a / b) || 0;
       case '%':
-        if (b === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.');
+        if (b === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
         return a % b || 0;
     }
     if (Number.isSafeInteger(r)) return r;
@@ -145,10 +149,10 @@ export function intArith(op: IntOp, a: number | bigint, b: number | bigint): num
     case '*':
       return wrap64(x * y);
     case '/':
-      if (y === 0n) throw new QueryRuntimeError('Runtime Error: divider is zero.');
+      if (y === 0n) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
       return wrap64(x / y);
     case '%':
-      if (y === 0n) throw new QueryRuntimeError('Runtime Error: divider is zero.');
+      if (y === 0n) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
       return wrap64(x % y);
   }
 }

@@ -21,7 +21,7 @@ test('a query past its deadline stops with a timeout error while the event loop 
   setTimeout(() => (timerFired = true), 1);
   const started = Date.now();
   await assert.rejects(executeQuery(g, q, {}, { deadline: Date.now() + 250 }), {
-    code: 'GSQL-TIMEOUT',
+    code: 'GSQL-7002',
     message: 'The query exceeded its time limit and was stopped.',
   });
   assert.equal(timerFired, true);
@@ -33,7 +33,7 @@ test('an aborted query stops with GSQL-ABORTED', async () => {
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 20);
   await assert.rejects(executeQuery(g, q, {}, { signal: ac.signal }), {
-    code: 'GSQL-ABORTED',
+    code: 'GSQL-6500',
     message: 'The query was aborted.',
   });
 });
@@ -51,5 +51,5 @@ test('a long SELECT yields while it runs, so an abort stops it midway', async ()
   assert.deepEqual((await executeQuery(g, q, {})).results, [{ n: 300000 }]);
   const ac = new AbortController();
   setTimeout(() => ac.abort(), 1);
-  await assert.rejects(executeQuery(g, q, {}, { signal: ac.signal }), { code: 'GSQL-ABORTED' });
+  await assert.rejects(executeQuery(g, q, {}, { signal: ac.signal }), { code: 'GSQL-6500' });
 });

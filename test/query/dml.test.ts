@@ -70,7 +70,7 @@ test('a run-time error stops the query and commits nothing', async () => {
          INSERT INTO person VALUES ("late", "x");
          PRINT 1 / zero;`),
     ),
-    { name: 'QueryRuntimeError', message: 'Runtime Error: divider is zero.' },
+    { name: 'QueryRuntimeError', code: 'GSQL-2500', message: 'Runtime Error: divider is zero.' },
   );
   assert.equal(g.commits, 0);
   assert.equal(g.lookup('person', 'late'), undefined);

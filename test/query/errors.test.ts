@@ -134,6 +134,7 @@ test('run-time errors: bad DATETIME text, missing vertex parameter, unknown vert
   const g = socialNet();
   await assert.rejects(runText(g, q(`PRINT to_datetime("not a date");`), { p: v('person', 'person1') }), {
     name: 'QueryRuntimeError',
+    code: 'GSQL-2501',
     message: 'Runtime Error: "not a date" is not a valid DATETIME.',
   });
   await assert.rejects(runText(g, q(`S = {p};\nPRINT S;`), { p: v('person', 'nobody') }), {

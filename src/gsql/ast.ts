@@ -129,6 +129,7 @@ export type Stmt =
   | (StmtBase & { kind: 'drop_job'; names: string[] | '*' })
   | (StmtBase & { kind: 'create_loading_job'; job: import('./ast-loading.js').LoadingJobAst })
   | (StmtBase & { kind: 'run_loading_job'; run: import('./ast-loading.js').RunLoadingJobAst })
+  | (StmtBase & { kind: 'query'; statement: import('./ast-query.js').QueryStatement })
   | AuthStmt
   | (StmtBase & {
       kind: 'unsupported';

@@ -18,6 +18,8 @@ import {
 import { parseAuthStatement } from './parser-auth.js';
 import { parseLiteral } from './parser-types.js';
 import { hasBodyOnFirstLine, parseUnsupported, skipStatement } from './parser-unsupported.js';
+import { isQueryStatement, parseQueryStatement } from './parser-query.js';
+import { TokenCursor } from './parser-expr.js';
 import { parseCreateLoadingJob, parseRunLoadingJob } from './parser-loading.js';
 
 type StmtBody = Stmt extends infer S ? (S extends Stmt ? Omit<S, 'text' | 'line' | 'column'> : never) : never;
@@ -162,6 +164,7 @@ function parseStatementBody(p: Parser): StmtBody {
   }
   stmt ??= parseAuthStatement(p);
   if (stmt) return stmt;
+  if (isQueryStatement(new TokenCursor(p))) return { kind: 'query', statement: parseQueryStatement(new TokenCursor(p)) };
   const unsupported = parseUnsupported(p);
   if (unsupported) return { kind: 'unsupported', feature: unsupported.feature };
   if (word === '') p.fail('a statement');

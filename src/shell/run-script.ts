@@ -22,10 +22,11 @@ import { schemaChangeHandlers } from './handlers-schema-change.js';
 import { sessionHandlers } from './handlers-session.js';
 import { dmlHandlers } from './dml.js';
 import { loadingJobHandlers } from './loading-job.js';
+import { queryHandlers } from './query-handlers.js';
 
 export type { CatalogStore, ShellSession };
 
-const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers, ...authHandlers, ...loadingJobHandlers, ...dmlHandlers };
+const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers, ...authHandlers, ...loadingJobHandlers, ...queryHandlers, ...dmlHandlers };
 
 async function dispatch(stmt: Stmt, ctx: ShellContext): Promise<void> {
   const handler = HANDLERS[stmt.kind] as (s: Stmt, c: ShellContext) => Promise<void>;

@@ -12,7 +12,7 @@
 import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { type Catalog, EMPTY_CATALOG } from '../catalog/types.js';
-import { DataDir, type FileLayer, type WriteAheadLog } from '../durability/index.js';
+import { DataDir, type FileLayer, MAX_PAYLOAD, type WriteAheadLog } from '../durability/index.js';
 import type { Column } from '../store/columns.js';
 import { type Counter, publishCount, trimCount } from '../store/counter.js';
 import { GraphStore } from '../store/graph-store.js';
@@ -277,7 +277,16 @@ export class Database implements CatalogStore {
       await this.tail;
       return result;
     }
-    await this.commit(tx.record.bytes(), tx.commitVersion, () => {
+    const bytes = tx.record.bytes();
+    if (bytes.length > MAX_PAYLOAD) {
+      // Too large for one log record: refuse this transaction only; the log itself is fine.
+      tx.abort();
+      throw new EngineError(
+        'REST-30000',
+        `The transaction is too large (${bytes.length} bytes logged, at most ${MAX_PAYLOAD}); split it.`,
+      );
+    }
+    await this.commit(bytes, tx.commitVersion, () => {
       for (const c of tx.touchedCounters) {
         publishCount(c, tx.commitVersion);
         this.counters.add(c);

@@ -6,8 +6,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { registerShellTransport } from '../gsqlserver/shell-transport.js';
 import { registerExpiredTokenRoutes } from './expiredtoken.js';
+import { registerInstallRoutes } from './install.js';
 
 export function registerAdminRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerShellTransport(app, ctx, '/gsql');
   registerExpiredTokenRoutes(app, ctx);
+  registerInstallRoutes(app, ctx);
 }

@@ -11,6 +11,11 @@ import { registerShellTransport } from './shell-transport.js';
 import { registerStatementRoutes } from './statements.js';
 import { registerGsqlSystemRoutes } from './system.js';
 import { registerTokenRoutes } from './tokens.js';
+import { registerQueryInstallRoutes } from './query-install.js';
+import { registerQueryInterpretRoutes } from './query-interpret.js';
+import { registerQueryInfoRoutes } from './query-info.js';
+import { registerQueryCatalogRoutes } from './query-catalog.js';
+import { registerQueryDescriptionRoutes } from './query-description.js';
 
 export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerGsqlSystemRoutes(app, ctx);
@@ -19,5 +24,10 @@ export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): vo
   registerSchemaRoutes(app, ctx);
   registerSecretRoutes(app, ctx);
   registerTokenRoutes(app, ctx);
+  registerQueryInstallRoutes(app, ctx);
+  registerQueryInterpretRoutes(app, ctx);
+  registerQueryInfoRoutes(app, ctx);
+  registerQueryCatalogRoutes(app, ctx);
+  registerQueryDescriptionRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
 }

@@ -65,6 +65,10 @@ export function recordUrl(request: FastifyRequest): string {
   return request.url.startsWith('/restpp/') ? request.url.slice('/restpp'.length) : request.url;
 }
 
+/** The runtime's codes for a stopped query (GSQL-7002 timeout, GSQL-6500 aborted; older names too). */
+const TIMEOUT_CODES = new Set(['GSQL-7002', 'GSQL-TIMEOUT']);
+const ABORTED_CODES = new Set(['GSQL-6500', 'GSQL-ABORTED']);
+
 type Results = { [key: string]: JsonValue }[];
 
 /** How a failed run is reported: its registry status and the error of the envelope. */
@@ -74,7 +78,7 @@ export function classifyQueryError(
   timeoutMs: number,
 ): { status: RunStatus; error: RestError } {
   if (e instanceof QueryRuntimeError) {
-    if (e.code === 'GSQL-TIMEOUT') {
+    if (TIMEOUT_CODES.has(e.code)) {
       return {
         status: 'timeout',
         error: new RestError(
@@ -83,7 +87,7 @@ export function classifyQueryError(
         ),
       };
     }
-    if (e.code === 'GSQL-ABORTED') {
+    if (ABORTED_CODES.has(e.code)) {
       return {
         status: 'aborted',
         error: new RestError(

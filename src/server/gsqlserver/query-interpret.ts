@@ -1,0 +1,59 @@
+/**
+ * Interpreted queries: POST /gsqlserver/interpreted_query?<params> (3.x) and
+ * POST /gsql/v1/queries/interpret?<params> (4.x). The body is the whole `INTERPRET QUERY (…) FOR
+ * GRAPH g { … }` (or CREATE QUERY) text, parameters are in the query string in REST++'s GET forms,
+ * and the answer is the same envelope as an installed query's — with the same headers, timeout,
+ * abort and detached mode, since the run is tracked like one.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseQueryText } from '../../gsql/parser-query.js';
+import { interpretQueryText } from '../../query/interpret.js';
+import type { ServerContext } from '../context.js';
+import { queryOf } from '../http/app.js';
+import { textBody } from '../http/body.js';
+import { RestError } from '../http/envelope.js';
+import { compileFailure, queryHeaders, runTracked } from '../restpp/query-exec.js';
+import { queryStringRecord } from '../restpp/query-run.js';
+
+/** The graph the text names (FOR GRAPH g), else the `graph` parameter. */
+function graphOf(ctx: ServerContext, text: string, fallback: string | undefined): string {
+  let named: string | undefined;
+  try {
+    const [stmt] = parseQueryText(text);
+    if (stmt && (stmt.kind === 'interpretAnonymous' || stmt.kind === 'createQuery')) named = stmt.query.graph;
+  } catch (e) {
+    throw compileFailure(e) ?? e;
+  }
+  const graph = named ?? fallback;
+  if (graph === undefined)
+    throw new RestError('REST-30000', 'The query names no graph: write FOR GRAPH <graph>.');
+  if (!ctx.db.catalog.graphs.some((g) => g.name === graph)) {
+    throw new RestError('REST-1004', `The graph ${graph} does not exist.`);
+  }
+  return graph;
+}
+
+async function interpret(ctx: ServerContext, request: FastifyRequest): Promise<unknown> {
+  const text = textBody(request);
+  if (text.trim() === '') {
+    throw new RestError(
+      'REST-30000',
+      'The request body must be the query text: INTERPRET QUERY () FOR GRAPH g { … }.',
+    );
+  }
+  const headers = queryHeaders(request);
+  const q = queryOf(request);
+  const graph = graphOf(ctx, text, q.get('graph'));
+  const params = queryStringRecord(q);
+  return runTracked(request, ctx.db, graph, headers, (opts) =>
+    interpretQueryText(ctx.db, text, graph, params, opts),
+  );
+}
+
+export function registerQueryInterpretRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  for (const url of ['/gsqlserver/interpreted_query', '/gsql/v1/queries/interpret']) {
+    app.post(url, { config: { endpoint: `POST ${url}`, auth: 'basic' } }, async (request) =>
+      interpret(ctx, request),
+    );
+  }
+}

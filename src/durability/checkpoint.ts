@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { TEMP_SUFFIX, makeDirDurable } from './durable-ops.js';
 import { type FileLayer, realFileLayer } from './file-layer.js';
+import { crc32Update } from './wal-format.js';
 
 export const CHECKPOINT_MAGIC = 'OCELCKPT';
 export const CHECKPOINT_FORMAT_VERSION = 1;
@@ -145,7 +146,7 @@ export class CheckpointStore {
         pendingBytes = 0;
       };
       for await (const chunk of chunks) {
-        crc = crc32(chunk, crc);
+        crc = crc32Update(chunk, crc);
         pending.push(chunk);
         pendingBytes += chunk.byteLength;
         // The producer may reuse a chunk once asked for the next one: large chunks are written

@@ -60,12 +60,20 @@ export function decodeSegmentHeader(bytes: Uint8Array): { firstLsn: number } | {
   return { firstLsn: getU64(h, 16) };
 }
 
+/**
+ * crc32 continued over `data`. Node 20's zlib.crc32 returns 0 instead of the running value for a
+ * zero-length view over a zero-length ArrayBuffer, so empty data must not reach it.
+ */
+export function crc32Update(data: Uint8Array, crc: number): number {
+  return data.byteLength === 0 ? crc : crc32(data, crc);
+}
+
 /** The 16-byte frame header for a record; the payload follows it unchanged. */
 export function encodeFrameHeader(lsn: number, payload: Uint8Array): Buffer {
   const h = Buffer.allocUnsafe(FRAME_HEADER_SIZE);
   h.writeUInt32LE(payload.byteLength, 4);
   putU64(h, lsn, 8);
-  h.writeUInt32LE(crc32(payload, crc32(h.subarray(4, 16))), 0);
+  h.writeUInt32LE(crc32Update(payload, crc32(h.subarray(4, 16))), 0);
   return h;
 }
 

@@ -167,3 +167,17 @@ test('large chunks reused by their producer are written before the next one is a
     for (let i = 0; i < 30; i++) assert.equal(checkpoint!.bytes[i * 100_000 + 99_999], i + 1);
   });
 });
+
+test('an empty chunk over an empty ArrayBuffer does not spoil the body checksum', async () => {
+  await withTmpDir(async (dir) => {
+    const store = new CheckpointStore(dir);
+    await store.write(3, [
+      Buffer.from('head'),
+      new Uint8Array(new Uint32Array(0).buffer),
+      Buffer.from('tail'),
+    ]);
+    const { checkpoint, report } = await store.readNewest();
+    assert.equal(checkpoint?.bytes.toString(), 'headtail');
+    assert.deepEqual(report.skipped, []);
+  });
+});

@@ -197,3 +197,19 @@ test('a record over the size limit is refused without taking an LSN or failing t
     await wal.close();
   });
 });
+
+test('an empty payload over an empty ArrayBuffer keeps a valid checksum (zlib.crc32 returns 0 for it)', async () => {
+  await withTmpDir(async (dir) => {
+    const wal = await WriteAheadLog.open({ dir });
+    await wal.append(new Uint8Array(new ArrayBuffer(0)));
+    await wal.append(Buffer.from('after'));
+    await wal.close();
+    const again = await WriteAheadLog.open({ dir });
+    assert.equal(again.recovery.tailCut, undefined);
+    assert.deepEqual(await collect(again.records()), [
+      [1, ''],
+      [2, 'after'],
+    ]);
+    await again.close();
+  });
+});

@@ -9,7 +9,14 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { parseScript } from '../../src/gsql/parser.js';
 import { runScript } from '../../src/shell/run-script.js';
-import { checkedRequest, FUZZ_MS, LEAK, startFuzzServer, type FuzzServer } from './fuzz-helpers.js';
+import {
+  assertFuzz,
+  checkedRequest,
+  FUZZ_MS,
+  LEAK,
+  startFuzzServer,
+  type FuzzServer,
+} from './fuzz-helpers.js';
 
 let fz: FuzzServer;
 before(async () => {
@@ -176,7 +183,8 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 test('GSQL text: an exit code and clean text, no throw, no hang, a failing statement changes nothing', async () => {
   const db = fz.servers.db;
-  await fc.assert(
+  await assertFuzz(
+    'GSQL text',
     fc.asyncProperty(gsqlText, async (text) => {
       // Statements before a failing one run, as in the shell; the rule is about one statement.
       const single = parseScript(text).length === 1;
@@ -278,7 +286,8 @@ test('POST /ddl: CSV and JSON lines of any shape give clean answers; errors chan
     fc.tuple(fc.constant('load_json'), jsonBody),
     fc.tuple(fc.constant('load_json'), csvBody),
   );
-  await fc.assert(
+  await assertFuzz(
+    'POST /ddl',
     fc.asyncProperty(target, ddlParams, async ([tag, body], params) => {
       const qs = [`tag=${tag}`, 'filename=f', ...params].join('&');
       await checkedRequest(fz, `${fz.restpp}/ddl/G?${qs}`, { method: 'POST', body });

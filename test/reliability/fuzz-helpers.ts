@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import fc from 'fast-check';
 import { join } from 'node:path';
 import { startServers, type RunningServers } from '../../src/server/start.js';
 import { runScript } from '../../src/shell/run-script.js';
@@ -115,4 +116,18 @@ export async function checkedRequest(fz: FuzzServer, url: string, init: RequestI
     assert.ok(res.status < 400, `error:false with status ${res.status}`);
   }
   return { status: res.status, error: env.error === true, text };
+}
+
+/** fc.assert that also prints how many inputs were tried, for the figures in docs/reliability.md. */
+export async function assertFuzz<T>(
+  label: string,
+  property: fc.IAsyncProperty<T>,
+  params: fc.Parameters<T>,
+): Promise<void> {
+  const started = Date.now();
+  const details = await fc.check(property, { ...params, includeErrorInReport: true });
+  console.log(
+    `fuzz ${label}: ${details.numRuns} inputs in ${Date.now() - started} ms, ${details.failed ? 'FAILED' : '0 failures'}`,
+  );
+  if (details.failed) throw new Error((await fc.asyncDefaultReportMessage(details)) ?? 'property failed');
 }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { checkedRequest, FUZZ_MS, startFuzzServer, type FuzzServer } from './fuzz-helpers.js';
+import { assertFuzz, checkedRequest, FUZZ_MS, startFuzzServer, type FuzzServer } from './fuzz-helpers.js';
 
 let fz: FuzzServer;
 before(async () => {
@@ -109,7 +109,8 @@ test('POST /graph upsert bodies: clean envelope, no change on error', async () =
     '?atomic_post=maybe',
     '?update_vertex_only=True',
   );
-  await fc.assert(
+  await assertFuzz(
+    'POST /graph',
     fc.asyncProperty(upsertBody, q, async (body, query) => {
       await checkedRequest(fz, `${fz.restpp}/graph/G${query}`, { method: 'POST', body: toJson(body) });
     }),
@@ -137,7 +138,8 @@ test('POST /builtins bodies: clean envelope', async () => {
     ),
     fc.jsonValue(),
   );
-  await fc.assert(
+  await assertFuzz(
+    'POST /builtins',
     fc.asyncProperty(body, async (b) => {
       await checkedRequest(fz, `${fz.restpp}/builtins/G`, { method: 'POST', body: JSON.stringify(b) });
     }),
@@ -162,7 +164,8 @@ test('raw bytes as bodies of the JSON endpoints: clean envelope', async () => {
       )
       .map((s) => new TextEncoder().encode(s)),
   );
-  await fc.assert(
+  await assertFuzz(
+    'raw bodies',
     fc.asyncProperty(paths, bytes, async (path, body) => {
       await checkedRequest(fz, `${fz.restpp}${path}`, { method: 'POST', body });
     }),
@@ -225,7 +228,8 @@ test('GET vertices and edges: query strings and filter expressions give clean an
     '/graph/G/edges/Item/i0/Near/Num',
     '/graph/G/edges/Num/1/Near',
   );
-  await fc.assert(
+  await assertFuzz(
+    'GET query strings',
     fc.asyncProperty(paths, queryString, async (path, qs) => {
       await checkedRequest(fz, `${fz.restpp}${path}?${qs}`);
     }),

@@ -16,6 +16,7 @@ import { registerQueryInterpretRoutes } from './query-interpret.js';
 import { registerQueryInfoRoutes } from './query-info.js';
 import { registerQueryCatalogRoutes } from './query-catalog.js';
 import { registerQueryDescriptionRoutes } from './query-description.js';
+import { registerMonitoringRoutes } from './monitoring.js';
 
 export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerGsqlSystemRoutes(app, ctx);
@@ -29,5 +30,6 @@ export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): vo
   registerQueryInfoRoutes(app, ctx);
   registerQueryCatalogRoutes(app, ctx);
   registerQueryDescriptionRoutes(app, ctx);
+  registerMonitoringRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
 }

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { call, seed, startHarness, type Harness } from '../restpp/graph-harness.js';
+
+let h: Harness;
+let gsql: string;
+
+before(async () => {
+  h = await startHarness();
+  gsql = h.servers.urls.gsql;
+});
+after(async () => h.close());
+
+type Point = { detail: number; when: number; where: string; who: string; what: string };
+
+async function points(query: string): Promise<Point[]> {
+  const r = await call(gsql, 'GET', `/ts3/api/datapoints${query}`);
+  assert.equal(r.status, 200, r.text);
+  return JSON.parse(r.text) as Point[];
+}
+
+test('datapoints: real samples, filtered by what, who, where, from, to and latest', async () => {
+  // The sampler takes its first sample as the listener starts.
+  const stop = Date.now() + 3000;
+  let cpu: Point[] = [];
+  while ((cpu = await points('?what=cpu')).length === 0 && Date.now() < stop) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.ok(cpu.length >= 4);
+  const now = Math.floor(Date.now() / 1000);
+  for (const p of cpu) {
+    assert.equal(p.what, 'cpu');
+    assert.equal(p.where, 'm1');
+    assert.ok(p.detail >= 0);
+    assert.ok(Math.abs(p.when - now) < 10);
+  }
+  const mem = await points('?what=mem&who=GPE_1%231');
+  assert.equal(mem.length, 1);
+  assert.equal(mem[0].who, 'GPE_1#1');
+  // Resident memory of a Node process is tens of MB at least.
+  assert.ok(mem[0].detail > 10);
+  assert.equal((await points('?latest=2')).length, 2);
+  assert.deepEqual(await points('?where=m2'), []);
+  assert.deepEqual(await points(`?from=${now + 100}`), []);
+  assert.deepEqual(await points(`?to=${now - 100}`), []);
+  const statesvc = await call(gsql, 'GET', '/statesvc/api/datapoints?what=servicestate&who=RESTPP%231');
+  assert.deepEqual(
+    (JSON.parse(statesvc.text) as Point[]).map((p) => p.detail),
+    [6],
+  );
+  for (const bad of ['?what=coffee', '?latest=0', '?from=yesterday']) {
+    const r = await call(gsql, 'GET', `/ts3/api/datapoints${bad}`);
+    assert.equal(r.status, 400, bad);
+    assert.equal(r.body.code, 'REST-30001');
+  }
+});
+
+test('service status: one Online/Running event per matching component', async () => {
+  const r = await call(gsql, 'POST', '/informant/current-service-status', {
+    ServiceDescriptors: [
+      { ServiceName: 'gpe' },
+      { ServiceName: 'RESTPP', Partition: 1, Replica: 1 },
+      { ServiceName: 'GSE', Partition: 2 },
+    ],
+  });
+  assert.equal(r.status, 200, r.text);
+  const events = r.body.ServiceStatusEvents as Record<string, Record<string, unknown>>[];
+  assert.equal(events.length, 2);
+  assert.deepEqual(events[0].ServiceDescriptor, { ServiceName: 'GPE', Replica: 1, Partition: 1 });
+  assert.equal(events[0].ServiceStatus, 'Online');
+  assert.equal(events[0].ProcessState, 'Running');
+  assert.deepEqual(events[0].EventMeta.Targets, [{ ServiceName: 'IFM' }]);
+  assert.match(events[0].EventMeta.EventId as string, /^[0-9a-f]{32}$/);
+  assert.match(events[0].EventMeta.TimestampNS as string, /^\d{19}$/);
+  assert.equal(events[1].ServiceDescriptor.ServiceName, 'RESTPP');
+  for (const [body, message] of [
+    [{}, "'ServiceDescriptors' (an array) is required."],
+    [{ ServiceDescriptors: [{ ServiceName: 'KAFKA' }] }, /Unknown ServiceName 'KAFKA'/],
+    [{ ServiceDescriptors: [{ ServiceName: 'GPE', Partition: 'one' }] }, /Partition must be a number/],
+  ] as const) {
+    const bad = await call(gsql, 'POST', '/informant/current-service-status', body);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'REST-30000');
+    if (typeof message === 'string') assert.equal(bad.body.message, message);
+    else assert.match(bad.body.message as string, message);
+  }
+});
+
+test('informant metrics in OpenMetrics text', async () => {
+  for (const method of ['GET', 'POST']) {
+    const res = await fetch(`${gsql}/informant/metrics`, {
+      method,
+      headers: { Authorization: `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}` },
+    });
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/openmetrics-text/);
+    const text = await res.text();
+    assert.match(text, /^# HELP tigergraph_cpu_usage /);
+    assert.match(text, /\ntigergraph_cpu_usage\{host_id="m1",service_name="GPE"\} \d+(\.\d+)?\n/);
+    assert.match(text, /\ntigergraph_memory_usage\{host_id="m1",service_name="RESTPP"\} \d+(\.\d+)?\n/);
+    assert.match(
+      text,
+      /\ntigergraph_service_status\{host_id="m1",partition="1",replica="1",service_name="GSQL"\} 6\n/,
+    );
+    assert.match(text, /\ntigergraph_cpu_logical_cores_total\{host_id="m1"\} [1-9]\d*\n/);
+    assert.ok(text.endsWith('# EOF\n'));
+  }
+});
+
+test('statistics come from real per-endpoint latency records', async () => {
+  await seed(h);
+  for (let i = 0; i < 3; i++) await call(h.rest, 'GET', '/graph/tests/vertices/vertex4/1');
+  const r = await call(h.rest, 'GET', '/statistics/tests?seconds=60&segments=4');
+  const stats = r.body as Record<string, Record<string, unknown>>;
+  const entry = stats['GET /graph/{graph_name}/vertices/{vertex_type}/{vertex_id}'];
+  assert.equal(entry.CompletedRequests, 3);
+  assert.equal((entry.LatencyPercentile as number[]).length, 4);
+  assert.equal(entry.TimeoutRequests, 0);
+  const bad = await call(h.rest, 'GET', '/statistics/tests?seconds=61');
+  assert.equal(bad.body.code, 'REST-30400');
+});

@@ -103,9 +103,22 @@ export class AuthService {
     return this.enqueue(async () => {
       const current = await this.state();
       const { state, result } = await change(current);
-      if (state !== current) await this.holder.changeCatalog({ ...this.holder.catalog, security: state });
+      if (state !== current) await this.storeSecurity(state);
       return result;
     });
+  }
+
+  /** Writes the security state into the newest catalog; a schema change landing first is retried over. */
+  private async storeSecurity(state: SecurityState): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.holder.changeCatalog({ ...this.holder.catalog, security: state });
+        return;
+      } catch (e) {
+        const conflict = e instanceof Error && (e as { code?: unknown }).code === 'CATALOG-CONFLICT';
+        if (!conflict || attempt >= 5) throw e;
+      }
+    }
   }
 
   // ---- authentication -------------------------------------------------------------------------

@@ -314,13 +314,27 @@ export class Database implements CatalogStore {
     }
   }
 
+  /**
+   * Replaces the catalog. `next` must be derived from the catalog current at the call: if another
+   * change lands first (changes queue behind each other and behind a rebuild), this one is refused
+   * with CATALOG-CONFLICT instead of silently undoing the other. A change that leaves the stored
+   * schema alone (queries, jobs, users, tokens) keeps the data structures as they are.
+   */
   async changeCatalog(next: Catalog): Promise<void> {
     this.checkWritable();
+    const base = this.catalog;
+    const catalog = next.version > base.version ? next : { ...next, version: base.version + 1 };
     await this.exclusive(async () => {
+      if (this.store.catalog !== base) {
+        throw new EngineError(
+          'CATALOG-CONFLICT',
+          'The catalog was changed by another request meanwhile; nothing was changed, run the statement again.',
+        );
+      }
       const version = this.staged + 1;
-      const store = migrateStore(this.store, next, version);
+      const store = migrateStore(this.store, catalog, version);
       this.store = store;
-      await this.commit(catalogRecord(version, next), version, () => {
+      await this.commit(catalogRecord(version, catalog), version, () => {
         this.readStore = store;
       });
     });

@@ -50,7 +50,19 @@ function migrateTable(old: VertexTable, vt: VertexType, next: Catalog, version: 
   return t;
 }
 
+/** True when the catalog change leaves every stored type as it was (only queries, jobs, security…). */
+function sameStoredSchema(a: Catalog, b: Catalog): boolean {
+  const same = <T>(x: T, y: T): boolean => x === y || sameType(x, y);
+  return same(a.vertexTypes, b.vertexTypes) && same(a.edgeTypes, b.edgeTypes) && same(a.tuples, b.tuples);
+}
+
 export function migrateStore(old: GraphStore, next: Catalog, version: number): GraphStore {
+  if (sameStoredSchema(old.catalog, next)) {
+    // Share the tables and blocks, as a rebuild shares tables: nothing stored depends on the change.
+    const store = new GraphStore(next, version, old.tables);
+    for (const b of old.blocks) store.addBlock(b);
+    return store;
+  }
   const tables = new Map<string, VertexTable>();
   const carried = new Set<string>();
   for (const vt of next.vertexTypes) {

@@ -41,7 +41,7 @@ test('(none) -> valid: POST with a secret or with credentials plus graph', async
     status: 400,
     message: /needs the 'graph'/,
   });
-  await assert.rejects(requestTokenOp(svc, ROOT, 'nograph', 100), { status: 404, code: 'REST-1004' });
+  await assert.rejects(requestTokenOp(svc, ROOT, 'nograph', 100), { status: 400, code: 'REST-1004' });
   await assert.rejects(principalOfSecret(svc, 'not-a-secret-at-all-xyz'), {
     status: 401,
     code: 'REST-10016',

@@ -1,7 +1,7 @@
 /**
  * GraphQL scalars of Ocelot's schema and the mapping from attribute types to GraphQL types.
  *
- * Mapping (documented in docs/graphql.md):
+ * Mapping (the one place it is defined):
  *   INT -> Int64, UINT -> Uint64 (64-bit exact: numbers, or JSON digits beyond ±2^53),
  *   FLOAT/DOUBLE -> Float, STRING -> String, BOOL -> Boolean,
  *   DATETIME -> Datetime ("YYYY-MM-DD HH:MM:SS"; input also epoch seconds or "YYYY-MM-DD"),

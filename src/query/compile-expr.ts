@@ -1,7 +1,7 @@
 /**
  * Type checks GSQL expressions and compiles them to closures over a RunContext.
  */
-import type { AttrType } from '../catalog/types.js';
+import type { AttrType, VertexType } from '../catalog/types.js';
 import { Tuple, VertexRef, type Value } from '../catalog/value.js';
 import type { BinaryOp, Expr, Pos } from '../gsql/ast-query.js';
 import { collectionContains, collectionItems, type Accum } from './accumulators.js';
@@ -222,6 +222,16 @@ export function vertexTypesOf(cx: Cx, e: Expr, t: QType): string[] {
   return cx.vertexTypeNames();
 }
 
+/** An attribute of a vertex type, including a primary id declared WITH primary_id_as_attribute. */
+function vertexAttribute(vt: VertexType | undefined, name: string): { type: AttrType } | undefined {
+  if (!vt) return undefined;
+  const a = vt.attributes.find((x) => x.name === name);
+  if (a) return a;
+  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && vt.primaryId.name === name)
+    return vt.primaryId;
+  return undefined;
+}
+
 function compileField(cx: Cx, e: Expr & { kind: 'field' }): Typed {
   const target = compileExpr(cx, e.target);
   const name = e.name;
@@ -237,7 +247,7 @@ function compileField(cx: Cx, e: Expr & { kind: 'field' }): Typed {
     let found: AttrType | undefined;
     const owners = new Map<string, AttrType>();
     for (const tn of types) {
-      const a = cx.vertexType(tn)?.attributes.find((x) => x.name === name);
+      const a = vertexAttribute(cx.vertexType(tn), name);
       if (a) {
         owners.set(tn, a.type);
         found ??= a.type;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { MemGraph, makeCatalog } from '../fixtures/query/mem-graph.js';
 import { socialNet } from '../fixtures/query/social-net.js';
 import { runText, v } from '../fixtures/query/run.js';
 
@@ -246,4 +247,16 @@ test('seeds from accumulators and vertex variables; vertices print as ids inside
       ],
     },
   ]);
+});
+
+test('a primary id declared WITH primary_id_as_attribute reads as an attribute', async () => {
+  const g = new MemGraph(
+    makeCatalog({ graph: 'G', vertices: { Item: { attrs: [['w', 'INT']], idAsAttr: true } }, edges: {} }),
+  );
+  g.addVertex('Item', 'i1', { w: 1 }).addVertex('Item', 'i2', { w: 2 });
+  const out = await runText(
+    g,
+    `CREATE QUERY t() FOR GRAPH G { S = SELECT s FROM Item:s WHERE s.id == "i1"; PRINT S; }`,
+  );
+  assert.deepEqual(out, [{ S: [{ v_id: 'i1', v_type: 'Item', attributes: { id: 'i1', w: 1 } }] }]);
 });

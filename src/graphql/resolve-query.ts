@@ -4,7 +4,7 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Attribute, Catalog } from '../catalog/types.js';
-import type { ReadTx } from '../engine/api.js';
+import type { ExternalId, ReadTx } from '../engine/api.js';
 import { compileFilter, GraphQLRequestError, type AttrReader } from './filter.js';
 import type { EdgeFieldModel, VertexModel } from './model.js';
 import { paginate, sortItems, sortKeys } from './order.js';
@@ -104,13 +104,49 @@ export function resolveVertexList(
   const type = vm.type.name;
   const subject: FilterSubject = { name: type, kind: 'vertex', attributes: vm.attributes };
   const test = predicateOf(ctx, cache, subject, args, tx);
-  let rows = Array.from(tx.rows(type));
+  const ids = idSeek(vm, args.where);
+  let rows = ids ? seek(tx, type, ids) : Array.from(tx.rows(type));
   if (test) rows = rows.filter((row) => test((name) => tx.attr(type, row, name)));
   const keys = sortKeys(info.fieldNodes[0], args.order_by ?? undefined, ctx.rawVariables);
   rows = sortItems(rows, keys, (row, a) => tx.attr(type, row, a));
   rows = paginate(rows, args.limit, args.offset, keys.length > 0, `'${info.fieldName}'`);
   const batch = newBatch(tx);
   return rows.map((row) => vertexObj(batch, type, row));
+}
+
+/**
+ * The ids a filter names when it is only `{<primary id>: {_eq: v}}` or `{_in: [...]}`: those
+ * vertices are looked up instead of scanning the type (the filter still runs on them).
+ */
+function idSeek(
+  vm: VertexModel,
+  where: Record<string, unknown> | null | undefined,
+): ExternalId[] | undefined {
+  const vt = vm.type;
+  if (!where || vt.keyKind === 'composite' || !['INT', 'UINT', 'STRING'].includes(vt.primaryId.type.kind)) {
+    return undefined;
+  }
+  const members = Object.entries(where).filter(([, v]) => v !== null && v !== undefined);
+  const idName = vt.keyKind === 'primary_id' ? vt.primaryId.name : vt.keyAttributes[0];
+  if (members.length !== 1 || members[0][0] !== idName) return undefined;
+  const ops = Object.entries(members[0][1] as Record<string, unknown>).filter(
+    ([, v]) => v !== null && v !== undefined,
+  );
+  if (ops.length !== 1) return undefined;
+  const [op, value] = ops[0];
+  if (op === '_eq') return [value as ExternalId];
+  if (op === '_in') return value as ExternalId[];
+  return undefined;
+}
+
+/** Rows of the live vertices with these ids, in row order (the order a scan gives), once each. */
+function seek(tx: ReadTx, type: string, ids: readonly ExternalId[]): number[] {
+  const rows = new Set<number>();
+  for (const id of ids) {
+    const row = tx.lookup(type, id);
+    if (row !== undefined) rows.add(row);
+  }
+  return [...rows].sort((a, b) => a - b);
 }
 
 /** Number of vertices a `<V>_aggregate` field counts. */

@@ -1,5 +1,5 @@
 /**
- * Fuzzing of GSQL text (runScript over a fresh Database) and of loading data (POST /ddl with CSV and
+ * Fuzzing of GSQL text (runScript over a fresh Database, and the shell transport) and of loading data (POST /ddl with CSV and
  * JSON lines, separators and end-of-line options). GSQL: the executor always answers with an exit
  * code and text, never throws, never hangs, never prints a stack frame, and a failing single
  * statement changes nothing. Loading: the clean-envelope property of fuzz-helpers.ts.
@@ -207,6 +207,28 @@ test('GSQL text: an exit code and clean text, no throw, no hang, a failing state
         assert.equal(db.version, before, `a failing statement changed the data: ${text}`);
         assert.equal(db.catalog, catalogBefore, `a failing statement changed the catalog: ${text}`);
       }
+    }),
+    opts,
+  );
+});
+
+test('GSQL text through the 3.x shell transport: a return code, never 255 (executor crash), no stack', async () => {
+  const basic = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
+  await assertFuzz(
+    'GSQL over HTTP',
+    fc.asyncProperty(gsqlText, async (text) => {
+      const res = await fetch(`${fz.servers.urls.gsql}/gsqlserver/gsql/file`, {
+        method: 'POST',
+        headers: { authorization: basic, 'GSQL-Cookie': JSON.stringify({ graph: 'G' }) },
+        body: encodeURIComponent(text),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const out = await res.text();
+      assert.ok(res.status < 500, `${res.status}: ${out.slice(0, 300)}`);
+      assert.doesNotMatch(out, LEAK, out.slice(0, 400));
+      const code = /__GSQL__RETURN__CODE__,(\d+)\n$/.exec(out);
+      assert.ok(code, `no return code line: ${out.slice(-300)}`);
+      assert.notEqual(code[1], '255', `the executor failed: ${out.slice(0, 400)}`);
     }),
     opts,
   );

@@ -92,6 +92,8 @@ export type BinaryOp =
   | '&'
   | '|';
 
+export type IntervalUnit = 'SECOND' | 'MINUTE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
+
 export type Expr =
   | (ExprBase & { kind: 'int'; value: number | bigint })
   | (ExprBase & { kind: 'float'; value: number })
@@ -117,6 +119,8 @@ export type Expr =
   | (ExprBase & { kind: 'arrow'; keys: Expr[]; values: Expr[] })
   /** `[a, b, c]` */
   | (ExprBase & { kind: 'list'; items: Expr[] })
+  /** `INTERVAL n DAY`: only as the second argument of datetime_add / datetime_sub. */
+  | (ExprBase & { kind: 'interval'; amount: Expr; unit: IntervalUnit })
   /** `(a, b)`: only as a RUN QUERY argument, the `("id", "Type")` form of a VERTEX value. */
   | (ExprBase & { kind: 'tuple'; items: Expr[] })
   | (ExprBase & {

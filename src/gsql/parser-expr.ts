@@ -3,7 +3,7 @@
  * Kept separate from the query parser so that other parts of the language (path filters, GraphQL
  * where-expressions, loading-job conditions) can parse expressions with the same rules.
  */
-import type { BinaryOp, Expr, Pos, SeedItem } from './ast-query.js';
+import type { BinaryOp, Expr, IntervalUnit, Pos, SeedItem } from './ast-query.js';
 import { GsqlSyntaxError, type Token } from './lexer.js';
 
 /** What the cursor reads tokens from: a token array, or the statement parser's own cursor. */
@@ -137,6 +137,8 @@ const BP_BITAND = 7;
 const BP_ADD = 8;
 const BP_MUL = 9;
 const BP_UNARY = 10;
+
+const INTERVAL_UNITS = new Set(['SECOND', 'MINUTE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']);
 
 const WORD_OPS: Record<string, [BinaryOp, number]> = {
   OR: ['OR', BP_OR],
@@ -410,6 +412,15 @@ function parseWordPrimary(c: TokenCursor, t: Token): Expr {
     return { kind: 'null', ...at, end: t.end };
   }
   if (w === 'CASE') return parseCaseExpr(c);
+  if (w === 'INTERVAL' && !c.isPunct('(', 1)) {
+    c.next();
+    const amount = parseBinary(c, BP_UNARY);
+    const u = c.expectIdent('an interval unit (SECOND, MINUTE, HOUR, DAY, WEEK, MONTH or YEAR)');
+    const unit = u.text.toUpperCase();
+    if (!INTERVAL_UNITS.has(unit))
+      throw c.error('expected SECOND, MINUTE, HOUR, DAY, WEEK, MONTH or YEAR', u);
+    return { kind: 'interval', amount, unit: unit as IntervalUnit, ...at, end: u.end };
+  }
   c.next();
   if (c.isPunct('(')) {
     c.next();

@@ -160,6 +160,11 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
       throw compileError(e.pos, '"(key -> value)" can only be added to a MapAccum or GroupByAccum with "+="');
     case 'tuple':
       throw compileError(e.pos, 'a parenthesised list of values is not an expression here');
+    case 'interval':
+      throw compileError(
+        e.pos,
+        'INTERVAL is only allowed as the second argument of datetime_add() or datetime_sub()',
+      );
     case 'seed':
       return compileSeed(cx, e);
     case 'select':

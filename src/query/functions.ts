@@ -117,6 +117,8 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
     const b = typed(cx, e.args[1], T.DATETIME, 'datetime_diff()');
     return { t: T.INT, f: (ctx) => (a(ctx) as number) - (b(ctx) as number) };
   },
+  datetime_add: (cx, e) => datetimeShift(cx, e, 1),
+  datetime_sub: (cx, e) => datetimeShift(cx, e, -1),
   datetime_to_epoch: (cx, e) => {
     arity(e, 1);
     const f = typed(cx, e.args[0], T.DATETIME, 'datetime_to_epoch()');
@@ -205,6 +207,32 @@ for (const [name, fn] of Object.entries(MATH1)) {
     arity(e, 1);
     const f = num(cx, e.args[0]);
     return { t: T.DOUBLE, f: (ctx) => fn(f(ctx)) };
+  };
+}
+
+const UNIT_SECONDS: Record<string, number> = { SECOND: 1, MINUTE: 60, HOUR: 3600, DAY: 86400, WEEK: 604800 };
+
+/** datetime_add / datetime_sub with `INTERVAL n UNIT`; months and years follow the calendar. */
+function datetimeShift(cx: Cx, e: Call, sign: 1 | -1): Typed {
+  arity(e, 2);
+  const d = typed(cx, e.args[0], T.DATETIME, `${e.name}()`);
+  const iv = e.args[1];
+  if (iv.kind !== 'interval')
+    throw compileError(iv.pos, `${e.name}() needs INTERVAL n UNIT as its second argument`);
+  const n = num(cx, iv.amount);
+  const unit = iv.unit;
+  return {
+    t: T.DATETIME,
+    f: (ctx) => {
+      const base = d(ctx) as number;
+      const k = Math.trunc(n(ctx)) * sign;
+      if (unit === 'MONTH' || unit === 'YEAR') {
+        const dt = new Date(base * 1000);
+        dt.setUTCMonth(dt.getUTCMonth() + (unit === 'YEAR' ? 12 * k : k));
+        return Math.floor(dt.getTime() / 1000);
+      }
+      return base + k * UNIT_SECONDS[unit];
+    },
   };
 }
 

@@ -156,3 +156,20 @@ test('to_vertex, to_vertex_set, float() and int()', async () => {
     { message: 'Runtime Error: vertex person "nobody" does not exist.' },
   );
 });
+
+test('datetime_add and datetime_sub with INTERVAL units', async () => {
+  const out = await runText(
+    minimalGraph(),
+    q(`DATETIME d = to_datetime("2020-01-31 10:00:00");
+       PRINT datetime_add(d, INTERVAL 1 DAY) AS day, datetime_sub(d, INTERVAL 90 MINUTE) AS mins,
+             datetime_add(d, INTERVAL 1 YEAR) AS year, datetime_add(d, INTERVAL 2 WEEK) AS weeks;`),
+  );
+  assert.deepEqual(out, [
+    {
+      day: '2020-02-01 10:00:00',
+      mins: '2020-01-31 08:30:00',
+      year: '2021-01-31 10:00:00',
+      weeks: '2020-02-14 10:00:00',
+    },
+  ]);
+});

@@ -79,7 +79,13 @@ export function predicateOf(
       `where and whereExpr cannot be used at the same time (on ${subject.name}).`,
     );
   }
-  if (hasWhere) return compileFilter(args.where as Record<string, unknown>);
+  if (hasWhere) {
+    // `to(where: …)` runs once per edge: compile each distinct filter once per request.
+    const key = argsKey(`where:${subject.kind}:${subject.name}`, args.where as Record<string, unknown>);
+    let p = ctx.predicates.get(key);
+    if (!p) ctx.predicates.set(key, (p = compileFilter(args.where as Record<string, unknown>)));
+    return p;
+  }
   if (!hasExpr) return undefined;
   const text = args.whereExpr as string;
   const key = `${subject.kind}:${subject.name}:${text}`;

@@ -269,5 +269,6 @@ export type QueryStatement =
   | { kind: 'interpretQuery'; name: string; args: QueryArg[]; pos: Pos }
   | { kind: 'installQuery'; names: string[]; all: boolean; force: boolean; pos: Pos }
   | { kind: 'runQuery'; name: string; args: QueryArg[]; pos: Pos }
+  /** SHOW QUERY name, or `*` for every query of the graph. */
   | { kind: 'showQuery'; name: string; pos: Pos }
   | { kind: 'dropQuery'; names: string[]; all: boolean; pos: Pos };

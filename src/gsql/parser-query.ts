@@ -96,7 +96,8 @@ export function parseQueryStatement(c: TokenCursor): QueryStatement {
     }
     case 'SHOW': {
       c.expectWord('QUERY');
-      return { kind: 'showQuery', name: c.expectIdent('a query name').text, pos };
+      const name = c.acceptPunct('*') ? '*' : c.expectIdent('a query name or *').text;
+      return { kind: 'showQuery', name, pos };
     }
     case 'DROP': {
       c.expectWord('QUERY');

@@ -121,9 +121,14 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
     }
     case 'showQuery': {
       const graph = requireGraph(ctx, s.pos, 'SHOW QUERY');
-      const q = await reported(s.pos, async () => registry.require(graph, s.name));
-      const [first, ...rest] = q.text.split('\n');
-      ctx.print([first, ...(q.installed ? ['# installed v2'] : []), ...rest].join('\n'));
+      const queries =
+        s.name === '*'
+          ? registry.list(graph)
+          : [await reported(s.pos, async () => registry.require(graph, s.name))];
+      for (const q of queries) {
+        const [first, ...rest] = q.text.split('\n');
+        ctx.print([first, ...(q.installed ? ['# installed v2'] : []), ...rest].join('\n'));
+      }
       return;
     }
     case 'dropQuery': {

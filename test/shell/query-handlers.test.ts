@@ -81,6 +81,8 @@ test('CREATE, INSTALL, RUN, SHOW and DROP QUERY through the shell', async () => 
     assert.match(installed.output, /Query installation finished\.\n$/);
     const shownInstalled = await run('USE GRAPH social SHOW QUERY hello');
     assert.equal(shownInstalled.output.split('\n')[2], '# installed v2');
+    const shownAll = await run('USE GRAPH social\nSHOW QUERY *');
+    assert.equal(shownAll.output, shownInstalled.output);
 
     const ran = await run('USE GRAPH social\nRUN QUERY hello("Tom")');
     assert.equal(ran.code, 0);

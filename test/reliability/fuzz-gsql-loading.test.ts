@@ -133,7 +133,7 @@ const VOCAB = [
   '🐈',
 ];
 
-const mutation = fc.oneof(
+const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('drop' as const), at: fc.nat() }),
   fc.record({ op: fc.constant('dup' as const), at: fc.nat() }),
   fc.record({ op: fc.constant('swap' as const), at: fc.nat(), with: fc.nat() }),
@@ -145,12 +145,17 @@ const mutation = fc.oneof(
   }),
 );
 
-function mutate(
-  text: string,
-  muts: readonly fc.Arbitrary<never>[] | { op: string; at: number; with?: number; token?: string }[],
-): string {
+interface Mutation {
+  op: 'drop' | 'dup' | 'swap' | 'put' | 'char';
+  at: number;
+  with?: number;
+  token?: string;
+}
+
+/** Applies token-level mutations (drop, duplicate, swap, insert a keyword or a character). */
+function mutate(text: string, muts: readonly Mutation[]): string {
   const toks = text.split(/(\s+|[{}();,])/).filter((t) => t !== '');
-  for (const m of muts as { op: string; at: number; with?: number; token?: string }[]) {
+  for (const m of muts) {
     if (toks.length === 0) break;
     const i = m.at % toks.length;
     if (m.op === 'drop') toks.splice(i, 1);

@@ -25,7 +25,14 @@ import type { VertexModel } from './model.js';
 import { predicateOf, resolveEndpoint, vertexObjs, type FilterArgs } from './resolve-query.js';
 import { Json, scalarOf } from './scalars.js';
 import { attributeFields, filterArgs, type SchemaTypes } from './schema-types.js';
-import { newBatch, type EdgeObj, type RequestContext, type VertexObj } from './runtime.js';
+import {
+  newBatch,
+  vertexObj,
+  type Batch,
+  type EdgeObj,
+  type RequestContext,
+  type VertexObj,
+} from './runtime.js';
 
 type Obj = Record<string, unknown>;
 
@@ -157,11 +164,17 @@ function edgeRowType(
 
 /** Edge objects in stored direction for handles read from `tx`. */
 function edgeObjs(tx: ReadTx, handles: EdgeHandle[]): EdgeObj[] {
-  const batch = newBatch(tx);
+  // A batch holds vertices of one type: an edge type with several pairs gets one batch per type.
+  const batches = new Map<string, Batch>();
+  const at = (type: string, row: number): VertexObj => {
+    let batch = batches.get(type);
+    if (!batch) batches.set(type, (batch = newBatch(tx)));
+    return vertexObj(batch, type, row);
+  };
   return handles.map((h) => {
     const swap = h.directed && h.reversed;
-    const src = { batch, type: swap ? h.tgtType : h.srcType, row: swap ? h.tgtRow : h.srcRow };
-    const tgt = { batch, type: swap ? h.srcType : h.tgtType, row: swap ? h.srcRow : h.tgtRow };
+    const src = at(swap ? h.tgtType : h.srcType, swap ? h.tgtRow : h.srcRow);
+    const tgt = at(swap ? h.srcType : h.tgtType, swap ? h.srcRow : h.tgtRow);
     return { tx, handle: h, source: src, target: tgt };
   });
 }

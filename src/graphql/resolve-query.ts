@@ -195,7 +195,7 @@ export function resolveEdgeField(
     const targets = newBatch(tx);
     computed = new Map();
     for (const v of batch.items) {
-      if (computed.has(v.row)) continue;
+      if (computed.has(v.row) || v.type !== parent.type) continue;
       let edges: EdgeObj[] = tx
         .edges(v.type, v.row, { edgeType: em.edgeType, targetType: em.targetType })
         .map((handle) => ({

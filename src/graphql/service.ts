@@ -73,7 +73,9 @@ export class GraphQLService {
     if (cached && cached.catalog === catalog) return cached;
     const schema = buildGraphSchema(catalog, graph);
     const b: Built = { catalog, schema, problems: schema ? validateSchema(schema) : [] };
-    this.built.set(graph, b);
+    // Only graphs that exist are kept, so requests naming random graphs cannot grow the cache.
+    if (schema) this.built.set(graph, b);
+    else this.built.delete(graph);
     return b;
   }
 

@@ -157,15 +157,26 @@ test('delete_<V>(where) and delete_by_id_<V> return what they deleted, as it was
 
 test('delete_<E>(where | whereExpr) and delete_by_id_<E>', async () => {
   const d = await data(`mutation { Social {
-    delete_born_in(where: {birthday: {_gt: "1990-01-01"}}) { birthday from { id } }
+    delete_born_in(where: {birthday: {_gt: "1990-01-01"}}) {
+      birthday from { id born_in { to { id } } } to { id reverse_born_in { to { id } } }
+    }
     delete_is_friend_of(whereExpr: "since >= 2020") { since from_id to_id }
     delete_by_id_partner(ids: [{from: {id: "c2"}, to: {id: "s1"}}]) { from_id to_id }
   } }`);
   assert.deepEqual(d, {
     Social: {
       delete_born_in: [
-        { birthday: '1995-01-01 00:00:00', from: { id: 'Jenny' } },
-        { birthday: '1990-06-15 12:30:00', from: { id: 'Kevin' } },
+        // Both ends are read as before the deletion (person and city rows 0 are both here).
+        {
+          birthday: '1995-01-01 00:00:00',
+          from: { id: 'Jenny', born_in: [{ to: { id: 'palo alto' } }] },
+          to: { id: 'palo alto', reverse_born_in: [{ to: { id: 'Jenny' } }, { to: { id: 'Kevin' } }] },
+        },
+        {
+          birthday: '1990-06-15 12:30:00',
+          from: { id: 'Kevin', born_in: [{ to: { id: 'palo alto' } }] },
+          to: { id: 'palo alto', reverse_born_in: [{ to: { id: 'Jenny' } }, { to: { id: 'Kevin' } }] },
+        },
       ],
       delete_is_friend_of: [{ since: 2020, from_id: 'Jenny', to_id: 'Emily' }],
       delete_by_id_partner: [{ from_id: 'c2', to_id: 's1' }],

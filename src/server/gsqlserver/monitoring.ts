@@ -4,7 +4,8 @@
  *   JSON array of data points from the sampler (started with the listener, stopped when it closes);
  * - POST /informant/current-service-status {"ServiceDescriptors":[{ServiceName, Partition?,
  *   Replica?}]}: one Online/Running event per matching component this server runs;
- * - GET|POST /informant/metrics: the latest figures in OpenMetrics text.
+ * - GET|POST /informant/metrics: the latest figures in OpenMetrics text;
+ * - POST /informant/metrics/get/{kind}: the samples as JSON (monitoring-informant.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { freemem, totalmem, cpus } from 'node:os';
@@ -14,6 +15,7 @@ import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { jsonBody } from '../http/body.js';
 import { RestError } from '../http/envelope.js';
+import { METRIC_KINDS, metricsGet } from './monitoring-informant.js';
 import { HOST, ONLINE, Sampler, type DataPoint } from './monitoring-sampler.js';
 
 const WHATS = new Set(['cpu', 'mem', 'diskspace', 'qps', 'servicestate']);
@@ -168,5 +170,12 @@ export function registerMonitoringRoutes(app: FastifyInstance, ctx: ServerContex
         return metricsText(sampler);
       },
     });
+  }
+  for (const kind of METRIC_KINDS) {
+    app.post(
+      `/informant/metrics/get/${kind}`,
+      { config: { endpoint: `POST /informant/metrics/get/${kind}` } },
+      async (r) => metricsGet(sampler, kind, r),
+    );
   }
 }

@@ -119,3 +119,31 @@ test('statistics come from real per-endpoint latency records', async () => {
   const bad = await call(h.rest, 'GET', '/statistics/tests?seconds=61');
   assert.equal(bad.body.code, 'REST-30400');
 });
+
+test('informant metrics/get: the samples as JSON with TigerGraph 4.x keys and filters', async () => {
+  const cpu = await call(gsql, 'POST', '/informant/metrics/get/cpu-memory', { LatestNum: '1' });
+  assert.equal(cpu.status, 200, cpu.text);
+  const rows = cpu.body.CPUMemoryMetrics as Record<string, unknown>[];
+  assert.deepEqual(
+    rows.map((r) => (r.ServiceDescriptor as Record<string, unknown>).ServiceName),
+    ['GPE', 'GSE', 'RESTPP', 'GSQL'],
+  );
+  assert.ok((rows[0].MemoryUsageMB as number) > 10);
+  assert.match(rows[0].TimestampNS as string, /^\d+000000000$/);
+  const disk = await call(gsql, 'POST', '/informant/metrics/get/diskspace', {});
+  assert.ok((disk.body.DiskMetrics as unknown[]).length >= 1);
+  const qps = await call(gsql, 'POST', '/informant/metrics/get/qps');
+  assert.ok(Array.isArray(qps.body.QPSMetrics));
+  assert.deepEqual((await call(gsql, 'POST', '/informant/metrics/get/network')).body, { NetworkMetrics: [] });
+  const future = await call(gsql, 'POST', '/informant/metrics/get/cpu-memory', {
+    TimeRange: { StartTimestampNS: `${BigInt(Date.now() + 100_000) * 1_000_000n}` },
+  });
+  assert.deepEqual(future.body, { CPUMemoryMetrics: [] });
+  const otherHost = await call(gsql, 'POST', '/informant/metrics/get/cpu-memory', { HostID: 'm9' });
+  assert.deepEqual(otherHost.body, { CPUMemoryMetrics: [] });
+  for (const body of [{ LatestNum: 'x' }, { TimeRange: 5 }, { HostID: 1 }, [1]]) {
+    const r = await call(gsql, 'POST', '/informant/metrics/get/cpu-memory', body);
+    assert.equal(r.status, 400, JSON.stringify(body));
+    assert.equal(r.body.code, 'REST-30000');
+  }
+});

@@ -161,7 +161,8 @@ export interface SelectBlock {
   target?: { types: { name: string; pos: Pos }[]; alias?: string; pos: Pos };
   where?: Expr;
   accum: Stmt[];
-  postAccum: Stmt[];
+  /** Each POST-ACCUM clause, in order (V2 allows several; UPDATE's SET is one). */
+  postAccum: Stmt[][];
   having?: Expr;
   orderBy: { expr: Expr; descending: boolean }[];
   limit?: Expr;

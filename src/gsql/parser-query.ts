@@ -575,7 +575,7 @@ function parseUpdate(c: TokenCursor): Stmt {
   c.next();
   const alias = c.expectIdent('the alias to update').text;
   const select = parseSelectFrom(c, alias, pos, true);
-  return { kind: 'update', select, sets: select.postAccum, pos };
+  return { kind: 'update', select, sets: select.postAccum[0] ?? [], pos };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -611,7 +611,7 @@ function parseSelectFrom(c: TokenCursor, result: string, pos: Pos, update: boole
   if (c.isPunct('-') && c.isPunct('(', 1)) parseStep(c, block);
   if (update) {
     c.expectWord('SET');
-    block.postAccum = parseAccumList(c);
+    block.postAccum = [parseAccumList(c)];
   }
   if (c.acceptWord('WHERE')) block.where = parseExpr(c);
   if (c.isWord('SAMPLE') || c.isWord('PER')) {
@@ -623,19 +623,16 @@ function parseSelectFrom(c: TokenCursor, result: string, pos: Pos, update: boole
   }
   if (c.acceptWord('ACCUM')) block.accum = parseAccumList(c);
   while (isPostAccum(c)) {
-    if (block.postAccum.length > 0) {
-      throw new GsqlSyntaxError(
-        c.peek().line,
-        c.peek().column,
-        'more than one POST-ACCUM clause is not supported yet',
-      );
-    }
     if (c.next().text.toUpperCase() === 'POST') {
       c.next();
       c.next();
     }
-    if (c.isPunct('(')) throw c.error('POST-ACCUM (alias) is not supported yet; expected a statement');
-    block.postAccum = parseAccumList(c);
+    // V2's `POST-ACCUM (alias)`: the alias each statement uses is found from the statement itself.
+    if (c.acceptPunct('(')) {
+      c.expectIdent('a vertex alias');
+      c.expectPunct(')');
+    }
+    block.postAccum.push(parseAccumList(c));
   }
   if (c.acceptWord('HAVING')) block.having = parseExpr(c);
   if (c.acceptWord('ORDER')) {

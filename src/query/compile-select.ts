@@ -192,7 +192,6 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const where = b.where ? cx.inClause('WHERE', () => compileExpr(cx, b.where!)) : undefined;
   if (where && b.where) expectType(where, T.BOOL, b.where.pos, 'WHERE');
   const accum = cx.inClause('ACCUM', () => cx.compileRowStmts(cx, b.accum));
-  // POST-ACCUM statements run once per distinct vertex of the alias they use.
   const postGroups: { slot: number; target: boolean; stmts: RowStmt[]; deferGlobals: boolean }[] = [];
   // The edge alias names one matched edge: it means nothing once the rows are reduced to vertices.
   const edgeAlias = b.edge?.alias;
@@ -210,10 +209,11 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       }
     }
   }
-  if (b.postAccum.length > 0) {
+  // Clauses run in order; within one, each statement runs once per distinct vertex of the alias it uses.
+  for (const clauseStmts of b.postAccum) {
     const bySource: Stmt[] = [];
     const byTarget: Stmt[] = [];
-    for (const s of b.postAccum) {
+    for (const s of clauseStmts) {
       const used = namesIn(s, new Set());
       const usesTarget = targetAlias !== undefined && used.has(targetAlias);
       const usesSource = srcAliasName !== undefined && used.has(srcAliasName);
@@ -223,20 +223,16 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       if (usesTarget || (!usesSource && resultIsTarget)) byTarget.push(s);
       else bySource.push(s);
     }
-    if (bySource.length > 0) {
+    for (const [stmts, target] of [
+      [bySource, false],
+      [byTarget, true],
+    ] as const) {
+      if (stmts.length === 0) continue;
       postGroups.push({
-        slot: sSlot,
-        target: false,
-        stmts: cx.inClause('POST-ACCUM', () => cx.compileRowStmts(cx, bySource)),
-        deferGlobals: readsWhatItWrites(bySource, true),
-      });
-    }
-    if (byTarget.length > 0) {
-      postGroups.push({
-        slot: tSlot,
-        target: true,
-        stmts: cx.inClause('POST-ACCUM', () => cx.compileRowStmts(cx, byTarget)),
-        deferGlobals: readsWhatItWrites(byTarget, true),
+        slot: target ? tSlot : sSlot,
+        target,
+        stmts: cx.inClause('POST-ACCUM', () => cx.compileRowStmts(cx, stmts)),
+        deferGlobals: readsWhatItWrites(stmts, true),
       });
     }
   }

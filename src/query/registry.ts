@@ -3,7 +3,7 @@
  * of installed ones (compiled once at INSTALL, recompiled only when the schema changed or after a
  * restart). Definitions live in a QueryStore so they can be kept in the durable catalog.
  */
-import type { Catalog } from '../catalog/types.js';
+import type { Catalog, StoredQuery } from '../catalog/types.js';
 import type { QueryDef } from '../gsql/ast-query.js';
 import { parseQueryText } from '../gsql/parser-query.js';
 import type { JsonValue } from '../util/json.js';
@@ -20,13 +20,7 @@ import { executeQuery } from './run.js';
 import { compileError } from './errors.js';
 import { QueryRuntimeError } from './values.js';
 
-export interface StoredQuery {
-  name: string;
-  graph: string;
-  /** The complete CREATE QUERY text. */
-  text: string;
-  installed: boolean;
-}
+export type { StoredQuery };
 
 /** Where query definitions are kept (the catalog, once it has a place for them). */
 export interface QueryStore {
@@ -51,7 +45,6 @@ export class MemoryQueryStore implements QueryStore {
   }
 }
 
-/** The catalog with the list of stored queries this layer needs (see the note on CatalogQueryStore). */
 type CatalogWithQueries = Catalog & { queries: StoredQuery[] };
 
 function hasQueryList(c: Catalog): c is CatalogWithQueries {
@@ -60,8 +53,8 @@ function hasQueryList(c: Catalog): c is CatalogWithQueries {
 
 /**
  * Keeps query definitions in the durable catalog (`catalog.queries`), so they survive a restart and
- * every server component sees the same list. Used as soon as the catalog model carries that list;
- * until then the registry keeps them in memory.
+ * every server component sees the same list. A catalog written before it had a query list reads as
+ * having none.
  */
 export class CatalogQueryStore implements QueryStore {
   constructor(
@@ -216,14 +209,13 @@ export class QueryRegistry {
 const registries = new WeakMap<object, QueryRegistry>();
 
 /**
- * The query registry of a database (one per database object): backed by the catalog when it has a
- * query list, otherwise by memory.
+ * The query registry of a database (one per database object): backed by its durable catalog, or by
+ * memory for a bare graph without one (tests).
  */
 export function registryFor(db: object): QueryRegistry {
   let r = registries.get(db);
   if (!r) {
-    const store =
-      isCatalogHolder(db) && hasQueryList(db.catalog) ? new CatalogQueryStore(db) : new MemoryQueryStore();
+    const store = isCatalogHolder(db) ? new CatalogQueryStore(db) : new MemoryQueryStore();
     r = new QueryRegistry(store);
     registries.set(db, r);
   }

@@ -108,11 +108,6 @@ const syntaxCases: [string, string, string][] = [
     'Syntax Error: line 3, column 31: repetition (E*1..k) is not supported yet; expected ")" but found "*"',
   ],
   [
-    'two POST-ACCUM clauses',
-    `S = {p};\nS = SELECT s FROM S:s POST-ACCUM s.gender = "a" POST-ACCUM s.gender = "b";`,
-    'Syntax Error: line 3, column 49: more than one POST-ACCUM clause is not supported yet',
-  ],
-  [
     'SELECT without assignment',
     `SELECT s FROM person:s;`,
     'Syntax Error: line 2, column 1: a SELECT block must be assigned to a vertex set variable: expected "X = SELECT …" but found "SELECT"',

@@ -260,3 +260,29 @@ test('a primary id declared WITH primary_id_as_attribute reads as an attribute',
   );
   assert.deepEqual(out, [{ S: [{ v_id: 'i1', v_type: 'Item', attributes: { id: 'i1', w: 1 } }] }]);
 });
+
+test('several POST-ACCUM clauses run in order, each over the alias it uses (V2)', async () => {
+  const out = await runText(
+    socialNet(),
+    q(
+      `SumAccum<INT> @likes, @rank;
+       SumAccum<INT> @@total, @@seen;
+       Posts = {post.*};
+       R = SELECT t FROM Posts:t -(<liked:e)- person:s
+           ACCUM t.@likes += 1
+           POST-ACCUM (t) @@total += t.@likes
+           POST-ACCUM (t) t.@rank = t.@likes * 10, @@seen += @@total;
+       PRINT @@total, @@seen;
+       PRINT R[R.@rank];`,
+      '',
+      'SYNTAX v2 ',
+    ),
+  );
+  assert.equal((out[0] as Record<string, unknown>)['@@total'], 5);
+  // The second clause reads @@total after the first clause has finished.
+  assert.equal((out[0] as Record<string, unknown>)['@@seen'], 20);
+  const ranks = (out[1] as { R: { v_id: string; attributes: { 'R.@rank': number } }[] }).R.map(
+    (r) => `${r.v_id}:${r.attributes['R.@rank']}`,
+  ).sort();
+  assert.deepEqual(ranks, ['0:20', '1:10', '2:10', '3:10']);
+});

@@ -2,7 +2,9 @@
  * The 4.x query catalog endpoints: GET /gsql/v1/queries?graph (names), POST /gsql/v1/queries?graph
  * (body: CREATE [OR REPLACE] QUERY text), GET /gsql/v1/queries/{name}?graph (its text and state),
  * DELETE /gsql/v1/queries/{name}?graph and DELETE /gsql/v1/queries?graph&query=a&query=b (all
- * named queries must exist; otherwise nothing is dropped).
+ * named queries must exist; otherwise nothing is dropped), and POST /gsql/v1/internal/check/query
+ * ?graph {"code": text}: the semantic check alone, answering `errors` and `warnings` (a faulty query
+ * is a successful check with errors, as pyTigerGraph expects).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseQueryText } from '../../gsql/parser-query.js';
@@ -11,7 +13,9 @@ import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { textBody } from '../http/body.js';
 import { okEnvelope, RestError } from '../http/envelope.js';
+import { compileQuery } from '../../query/compile-query.js';
 import { compileFailure } from '../restpp/query-exec.js';
+import { jsonBody } from '../http/body.js';
 import { graphParam, storedQuery } from './query-info.js';
 
 async function create(ctx: ServerContext, request: FastifyRequest): Promise<unknown> {
@@ -41,6 +45,32 @@ async function drop(ctx: ServerContext, request: FastifyRequest, names: string[]
   return okEnvelope([], `Successfully dropped queries on the graph '${graph}': [${dropped.join(', ')}].`);
 }
 
+function check(ctx: ServerContext, request: FastifyRequest): unknown {
+  const graph = graphParam(ctx, request);
+  const body = jsonBody(request);
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || typeof body.code !== 'string') {
+    throw new RestError(
+      'REST-30000',
+      'The request body must be a JSON object with the query text in "code".',
+    );
+  }
+  const errors: { message: string }[] = [];
+  try {
+    const statements = parseQueryText(body.code);
+    const stmt = statements[0];
+    if (!stmt || (stmt.kind !== 'createQuery' && stmt.kind !== 'interpretAnonymous')) {
+      errors.push({ message: 'expected a CREATE QUERY or INTERPRET QUERY text' });
+    } else {
+      compileQuery(stmt.query, ctx.db.catalog, stmt.query.graph ?? graph);
+    }
+  } catch (e) {
+    const failure = compileFailure(e);
+    if (!failure) throw e;
+    errors.push({ message: failure.message });
+  }
+  return { error: false, message: '', warnings: [], errors };
+}
+
 export function registerQueryCatalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const cfg = (endpoint: string) => ({ config: { endpoint, auth: 'basic' as const } });
   app.get('/gsql/v1/queries', cfg('GET /gsql/v1/queries'), async (r) => {
@@ -52,6 +82,9 @@ export function registerQueryCatalogRoutes(app: FastifyInstance, ctx: ServerCont
     );
   });
   app.post('/gsql/v1/queries', cfg('POST /gsql/v1/queries'), async (r) => create(ctx, r));
+  app.post('/gsql/v1/internal/check/query', cfg('POST /gsql/v1/internal/check/query'), async (r) =>
+    check(ctx, r),
+  );
   app.delete('/gsql/v1/queries', cfg('DELETE /gsql/v1/queries'), async (r) =>
     drop(ctx, r, queryOf(r).list('query')),
   );

@@ -182,3 +182,24 @@ test('4.x drop: all named queries must exist', async () => {
   assert.equal(again.status, 400);
   assert.equal(again.body.error, true);
 });
+
+test('semantic check: errors and warnings, never an error envelope for a faulty query', async () => {
+  const ok = await call(gsql, 'POST', '/gsql/v1/internal/check/query?graph=tests', {
+    code: 'CREATE QUERY fine() FOR GRAPH tests { PRINT 1 AS one; }',
+  });
+  assert.deepEqual(ok.body, { error: false, message: '', warnings: [], errors: [] });
+  const faulty = await call(gsql, 'POST', '/gsql/v1/internal/check/query?graph=tests', {
+    code: 'CREATE QUERY broken() FOR GRAPH tests { PRINT nope; }',
+  });
+  assert.equal(faulty.status, 200);
+  assert.equal(faulty.body.error, false);
+  const [err] = faulty.body.errors as { message: string }[];
+  assert.match(err.message, /Semantic Check Error/);
+  const syntax = await call(gsql, 'POST', '/gsql/v1/internal/check/query?graph=tests', {
+    code: 'CREATE QUERY (',
+  });
+  assert.match((syntax.body.errors as { message: string }[])[0].message, /Syntax Error/);
+  const noCode = await call(gsql, 'POST', '/gsql/v1/internal/check/query?graph=tests', { text: 'x' });
+  assert.equal(noCode.body.code, 'REST-30000');
+  assert.deepEqual((await call(gsql, 'GET', '/gsql/v1/queries?graph=tests')).body.results, ['sig']);
+});

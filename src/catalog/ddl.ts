@@ -257,11 +257,11 @@ export function dropGraph(catalog: Catalog, name: string): Catalog {
     vertexTypes: catalog.vertexTypes.filter((v) => v.graph !== name),
     edgeTypes: catalog.edgeTypes.filter((e) => e.graph !== name),
     jobs: catalog.jobs.filter((j) => j.graph !== name),
+    ...(catalog.queries ? { queries: catalog.queries.filter((q) => q.graph !== name) } : {}),
   });
 }
 
-/** DROP ALL: every graph, type, tuple and job. */
-/** Drops every schema object; users, roles and secrets are not schema and stay (as in TigerGraph). */
+/** DROP ALL: every graph, type, tuple, job and query; users, roles and secrets are not schema and stay (as in TigerGraph). */
 export function dropAll(catalog: Catalog): Catalog {
   const next: Catalog = { ...EMPTY_CATALOG, version: catalog.version + 1 };
   if (catalog.security) next.security = catalog.security;

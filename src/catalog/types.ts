@@ -100,6 +100,15 @@ export interface StoredJob {
   text: string;
 }
 
+/** A GSQL query of a graph, kept by its source text; installed ones are compiled on first use. */
+export interface StoredQuery {
+  name: string;
+  graph: string;
+  /** The complete CREATE QUERY text. */
+  text: string;
+  installed: boolean;
+}
+
 export interface Catalog {
   /** Bumped by every catalog change; persisted. */
   version: number;
@@ -108,6 +117,8 @@ export interface Catalog {
   tuples: TupleType[];
   graphs: GraphDef[];
   jobs: StoredJob[];
+  /** Queries (src/query); absent in catalogs written before queries were kept here. */
+  queries?: StoredQuery[];
   /** Users, roles, secrets and tokens (src/auth); absent until the first security change. */
   security?: SecurityState;
 }

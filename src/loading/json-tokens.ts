@@ -1,4 +1,5 @@
 /** JSON values as loading tokens (JSON_FILE lines, flatten_json_array elements). */
+import { stringifyJson } from '../util/json.js';
 
 export function dig(v: unknown, path: string[]): unknown {
   let cur = v;
@@ -14,5 +15,6 @@ export function jsonToken(v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'bigint') return v.toString();
-  return JSON.stringify(v);
+  // Not JSON.stringify: a 64-bit integer inside an array or object arrives as bigint.
+  return stringifyJson(v);
 }

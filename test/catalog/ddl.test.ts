@@ -331,3 +331,19 @@ test('tuples: field types checked, cannot drop one in use, DROP ALL empties ever
   assert.deepEqual({ ...empty, version: 0 }, EMPTY_CATALOG);
   assert.equal(empty.version, c.version + 1);
 });
+
+test("DROP GRAPH drops the graph's queries; DROP ALL drops every query", () => {
+  let c = createGraph(base(), 'h', '*');
+  c = {
+    ...c,
+    queries: [
+      { name: 'q1', graph: 'g', text: 'CREATE QUERY q1() FOR GRAPH g { }', installed: true },
+      { name: 'q2', graph: 'h', text: 'CREATE QUERY q2() FOR GRAPH h { }', installed: false },
+    ],
+  };
+  assert.deepEqual(
+    dropGraph(c, 'g').queries?.map((q) => q.name),
+    ['q2'],
+  );
+  assert.deepEqual(dropAll(c).queries ?? [], []);
+});

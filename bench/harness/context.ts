@@ -31,6 +31,9 @@ export interface Context {
   queries: () => Promise<QueryClient>;
   /** Distinct edges the server holds after the load. */
   edges: number;
+  /** Server RSS in bytes, empty (schema only) and after the RMAT load and a rebuild. */
+  emptyRss: number;
+  loadedRss: number;
   rows: Row[];
   log: (line: string) => void;
 }

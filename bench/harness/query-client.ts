@@ -3,7 +3,21 @@
  * it is served, otherwise `RUN QUERY` through the gsql shell transport (and says so, since that
  * path adds a text round trip the HTTP endpoint does not have).
  */
+import { get } from 'node:http';
 import type { OcelotServer } from './server.js';
+
+/** node:http rather than fetch: fetch gives up on a response whose headers take over 300 s. */
+function getText(url: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    get(url, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => (text += d));
+      res.on('end', () => resolve(text));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 export type QueryResults = Record<string, unknown>[];
 
@@ -26,11 +40,12 @@ function parseEnvelope(text: string, what: string): QueryResults {
   return env.results ?? [];
 }
 
-export async function queryClient(server: OcelotServer, graph: string): Promise<QueryClient> {
-  const probe = await fetch(`${server.urls.restpp}/query/${graph}/__ocelot_bench_probe__`);
-  const body = await probe.text();
-  // An unknown query on a served endpoint is a query error; an unserved endpoint is REST-1000.
-  const served = !(probe.status === 404 && body.includes('REST-1000'));
+/** `probe` names an installed query that refuses to run without parameters. */
+export async function queryClient(server: OcelotServer, graph: string, probe: string): Promise<QueryClient> {
+  const answer = await fetch(`${server.urls.restpp}/query/${graph}/${probe}`);
+  const body = await answer.text();
+  // A served endpoint answers with a parameter error; an unserved one is REST-1000.
+  const served = !(answer.status === 404 && body.includes('REST-1000'));
   if (served) {
     return {
       via: 'REST++ /query',
@@ -38,8 +53,8 @@ export async function queryClient(server: OcelotServer, graph: string): Promise<
         const qs = new URLSearchParams(
           Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
         );
-        const res = await fetch(`${server.urls.restpp}/query/${graph}/${name}?${qs.toString()}`);
-        return parseEnvelope(await res.text(), `GET /query/${graph}/${name}`);
+        const text = await getText(`${server.urls.restpp}/query/${graph}/${name}?${qs.toString()}`);
+        return parseEnvelope(text, `GET /query/${graph}/${name}`);
       },
     };
   }

@@ -19,7 +19,11 @@ function runScript(name: string, args: string[], timeoutMs: number): Promise<str
       ['--expose-gc', script(name), ...args],
       { timeout: timeoutMs, maxBuffer: 1 << 24, killSignal: 'SIGKILL' },
       (err, stdout, stderr) =>
-        err ? reject(new Error(`${name}: ${err.message} ${stderr.slice(-200)}`)) : resolve(stdout),
+        err
+          ? reject(
+              new Error(`${name} failed: ${stderr.split('\n').find((l) => /Error/.test(l)) ?? err.message}`),
+            )
+          : resolve(stdout),
     );
   });
 }

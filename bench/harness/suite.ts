@@ -18,7 +18,7 @@ import { algo, khop, shortest } from './scenarios-graph.js';
 import { graphql, reads } from './scenarios-http.js';
 import { footprint, loadRmat, loadSocial, upsert } from './scenarios-data.js';
 import { OcelotServer } from './server.js';
-import { renderTable, type Row } from './stats.js';
+import { renderTable, unavailable, type Row } from './stats.js';
 
 /** In run order; footprint restarts the server, so it comes after everything that uses it. */
 export const SCENARIOS: Record<string, (ctx: Context) => Promise<void>> = {
@@ -120,9 +120,11 @@ export async function runSuite(
       server,
       kuzu,
       edges: 0,
+      emptyRss: server.rss(),
+      loadedRss: 0,
       rows: [],
       log,
-      queries: async () => (client ??= await queryClient(ctx!.server, RMAT_GRAPH)),
+      queries: async () => (client ??= await queryClient(ctx!.server, RMAT_GRAPH, 'khop')),
       graphology: () =>
         (graphology ??= GraphologyPeer.build(data, opts.graphologyMaxEdges).then((r) =>
           typeof r === 'string' ? r : r.peer,
@@ -132,8 +134,26 @@ export async function runSuite(
     await loadRmat(ctx);
     await server.gsql(RMAT_QUERIES);
     for (const name of chosen) {
+      const t0 = performance.now();
+      const before = ctx.rows.length;
       log(`scenario ${name}`);
-      await SCENARIOS[name](ctx);
+      try {
+        await SCENARIOS[name](ctx);
+      } catch (e) {
+        // One broken scenario must not hide the others' numbers.
+        const why = e instanceof Error ? e.message.split('\n')[0] : String(e);
+        ctx.rows.push({
+          scenario: name,
+          what: 'scenario',
+          unit: '',
+          better: 'higher',
+          ocelot: unavailable(why),
+          peers: {},
+        });
+      }
+      // Printed as it finishes, so a long run shows its numbers early.
+      log(`scenario ${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      log(renderTable(ctx.rows.slice(before)));
     }
     const table = renderTable(ctx.rows);
     log('');

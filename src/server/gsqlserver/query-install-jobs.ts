@@ -9,6 +9,7 @@
  * failed — or FAILURE when the job itself failed (the catalog could not be written).
  * Finished requests are remembered for the last MAX_KEPT requests.
  */
+import { EngineError } from '../../engine/api.js';
 import type { Database } from '../../engine/database.js';
 import { QueryCompileError } from '../../query/errors.js';
 import { QueryRegistryError, registryFor } from '../../query/registry.js';
@@ -29,6 +30,7 @@ export interface InstallJob {
 
 const MAX_KEPT = 1000;
 const WAIT_STEP_MS = 20;
+const CONFLICT_RETRIES = 3;
 
 class InstallQueue {
   private readonly jobs = new Map<string, InstallJob>();
@@ -77,7 +79,7 @@ class InstallQueue {
       for (const q of job.queries) {
         q.state = 'RUNNING';
         try {
-          await registry.install(job.graph, [q.name], this.db.catalog, force);
+          await this.installOne(job.graph, q.name, force);
           q.state = 'SUCCESS';
         } catch (e) {
           if (!(e instanceof QueryCompileError || e instanceof QueryRegistryError)) throw e;
@@ -92,6 +94,19 @@ class InstallQueue {
       job.state = 'FAILURE';
       job.failure = e instanceof Error ? e.message : String(e);
       for (const q of job.queries) if (q.state === 'RUNNING' || q.state === 'NEW') q.state = 'FAILED';
+    }
+  }
+
+  /** Installs one query; a catalog changed meanwhile by another statement is retried on the new one. */
+  private async installOne(graph: string, name: string, force: boolean): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await registryFor(this.db).install(graph, [name], this.db.catalog, force);
+        return;
+      } catch (e) {
+        if (!(e instanceof EngineError && e.code === 'CATALOG-CONFLICT') || attempt >= CONFLICT_RETRIES)
+          throw e;
+      }
     }
   }
 

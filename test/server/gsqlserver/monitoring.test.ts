@@ -108,6 +108,13 @@ test('informant metrics in OpenMetrics text', async () => {
 });
 
 test('statistics come from real per-endpoint latency records', async () => {
+  const idle = await startHarness();
+  try {
+    const none = await call(idle.rest, 'GET', '/statistics/tests?seconds=10');
+    assert.equal(none.text, '{}');
+  } finally {
+    await idle.close();
+  }
   await seed(h);
   for (let i = 0; i < 3; i++) await call(h.rest, 'GET', '/graph/tests/vertices/vertex4/1');
   const r = await call(h.rest, 'GET', '/statistics/tests?seconds=60&segments=4');

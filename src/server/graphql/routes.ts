@@ -45,16 +45,14 @@ export function registerGraphqlRoutes(app: FastifyInstance, ctx: ServerContext):
       const graph = graphOf(request);
       if (!serviceOf(ctx.db).graphExists(graph)) return noGraph(reply, graph);
       const g = encodeURIComponent(graph);
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(
-          graphiqlPage({
-            graph,
-            apiUrl: `/api/graphql/gsql/${g}`,
-            sdlUrl: `/graphql/${g}/schema`,
-            assetBase: '/graphiql',
-          }),
-        );
+      return reply.type('text/html; charset=utf-8').send(
+        graphiqlPage({
+          graph,
+          apiUrl: `/api/graphql/gsql/${g}`,
+          sdlUrl: `/graphql/${g}/schema`,
+          assetBase: '/graphiql',
+        }),
+      );
     });
     scope.get(
       `${PAGE}/schema`,

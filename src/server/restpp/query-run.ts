@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { CompiledQuery } from '../../query/compile-query.js';
+import { QueryCompileError } from '../../query/errors.js';
 import { decodeJsonParams, decodeQueryStringParams, ParamError } from '../../query/params.js';
 import { QueryRegistryError, registryFor } from '../../query/registry.js';
 import { executeQuery } from '../../query/run.js';
@@ -43,6 +44,12 @@ function installedQuery(
   } catch (e) {
     // TigerGraph serves a query only once it is installed: until then there is no such endpoint.
     if (e instanceof QueryRegistryError) throw endpointNotFound(restppPath(request));
+    if (e instanceof QueryCompileError) {
+      throw new RestError(
+        'REST-10005',
+        `The installed query ${name} no longer fits the schema of graph ${graph}; install it again. ${e.message}`,
+      );
+    }
     throw e;
   }
 }

@@ -196,3 +196,26 @@ test('installed queries are dynamic endpoints with their parameters', async () =
   const other = await call(h.rest, 'GET', '/endpoints/other?dynamic=true');
   assert.equal((other.body as Record<string, unknown>)['GET /query/tests/echo'], undefined);
 });
+
+test('an installed query the schema no longer fits is a clear error (last: changes the schema)', async () => {
+  await addQuery(
+    h,
+    'CREATE QUERY usesA() FOR GRAPH tests { S = {vertex4.*}; T = SELECT s FROM S:s WHERE s.a01 > 2; PRINT T.size() AS n; }',
+  );
+  assert.deepEqual((await call(h.rest, 'GET', '/query/tests/usesA')).body.results, [{ n: 3 }]);
+  const c = h.db.catalog;
+  await h.db.changeCatalog({
+    ...c,
+    vertexTypes: c.vertexTypes.map((v) =>
+      v.name === 'vertex4' ? { ...v, attributes: v.attributes.filter((a) => a.name !== 'a01') } : v,
+    ),
+  });
+  const r = await call(h.rest, 'GET', '/query/tests/usesA');
+  assert.equal(r.status, 500);
+  assert.equal(r.body.code, 'REST-10005');
+  assert.match(
+    r.body.message as string,
+    /^The installed query usesA no longer fits the schema of graph tests; install it again\./,
+  );
+  assert.doesNotMatch(r.text, /at .*\.js:\d+/);
+});

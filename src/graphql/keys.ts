@@ -43,6 +43,18 @@ export function externalId(vt: VertexType, obj: Record<string, unknown>): Extern
   return typeof v === 'number' || typeof v === 'bigint' || typeof v === 'string' ? v : String(v);
 }
 
+/**
+ * The external id of a stored vertex in a form the engine parses back (REST's id text joins
+ * composite keys with bare commas, which a key value containing a comma would split).
+ */
+export function idOfRow(tx: ReadTx, vt: VertexType, row: number): ExternalId {
+  const obj: Record<string, unknown> =
+    vt.keyKind === 'primary_id'
+      ? { [vt.primaryId.name]: tx.vertexIdValue(vt.name, row) }
+      : Object.fromEntries(keyNames(vt).map((k) => [k, tx.attr(vt.name, row, k)]));
+  return externalId(vt, obj) ?? tx.vertexId(vt.name, row);
+}
+
 /** `<e>_endpoint`: the key fields of every vertex type the edge connects, and an optional `type`. */
 export function endpointInputType(
   edge: EdgeType,

@@ -20,7 +20,15 @@ import type { EdgeType, VertexType } from '../catalog/types.js';
 import type { AttrUpdate, EdgeHandle, ReadTx } from '../engine/api.js';
 import { valueFromJsonOrThrow } from '../engine/value-input.js';
 import { GraphQLRequestError } from './filter.js';
-import { endpointInputType, externalId, keyNames, keyType, resolveEnds, type ResolvedEnds } from './keys.js';
+import {
+  endpointInputType,
+  externalId,
+  idOfRow,
+  keyNames,
+  keyType,
+  resolveEnds,
+  type ResolvedEnds,
+} from './keys.js';
 import type { VertexModel } from './model.js';
 import { predicateOf, resolveEndpoint, vertexObjs, type FilterArgs } from './resolve-query.js';
 import { Json, scalarOf } from './scalars.js';
@@ -67,7 +75,7 @@ function vertexMutations(
   const subject = { name: vt.name, kind: 'vertex' as const, attributes: vm.attributes };
 
   const deleteRows = async (ctx: RequestContext, pre: ReadTx, rows: number[]): Promise<VertexObj[]> => {
-    const ids = rows.map((r) => pre.vertexId(vt.name, r));
+    const ids = rows.map((r) => idOfRow(pre, vt, r));
     await ctx.write('delete', (tx) => {
       for (const id of ids) tx.deleteVertex(vt.name, id);
     });
@@ -226,9 +234,10 @@ function edgeMutations(types: SchemaTypes, e: EdgeType): GraphQLFieldConfigMap<u
     handles: EdgeHandle[],
   ): Promise<EdgeObj[]> => {
     const objs = edgeObjs(pre, handles);
+    const idOf = (v: VertexObj) => idOfRow(pre, types.vertexModels.get(v.type)?.type as VertexType, v.row);
     const targets = objs.map((o) => ({
-      from: [o.source.type, pre.vertexId(o.source.type, o.source.row)] as const,
-      to: [o.target.type, pre.vertexId(o.target.type, o.target.row)] as const,
+      from: [o.source.type, idOf(o.source)] as const,
+      to: [o.target.type, idOf(o.target)] as const,
       disc: Object.fromEntries(e.discriminator.map((d) => [d, pre.edgeAttr(o.handle, d)])),
     }));
     await ctx.write('delete', (tx) => {

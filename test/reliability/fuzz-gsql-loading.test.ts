@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { parseScript } from '../../src/gsql/parser.js';
 import { runScript } from '../../src/shell/run-script.js';
+import { soakScale } from './scale.js';
 import {
   assertFuzz,
   checkedRequest,
@@ -26,7 +27,7 @@ after(async () => {
   await fz.close();
 });
 
-const opts = { numRuns: 5000, interruptAfterTimeLimit: FUZZ_MS, includeErrorInReport: true };
+const opts = { numRuns: 5000 * soakScale(), interruptAfterTimeLimit: FUZZ_MS, includeErrorInReport: true };
 
 /** Statements of the shapes the shell runs, over the fuzz schema. */
 const TEMPLATES = [

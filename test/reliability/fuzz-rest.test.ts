@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
+import { soakScale } from './scale.js';
 import { assertFuzz, checkedRequest, FUZZ_MS, startFuzzServer, type FuzzServer } from './fuzz-helpers.js';
 
 let fz: FuzzServer;
@@ -17,7 +18,7 @@ after(async () => {
 });
 
 const opts = (seedRuns: number) => ({
-  numRuns: seedRuns,
+  numRuns: seedRuns * soakScale(),
   interruptAfterTimeLimit: FUZZ_MS,
   includeErrorInReport: true,
 });

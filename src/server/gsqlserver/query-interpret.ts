@@ -12,6 +12,7 @@ import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { textBody } from '../http/body.js';
 import { RestError } from '../http/envelope.js';
+import { runningQueriesFor } from '../http/running-queries.js';
 import { compileFailure, queryHeaders, runTracked } from '../restpp/query-exec.js';
 import { queryStringRecord } from '../restpp/query-run.js';
 
@@ -51,6 +52,9 @@ async function interpret(ctx: ServerContext, request: FastifyRequest): Promise<u
 }
 
 export function registerQueryInterpretRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  // Closing the servers stops the queries of the database at once (they commit nothing) instead of
+  // letting them run to their deadline against a database about to close.
+  app.addHook('preClose', async () => runningQueriesFor(ctx.db).abortAll());
   for (const url of ['/gsqlserver/interpreted_query', '/gsql/v1/queries/interpret']) {
     app.post(url, { config: { endpoint: `POST ${url}`, auth: 'basic' } }, async (request) =>
       interpret(ctx, request),

@@ -121,6 +121,11 @@ export class RunningQueries {
     return hit;
   }
 
+  /** Aborts every running query (the servers are closing). */
+  abortAll(): void {
+    for (const r of this.running()) r.controller.abort();
+  }
+
   private prune(): void {
     const now = this.clock();
     const done = [...this.runs.values()].filter((r) => r.detached && r.finished !== undefined);

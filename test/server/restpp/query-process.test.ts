@@ -195,3 +195,27 @@ test('detached: running, aborted and timed-out queries; result errors', async ()
   assert.equal(unknown.body.code, 'REST-30001');
   assert.match(unknown.body.message as string, /no detached query has this request id/);
 });
+
+test('closing the servers stops running queries at once', async () => {
+  const other = await startHarness();
+  const [stmt] = parseQueryText(
+    'CREATE QUERY spin() FOR GRAPH tests { SumAccum<INT> @@n; WHILE true DO @@n += 1; END; }',
+  );
+  if (stmt.kind !== 'createQuery') throw new Error('expected CREATE QUERY');
+  await registryFor(other.db).create(stmt.query, 'tests', other.db.catalog, true);
+  await registryFor(other.db).install('tests', ['spin'], other.db.catalog, true);
+  const detached = await call(other.rest, 'GET', '/query/tests/spin', undefined, {
+    'GSQL-ASYNC': 'true',
+    'GSQL-TIMEOUT': '60000',
+  });
+  assert.equal(detached.body.error, false);
+  const pending = call(other.rest, 'GET', '/query/tests/spin', undefined, { 'GSQL-TIMEOUT': '60000' });
+  const stop = Date.now() + 5000;
+  while (((await call(other.rest, 'GET', '/showprocesslist/tests')).body.results as Rec[]).length < 2) {
+    if (Date.now() > stop) throw new Error('the queries did not start');
+  }
+  const closing = Date.now();
+  await other.close();
+  assert.ok(Date.now() - closing < 3000, `close took ${Date.now() - closing} ms`);
+  assert.equal((await pending).body.code, 'REST-12002');
+});

@@ -1,6 +1,7 @@
 /**
- * Statements of later issues (queries, loading jobs, DML, users, secrets …): recognised by their
- * leading words and skipped as one unit, so the shell can report them and go on.
+ * Statements Ocelot does not run (data sources, packages, functions, export/import, loading-job
+ * control) and the shell's UPSERT/DELETE, which shell/dml.ts parses from the statement's text:
+ * recognised by their leading words and skipped as one unit, so the shell can report them and go on.
  */
 import type { Parser } from './parser-core.js';
 import type { Token } from './lexer.js';
@@ -14,43 +15,22 @@ interface UnsupportedForm {
 }
 
 const FORMS: UnsupportedForm[] = [
-  { words: ['CREATE', 'OR?', 'REPLACE?', 'DISTRIBUTED?', 'QUERY'], feature: 'CREATE QUERY', body: true },
   { words: ['CREATE', 'OR?', 'REPLACE?', 'TEMPLATE', 'QUERY'], feature: 'CREATE TEMPLATE QUERY', body: true },
-  { words: ['CREATE', 'LOADING', 'JOB'], feature: 'CREATE LOADING JOB', body: true },
   { words: ['CREATE', 'DATA_SOURCE'], feature: 'CREATE DATA_SOURCE' },
-  { words: ['CREATE', 'SECRET'], feature: 'CREATE SECRET' },
-  { words: ['CREATE', 'USER'], feature: 'CREATE USER' },
-  { words: ['CREATE', 'ROLE'], feature: 'CREATE ROLE' },
   { words: ['CREATE', 'GROUP'], feature: 'CREATE GROUP' },
   { words: ['CREATE', 'PACKAGE'], feature: 'CREATE PACKAGE' },
-  { words: ['INSTALL', 'QUERY'], feature: 'INSTALL QUERY' },
   { words: ['INSTALL', 'FUNCTION'], feature: 'INSTALL FUNCTION' },
   { words: ['DROP', 'FUNCTION'], feature: 'DROP FUNCTION' },
   { words: ['SHOW', 'FUNCTION'], feature: 'SHOW FUNCTION' },
-  { words: ['RUN', 'QUERY'], feature: 'RUN QUERY' },
-  { words: ['RUN', 'LOADING', 'JOB'], feature: 'RUN LOADING JOB' },
   { words: ['RUN', 'JOB'], feature: 'RUN JOB' },
-  { words: ['INTERPRET', 'QUERY'], feature: 'INTERPRET QUERY' },
   { words: ['UPSERT'], feature: 'UPSERT' },
   { words: ['DELETE'], feature: 'DELETE' },
   { words: ['SELECT'], feature: 'SELECT' },
-  { words: ['DROP', 'QUERY'], feature: 'DROP QUERY' },
-  { words: ['DROP', 'USER'], feature: 'DROP USER' },
-  { words: ['DROP', 'SECRET'], feature: 'DROP SECRET' },
-  { words: ['DROP', 'ROLE'], feature: 'DROP ROLE' },
   { words: ['DROP', 'DATA_SOURCE'], feature: 'DROP DATA_SOURCE' },
   { words: ['DROP', 'PACKAGE'], feature: 'DROP PACKAGE' },
-  { words: ['GRANT'], feature: 'GRANT' },
-  { words: ['REVOKE'], feature: 'REVOKE' },
-  { words: ['SHOW', 'QUERY'], feature: 'SHOW QUERY' },
-  { words: ['SHOW', 'USER'], feature: 'SHOW USER' },
-  { words: ['SHOW', 'SECRET'], feature: 'SHOW SECRET' },
-  { words: ['SHOW', 'ROLE'], feature: 'SHOW ROLE' },
-  { words: ['SHOW', 'PRIVILEGE'], feature: 'SHOW PRIVILEGE' },
   { words: ['SHOW', 'DATA_SOURCE'], feature: 'SHOW DATA_SOURCE' },
   { words: ['SHOW', 'LOADING', 'STATUS'], feature: 'SHOW LOADING STATUS' },
   { words: ['SHOW', 'PACKAGE'], feature: 'SHOW PACKAGE' },
-  { words: ['ALTER', 'PASSWORD'], feature: 'ALTER PASSWORD' },
   { words: ['ALTER', 'USER'], feature: 'ALTER USER' },
   { words: ['EXPORT'], feature: 'EXPORT' },
   { words: ['IMPORT'], feature: 'IMPORT' },
@@ -123,10 +103,8 @@ export function parseUnsupported(p: Parser): { feature: string; start: Token } |
   for (const form of FORMS) {
     if (matchForm(p, form) < 0) continue;
     const start = p.peek();
-    // An anonymous INTERPRET QUERY () … { … } carries its body; a named one is one line.
-    const body = form.body === true || (form.feature === 'INTERPRET QUERY' && hasBodyOnFirstLine(p));
     p.next();
-    skipStatement(p, body);
+    skipStatement(p, form.body === true);
     return { feature: form.feature, start };
   }
   return undefined;

@@ -3,6 +3,7 @@ import { edgeTypeText, graphText, tupleTypeText, vertexTypeText } from '../catal
 import { findGraph, globalTypes, graphJobs, graphTypes } from '../catalog/lookup.js';
 import type { Catalog } from '../catalog/types.js';
 import { ShellError, type HandlerTable, type ShellContext } from './context.js';
+import { queryListing } from './query-list.js';
 
 const HELP = `GSQL Command List:
   help                     print this list
@@ -47,6 +48,7 @@ function list(ctx: ShellContext): void {
     ctx.print('Syntax version: v2');
   } else {
     ctx.print('Queries:');
+    for (const line of queryListing(ctx.store, graph)) ctx.print(line);
     ctx.print('');
   }
 }

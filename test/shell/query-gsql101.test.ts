@@ -101,6 +101,12 @@ test('GSQL 101 end to end through the shell: schema, loading job, hello and hell
       person('Nancy', 20, 'female', 'ky', { '@visited': false }),
     ]);
     assert.deepEqual(hello2.results[1], { '@@avgAge': 23.33333333333333 });
+    out = '';
+    assert.equal(await runScript(db, 'USE GRAPH social\nls', session, (t) => (out += t)), 0, out);
+    assert.match(
+      out,
+      /Queries:\n {2}- hello\(VERTEX<person> p\) \(installed v2\)\n {2}- hello2\(VERTEX<person> p\) \(installed v2\)\n/,
+    );
   } finally {
     await db.close();
     rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,8 @@ import { runScript } from '../../src/shell/run-script.js';
 import { soakScale } from './scale.js';
 import {
   assertFuzz,
+  mutate,
+  mutation,
   checkedRequest,
   FUZZ_MS,
   LEAK,
@@ -134,45 +136,11 @@ const VOCAB = [
   '🐈',
 ];
 
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ op: fc.constant('drop' as const), at: fc.nat() }),
-  fc.record({ op: fc.constant('dup' as const), at: fc.nat() }),
-  fc.record({ op: fc.constant('swap' as const), at: fc.nat(), with: fc.nat() }),
-  fc.record({ op: fc.constant('put' as const), at: fc.nat(), token: fc.constantFrom(...VOCAB) }),
-  fc.record({
-    op: fc.constant('char' as const),
-    at: fc.nat(),
-    token: fc.string({ minLength: 1, maxLength: 2 }),
-  }),
-);
-
-interface Mutation {
-  op: 'drop' | 'dup' | 'swap' | 'put' | 'char';
-  at: number;
-  with?: number;
-  token?: string;
-}
-
-/** Applies token-level mutations (drop, duplicate, swap, insert a keyword or a character). */
-function mutate(text: string, muts: readonly Mutation[]): string {
-  const toks = text.split(/(\s+|[{}();,])/).filter((t) => t !== '');
-  for (const m of muts) {
-    if (toks.length === 0) break;
-    const i = m.at % toks.length;
-    if (m.op === 'drop') toks.splice(i, 1);
-    else if (m.op === 'dup') toks.splice(i, 0, toks[i]);
-    else if (m.op === 'swap') [toks[i], toks[m.with! % toks.length]] = [toks[m.with! % toks.length], toks[i]];
-    else if (m.op === 'put') toks.splice(i, 0, ` ${m.token!} `);
-    else toks.splice(i, 0, m.token!);
-  }
-  return toks.join('');
-}
-
 const gsqlText = fc.oneof(
   {
     weight: 6,
     arbitrary: fc
-      .tuple(fc.constantFrom(...TEMPLATES), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+      .tuple(fc.constantFrom(...TEMPLATES), fc.array(mutation(VOCAB), { minLength: 1, maxLength: 4 }))
       .map(([t, m]) => mutate(t, m)),
   },
   { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },

@@ -131,3 +131,39 @@ export async function assertFuzz<T>(
   );
   if (details.failed) throw new Error((await fc.asyncDefaultReportMessage(details)) ?? 'property failed');
 }
+
+/** One token-level mutation; `put` inserts a word of `vocab` (the language's keywords and symbols). */
+export const mutation = (vocab: readonly string[]): fc.Arbitrary<Mutation> =>
+  fc.oneof(
+    fc.record({ op: fc.constant('drop' as const), at: fc.nat() }),
+    fc.record({ op: fc.constant('dup' as const), at: fc.nat() }),
+    fc.record({ op: fc.constant('swap' as const), at: fc.nat(), with: fc.nat() }),
+    fc.record({ op: fc.constant('put' as const), at: fc.nat(), token: fc.constantFrom(...vocab) }),
+    fc.record({
+      op: fc.constant('char' as const),
+      at: fc.nat(),
+      token: fc.string({ minLength: 1, maxLength: 2 }),
+    }),
+  );
+
+export interface Mutation {
+  op: 'drop' | 'dup' | 'swap' | 'put' | 'char';
+  at: number;
+  with?: number;
+  token?: string;
+}
+
+/** Applies token-level mutations (drop, duplicate, swap, insert a keyword or a character). */
+export function mutate(text: string, muts: readonly Mutation[]): string {
+  const toks = text.split(/(\s+|[{}();,])/).filter((t) => t !== '');
+  for (const m of muts) {
+    if (toks.length === 0) break;
+    const i = m.at % toks.length;
+    if (m.op === 'drop') toks.splice(i, 1);
+    else if (m.op === 'dup') toks.splice(i, 0, toks[i]);
+    else if (m.op === 'swap') [toks[i], toks[m.with! % toks.length]] = [toks[m.with! % toks.length], toks[i]];
+    else if (m.op === 'put') toks.splice(i, 0, ` ${m.token!} `);
+    else toks.splice(i, 0, m.token!);
+  }
+  return toks.join('');
+}

@@ -23,6 +23,7 @@ const PROPERTY_FILES = [
   'db-faults.property.test.js',
   'fuzz-rest.test.js',
   'fuzz-gsql-loading.test.js',
+  'fuzz-graphql.test.js',
   'limits.test.js',
   'security.test.js',
 ];

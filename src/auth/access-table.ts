@@ -144,6 +144,8 @@ export const ENDPOINT_ACCESS: ReadonlyMap<string, AccessRule> = new Map<string, 
   // GraphQL (mutations are checked for the write privileges by the resolver)
   ['POST /graphql/{graph_name}', READ_DATA],
   ['GET /graphql/{graph_name}', READ_DATA],
+  // GraphiQL's static scripts and styles (from node_modules): nothing of the database in them.
+  ['GET /graphiql/{file}', PUBLIC],
 ]);
 
 /** GSQL statement (its leading words, upper case) -> rule. */

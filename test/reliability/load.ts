@@ -1,7 +1,7 @@
 /**
  * The load run: N concurrent clients on loopback against an `ocelot serve` child for a bounded time,
  * mixing reads (vertex by id, filtered lists, edges), writes (upserts of existing ids with edges, so
- * the data size stays constant) and GSQL queries through the shell transport. Measures throughput,
+ * the data size stays constant) and an installed GSQL query through REST++ /query. Measures throughput,
  * errors and latency percentiles, and the server's RSS after a full GC (gc-probe.mjs) before and
  * after the load.
  */
@@ -129,9 +129,9 @@ export async function loadRun(opts: LoadOptions): Promise<LoadReport> {
         text = r.text;
       } else {
         kind = 'query';
-        const r = await gsql(s.gsql, `RUN QUERY hop("${pick()}")`, 'G');
-        ok = r.code === 0;
-        text = r.out;
+        const r = await request(`${s.restpp}/query/G/hop?v=${pick()}`);
+        ok = r.status === 200;
+        text = r.text;
       }
       const ms = performance.now() - t0;
       latencies.push(ms);

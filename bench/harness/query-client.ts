@@ -4,12 +4,16 @@
  * path adds a text round trip the HTTP endpoint does not have).
  */
 import { get } from 'node:http';
-import type { OcelotServer } from './server.js';
+import { LONG_TIMEOUT_MS, type OcelotServer } from './server.js';
 
-/** node:http rather than fetch: fetch gives up on a response whose headers take over 300 s. */
+/**
+ * node:http rather than fetch: fetch gives up on a response whose headers take over 300 s. A fresh
+ * connection each time (agent: false) and a one-hour GSQL-TIMEOUT: the default 16 s would stop
+ * whole-graph queries on large scales.
+ */
 function getText(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    get(url, (res) => {
+    get(url, { agent: false, headers: { 'GSQL-TIMEOUT': String(LONG_TIMEOUT_MS) } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));

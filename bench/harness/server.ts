@@ -10,6 +10,9 @@ import { GsqlSession } from '../../src/cli/gsql-transport.js';
 
 const OCELOT = fileURLToPath(new URL('../../src/cli/ocelot.js', import.meta.url));
 
+/** GSQL-TIMEOUT for the bench's requests: whole-graph queries outlast the 16 s default. */
+export const LONG_TIMEOUT_MS = 3_600_000;
+
 const children = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -156,11 +159,21 @@ export class OcelotServer {
   }
 
   async rest(method: string, path: string, body?: unknown): Promise<unknown> {
-    const res = await fetch(`${this.urls.restpp}${path}`, {
+    const headers: Record<string, string> = { 'GSQL-TIMEOUT': String(LONG_TIMEOUT_MS) };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const init = {
       method,
-      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
+    };
+    let res: Response;
+    try {
+      res = await fetch(`${this.urls.restpp}${path}`, init);
+    } catch {
+      // A pooled keep-alive socket the server closed while idle fails the send: retry once on a new
+      // one (a dead server fails again, and that error is reported).
+      res = await fetch(`${this.urls.restpp}${path}`, init);
+    }
     const text = await res.text();
     let json: unknown;
     try {

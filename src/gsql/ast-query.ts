@@ -102,10 +102,13 @@ export type Expr =
   | (ExprBase & { kind: 'null' })
   /** A plain name: local variable, parameter, vertex alias, vertex-set variable, type name. */
   | (ExprBase & { kind: 'name'; name: string })
-  /** A global accumulator `@@name`. */
-  | (ExprBase & { kind: 'global'; name: string })
-  /** A vertex-attached accumulator `target.@name` (target absent for a bare `@name`). */
-  | (ExprBase & { kind: 'vattach'; target?: Expr; name: string })
+  /** A global accumulator `@@name` (`@@name'`: its previous value). */
+  | (ExprBase & { kind: 'global'; name: string; prev?: boolean })
+  /**
+   * A vertex-attached accumulator `target.@name` (target absent for a bare `@name`);
+   * `target.@name'` reads its value from before the current SELECT.
+   */
+  | (ExprBase & { kind: 'vattach'; target?: Expr; name: string; prev?: boolean })
   /** `target.name`: an attribute, a tuple field, or `.type`. */
   | (ExprBase & { kind: 'field'; target: Expr; name: string; namePos: Pos })
   | (ExprBase & { kind: 'method'; target: Expr; name: string; args: Expr[]; namePos: Pos })

@@ -146,6 +146,12 @@ export function tokenize(src: string): Token[] {
         }
       }
       push('ident', word, start, i);
+      // `@x'` and `@@x'` read an accumulator's previous value: that quote starts no string.
+      const prev = tokens[tokens.length - 2];
+      if (src[i] === "'" && prev?.kind === 'punct' && (prev.text === '@' || prev.text === '@@')) {
+        push('punct', "'", i, i + 1);
+        i++;
+      }
       continue;
     }
     if (isDigit(c) || (c === '.' && isDigit(src[i + 1] ?? ''))) {

@@ -283,6 +283,11 @@ function parsePostfix(c: TokenCursor, e: Expr): Expr {
     if (c.acceptPunct('@')) {
       const name = c.expectIdent('an accumulator name after "@"');
       e = { kind: 'vattach', target: e, name: name.text, pos: e.pos, start: e.start, end: name.end };
+      const prime = c.peek();
+      if (prime.kind === 'punct' && prime.text === "'") {
+        c.next();
+        e = { ...e, prev: true, end: prime.end };
+      }
       continue;
     }
     const nameTok = c.expectIdent('an attribute or method name after "."');
@@ -337,17 +342,39 @@ function parsePrimary(c: TokenCursor): Expr {
   }
 }
 
+/** Consumes the `'` of a previous-value read `@x'`, if there. */
+function primeAfter(c: TokenCursor): Token | undefined {
+  const t = c.peek();
+  if (t.kind !== 'punct' || t.text !== "'") return undefined;
+  c.next();
+  return t;
+}
+
 function parsePunctPrimary(c: TokenCursor, t: Token): Expr {
   const at = startOf(t);
   if (t.text === '@@') {
     c.next();
     const name = c.expectIdent('an accumulator name after "@@"');
-    return { kind: 'global', name: name.text, ...at, end: name.end };
+    const prime = primeAfter(c);
+    return {
+      kind: 'global',
+      name: name.text,
+      ...at,
+      end: prime?.end ?? name.end,
+      ...(prime && { prev: true }),
+    };
   }
   if (t.text === '@') {
     c.next();
     const name = c.expectIdent('an accumulator name after "@"');
-    return { kind: 'vattach', name: name.text, ...at, end: name.end };
+    const prime = primeAfter(c);
+    return {
+      kind: 'vattach',
+      name: name.text,
+      ...at,
+      end: prime?.end ?? name.end,
+      ...(prime && { prev: true }),
+    };
   }
   if (t.text === '(') {
     c.next();

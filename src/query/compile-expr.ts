@@ -39,6 +39,33 @@ export function vaccOf(ctx: RunContext, v: Vtx, va: VertexAccum): Accum {
   return (v.acc[va.index] ??= va.make(ctx)) as Accum;
 }
 
+/** The accumulator about to be updated; keeps its value from before the running SELECT if `@x'` is read. */
+export function vaccForUpdate(ctx: RunContext, v: Vtx, va: VertexAccum): Accum {
+  const a = vaccOf(ctx, v, va);
+  if (va.primed) {
+    const at = (v.prevAt ??= []);
+    if (at[va.index] !== ctx.selectStamp) {
+      at[va.index] = ctx.selectStamp;
+      (v.prev ??= [])[va.index] = copyValue(a.value());
+    }
+  }
+  return a;
+}
+
+/** `@x'`: the value before the running (or last) SELECT changed it, else the current value. */
+function prevValue(ctx: RunContext, v: Vtx, va: VertexAccum): unknown {
+  if (v.prevAt?.[va.index] === ctx.selectStamp) return v.prev![va.index];
+  return vaccOf(ctx, v, va).value();
+}
+
+/** A copy of a collection value, so later updates of the accumulator leave it alone. */
+function copyValue(x: unknown): unknown {
+  if (Array.isArray(x)) return x.slice();
+  if (x instanceof Set) return new Set(x);
+  if (x instanceof Map) return new Map(x);
+  return x;
+}
+
 /** Converts a stored attribute value to its run-time form (vertex references become Vtx). */
 export function fromStored(ctx: RunContext, v: Value, tuples: Map<string, TupleT>): unknown {
   if (typeof v !== 'object') return v;
@@ -101,11 +128,16 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
     case 'global': {
       const g = cx.globals.get(e.name);
       if (!g) throw compileError(e.pos, `the global accumulator @@${e.name} is not declared`);
+      if (e.prev) throw compileError(e.pos, `the previous value @@${e.name}' is not supported yet`);
       const slot = g.slot;
       return { t: accumValueType(g.t), f: (ctx) => (ctx.vars[slot] as Accum).value() };
     }
     case 'vattach': {
       const { va, target } = vertexAccumRef(cx, e);
+      if (e.prev) {
+        va.primed = true;
+        return { t: accumValueType(va.t), f: (ctx) => prevValue(ctx, target(ctx), va) };
+      }
       return { t: accumValueType(va.t), f: (ctx) => vaccOf(ctx, target(ctx), va).value() };
     }
     case 'field':

@@ -280,6 +280,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       return v;
     };
     const stamp = ctx.nextStamp();
+    ctx.selectStamp = stamp;
     const result: Vtx[] = [];
     const sources: Vtx[] = [];
     const targets: Vtx[] = [];

@@ -45,6 +45,8 @@ export class RunContext {
   }
 
   private stamps = 0;
+  /** The stamp of the running (or last) SELECT: `@x'` reads the value from before it. */
+  selectStamp = 0;
 
   /** A number no earlier SELECT of this run used, for marking collected vertices. */
   nextStamp(): number {

@@ -14,7 +14,7 @@ import {
   type Accum,
 } from './accumulators.js';
 import { arity, num, type Method } from './builtin-args.js';
-import { compileExpr, vaccOf, vertexAccumRef } from './compile-expr.js';
+import { compileExpr, vaccForUpdate, vertexAccumRef } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';
@@ -29,9 +29,10 @@ export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) =
     const slot = g.slot;
     return { t: g.t, get: (ctx) => ctx.vars[slot] as Accum };
   }
-  if (e.kind === 'vattach') {
+  // `@x'` is a plain value, not an accumulator to update.
+  if (e.kind === 'vattach' && !e.prev) {
     const { va, target } = vertexAccumRef(cx, e);
-    return { t: va.t, get: (ctx) => vaccOf(ctx, target(ctx), va) };
+    return { t: va.t, get: (ctx) => vaccForUpdate(ctx, target(ctx), va) };
   }
   return undefined;
 }

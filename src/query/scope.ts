@@ -61,6 +61,8 @@ export interface VertexAccum {
   t: AccumT;
   /** Creates the accumulator of one vertex with the declared initial value. */
   make: (ctx: RunContext) => Accum;
+  /** Whether the query reads `@name'`: updates then keep the value from before each SELECT. */
+  primed?: boolean;
 }
 
 /** Which part of a query is being compiled (accumulator rules differ per clause). */

@@ -13,6 +13,9 @@ export class Vtx {
   m0 = 0;
   m1 = 0;
   m2 = 0;
+  /** Per accumulator index: the value before the SELECT stamped in `prevAt` first touched it (`@x'`). */
+  prev?: unknown[];
+  prevAt?: number[];
   constructor(
     readonly type: string,
     readonly row: number,

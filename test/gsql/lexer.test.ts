@@ -100,3 +100,20 @@ test('a byte-order mark and Windows line ends are blanks', () => {
     'eof:',
   ]);
 });
+
+test('a quote right after an accumulator name is the previous-value mark, not a string', () => {
+  assert.deepEqual(kinds("s.@x' - @@y' + 'z'"), [
+    'ident:s',
+    'punct:.',
+    'punct:@',
+    'ident:x',
+    "punct:'",
+    'punct:-',
+    'punct:@@',
+    'ident:y',
+    "punct:'",
+    'punct:+',
+    'string:z',
+    'eof:',
+  ]);
+});

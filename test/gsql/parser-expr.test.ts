@@ -24,9 +24,9 @@ function show(e: Expr): string {
     case 'name':
       return e.name;
     case 'global':
-      return '@@' + e.name;
+      return '@@' + e.name + (e.prev ? "'" : '');
     case 'vattach':
-      return `${e.target ? show(e.target) : ''}.@${e.name}`;
+      return `${e.target ? show(e.target) : ''}.@${e.name}${e.prev ? "'" : ''}`;
     case 'field':
       return `${show(e.target)}.${e.name}`;
     case 'method':
@@ -76,6 +76,11 @@ test('postfix: attributes, vertex accumulators, methods, calls, map arrows, seed
   assert.equal(show(parse('{person.*, p, ANY, @@s}')), '{person.*, p, ANY, @@s}');
   assert.equal(show(parse('CASE WHEN a THEN 1 ELSE 2 END')), 'CASE WHEN a THEN 1 ELSE 2 END');
   assert.equal(show(parse('CASE x WHEN 1 THEN "one" END')), 'CASE x WHEN 1 THEN "one" END');
+});
+
+test("previous values: s.@x', @x' and @@x' next to strings", () => {
+  assert.equal(show(parse("abs(s.@score - s.@score') > 'a'")), `(abs((s.@score - s.@score')) > "a")`);
+  assert.equal(show(parse("@cc' != @@n'")), `(.@cc' != @@n')`);
 });
 
 test('literals: 64-bit integers stay exact, floats, strings, booleans', () => {

@@ -249,13 +249,7 @@ const jsonLine = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 40 }),
 );
-// Integers beyond 2^53 nested in a JSON line are left out until the bug in found-bugs.test.ts is fixed.
-const jsonBody = fc
-  .array(
-    jsonLine.filter((l) => !/\d{16,}/.test(l)),
-    { maxLength: 15 },
-  )
-  .map((l) => new TextEncoder().encode(l.join('\n')));
+const jsonBody = fc.array(jsonLine, { maxLength: 15 }).map((l) => new TextEncoder().encode(l.join('\n')));
 const ddlParams = fc.array(
   fc.constantFrom(
     'sep=%7C',

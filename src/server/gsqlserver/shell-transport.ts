@@ -10,7 +10,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
-import { decodeUserPassword, INVALID_CREDENTIALS } from '../http/auth.js';
+import { decodeBasic } from '../../auth/credentials.js';
+import { INVALID_CREDENTIALS } from '../http/auth.js';
 import { textBody } from '../http/body.js';
 import { RestError } from '../http/envelope.js';
 import { gsqlVersionText } from '../version-info.js';
@@ -49,7 +50,7 @@ export function decodeFormText(body: string): string {
 
 export function registerShellTransport(app: FastifyInstance, ctx: ServerContext, prefix: string): void {
   app.post(`${prefix}/login`, { config: { endpoint: `POST ${prefix}/login` } }, async (request, reply) => {
-    const creds = decodeUserPassword(textBody(request));
+    const creds = decodeBasic(textBody(request));
     const cookie = readGsqlCookie(request);
     const failure = (message: string) => ({ error: true, message, isClientCompatible: true });
     if (!creds || !(await ctx.credentialCheck(creds.user, creds.password)))

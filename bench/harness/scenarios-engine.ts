@@ -1,7 +1,7 @@
 /**
- * The in-process engine scripts other engineers own (bench/storage.ts, bench/paths.ts) run as child
- * processes (they run on import and export nothing), with the numbers the issue has targets for
- * picked out of their output. A line that is not found becomes "not available", not a zero.
+ * The in-process scripts other engineers own (bench/storage.ts, bench/paths.ts, bench/graphql.ts)
+ * run as child processes (they run on import and export nothing), with the numbers the issue has
+ * targets for picked out of their output. A line that is not found becomes "not available", not a zero.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,11 @@ export async function engine(ctx: Context): Promise<void> {
     ['--scale', scale, '--queries', String(ctx.opts.pairs)],
     1_800_000,
   ).catch((e: Error) => e);
+  const graphql = await runScript(
+    'graphql',
+    ['--scale', scale, '--queries', String(ctx.opts.pairs)],
+    1_800_000,
+  ).catch((e: Error) => e);
   const row = (
     what: string,
     unit: string,
@@ -81,5 +86,11 @@ export async function engine(ctx: Context): Promise<void> {
     'ms',
     'lower',
     pick(paths, /^shortest path, one per pair/, /p50 ([\d.]+) ms/),
+  );
+  row(
+    'GraphQL 2-hop p50, service without HTTP (bench/graphql)',
+    'ms',
+    'lower',
+    pick(graphql, /^2-hop from one person/, /p50 ([\d.]+) ms/),
   );
 }

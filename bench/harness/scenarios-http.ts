@@ -99,7 +99,9 @@ export async function graphql(ctx: Context): Promise<void> {
     });
     outcome =
       res.status === 404
-        ? unavailable('GraphQL is not served by `ocelot serve` yet (src/server/graphql is empty)')
+        ? unavailable(
+            'GraphQL is not served over HTTP by `ocelot serve` yet; the engine scenario times the service without HTTP',
+          )
         : unavailable('GraphQL answers, but its 2-hop query shape is not wired into the harness yet');
     await res.body?.cancel();
   } catch (e) {

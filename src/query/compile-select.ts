@@ -9,6 +9,7 @@ import { compileExpr, expectType } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, RowStmt, Typed } from './scope.js';
+import { runtimeTypeNames } from './type-names.js';
 import { T, isNumeric, typeText, type QType } from './types.js';
 import { compareValues, EdgeVal, toNumber, Vtx } from './values.js';
 
@@ -134,6 +135,9 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
 
   // The edge step.
   const steps: Step[] = [];
+  // Edge and target types named by STRING / SET<STRING> variables, resolved when the SELECT runs.
+  const dynSteps: ((ctx: RunContext) => Step[])[] = [];
+  const dynTargets: ((ctx: RunContext) => string[])[] = [];
   let eSlot = -1;
   let tSlot = -1;
   let targetTypes: string[] = [];
@@ -145,7 +149,13 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         continue;
       }
       const def = cx.edgeType(et.name);
-      if (!def) throw compileError(et.pos, `"${et.name}" is not an edge type of graph ${cx.graphName}`);
+      if (!def) {
+        const names = runtimeTypeNames(cx, et.name, 'edge');
+        if (!names) throw compileError(et.pos, `"${et.name}" is not an edge type of graph ${cx.graphName}`);
+        const direction = et.direction === 'in' ? 'in' : 'out';
+        dynSteps.push((ctx) => names(ctx).map((edgeType) => ({ filter: { edgeType, direction } })));
+        continue;
+      }
       edgeNames.push(et.name);
       let direction: 'out' | 'in' = et.direction === 'in' ? 'in' : 'out';
       if (
@@ -165,14 +175,25 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     }
     if (b.edge.types.length === 0) steps.push({ filter: { direction: 'out' } });
     for (const t of b.target.types) {
-      if (!cx.vertexType(t.name))
-        throw compileError(t.pos, `"${t.name}" is not a vertex type of graph ${cx.graphName}`);
+      if (cx.vertexType(t.name)) {
+        targetTypes.push(t.name);
+        continue;
+      }
+      const names = runtimeTypeNames(cx, t.name, 'vertex');
+      if (!names) throw compileError(t.pos, `"${t.name}" is not a vertex type of graph ${cx.graphName}`);
+      dynTargets.push(names);
     }
-    targetTypes = b.target.types.map((t) => t.name);
+    // Types known only at run time: the target alias may be of any type.
+    if (dynTargets.length > 0) {
+      const known = targetTypes;
+      dynTargets.push(() => known);
+      targetTypes = [];
+    }
     if (b.edge.alias) {
+      const oneType = edgeNames.length === 1 && dynSteps.length === 0;
       const binding = cx.declare(
         b.edge.alias,
-        { kind: 'EDGE', edgeType: edgeNames.length === 1 ? edgeNames[0] : undefined },
+        { kind: 'EDGE', edgeType: oneType ? edgeNames[0] : undefined },
         b.edge.pos,
         true,
       );
@@ -252,8 +273,8 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const offset = limitOf(b.offset);
   const resultSlot = resultIsTarget ? tSlot : sSlot;
   const whereF = where?.f;
-  const hasEdge = steps.length > 0;
-  const tTypes = targetTypes.length > 0 ? new Set(targetTypes) : undefined;
+  const hasEdge = b.edge !== undefined && b.target !== undefined;
+  const staticTTypes = targetTypes.length > 0 ? new Set(targetTypes) : undefined;
 
   // The edge alias is bound only when some clause reads it; otherwise the fast path applies.
   const edgeUsed =
@@ -281,6 +302,8 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     };
     const stamp = ctx.nextStamp();
     ctx.selectStamp = stamp;
+    const runSteps = dynSteps.length > 0 ? steps.concat(dynSteps.flatMap((d) => d(ctx))) : steps;
+    const tTypes = dynTargets.length > 0 ? new Set(dynTargets.flatMap((d) => d(ctx))) : staticTTypes;
     const result: Vtx[] = [];
     const sources: Vtx[] = [];
     const targets: Vtx[] = [];
@@ -311,7 +334,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         keep(s, undefined);
         return;
       }
-      for (const step of steps) {
+      for (const step of runSteps) {
         if (fast && step.filter.edgeType) {
           // Fast path: no edge alias is read, so walk the typed-array adjacency directly.
           for (const tt of tTypes ?? allTypes) {

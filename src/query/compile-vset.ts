@@ -8,6 +8,7 @@ import { compileExpr } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Typed } from './scope.js';
+import { namesTypes, typeNamesOf } from './type-names.js';
 import { typeText, type QType } from './types.js';
 import { valuesEqual, Vtx } from './values.js';
 
@@ -96,11 +97,13 @@ export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
         parts.push((ctx, out) => {
           for (const v of collectionItems(f(ctx))) if (v instanceof Vtx) out.add(v);
         });
-      } else if (x.t.kind === 'STRING' || x.t.kind === 'SET') {
-        throw compileError(
-          item.expr.pos,
-          'vertex types named at run time in a seed ({type_param}) are not supported yet',
-        );
+      } else if (namesTypes(x.t)) {
+        // `{v_type}`, `{v_type_set}`: every vertex of the types named at run time.
+        const names = typeNamesOf(cx, x, 'vertex')!;
+        types.add(undefined);
+        parts.push((ctx, out) => {
+          for (const tn of names(ctx)) for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
+        });
       } else {
         throw compileError(item.expr.pos, `a vertex set seed needs vertices, not ${typeText(x.t)}`);
       }

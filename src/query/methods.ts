@@ -2,6 +2,7 @@
  * Methods of accumulators (size, contains, get, top, pop, …), of collections and of vertices
  * (outdegree, neighbors).
  */
+import type { EdgeFilter } from '../engine/api.js';
 import type { Expr } from '../gsql/ast-query.js';
 import {
   collectionContains,
@@ -19,6 +20,7 @@ import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';
 import { accumValueType, T, typeText, type AccumT } from './types.js';
+import { typeNamesOf } from './type-names.js';
 import { QueryRuntimeError, type Vtx } from './values.js';
 
 /** A closure yielding the accumulator object an expression names (global or vertex-attached). */
@@ -187,25 +189,39 @@ function accumMethod(
   return fail();
 }
 
+/**
+ * The out-edge filters of outdegree()/neighbors(): all edges, one edge type named by a literal, or
+ * the types a STRING or SET<STRING> expression names at run time.
+ */
+function edgeFilters(cx: Cx, e: Method): (ctx: RunContext) => EdgeFilter[] {
+  if (e.args.length === 0) {
+    const all = [{ direction: 'out' as const }];
+    return () => all;
+  }
+  const a = e.args[0];
+  if (a.kind === 'string') {
+    if (!cx.edgeType(a.value))
+      throw compileError(a.pos, `"${a.value}" is not an edge type of graph ${cx.graphName}`);
+    const one = [{ edgeType: a.value, direction: 'out' as const }];
+    return () => one;
+  }
+  const names = typeNamesOf(cx, compileExpr(cx, a), 'edge');
+  if (!names) throw compileError(a.pos, `${e.name}() needs an edge type name or a set of them`);
+  return (ctx) => names(ctx).map((edgeType) => ({ edgeType, direction: 'out' as const }));
+}
+
 function vertexMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {
   if (name === 'outdegree' || name === 'neighbors') {
     arity(e, 0, 1);
-    let edgeType: string | undefined;
-    if (e.args.length === 1) {
-      const a = e.args[0];
-      if (a.kind !== 'string')
-        throw compileError(a.pos, `${e.name}() edge types named at run time are not supported yet`);
-      if (!cx.edgeType(a.value))
-        throw compileError(a.pos, `"${a.value}" is not an edge type of graph ${cx.graphName}`);
-      edgeType = a.value;
-    }
-    const filter = edgeType ? { edgeType, direction: 'out' as const } : { direction: 'out' as const };
+    const filters = edgeFilters(cx, e);
     if (name === 'outdegree') {
       return {
         t: T.INT,
         f: (ctx) => {
           const v = tf(ctx) as Vtx;
-          return ctx.graph.edges(v.type, v.row, filter).length;
+          let n = 0;
+          for (const filter of filters(ctx)) n += ctx.graph.edges(v.type, v.row, filter).length;
+          return n;
         },
       };
     }
@@ -213,7 +229,9 @@ function vertexMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {
       t: { kind: 'BAG', elem: T.VERTEX },
       f: (ctx) => {
         const v = tf(ctx) as Vtx;
-        return ctx.graph.edges(v.type, v.row, filter).map((h) => ctx.vertex(h.tgtType, h.tgtRow));
+        return filters(ctx).flatMap((filter) =>
+          ctx.graph.edges(v.type, v.row, filter).map((h) => ctx.vertex(h.tgtType, h.tgtRow)),
+        );
       },
     };
   }

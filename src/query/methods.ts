@@ -20,6 +20,7 @@ import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';
 import { accumValueType, T, typeText, type AccumT } from './types.js';
+import { attrMethod } from './attr-methods.js';
 import { typeNamesOf } from './type-names.js';
 import { QueryRuntimeError, type Vtx } from './values.js';
 
@@ -45,6 +46,8 @@ export function compileMethod(cx: Cx, e: Method): Typed {
   if (acc) return accumMethod(cx, e, name, acc);
   const target = compileExpr(cx, e.target);
   const tf = target.f;
+  if ((name === 'getattr' || name === 'setattr') && (target.t.kind === 'VERTEX' || target.t.kind === 'EDGE'))
+    return attrMethod(cx, e, name, target);
   if (target.t.kind === 'VERTEX') return vertexMethod(cx, e, name, tf);
   const t = target.t;
   if (t.kind === 'LIST' || t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'MAP' || t.kind === 'VSET') {

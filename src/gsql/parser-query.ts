@@ -323,7 +323,8 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   }
   if (isTypeStart(c)) {
     const type = parseType(c);
-    return { kind: 'varDecl', type, names: parseDeclNames(c, false), pos };
+    // In ACCUM, commas separate statements: `INT x = 1, @@n += x` declares x only.
+    return { kind: 'varDecl', type, names: parseDeclNames(c, false, mode === 'accum'), pos };
   }
   switch (w) {
     case 'IF':
@@ -402,14 +403,14 @@ function parseValue(c: TokenCursor): Expr {
   return { kind: 'select', select, pos: posOf(t), start: t.start, end: c.lastEnd() };
 }
 
-function parseDeclNames(c: TokenCursor, accum: boolean): DeclName[] {
+function parseDeclNames(c: TokenCursor, accum: boolean, single = false): DeclName[] {
   const names: DeclName[] = [];
   do {
     const p = c.pos();
     if (accum && !c.acceptPunct('@@') && !c.acceptPunct('@')) throw c.error('expected "@name" or "@@name"');
     const name = c.expectIdent('a name').text;
     names.push({ name, init: c.acceptPunct('=') ? parseExpr(c) : undefined, pos: p });
-  } while (c.acceptPunct(','));
+  } while (!single && c.acceptPunct(','));
   return names;
 }
 

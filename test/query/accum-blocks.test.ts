@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { socialNet } from '../fixtures/query/social-net.js';
+import { runText } from '../fixtures/query/run.js';
+
+const q = (body: string): string => `CREATE QUERY t() FOR GRAPH socialNet {\n${body}\n}`;
+
+test('local declarations, IF, CASE and FOREACH inside ACCUM and POST-ACCUM', async () => {
+  const out = await runText(
+    socialNet(),
+    q(`SumAccum<INT> @@n, @@m;
+       S = {person.*};
+       S = SELECT s FROM S:s -(friend:e)- person:t
+           ACCUM INT x = e.since - 2000,
+                 IF x > 12 THEN @@n += x ELSE @@n += 1 END,
+                 @@n += 100
+           POST-ACCUM STRING g = s.gender,
+                 CASE WHEN g == "Male" THEN @@m += 1 ELSE @@m += 10 END,
+                 FOREACH i IN RANGE[1, 2] DO @@m += i * 100 END;
+       PRINT @@n, @@m;`),
+  );
+  // Each friendship is matched from both ends: x = 10, 12, 14, 16 twice -> 2 * (1 + 1 + 14 + 16) + 8 * 100.
+  // Two men, two women -> 22, plus 300 per person.
+  assert.deepEqual(out, [{ '@@n': 864, '@@m': 1222 }]);
+});
+
+test('SetAccum<EDGE> and ListAccum<EDGE> print edge records; ListAccum<VERTEX> grows with + [t]', async () => {
+  const out = await runText(
+    socialNet(),
+    q(`SetAccum<EDGE> @@es;
+       ListAccum<EDGE> @@el;
+       ListAccum<VERTEX> @path;
+       Start = {person.*};
+       S = SELECT t FROM Start:s -(friend:e)- person:t
+           WHERE e.since == 2010
+           ACCUM @@es += e, @@el += e, t.@path = s.@path + [s] + [t];
+       S = SELECT t FROM S:s -(friend:e)- person:t ORDER BY t.gender LIMIT 1;
+       PRINT @@es, @@el.size() AS listed, S[S.@path];`),
+  );
+  const edge = {
+    e_type: 'friend',
+    directed: false,
+    from_id: 'person1',
+    from_type: 'person',
+    to_id: 'person2',
+    to_type: 'person',
+    attributes: { since: 2010 },
+  };
+  assert.deepEqual(out, [
+    {
+      '@@es': [edge],
+      listed: 2,
+      S: [{ v_id: 'person2', v_type: 'person', attributes: { 'S.@path': ['person1', 'person2'] } }],
+    },
+  ]);
+});

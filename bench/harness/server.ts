@@ -14,9 +14,17 @@ const OCELOT = fileURLToPath(new URL('../../src/cli/ocelot.js', import.meta.url)
 export const LONG_TIMEOUT_MS = 3_600_000;
 
 const children = new Set<ChildProcess>();
-process.on('exit', () => {
+function killChildren(): void {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
+}
+process.on('exit', killChildren);
+// A signal ends the process without 'exit' handlers: stop the servers first.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killChildren();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
 
 export interface ServerUrls {
   restpp: string;

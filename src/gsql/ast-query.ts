@@ -22,6 +22,8 @@ export type AccumKind =
   | 'AvgAccum'
   | 'OrAccum'
   | 'AndAccum'
+  | 'BitwiseAndAccum'
+  | 'BitwiseOrAccum'
   | 'ListAccum'
   | 'SetAccum'
   | 'BagAccum'

@@ -30,6 +30,8 @@ const ACCUMS = new Set<string>([
   'AvgAccum',
   'OrAccum',
   'AndAccum',
+  'BitwiseAndAccum',
+  'BitwiseOrAccum',
   'ListAccum',
   'SetAccum',
   'BagAccum',
@@ -37,7 +39,7 @@ const ACCUMS = new Set<string>([
   'HeapAccum',
   'GroupByAccum',
 ]);
-const LATER_ACCUMS = new Set(['ArrayAccum', 'BitwiseOrAccum', 'BitwiseAndAccum']);
+const LATER_ACCUMS = new Set(['ArrayAccum']);
 const QUERY_VERBS = new Set(['CREATE', 'INTERPRET', 'INSTALL', 'RUN', 'SHOW', 'DROP']);
 
 function posOf(t: Token): Pos {

@@ -178,6 +178,31 @@ export class BoolAccum implements Accum {
   }
 }
 
+/**
+ * BitwiseAndAccum (starting with every bit set, -1) and BitwiseOrAccum (starting at 0) over 64-bit
+ * integers, kept as a BigInt so that no bit is lost.
+ */
+export class BitwiseAccum implements Accum {
+  private v: bigint;
+  constructor(private readonly and: boolean) {
+    this.v = and ? -1n : 0n;
+  }
+  add(x: unknown): void {
+    const b = BigInt.asIntN(64, BigInt(x as number | bigint));
+    this.v = this.and ? this.v & b : this.v | b;
+  }
+  set(x: unknown): void {
+    this.v = BigInt.asIntN(64, BigInt(x as number | bigint));
+  }
+  value(): unknown {
+    const n = Number(this.v);
+    return Number.isSafeInteger(n) ? n : this.v;
+  }
+  fresh(): Accum {
+    return new BitwiseAccum(this.and);
+  }
+}
+
 /** Values without a `+` (tuples, vertices, booleans): `+=` replaces. */
 export class OverwriteAccum implements Accum {
   private v: unknown;

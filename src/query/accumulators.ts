@@ -5,6 +5,7 @@
  */
 import {
   AvgAccum,
+  BitwiseAccum,
   BoolAccum,
   MinMaxAccum,
   OverwriteAccum,
@@ -228,6 +229,10 @@ export function makeAccum(t: AccumT, heapCapacity = Number.MAX_SAFE_INTEGER): Ac
       return new BoolAccum(false);
     case 'AndAccum':
       return new BoolAccum(true);
+    case 'BitwiseAndAccum':
+      return new BitwiseAccum(true);
+    case 'BitwiseOrAccum':
+      return new BitwiseAccum(false);
     case 'ListAccum':
     case 'BagAccum':
       return new ListAccum(t);

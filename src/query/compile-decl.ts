@@ -64,6 +64,10 @@ export function compileAccumType(cx: Cx, te: TypeExpr & { kind: 'accum' }): Accu
     case 'AndAccum':
       if (te.args.length > 1) need(1);
       return { kind: 'ACCUM', accum: a, elem: T.BOOL };
+    case 'BitwiseAndAccum':
+    case 'BitwiseOrAccum':
+      if (te.args.length > 0) throw compileError(te.pos, `${a} takes no type argument: it holds an INT`);
+      return { kind: 'ACCUM', accum: a, elem: T.INT };
     case 'MapAccum': {
       need(2);
       return { kind: 'ACCUM', accum: a, key: elementType(cx, te.args[0]), elem: compileType(cx, te.args[1]) };

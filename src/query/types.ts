@@ -77,6 +77,9 @@ export function accumValueType(a: AccumT): QType {
     case 'OrAccum':
     case 'AndAccum':
       return T.BOOL;
+    case 'BitwiseAndAccum':
+    case 'BitwiseOrAccum':
+      return T.INT;
     case 'ListAccum':
     case 'HeapAccum':
       return { kind: 'LIST', elem: a.elem };

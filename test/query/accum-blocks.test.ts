@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { socialNet } from '../fixtures/query/social-net.js';
-import { runText } from '../fixtures/query/run.js';
+import { compileErrorOf, runText } from '../fixtures/query/run.js';
 
 const q = (body: string): string => `CREATE QUERY t() FOR GRAPH socialNet {\n${body}\n}`;
 
@@ -53,4 +53,29 @@ test('SetAccum<EDGE> and ListAccum<EDGE> print edge records; ListAccum<VERTEX> g
       S: [{ v_id: 'person2', v_type: 'person', attributes: { 'S.@path': ['person1', 'person2'] } }],
     },
   ]);
+});
+
+test('BitwiseAndAccum starts with every bit set, BitwiseOrAccum at 0; global and vertex-attached', async () => {
+  const out = await runText(
+    socialNet(),
+    q(`BitwiseAndAccum @@a;
+       BitwiseOrAccum @@o, @@big;
+       BitwiseAndAccum @v;
+       PRINT @@a AS initial;
+       @@a += 6; @@a += 3;
+       @@o += 4; @@o += 1;
+       @@big += 1099511627776; @@big += 1;
+       S = {person.*};
+       S = SELECT s FROM S:s WHERE s.gender == "Female" POST-ACCUM s.@v += 12, s.@v += 10 ORDER BY s.@v;
+       PRINT @@a, @@o, @@big, S[S.@v];`),
+  );
+  const v = (id: string): object => ({ v_id: id, v_type: 'person', attributes: { 'S.@v': 8 } });
+  assert.deepEqual(out, [
+    { initial: -1 },
+    { '@@a': 2, '@@o': 5, '@@big': 1099511627777, S: [v('person2'), v('person4')] },
+  ]);
+  assert.equal(
+    compileErrorOf(socialNet(), q('BitwiseOrAccum<INT> @@x;')),
+    'Semantic Check Error in query t: line 2, col 1\nBitwiseOrAccum takes no type argument: it holds an INT',
+  );
 });

@@ -203,6 +203,7 @@ export function parseType(c: TokenCursor): TypeExpr {
   const pos = posOf(t);
   const w = t.text.toUpperCase();
   if (BASE_TYPES.has(w)) return { kind: 'base', name: w as BaseTypeName, pos };
+  if (w === 'FILE') throw new GsqlSyntaxError(t.line, t.column, 'FILE parameters are not supported yet');
   if (w === 'VERTEX' || w === 'EDGE') {
     let typeName: string | undefined;
     if (c.acceptPunct('<')) {
@@ -315,6 +316,9 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   const pos = posOf(t);
   const w = t.kind === 'ident' ? t.text.toUpperCase() : '';
   if (w === 'TYPEDEF') return parseTypedef(c);
+  if (w === 'FILE' && c.peek(1).kind === 'ident' && c.isPunct('(', 2)) {
+    throw new GsqlSyntaxError(t.line, t.column, 'FILE variables are not supported yet');
+  }
   if (w === 'STATIC') {
     c.next();
     return parseStatement(c, mode);

@@ -202,3 +202,20 @@ test('syntax errors name line and column', () => {
       'Syntax Error: line 2, column 35: multi-hop patterns are not supported yet; expected a clause but found "-"',
   });
 });
+
+test('FILE parameters and variables are refused as not supported yet; ACCUM declares one local per statement', () => {
+  assert.throws(() => parseQueryText('CREATE QUERY q(STRING p) {\n  FILE f (p);\n  f.println(1);\n}'), {
+    message: 'Syntax Error: line 2, column 3: FILE variables are not supported yet',
+  });
+  assert.throws(() => parseQueryText('CREATE QUERY q(FILE f) {\n  f.println(1);\n}'), {
+    message: 'Syntax Error: line 1, column 16: FILE parameters are not supported yet',
+  });
+  const [stmt] = parseQueryText('CREATE QUERY q() {\n  S = SELECT s FROM S:s ACCUM INT x = 1, @@n += x;\n}');
+  assert.equal(stmt.kind, 'createQuery');
+  const sel = stmt.kind === 'createQuery' ? stmt.query.body[0] : undefined;
+  assert.ok(sel && sel.kind === 'vsetAssign' && sel.value.kind === 'select');
+  assert.deepEqual(
+    sel.value.select.accum.map((s) => s.kind),
+    ['varDecl', 'assign'],
+  );
+});

@@ -24,6 +24,7 @@ export type AccumKind =
   | 'AndAccum'
   | 'BitwiseAndAccum'
   | 'BitwiseOrAccum'
+  | 'ArrayAccum'
   | 'ListAccum'
   | 'SetAccum'
   | 'BagAccum'
@@ -104,8 +105,8 @@ export type Expr =
   | (ExprBase & { kind: 'null' })
   /** A plain name: local variable, parameter, vertex alias, vertex-set variable, type name. */
   | (ExprBase & { kind: 'name'; name: string })
-  /** A global accumulator `@@name` (`@@name'`: its previous value). */
-  | (ExprBase & { kind: 'global'; name: string; prev?: boolean })
+  /** A global accumulator `@@name` (`@@name'`: its previous value; `@@name[i][j]`: an ArrayAccum cell). */
+  | (ExprBase & { kind: 'global'; name: string; prev?: boolean; index?: Expr[] })
   /**
    * A vertex-attached accumulator `target.@name` (target absent for a bare `@name`);
    * `target.@name'` reads its value from before the current SELECT.
@@ -182,6 +183,8 @@ export interface SelectBlock {
 export interface DeclName {
   name: string;
   init?: Expr;
+  /** ArrayAccum: the size of each dimension, `@@a[3][4]`. */
+  dims?: Expr[];
   pos: Pos;
 }
 

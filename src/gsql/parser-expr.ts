@@ -342,6 +342,17 @@ function parsePrimary(c: TokenCursor): Expr {
   }
 }
 
+/** ArrayAccum subscripts `[i][j]…` right after an accumulator name (none: empty). */
+export function parseIndexes(c: TokenCursor): { index: Expr[]; end: number } {
+  const index: Expr[] = [];
+  let end = 0;
+  while (c.acceptPunct('[')) {
+    index.push(parseExpr(c));
+    end = c.expectPunct(']').end;
+  }
+  return { index, end };
+}
+
 /** Consumes the `'` of a previous-value read `@x'`, if there. */
 function primeAfter(c: TokenCursor): Token | undefined {
   const t = c.peek();
@@ -355,6 +366,8 @@ function parsePunctPrimary(c: TokenCursor, t: Token): Expr {
   if (t.text === '@@') {
     c.next();
     const name = c.expectIdent('an accumulator name after "@@"');
+    const { index, end } = parseIndexes(c);
+    if (index.length > 0) return { kind: 'global', name: name.text, index, ...at, end };
     const prime = primeAfter(c);
     return {
       kind: 'global',

@@ -20,7 +20,7 @@ import type {
   TypeExpr,
 } from './ast-query.js';
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
-import { parseExpr, parseExprList, TokenCursor } from './parser-expr.js';
+import { parseExpr, parseExprList, parseIndexes, TokenCursor } from './parser-expr.js';
 
 const BASE_TYPES = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME']);
 const ACCUMS = new Set<string>([
@@ -32,6 +32,7 @@ const ACCUMS = new Set<string>([
   'AndAccum',
   'BitwiseAndAccum',
   'BitwiseOrAccum',
+  'ArrayAccum',
   'ListAccum',
   'SetAccum',
   'BagAccum',
@@ -39,7 +40,6 @@ const ACCUMS = new Set<string>([
   'HeapAccum',
   'GroupByAccum',
 ]);
-const LATER_ACCUMS = new Set(['ArrayAccum']);
 const QUERY_VERBS = new Set(['CREATE', 'INTERPRET', 'INSTALL', 'RUN', 'SHOW', 'DROP']);
 
 function posOf(t: Token): Pos {
@@ -230,7 +230,7 @@ export function parseType(c: TokenCursor): TypeExpr {
   }
   const accum = Array.from(ACCUMS).find((a) => a.toUpperCase() === w);
   if (accum) return parseAccumType(c, accum as AccumKind, pos);
-  if (LATER_ACCUMS.has(t.text) || /ACCUM$/.test(w)) {
+  if (/ACCUM$/.test(w)) {
     throw new GsqlSyntaxError(t.line, t.column, `${t.text} is not supported yet`);
   }
   return { kind: 'named', name: t.text, pos };
@@ -415,7 +415,13 @@ function parseDeclNames(c: TokenCursor, accum: boolean, single = false): DeclNam
     const p = c.pos();
     if (accum && !c.acceptPunct('@@') && !c.acceptPunct('@')) throw c.error('expected "@name" or "@@name"');
     const name = c.expectIdent('a name').text;
-    names.push({ name, init: c.acceptPunct('=') ? parseExpr(c) : undefined, pos: p });
+    const dims = accum ? parseIndexes(c).index : [];
+    names.push({
+      name,
+      ...(dims.length > 0 && { dims }),
+      init: c.acceptPunct('=') ? parseExpr(c) : undefined,
+      pos: p,
+    });
   } while (!single && c.acceptPunct(','));
   return names;
 }

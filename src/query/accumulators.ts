@@ -13,6 +13,7 @@ import {
   SumIntAccum,
   SumStringAccum,
 } from './accum-scalar.js';
+import { ArrayAccum } from './accum-array.js';
 import type { AccumT, QType } from './types.js';
 import { compareValues, keyOf, QueryRuntimeError, TupleVal, valuesEqual } from './values.js';
 
@@ -233,6 +234,9 @@ export function makeAccum(t: AccumT, heapCapacity = Number.MAX_SAFE_INTEGER): Ac
       return new BitwiseAccum(true);
     case 'BitwiseOrAccum':
       return new BitwiseAccum(false);
+    case 'ArrayAccum':
+      // Sized where declared (see compile-decl); here an empty array of the cell type.
+      return new ArrayAccum(() => makeAccum(t.elem as AccumT), []);
     case 'ListAccum':
     case 'BagAccum':
       return new ListAccum(t);

@@ -104,6 +104,9 @@ export function compileAssign(cx: Cx, s: Stmt & { kind: 'assign' }): RowStmt {
         `the global accumulator @@${target.name} cannot be assigned with "=" in an ACCUM clause; use "+="`,
       );
     }
+    if (acc.t.accum === 'ArrayAccum') {
+      throw compileError(s.pos, `an ArrayAccum is updated one cell at a time, e.g. @@a[0] ${op} …`);
+    }
     const input = compileAccumInput(cx, acc.t, value, op);
     const get = acc.get;
     const global = target.kind === 'global';

@@ -2,14 +2,24 @@
  * Declarations: types as written (TypeExpr) to checked types, TYPEDEF TUPLE, accumulator
  * declarations with their initial values and HeapAccum capacities, and local variables.
  */
-import type { Expr, Stmt, TypeExpr } from '../gsql/ast-query.js';
+import type { DeclName, Expr, Stmt, TypeExpr } from '../gsql/ast-query.js';
+import { ArrayAccum } from './accum-array.js';
 import { zeroOf } from './accum-scalar.js';
 import { makeAccum, type Accum } from './accumulators.js';
 import { coerce, compileExpr } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval } from './scope.js';
-import { accumValueType, isNumeric, T, typeText, type AccumT, type QType, type TupleT } from './types.js';
+import {
+  accumValueType,
+  isInteger,
+  isNumeric,
+  T,
+  typeText,
+  type AccumT,
+  type QType,
+  type TupleT,
+} from './types.js';
 import { toNumber } from './values.js';
 
 export function compileType(cx: Cx, te: TypeExpr): QType {
@@ -64,6 +74,16 @@ export function compileAccumType(cx: Cx, te: TypeExpr & { kind: 'accum' }): Accu
     case 'AndAccum':
       if (te.args.length > 1) need(1);
       return { kind: 'ACCUM', accum: a, elem: T.BOOL };
+    case 'ArrayAccum': {
+      need(1);
+      const cell = compileType(cx, te.args[0]);
+      if (cell.kind !== 'ACCUM' || cell.accum === 'ArrayAccum')
+        throw compileError(
+          te.args[0].pos,
+          'the cells of an ArrayAccum must be accumulators, e.g. ArrayAccum<SumAccum<INT>>',
+        );
+      return { kind: 'ACCUM', accum: a, elem: cell };
+    }
     case 'BitwiseAndAccum':
     case 'BitwiseOrAccum':
       if (te.args.length > 0) throw compileError(te.pos, `${a} takes no type argument: it holds an INT`);
@@ -141,6 +161,31 @@ function accumFactory(
   };
 }
 
+/** `ArrayAccum<…> @@a[3][4]`: a global whose sizes are evaluated where it is declared. */
+function arrayAccumDecl(cx: Cx, t: AccumT, global: boolean, n: DeclName): (ctx: RunContext) => void {
+  if (t.accum !== 'ArrayAccum')
+    throw compileError(n.pos, `only an ArrayAccum takes sizes in brackets; ${t.accum} does not`);
+  if (!n.dims) throw compileError(n.pos, `the ArrayAccum @@${n.name} needs its sizes, e.g. @@${n.name}[3]`);
+  if (!global) throw compileError(n.pos, 'vertex-attached ArrayAccum is not supported yet');
+  if (n.init) throw compileError(n.init.pos, 'an ArrayAccum takes no initial value');
+  if (cx.globals.has(n.name)) throw compileError(n.pos, `@@${n.name} is already declared`);
+  const sizes = n.dims.map((d) => {
+    const x = compileExpr(cx, d);
+    if (!isInteger(x.t))
+      throw compileError(d.pos, `an ArrayAccum size must be an integer, not ${typeText(x.t)}`);
+    return x.f;
+  });
+  const cellT = t.elem as AccumT;
+  const slot = cx.newSlot();
+  cx.globals.set(n.name, { name: n.name, slot, t: { ...t, dims: sizes.length } });
+  return (ctx) => {
+    ctx.vars[slot] = new ArrayAccum(
+      () => makeAccum(cellT),
+      sizes.map((s) => toNumber(s(ctx))),
+    );
+  };
+}
+
 export function compileAccumDecl(cx: Cx, s: Stmt & { kind: 'accumDecl' }): (ctx: RunContext) => void {
   if (cx.clause !== 'body' || cx.loopDepth > 0) {
     throw compileError(s.pos, 'accumulators must be declared at the beginning of the query body');
@@ -149,6 +194,10 @@ export function compileAccumDecl(cx: Cx, s: Stmt & { kind: 'accumDecl' }): (ctx:
   const t = compileAccumType(cx, s.type);
   const inits: ((ctx: RunContext) => void)[] = [];
   for (const n of s.names) {
+    if (t.accum === 'ArrayAccum' || n.dims) {
+      inits.push(arrayAccumDecl(cx, t, s.global, n));
+      continue;
+    }
     const make = accumFactory(cx, t, s.type, n.init);
     if (s.global) {
       if (cx.globals.has(n.name)) throw compileError(n.pos, `@@${n.name} is already declared`);

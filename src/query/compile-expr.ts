@@ -6,7 +6,7 @@ import { Tuple, VertexRef, type Value } from '../catalog/value.js';
 import type { BinaryOp, Expr, Pos } from '../gsql/ast-query.js';
 import { collectionContains, collectionItems, type Accum } from './accumulators.js';
 import { compileCall } from './functions.js';
-import { compileMethod } from './methods.js';
+import { accumRef, compileMethod } from './methods.js';
 import { compileSeed, compileSetOp } from './compile-vset.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
@@ -129,6 +129,10 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
       const g = cx.globals.get(e.name);
       if (!g) throw compileError(e.pos, `the global accumulator @@${e.name} is not declared`);
       if (e.prev) throw compileError(e.pos, `the previous value @@${e.name}' is not supported yet`);
+      if (e.index) {
+        const cell = accumRef(cx, e)!;
+        return { t: accumValueType(cell.t), f: (ctx) => cell.get(ctx).value() };
+      }
       const slot = g.slot;
       return { t: accumValueType(g.t), f: (ctx) => (ctx.vars[slot] as Accum).value() };
     }

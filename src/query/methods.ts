@@ -20,6 +20,7 @@ import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';
 import { accumValueType, T, typeText, type AccumT } from './types.js';
+import { ArrayAccum } from './accum-array.js';
 import { attrMethod } from './attr-methods.js';
 import { typeNamesOf } from './type-names.js';
 import { QueryRuntimeError, type Vtx } from './values.js';
@@ -30,6 +31,7 @@ export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) =
     const g = cx.globals.get(e.name);
     if (!g) throw compileError(e.pos, `the global accumulator @@${e.name} is not declared`);
     const slot = g.slot;
+    if (e.index) return arrayCell(cx, e, g.t, slot);
     return { t: g.t, get: (ctx) => ctx.vars[slot] as Accum };
   }
   // `@x'` is a plain value, not an accumulator to update.
@@ -38,6 +40,28 @@ export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) =
     return { t: va.t, get: (ctx) => vaccForUpdate(ctx, target(ctx), va) };
   }
   return undefined;
+}
+
+/** `@@a[i][j]`: one cell of an ArrayAccum, with one integer index per dimension. */
+function arrayCell(
+  cx: Cx,
+  e: Expr & { kind: 'global' },
+  t: AccumT,
+  slot: number,
+): { t: AccumT; get: (ctx: RunContext) => Accum } {
+  const index = e.index ?? [];
+  if (t.accum !== 'ArrayAccum') throw compileError(e.pos, `@@${e.name} is a ${t.accum}, not an ArrayAccum`);
+  if (index.length !== t.dims) {
+    throw compileError(
+      e.pos,
+      `@@${e.name} has ${t.dims} dimension${t.dims === 1 ? '' : 's'}, not ${index.length}`,
+    );
+  }
+  const idx = index.map((i) => num(cx, i));
+  return {
+    t: t.elem as AccumT,
+    get: (ctx) => (ctx.vars[slot] as ArrayAccum).cell(idx.map((f) => f(ctx))),
+  };
 }
 
 export function compileMethod(cx: Cx, e: Method): Typed {
@@ -110,13 +134,26 @@ function accumMethod(
     throw compileError(e.namePos, `${kind} has no method ${e.name}()`);
   };
   switch (name) {
+    case 'reallocate': {
+      if (kind !== 'ArrayAccum') fail();
+      arity(e, t.dims ?? 1);
+      const sizes = e.args.map((x) => num(cx, x));
+      return {
+        t: T.VOID,
+        f: (ctx) => {
+          (get(ctx) as ArrayAccum).reallocate(sizes.map((s) => s(ctx)));
+          return null;
+        },
+      };
+    }
     case 'size':
-      if (!collection) fail();
+      if (!collection && kind !== 'ArrayAccum') fail();
       arity(e, 0);
       return {
         t: T.INT,
         f: (ctx) => {
           const a = get(ctx);
+          if (a instanceof ArrayAccum) return a.size();
           if (a instanceof MapAccum) return a.entries.size;
           if (a instanceof GroupByAccum) return a.groups.size;
           return collectionItems(a).length;

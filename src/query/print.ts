@@ -7,6 +7,7 @@ import { exprKey } from '../gsql/parser-expr.js';
 import type { PrintItem, Stmt } from '../gsql/ast-query.js';
 import { formatDatetime } from '../util/datetime.js';
 import type { JsonValue } from '../util/json.js';
+import { ArrayAccum } from './accum-array.js';
 import { collectionItems, GroupByAccum, MapAccum, type Accum } from './accumulators.js';
 import { compileExpr, vaccOf } from './compile-expr.js';
 import type { RunContext } from './context.js';
@@ -33,6 +34,8 @@ function accumJson(ctx: RunContext, a: Accum, t: AccumT, vaccs: Map<string, Vert
     }
     return obj;
   }
+  if (a instanceof ArrayAccum)
+    return a.map((cell) => accumJson(ctx, cell, t.elem as AccumT, vaccs)) as JsonValue;
   if (a instanceof GroupByAccum) {
     const out: JsonValue[] = [];
     for (const g of a.groups.values()) {

@@ -23,6 +23,8 @@ export interface AccumT {
   /** GroupByAccum: key fields and accumulator fields. */
   groupKeys?: { name: string; type: QType }[];
   groupAccums?: { name: string; type: AccumT }[];
+  /** ArrayAccum: the number of dimensions (elem is the cells' accumulator type). */
+  dims?: number;
 }
 
 export type QType =
@@ -80,6 +82,11 @@ export function accumValueType(a: AccumT): QType {
     case 'BitwiseAndAccum':
     case 'BitwiseOrAccum':
       return T.INT;
+    case 'ArrayAccum': {
+      let v = accumValueType(a.elem as AccumT);
+      for (let d = 0; d < (a.dims ?? 1); d++) v = { kind: 'LIST', elem: v };
+      return v;
+    }
     case 'ListAccum':
     case 'HeapAccum':
       return { kind: 'LIST', elem: a.elem };

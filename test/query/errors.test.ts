@@ -98,11 +98,6 @@ for (const [name, body, expected] of cases) {
 
 const syntaxCases: [string, string, string][] = [
   [
-    'ArrayAccum',
-    `ArrayAccum<SumAccum<INT>> @@a[3];`,
-    'Syntax Error: line 2, column 1: ArrayAccum is not supported yet',
-  ],
-  [
     'repetition in a pattern',
     `S = {p};\nS = SELECT t FROM S:s -(friend*1..2)- person:t;`,
     'Syntax Error: line 3, column 31: repetition (E*1..k) is not supported yet; expected ")" but found "*"',

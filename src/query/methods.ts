@@ -247,7 +247,16 @@ function edgeFilters(cx: Cx, e: Method): (ctx: RunContext) => EdgeFilter[] {
   }
   const names = typeNamesOf(cx, compileExpr(cx, a), 'edge');
   if (!names) throw compileError(a.pos, `${e.name}() needs an edge type name or a set of them`);
-  return (ctx) => names(ctx).map((edgeType) => ({ edgeType, direction: 'out' as const }));
+  let lastNames: string[] | undefined;
+  let filters: EdgeFilter[] = [];
+  return (ctx) => {
+    const n = names(ctx);
+    if (n !== lastNames) {
+      lastNames = n;
+      filters = n.map((edgeType) => ({ edgeType, direction: 'out' as const }));
+    }
+    return filters;
+  };
 }
 
 function vertexMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {

@@ -46,9 +46,12 @@ function checked(
 ): (ctx: RunContext) => string[] {
   const valid = new Set(kind === 'vertex' ? cx.vertexTypeNames() : edgeNamesWithReverse(cx));
   const graph = cx.graphName;
+  // Called per row (outdegree in ACCUM): the same names as last time give the same (checked) array.
+  let lastNames: string[] | undefined;
   return (ctx) => {
     const v = get(ctx);
     const names = typeof v === 'string' ? [v] : (collectionItems(v) as string[]);
+    if (lastNames && sameNames(names, lastNames)) return lastNames;
     for (const n of names) {
       if (!valid.has(n)) {
         throw new QueryRuntimeError(
@@ -56,8 +59,15 @@ function checked(
         );
       }
     }
+    lastNames = names.slice();
     return names;
   };
+}
+
+function sameNames(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function edgeNamesWithReverse(cx: Cx): string[] {

@@ -164,7 +164,8 @@ function parseStatementBody(p: Parser): StmtBody {
   }
   stmt ??= parseAuthStatement(p);
   if (stmt) return stmt;
-  if (isQueryStatement(new TokenCursor(p))) return { kind: 'query', statement: parseQueryStatement(new TokenCursor(p)) };
+  if (isQueryStatement(new TokenCursor(p)))
+    return { kind: 'query', statement: parseQueryStatement(new TokenCursor(p)) };
   const unsupported = parseUnsupported(p);
   if (unsupported) return { kind: 'unsupported', feature: unsupported.feature };
   if (word === '') p.fail('a statement');

@@ -26,7 +26,15 @@ import { queryHandlers } from './query-handlers.js';
 
 export type { CatalogStore, ShellSession };
 
-const HANDLERS: HandlerTable = { ...ddlHandlers, ...schemaChangeHandlers, ...sessionHandlers, ...authHandlers, ...loadingJobHandlers, ...queryHandlers, ...dmlHandlers };
+const HANDLERS: HandlerTable = {
+  ...ddlHandlers,
+  ...schemaChangeHandlers,
+  ...sessionHandlers,
+  ...authHandlers,
+  ...loadingJobHandlers,
+  ...queryHandlers,
+  ...dmlHandlers,
+};
 
 async function dispatch(stmt: Stmt, ctx: ShellContext): Promise<void> {
   const handler = HANDLERS[stmt.kind] as (s: Stmt, c: ShellContext) => Promise<void>;

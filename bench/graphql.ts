@@ -13,13 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalog } from '../src/catalog/types.js';
 import { Database } from '../src/engine/database.js';
+import { numberArg } from './engine-common.js';
 import { GraphQLService } from '../src/graphql/service.js';
 import { rmat, Rng } from './generators/rmat.js';
-
-function arg(name: string, dflt: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-}
 
 const catalog: Catalog = {
   version: 1,
@@ -74,8 +70,8 @@ async function time(
 }
 
 async function main(): Promise<void> {
-  const scale = arg('scale', 14);
-  const queries = arg('queries', 50);
+  const scale = numberArg('scale', 14);
+  const queries = numberArg('queries', 50);
   const dir = mkdtempSync(join(tmpdir(), 'ocelot-bench-graphql-'));
   try {
     const g = rmat(scale, 8, 42);

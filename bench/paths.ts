@@ -12,39 +12,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Catalog } from '../src/catalog/types.js';
 import { Database } from '../src/engine/database.js';
+import { numberArg, rmatCatalog } from './engine-common.js';
 import { allPaths } from '../src/paths/all-paths.js';
 import { Budget } from '../src/paths/budget.js';
 import { PathGraph } from '../src/paths/graph.js';
 import { shortestPaths, type PathSink } from '../src/paths/shortest.js';
 import { rmat, Rng } from './generators/rmat.js';
 
-function arg(name: string, dflt: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-}
-
-const catalog: Catalog = {
-  version: 1,
-  tuples: [],
-  jobs: [],
-  graphs: [{ name: 'g', vertexTypes: ['V'], edgeTypes: ['E'] }],
-  vertexTypes: [
-    {
-      name: 'V',
-      keyKind: 'primary_id',
-      primaryId: { name: 'id', type: { kind: 'INT', bytes: 8 } },
-      keyAttributes: [],
-      primaryIdAsAttribute: false,
-      attributes: [],
-      stats: 'OUTDEGREE_BY_EDGETYPE',
-    },
-  ],
-  edgeTypes: [
-    { name: 'E', directed: true, pairs: [{ from: 'V', to: 'V' }], attributes: [], discriminator: [] },
-  ],
-};
+const catalog = rmatCatalog();
 
 function stats(ms: number[]): string {
   const s = [...ms].sort((a, b) => a - b);
@@ -54,8 +30,8 @@ function stats(ms: number[]): string {
 }
 
 async function main(): Promise<void> {
-  const scale = arg('scale', 18);
-  const queries = arg('queries', 200);
+  const scale = numberArg('scale', 18);
+  const queries = numberArg('queries', 200);
   const dir = mkdtempSync(join(tmpdir(), 'ocelot-bench-paths-'));
   const out = (k: string, v: string): void => console.log(`${k.padEnd(46)} ${v}`);
   try {

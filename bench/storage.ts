@@ -9,35 +9,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Catalog } from '../src/catalog/types.js';
 import { Database } from '../src/engine/database.js';
+import { numberArg, rmatCatalog } from './engine-common.js';
 import { rmat } from './generators/rmat.js';
 
-function arg(name: string, dflt: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-}
-
-const catalog: Catalog = {
-  version: 1,
-  tuples: [],
-  jobs: [],
-  graphs: [{ name: 'g', vertexTypes: ['V'], edgeTypes: ['E'] }],
-  vertexTypes: [
-    {
-      name: 'V',
-      keyKind: 'primary_id',
-      primaryId: { name: 'id', type: { kind: 'INT', bytes: 8 } },
-      keyAttributes: [],
-      primaryIdAsAttribute: false,
-      attributes: [],
-      stats: 'OUTDEGREE_BY_EDGETYPE',
-    },
-  ],
-  edgeTypes: [
-    { name: 'E', directed: true, pairs: [{ from: 'V', to: 'V' }], attributes: [], discriminator: [] },
-  ],
-};
+const catalog = rmatCatalog();
 
 function mem(): number {
   const m = process.memoryUsage();
@@ -89,8 +65,8 @@ function calibrationMs(): number {
 }
 
 async function main(): Promise<void> {
-  const scale = arg('scale', 20);
-  const batch = arg('batch', 1 << 20);
+  const scale = numberArg('scale', 20);
+  const batch = numberArg('batch', 1 << 20);
   const dir = mkdtempSync(join(tmpdir(), 'ocelot-bench-'));
   const out = (k: string, v: string): void => console.log(`${k.padEnd(44)} ${v}`);
   try {

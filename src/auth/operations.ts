@@ -118,52 +118,61 @@ export async function dropRolesOp(
   await svc.mutate((s) => ({ state: dropRoles(s, names), result: undefined }));
 }
 
-export async function grantRolesOp(
+/** A grant or revoke: the graph must exist, the caller may run `statement` there, then `change`. */
+async function scopedChangeOp(
+  svc: AuthService,
+  caller: Principal,
+  statement: string,
+  graph: string | undefined,
+  change: (s: SecurityState) => SecurityState,
+): Promise<void> {
+  requireGraphIfNamed(svc, graph);
+  await requireStatement(svc, caller, statement, graph);
+  await svc.mutate((s) => ({ state: change(s), result: undefined }));
+}
+
+export function grantRolesOp(
   svc: AuthService,
   caller: Principal,
   roles: readonly string[],
   graph: string | undefined,
   users: readonly string[],
 ): Promise<void> {
-  requireGraphIfNamed(svc, graph);
-  await requireStatement(svc, caller, 'GRANT ROLE', graph);
-  await svc.mutate((s) => ({ state: grantRoles(s, roles, graph, users), result: undefined }));
+  return scopedChangeOp(svc, caller, 'GRANT ROLE', graph, (s) => grantRoles(s, roles, graph, users));
 }
 
-export async function revokeRolesOp(
+export function revokeRolesOp(
   svc: AuthService,
   caller: Principal,
   roles: readonly string[],
   graph: string | undefined,
   users: readonly string[],
 ): Promise<void> {
-  requireGraphIfNamed(svc, graph);
-  await requireStatement(svc, caller, 'REVOKE ROLE', graph);
-  await svc.mutate((s) => ({ state: revokeRoles(s, roles, graph, users), result: undefined }));
+  return scopedChangeOp(svc, caller, 'REVOKE ROLE', graph, (s) => revokeRoles(s, roles, graph, users));
 }
 
-export async function grantPrivilegesOp(
+export function grantPrivilegesOp(
   svc: AuthService,
   caller: Principal,
   privileges: readonly string[],
   graph: string | undefined,
   roles: readonly string[],
 ): Promise<void> {
-  requireGraphIfNamed(svc, graph);
-  await requireStatement(svc, caller, 'GRANT PRIVILEGE', graph);
-  await svc.mutate((s) => ({ state: grantPrivileges(s, privileges, graph, roles), result: undefined }));
+  return scopedChangeOp(svc, caller, 'GRANT PRIVILEGE', graph, (s) =>
+    grantPrivileges(s, privileges, graph, roles),
+  );
 }
 
-export async function revokePrivilegesOp(
+export function revokePrivilegesOp(
   svc: AuthService,
   caller: Principal,
   privileges: readonly string[],
   graph: string | undefined,
   roles: readonly string[],
 ): Promise<void> {
-  requireGraphIfNamed(svc, graph);
-  await requireStatement(svc, caller, 'REVOKE PRIVILEGE', graph);
-  await svc.mutate((s) => ({ state: revokePrivileges(s, privileges, graph, roles), result: undefined }));
+  return scopedChangeOp(svc, caller, 'REVOKE PRIVILEGE', graph, (s) =>
+    revokePrivileges(s, privileges, graph, roles),
+  );
 }
 
 // ---- secrets ----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import { typeText } from './attr-types.js';
 import { CatalogError } from './errors.js';
 import { findTuple } from './lookup.js';
 import type { AttrType, Attribute, Catalog } from './types.js';
-import { Tuple, canonicalInt, type Value } from './value.js';
+import { Tuple, VertexRef, canonicalInt, type Value } from './value.js';
 
 const INT_MIN = -(2n ** 63n);
 const INT_MAX = 2n ** 63n - 1n;
@@ -85,7 +85,9 @@ export function zeroValue(catalog: Pick<Catalog, 'tuples'>, type: AttrType): Val
       );
     }
     case 'VERTEX':
-      throw new CatalogError('VERTEX is not an attribute type.');
+      // No vertex yet: a reference to nothing (the schema language refuses VERTEX attributes, but
+      // the engine stores them for catalogs built through its API).
+      return new VertexRef(type.vertexType ?? '', '');
   }
 }
 

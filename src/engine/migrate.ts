@@ -5,12 +5,12 @@
  * allowed; dropped types disappear with their edges; new types start empty. The old store is not
  * touched, so readers pinned to it are unaffected.
  */
+import { attributeDefault } from '../catalog/defaults.js';
 import type { Catalog, VertexType } from '../catalog/types.js';
 import { mergeBlock } from '../store/edge-block.js';
 import { GraphStore } from '../store/graph-store.js';
 import { VertexTable } from '../store/vertex-table.js';
 import { pairAllowed } from './schema.js';
-import { defaultValue } from './values.js';
 
 function sameType(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -41,7 +41,7 @@ function migrateTable(old: VertexTable, vt: VertexType, next: Catalog, version: 
     if (!col) continue;
     if (oc && sameType(oc.type, a.type)) for (let r = 0; r < n; r++) col.init(r, oc.get(r));
     else {
-      const d = defaultValue(a, next);
+      const d = attributeDefault(next, a);
       for (let r = 0; r < n; r++) col.init(r, d);
     }
   }
@@ -79,9 +79,9 @@ export function migrateStore(old: GraphStore, next: Catalog, version: number): G
       if (!carried.has(b.fromType) || !carried.has(b.toType) || !pairAllowed(et, b.fromType, b.toType))
         continue;
       if (et.directed !== b.edgeType.directed) continue;
-      const fill = (name: string): ReturnType<typeof defaultValue> => {
+      const fill = (name: string): ReturnType<typeof attributeDefault> => {
         const a = et.attributes.find((x) => x.name === name);
-        return a ? defaultValue(a, next) : '';
+        return a ? attributeDefault(next, a) : '';
       };
       const from = tables.get(b.fromType) as VertexTable;
       const to = tables.get(b.toType) as VertexTable;

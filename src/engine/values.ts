@@ -2,7 +2,7 @@
  * Typed value rules shared by every writer: validation of in-memory Values against attribute types,
  * defaults, the six upsert operations, and primary-id keys.
  */
-import type { Attribute, AttrType, Catalog, VertexType } from '../catalog/types.js';
+import type { AttrType, Catalog, VertexType } from '../catalog/types.js';
 import { type Primitive, Tuple, type Value, VertexRef, canonicalInt } from '../catalog/value.js';
 import { DATETIME_MAX, DATETIME_MIN, formatDatetime, parseDatetime } from '../util/datetime.js';
 import type { IdKey } from '../store/vertex-table.js';
@@ -103,70 +103,6 @@ export function checkValue(type: AttrType, v: Value, catalog: Pick<Catalog, 'tup
 function isPrimitive(v: Value): v is Primitive {
   const t = typeof v;
   return t === 'number' || t === 'bigint' || t === 'string' || t === 'boolean';
-}
-
-/** The value of an attribute on a new vertex or edge: its DEFAULT literal, else the type's zero. */
-export function defaultValue(
-  attr: Attribute | { type: AttrType; defaultLiteral?: string },
-  catalog: Pick<Catalog, 'tuples'>,
-): Value {
-  const t = attr.type;
-  const lit = attr.defaultLiteral;
-  if (lit !== undefined) {
-    const parsed = parseLiteral(t, lit);
-    if (parsed !== undefined) return parsed;
-  }
-  return zeroValue(t, catalog);
-}
-
-function parseLiteral(t: AttrType, lit: string): Value | undefined {
-  const s = lit.trim();
-  switch (t.kind) {
-    case 'INT':
-    case 'UINT':
-      return /^[-+]?\d+$/.test(s) ? canonicalInt(BigInt(s)) : undefined;
-    case 'FLOAT':
-    case 'DOUBLE': {
-      const n = Number(s);
-      return s !== '' && !Number.isNaN(n) ? n : undefined;
-    }
-    case 'BOOL':
-      return /^true$/i.test(s) ? true : /^false$/i.test(s) ? false : undefined;
-    case 'STRING':
-      return lit;
-    case 'DATETIME':
-      return parseDatetime(s);
-    default:
-      return undefined;
-  }
-}
-
-export function zeroValue(t: AttrType, catalog: Pick<Catalog, 'tuples'>): Value {
-  switch (t.kind) {
-    case 'INT':
-    case 'UINT':
-    case 'FLOAT':
-    case 'DOUBLE':
-    case 'DATETIME':
-      return 0;
-    case 'BOOL':
-      return false;
-    case 'STRING':
-      return '';
-    case 'FIXED_BINARY':
-      return new Uint8Array(t.length);
-    case 'LIST':
-    case 'SET':
-      return [];
-    case 'MAP':
-      return new Map();
-    case 'UDT': {
-      const tt = catalog.tuples.find((x) => x.name === t.name);
-      return new Tuple(t.name, tt ? tt.fields.map((f) => zeroValue(f.type, catalog)) : []);
-    }
-    case 'VERTEX':
-      return new VertexRef(t.vertexType ?? '', '');
-  }
 }
 
 function toBig(v: Value): bigint {

@@ -5,6 +5,7 @@
  * Each applied change is also appended to the transaction's WAL record (see wal-record.ts); abort()
  * undoes everything.
  */
+import { attributeDefault } from '../catalog/defaults.js';
 import type { Attribute, EdgeType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import type { Column } from '../store/columns.js';
@@ -24,7 +25,7 @@ import {
 } from './api.js';
 import { ReadTxImpl } from './read-tx.js';
 import { edgeTypeOf, pairAllowed } from './schema.js';
-import { applyOp, checkValue, defaultValue, idText, parseId, typeName } from './values.js';
+import { applyOp, checkValue, idText, parseId, typeName } from './values.js';
 import { TxChanges } from './tx-changes.js';
 import { RecordWriter } from './wal-record.js';
 
@@ -160,7 +161,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     t.idColumn.init(row, idValue);
     for (const a of vt.attributes) {
       const v = values.get(a.name);
-      (t.columns.get(a.name) as Column).init(row, v === undefined ? defaultValue(a, this.store.catalog) : v);
+      (t.columns.get(a.name) as Column).init(
+        row,
+        v === undefined ? attributeDefault(this.store.catalog, a) : v,
+      );
     }
     t.live.current++;
     this.record.upsertVertex(
@@ -313,7 +317,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       for (const name of et.discriminator) {
         const c = checked.find((x) => x.attr.name === name);
         const a = et.attributes.find((x) => x.name === name) as Attribute;
-        m.set(name, c ? c.value : defaultValue(a, this.store.catalog));
+        m.set(name, c ? c.value : attributeDefault(this.store.catalog, a));
       }
       disc = m;
     }
@@ -361,7 +365,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const eid = b.addEdge(fRow, tRow, this.commitVersion);
     for (const a of et.attributes) {
       const v = values.get(a.name);
-      (b.columns.get(a.name) as Column).init(eid, v === undefined ? defaultValue(a, this.store.catalog) : v);
+      (b.columns.get(a.name) as Column).init(
+        eid,
+        v === undefined ? attributeDefault(this.store.catalog, a) : v,
+      );
     }
     b.live.current++;
     this.logEdge(b, eid, values.size === 0 ? NO_CHANGES : [...values], fRow, tRow, ft, tt);

@@ -33,6 +33,10 @@ Options (each also read from the environment variable shown; a flag wins over th
   --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
   --auth                      REST++ authentication: requests need a token (Authorization: Bearer),
                               /requesttoken is served (OCELOT_AUTH=true)
+  --body-limit-mb N           largest request body in MB, 1 to 1024; larger bodies (e.g. POST /ddl
+                              files) are refused with REST-30000 (OCELOT_BODY_LIMIT_MB, default 200)
+  --rebuild-interval S        seconds between automatic rebuilds (checkpoint + merge of new data);
+                              0 turns them off (OCELOT_REBUILD_INTERVAL, default 30)
   -h, --help                  show this help
 
 A port of 0 picks a free port. Stop the server with Ctrl-C (SIGINT) or SIGTERM.
@@ -53,6 +57,8 @@ const SPECS: OptionSpec[] = [
   { names: ['--tigergraph-version'], key: 'tigergraph-version' },
   { names: ['--sync'], key: 'sync' },
   { names: ['--auth'], key: 'auth', flag: true },
+  { names: ['--body-limit-mb'], key: 'body-limit-mb' },
+  { names: ['--rebuild-interval'], key: 'rebuild-interval' },
   { names: ['-h', '--help'], key: 'help', flag: true },
 ];
 
@@ -67,7 +73,14 @@ const ENV: Record<string, string> = {
   'tigergraph-version': 'OCELOT_TIGERGRAPH_VERSION',
   sync: 'OCELOT_SYNC',
   auth: 'OCELOT_AUTH',
+  'body-limit-mb': 'OCELOT_BODY_LIMIT_MB',
+  'rebuild-interval': 'OCELOT_REBUILD_INTERVAL',
 };
+
+/** TigerGraph's ClientMaxBodySize: 200 MB by default, at most 1024 MB. */
+const DEFAULT_BODY_LIMIT_MB = 200;
+const MAX_BODY_LIMIT_MB = 1024;
+const DEFAULT_REBUILD_INTERVAL_S = 30;
 
 export interface ServeConfig {
   dataDir: string;
@@ -81,6 +94,10 @@ export interface ServeConfig {
   tigergraphVersion: string;
   sync: SyncMode;
   auth: boolean;
+  /** Request body limit in bytes. */
+  bodyLimit: number;
+  /** Automatic rebuild period in milliseconds; 0 = off. */
+  rebuildIntervalMs: number;
 }
 
 /** Resolves flags over environment variables over defaults, validating each. */
@@ -114,6 +131,16 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     if (v === undefined) throw new UsageError(`${ENV.auth} must be true or false, not '${authEnv}'`);
     auth = v;
   }
+  const wholeNumber = (key: string, fallback: number, min: number, max: number): number => {
+    const v = pick(key);
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+      throw new UsageError(`${source(key)} must be a whole number from ${min} to ${max}, not '${v}'`);
+    }
+    return Number(v);
+  };
+  const bodyLimitMb = wholeNumber('body-limit-mb', DEFAULT_BODY_LIMIT_MB, 1, MAX_BODY_LIMIT_MB);
+  const rebuildS = wholeNumber('rebuild-interval', DEFAULT_REBUILD_INTERVAL_S, 0, 86_400);
   return {
     dataDir: pick('data') ?? './ocelot-data',
     host: pick('host') ?? '127.0.0.1',
@@ -125,6 +152,8 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     tigergraphVersion: version,
     sync,
     auth,
+    bodyLimit: bodyLimitMb * 1024 * 1024,
+    rebuildIntervalMs: rebuildS * 1000,
   };
 }
 
@@ -179,6 +208,8 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       graphqlGraph: config.graphqlGraph,
       tigergraphVersion: config.tigergraphVersion,
       auth: config.auth,
+      bodyLimit: config.bodyLimit,
+      rebuildIntervalMs: config.rebuildIntervalMs,
       runScript: io.runScript,
       fileLayer: io.fileLayer,
       log: io.stderr,

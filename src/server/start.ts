@@ -46,6 +46,10 @@ export interface ServerOptions {
   credentialCheck?: CredentialCheck;
   /** REST++ authentication (`ocelot serve --auth`): tokens required, token endpoints served. */
   auth?: boolean;
+  /** Largest request body in bytes on the REST++ and GSQL listeners (default 200 MB). */
+  bodyLimit?: number;
+  /** Automatic rebuild period of an opened Database (0 disables; default 30 s). */
+  rebuildIntervalMs?: number;
   /** The GSQL executor; the shell of src/shell over the Database by default. */
   runScript?: ScriptRunner;
   log?: (line: string) => void;
@@ -96,6 +100,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     (await Database.open({
       dataDir: opts.dataDir ?? './ocelot-data',
       sync: opts.sync,
+      ...(opts.rebuildIntervalMs === undefined ? {} : { rebuildIntervalMs: opts.rebuildIntervalMs }),
       log,
       onFatal: opts.onFatal,
       ...(opts.fileLayer ? { fileLayer: opts.fileLayer } : {}),
@@ -128,11 +133,12 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     };
     const host = opts.host ?? '127.0.0.1';
 
-    const restpp = createListenerApp({ recorder, logError: log });
+    const bodyLimit = opts.bodyLimit;
+    const restpp = createListenerApp({ recorder, logError: log, bodyLimit });
     installRestppTokenAuth(restpp, db);
     mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
 
-    const gsql = createListenerApp({ recorder, logError: log, restppPrefix: '/restpp' });
+    const gsql = createListenerApp({ recorder, logError: log, restppPrefix: '/restpp', bodyLimit });
     installGsqlAuthHook(gsql, ctx);
     registerGsqlRoutes(gsql, ctx);
     await gsql.register(

@@ -40,6 +40,8 @@ test('serve configuration: defaults, env vars, flags win', () => {
     tigergraphVersion: '4.2.0',
     sync: 'always',
     auth: false,
+    bodyLimit: 200 * 1024 * 1024,
+    rebuildIntervalMs: 30_000,
   });
   const env = {
     OCELOT_DATA: '/env/data',
@@ -51,6 +53,8 @@ test('serve configuration: defaults, env vars, flags win', () => {
     OCELOT_TIGERGRAPH_VERSION: '3.10.1',
     OCELOT_SYNC: 'batch',
     OCELOT_AUTH: 'true',
+    OCELOT_BODY_LIMIT_MB: '1024',
+    OCELOT_REBUILD_INTERVAL: '0',
   };
   assert.deepEqual(resolveServeConfig([], env), {
     dataDir: '/env/data',
@@ -62,6 +66,8 @@ test('serve configuration: defaults, env vars, flags win', () => {
     tigergraphVersion: '3.10.1',
     sync: 'batch',
     auth: true,
+    bodyLimit: 1024 * 1024 * 1024,
+    rebuildIntervalMs: 0,
   });
   const c = resolveServeConfig(
     ['--data', '/flag', '--restpp-port=0', '--sync', 'none', '--tigergraph-version', '4.1.2'],
@@ -73,6 +79,10 @@ test('serve configuration: defaults, env vars, flags win', () => {
   assert.equal(c.sync, 'none');
   assert.equal(c.tigergraphVersion, '4.1.2');
   assert.equal(c.gsqlPort, 24240);
+  const limits = resolveServeConfig(['--body-limit-mb', '5', '--rebuild-interval=90'], env);
+  assert.ok(limits !== 'help');
+  assert.equal(limits.bodyLimit, 5 * 1024 * 1024);
+  assert.equal(limits.rebuildIntervalMs, 90_000);
   assert.equal(resolveServeConfig(['--help'], {}), 'help');
   const auth = resolveServeConfig(['--auth'], { OCELOT_AUTH: 'false' });
   assert.ok(auth !== 'help');
@@ -96,6 +106,15 @@ test('serve configuration errors name the flag or variable', () => {
     message: "--tigergraph-version must look like X.Y.Z (e.g. 4.2.0), not '4.2'",
   });
   assert.throws(() => resolveServeConfig(['extra'], {}), { message: "unexpected argument 'extra'" });
+  assert.throws(() => resolveServeConfig(['--body-limit-mb', '2048'], {}), {
+    message: "--body-limit-mb must be a whole number from 1 to 1024, not '2048'",
+  });
+  assert.throws(() => resolveServeConfig([], { OCELOT_BODY_LIMIT_MB: '0' }), {
+    message: "OCELOT_BODY_LIMIT_MB must be a whole number from 1 to 1024, not '0'",
+  });
+  assert.throws(() => resolveServeConfig(['--rebuild-interval', '-1'], {}), {
+    message: "--rebuild-interval must be a whole number from 0 to 86400, not '-1'",
+  });
   assert.throws(() => resolveServeConfig([], { OCELOT_AUTH: 'maybe' }), {
     message: "OCELOT_AUTH must be true or false, not 'maybe'",
   });

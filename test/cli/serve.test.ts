@@ -137,6 +137,7 @@ test('environment variables configure serve; flags win over them', async () => {
     OCELOT_ADMIN_PORT: '0',
     OCELOT_TIGERGRAPH_VERSION: '3.9.3',
     OCELOT_SYNC: 'none',
+    OCELOT_BODY_LIMIT_MB: '1',
   };
   const s = await startOcelot(['serve', '--tigergraph-version', '4.1.2'], READY, { env });
   try {
@@ -144,6 +145,21 @@ test('environment variables configure serve; flags win over them', async () => {
     assert.match(s.output().stdout, new RegExp(`Data directory: ${env.OCELOT_DATA}`));
     const v = (await (await fetch(`${u.restpp}/version`)).json()) as { message: string };
     assert.match(v.message, /release_4\.1\.2_/);
+    // A body over OCELOT_BODY_LIMIT_MB is refused on both REST++ listeners.
+    for (const base of [u.restpp, `${u.gsql}/restpp`]) {
+      const big = await fetch(`${base}/ddl/g?tag=j&filename=f`, {
+        method: 'POST',
+        body: 'a,b\n'.repeat(400_000),
+      });
+      assert.equal(big.status, 413);
+      assert.deepEqual(await big.json(), {
+        version: { edition: 'enterprise', api: 'v2', schema: 0 },
+        error: true,
+        message: `The request body exceeds the limit of ${1024 * 1024} bytes.`,
+        code: 'REST-30000',
+        results: [],
+      });
+    }
   } finally {
     s.child.kill('SIGTERM');
     assert.equal((await s.exited).code, 0);

@@ -93,7 +93,9 @@ export type BinaryOp =
   | 'INTERSECT'
   | 'MINUS'
   | '&'
-  | '|';
+  | '|'
+  | '<<'
+  | '>>';
 
 export type IntervalUnit = 'SECOND' | 'MINUTE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
 

@@ -134,9 +134,10 @@ const BP_NOT = 4;
 const BP_CMP = 5;
 const BP_BITOR = 6;
 const BP_BITAND = 7;
-const BP_ADD = 8;
-const BP_MUL = 9;
-const BP_UNARY = 10;
+const BP_SHIFT = 8;
+const BP_ADD = 9;
+const BP_MUL = 10;
+const BP_UNARY = 11;
 
 const INTERVAL_UNITS = new Set(['SECOND', 'MINUTE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'YEAR']);
 
@@ -194,7 +195,12 @@ function parseBinary(c: TokenCursor, minBp: number): Expr {
     let op: BinaryOp | undefined;
     let bp = 0;
     let width = 1;
-    if (t.kind === 'punct' && PUNCT_OPS[t.text]) {
+    if (isShift(c)) {
+      // `<<` / `>>` are two adjacent tokens, so that `List<List<INT>>` still closes two brackets.
+      op = t.text === '<' ? '<<' : '>>';
+      bp = BP_SHIFT;
+      width = 2;
+    } else if (t.kind === 'punct' && PUNCT_OPS[t.text]) {
       [op, bp] = PUNCT_OPS[t.text];
     } else if (t.kind === 'ident') {
       const w = t.text.toUpperCase();
@@ -223,6 +229,18 @@ function parseBinary(c: TokenCursor, minBp: number): Expr {
       end: right.end,
     };
   }
+}
+
+function isShift(c: TokenCursor): boolean {
+  const t = c.peek();
+  const u = c.peek(1);
+  return (
+    t.kind === 'punct' &&
+    (t.text === '<' || t.text === '>') &&
+    u.kind === 'punct' &&
+    u.text === t.text &&
+    u.start === t.end
+  );
 }
 
 /** `x BETWEEN a AND b`, `x NOT BETWEEN …`, `x IS [NOT] NULL`. */
@@ -487,9 +505,46 @@ function parseCaseExpr(c: TokenCursor): Expr {
 }
 
 /**
- * The text of an expression as PRINT uses it for a key: the source text with string quotes removed
- * (`@@m.get("bar")` prints as `@@m.get(bar)`).
+ * The text of an expression as PRINT uses it for a key: the source text without blanks outside
+ * string literals and with string quotes removed (`@@m.get( "bar" )` prints as `@@m.get(bar)`,
+ * `a + 1` as `a+1`). Calls for which `lower(name)` holds are shown in lower case, as TigerGraph
+ * shows built-in functions (`COALESCE(x, 1)` prints as `coalesce(x,1)`).
  */
-export function exprKey(src: string, e: Expr): string {
-  return src.slice(e.start, e.end).replace(/"([^"]*)"|'([^']*)'/g, (_m, a: string, b: string) => a ?? b);
+export function exprKey(src: string, e: Expr, lower: (name: string) => boolean = () => false): string {
+  const lowered = new Set<number>();
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (x !== null && typeof x === 'object') {
+      const node = x as { kind?: unknown; name?: unknown; start?: unknown };
+      if (
+        node.kind === 'call' &&
+        typeof node.name === 'string' &&
+        typeof node.start === 'number' &&
+        lower(node.name)
+      )
+        lowered.add(node.start);
+      Object.values(x).forEach(walk);
+    }
+  };
+  walk(e);
+  let out = '';
+  for (let i = e.start; i < e.end;) {
+    const ch = src[i];
+    if (ch === '"' || ch === "'") {
+      const close = src.indexOf(ch, i + 1);
+      const stop = close < 0 || close >= e.end ? e.end : close;
+      out += src.slice(i + 1, stop);
+      i = stop + 1;
+    } else if (/\s/.test(ch)) i++;
+    else if (lowered.has(i)) {
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i, e.end));
+      const word = m ? m[0] : ch;
+      out += word.toLowerCase();
+      i += word.length;
+    } else {
+      out += ch;
+      i++;
+    }
+  }
+  return out;
 }

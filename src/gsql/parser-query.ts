@@ -14,6 +14,7 @@ import type {
   PrintItem,
   QueryDef,
   QueryStatement,
+  SeedItem,
   Stmt,
   TypeExpr,
 } from './ast-query.js';
@@ -201,7 +202,11 @@ export function parseType(c: TokenCursor): TypeExpr {
   const t = c.expectIdent('a type');
   const pos = posOf(t);
   const w = t.text.toUpperCase();
-  if (BASE_TYPES.has(w)) return { kind: 'base', name: w as BaseTypeName, pos };
+  if (BASE_TYPES.has(w)) {
+    // `STRING COMPRESS` is a storage hint; its values are strings.
+    if (w === 'STRING') c.acceptWord('COMPRESS');
+    return { kind: 'base', name: w as BaseTypeName, pos };
+  }
   if (w === 'FILE') throw new GsqlSyntaxError(t.line, t.column, 'FILE parameters are not supported yet');
   if (w === 'VERTEX' || w === 'EDGE') {
     let typeName: string | undefined;
@@ -402,10 +407,29 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
 
 /** The right side of an assignment: an expression or a SELECT block. */
 function parseValue(c: TokenCursor): Expr {
+  const seed = parseBareSeed(c);
+  if (seed) return seed;
   if (!c.isWord('SELECT')) return parseExpr(c);
   const t = c.peek();
   const select = parseSelect(c);
   return { kind: 'select', select, pos: posOf(t), start: t.start, end: c.lastEnd() };
+}
+
+/** The 1.x seed forms without braces: `S = person.*;`, `S = ANY;`, `S = _;` (all vertices). */
+function parseBareSeed(c: TokenCursor): Expr | undefined {
+  const t = c.peek();
+  if (t.kind !== 'ident') return undefined;
+  const pos = posOf(t);
+  const ends = (k: number): boolean => c.isPunct(';', k) || c.isPunct('}', k);
+  let item: SeedItem;
+  if (c.isPunct('.', 1) && c.isPunct('*', 2) && ends(3)) {
+    c.next();
+    c.next();
+    item = { kind: 'all', vertexType: t.text, pos };
+  } else if ((t.text === '_' || t.text.toUpperCase() === 'ANY') && ends(1)) item = { kind: 'any', pos };
+  else return undefined;
+  const last = c.next();
+  return { kind: 'seed', items: [item], pos, start: t.start, end: last.end };
 }
 
 function parseDeclNames(c: TokenCursor, accum: boolean, single = false): DeclName[] {

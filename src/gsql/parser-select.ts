@@ -92,6 +92,8 @@ function parseStep(c: TokenCursor, block: SelectBlock): void {
   c.next();
   c.next();
   const edge: EdgeStep = { types: [], arrow: false, pos };
+  // `-((E1|E2):e)-`: the alternation may be parenthesised.
+  const grouped = c.acceptPunct('(');
   if (!c.isPunct(':') && !c.isPunct(')')) {
     do {
       const tpos = c.pos();
@@ -103,6 +105,7 @@ function parseStep(c: TokenCursor, block: SelectBlock): void {
       edge.types.push({ name: name.text, direction: inward ? 'in' : outward ? 'out' : 'any', pos: tpos });
     } while (c.acceptPunct('|'));
   }
+  if (grouped) c.expectPunct(')');
   if (c.acceptPunct(':')) edge.alias = c.expectIdent('an edge alias').text;
   c.expectPunct(')');
   if (c.acceptPunct('->')) edge.arrow = true;

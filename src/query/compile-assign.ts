@@ -162,6 +162,16 @@ function compileVarAssign(
     f = coerce(b.t, x, value.pos, `assignment to ${target.name}`);
   }
   if (b.t.kind === 'VSET' && x.t.kind === 'VSET' && b.t.vertexType !== x.t.vertexType) b.t = { kind: 'VSET' };
+  if (slot < cx.clauseSlotBase) {
+    // A query variable assigned in ACCUM/POST-ACCUM: while the clause reads it, every row sees the
+    // value from before the clause and the last assignment wins when the clause ends.
+    return (ctx) => {
+      const v = f(ctx);
+      if (ctx.pending && ctx.deferVertexUpdates) ctx.pending.push(() => (ctx.vars[slot] = v));
+      else ctx.vars[slot] = v;
+      return Flow.Next;
+    };
+  }
   return (ctx) => {
     ctx.vars[slot] = f(ctx);
     return Flow.Next;

@@ -101,6 +101,20 @@ export function coerce(to: QType, from: Typed, pos: Pos, what: string): Eval {
   return f;
 }
 
+/** Whether `e` is NULL when evaluated: an unset value, or a parameter given no value. */
+export function compileNullTest(cx: Cx, e: Expr): (ctx: RunContext) => boolean {
+  const b = e.kind === 'name' ? cx.lookup(e.name) : undefined;
+  if (b && cx.paramSlots.has(b.slot)) {
+    const slot = b.slot;
+    return (ctx) => ctx.nullParams.has(slot) || ctx.vars[slot] === null;
+  }
+  const x = compileExpr(cx, e);
+  return (ctx) => {
+    const v = x.f(ctx);
+    return v === null || v === undefined;
+  };
+}
+
 export function compileExpr(cx: Cx, e: Expr): Typed {
   switch (e.kind) {
     case 'int':
@@ -181,9 +195,9 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
       };
     }
     case 'isnull': {
-      const x = compileExpr(cx, e.operand);
+      const isNull = compileNullTest(cx, e.operand);
       const neg = e.negated;
-      return { t: T.BOOL, f: (ctx) => (x.f(ctx) === null || x.f(ctx) === undefined) !== neg };
+      return { t: T.BOOL, f: (ctx) => isNull(ctx) !== neg };
     }
     case 'case':
       return compileCase(cx, e);
@@ -402,13 +416,18 @@ function compileBinary(cx: Cx, e: Expr & { kind: 'binary' }): Typed {
       return compileSetOp(l, r, op, e.opPos);
     case '&':
     case '|':
+    case '<<':
+    case '>>':
       if (!isInteger(l.t) || !isInteger(r.t)) throw compileError(e.opPos, `"${op}" needs integers`);
       return {
         t: T.INT,
         f: (ctx) => {
           const a = BigInt(lf(ctx) as number | bigint);
           const b = BigInt(rf(ctx) as number | bigint);
-          const v = op === '&' ? a & b : a | b;
+          const v = BigInt.asIntN(
+            64,
+            op === '&' ? a & b : op === '|' ? a | b : op === '<<' ? a << b : a >> b,
+          );
           return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v;
         },
       };

@@ -185,6 +185,7 @@ function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts:
     const type = compileType(cx, p.type);
     checkParamType(p.type, type);
     const slot = cx.declare(p.name, type, p.pos).slot;
+    cx.paramSlots.add(slot);
     const param: CompiledParam & { slot: number } = { name: p.name, type, slot };
     if (p.default) param.default = constant(cx, p.default, type, `the default of parameter ${p.name}`);
     params.push(param);
@@ -208,6 +209,7 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
       ctx.check();
       for (const p of params) {
         const given = p.name in args ? args[p.name] : p.default;
+        if (given === undefined || given === null) ctx.nullParams.add(p.slot);
         ctx.vars[p.slot] = bindParam(ctx, p, given);
       }
       for (const s of body) {

@@ -39,7 +39,9 @@ function runRows(ctx: RunContext, stmts: RowStmt[]): void {
 function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean): boolean {
   const written = new Set<string>();
   const read = new Set<string>();
-  const key = (n: { kind: string; name: string }): string => (n.kind === 'global' ? '@@' : '@') + n.name;
+  const key = (n: { kind: string; name: string }): string =>
+    (n.kind === 'global' ? '@@' : n.kind === 'name' ? '$' : '@') + n.name;
+  const declared = new Set<string>();
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) {
       for (const x of node) visit(x);
@@ -49,20 +51,26 @@ function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean): boolean {
     const o = node as { kind?: string; name?: string; target?: unknown; value?: unknown };
     if (o.kind === 'assign') {
       const t = o.target as { kind: string; name: string; target?: unknown };
-      if (t.kind === 'global' || t.kind === 'vattach') {
+      if (t.kind === 'global' || t.kind === 'vattach' || t.kind === 'name') {
         written.add(key(t));
         visit(t.target);
         visit(o.value);
         return;
       }
     }
-    if ((o.kind === 'global' || o.kind === 'vattach') && typeof o.name === 'string') {
+    if ((o.kind === 'global' || o.kind === 'vattach' || o.kind === 'name') && typeof o.name === 'string') {
       read.add(key(o as { kind: string; name: string }));
     }
+    if (o.kind === 'varDecl')
+      for (const d of (o as { names: { name: string }[] }).names) declared.add('$' + d.name);
     for (const [k, v] of Object.entries(o)) if (k !== 'pos') visit(v);
   };
   visit(stmts);
-  for (const w of written) if (read.has(w) && (!globalsOnly || w.startsWith('@@'))) return true;
+  // A variable of the query body assigned in the clause is global too (one declared there is local).
+  for (const w of written) {
+    if (!read.has(w) || declared.has(w)) continue;
+    if (!globalsOnly || w.startsWith('@@')) return true;
+  }
   return false;
 }
 
@@ -212,7 +220,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
 
   const where = b.where ? cx.inClause('WHERE', () => compileExpr(cx, b.where!)) : undefined;
   if (where && b.where) expectType(where, T.BOOL, b.where.pos, 'WHERE');
-  const accum = cx.inClause('ACCUM', () => cx.compileRowStmts(cx, b.accum));
+  const accum = cx.inClause('ACCUM', () => cx.withClauseSlots(() => cx.compileRowStmts(cx, b.accum)));
   const postGroups: { slot: number; target: boolean; stmts: RowStmt[]; deferGlobals: boolean }[] = [];
   // The edge alias names one matched edge: it means nothing once the rows are reduced to vertices.
   const edgeAlias = b.edge?.alias;
@@ -252,7 +260,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       postGroups.push({
         slot: target ? tSlot : sSlot,
         target,
-        stmts: cx.inClause('POST-ACCUM', () => cx.compileRowStmts(cx, stmts)),
+        stmts: cx.inClause('POST-ACCUM', () => cx.withClauseSlots(() => cx.compileRowStmts(cx, stmts))),
         deferGlobals: readsWhatItWrites(stmts, true),
       });
     }

@@ -29,6 +29,8 @@ export class RunContext {
    * own, so its accumulators change at once (`s.@score = …, @@diff += s.@score - s.@score'`).
    */
   deferVertexUpdates = false;
+  /** Slots of the parameters given as NULL (`_`) or left out without a default: IS NULL holds. */
+  readonly nullParams = new Set<number>();
   /** The value of a RETURN statement. */
   returned: unknown = undefined;
   private readonly interned = new Map<string, Vtx[]>();

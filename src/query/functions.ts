@@ -4,7 +4,8 @@
 import { formatDatetime, parseDatetime } from '../util/datetime.js';
 import { collectionItems } from './accumulators.js';
 import { arity, num, typed, type Call } from './builtin-args.js';
-import { coerce, compileExpr, expectType } from './compile-expr.js';
+import { coerce, compileExpr, compileNullTest, expectType } from './compile-expr.js';
+import { zeroOf } from './accum-scalar.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Typed } from './scope.js';
@@ -189,15 +190,17 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
   },
   coalesce: (cx, e) => {
     if (e.args.length === 0) throw compileError(e.pos, 'coalesce() needs at least one argument');
-    const xs = e.args.map((a) => compileExpr(cx, a));
+    // The result has the first argument's type; the others are converted to it (999.5 -> 999).
+    const t = compileExpr(cx, e.args[0]).t;
+    const xs = e.args.map((a) => ({
+      isNull: compileNullTest(cx, a),
+      f: coerce(t, compileExpr(cx, a), a.pos, 'an argument of coalesce()'),
+    }));
     return {
-      t: xs[0].t,
+      t,
       f: (ctx) => {
-        for (const x of xs) {
-          const v = x.f(ctx);
-          if (v !== null && v !== undefined) return v;
-        }
-        return null;
+        for (const x of xs) if (!x.isNull(ctx)) return x.f(ctx);
+        return zeroOf(t);
       },
     };
   },
@@ -285,6 +288,11 @@ function formatWith(epoch: number, fmt: string): string {
     '%': '%',
   };
   return fmt.replace(/%([YmdHMS%])/g, (_m, k: string) => parts[k]);
+}
+
+/** Whether `name` is a built-in function (PRINT shows its calls in lower case). */
+export function isBuiltinFunction(name: string): boolean {
+  return Object.hasOwn(FUNCTIONS, name.toLowerCase());
 }
 
 export function compileCall(cx: Cx, e: Call): Typed {

@@ -193,6 +193,10 @@ function argJson(e: Expr): JsonValue {
       return e.value;
     case 'null':
       return null;
+    case 'name':
+      // `_` leaves a parameter unset: its default, or NULL (`p IS NULL` holds).
+      if (e.name === '_') return null;
+      break;
     case 'list':
       return e.items.map(argJson);
     case 'tuple':

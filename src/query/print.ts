@@ -4,6 +4,7 @@
  */
 import { toJsonValue } from '../catalog/json-value.js';
 import { exprKey } from '../gsql/parser-expr.js';
+import { isBuiltinFunction } from './functions.js';
 import type { PrintItem, Stmt } from '../gsql/ast-query.js';
 import { formatDatetime } from '../util/datetime.js';
 import type { JsonValue } from '../util/json.js';
@@ -148,7 +149,7 @@ function printKey(cx: Cx, item: PrintItem): string {
   const e = item.expr;
   if (e.kind === 'name') return e.name;
   if (e.kind === 'global') return '@@' + e.name;
-  return exprKey(cx.src, e);
+  return exprKey(cx.src, e, isBuiltinFunction);
 }
 
 export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunContext) => void {
@@ -172,7 +173,7 @@ export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunCont
           slot: b.slot,
           cols: item.projection!.map((p) => {
             const c = compileExpr(cx, p.expr);
-            return { key: p.alias ?? exprKey(cx.src, p.expr), f: c.f, t: c.t };
+            return { key: p.alias ?? exprKey(cx.src, p.expr, isBuiltinFunction), f: c.f, t: c.t };
           }),
         };
       });

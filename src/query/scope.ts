@@ -90,6 +90,8 @@ export class Cx {
   compileRowStmts!: (cx: Cx, stmts: Stmt[]) => RowStmt[];
   /** Finds other stored queries called as functions. */
   resolveQuery?: (name: string) => SubqueryRef | undefined;
+  /** Slots of the query's parameters (a parameter given no value is NULL). */
+  readonly paramSlots = new Set<number>();
   /** The RETURNS type of the query, if any. */
   returns?: QType;
 
@@ -128,6 +130,19 @@ export class Cx {
       return fn();
     } finally {
       this.scope = saved;
+    }
+  }
+
+  /** Slots from here on belong to the ACCUM/POST-ACCUM clause being compiled (its local variables). */
+  clauseSlotBase = Infinity;
+
+  withClauseSlots<R>(fn: () => R): R {
+    const saved = this.clauseSlotBase;
+    this.clauseSlotBase = this.slots;
+    try {
+      return fn();
+    } finally {
+      this.clauseSlotBase = saved;
     }
   }
 

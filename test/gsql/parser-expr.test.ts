@@ -92,9 +92,11 @@ test('literals: 64-bit integers stay exact, floats, strings, booleans', () => {
   assert.equal(show(parse('TRUE AND false')), '(true AND false)');
 });
 
-test('PRINT keys are the expression text with string quotes removed', () => {
+test('PRINT keys are the expression text without blanks and string quotes', () => {
   const src = '@@m.get("bar") + s.@x';
-  assert.equal(exprKey(src, parse(src)), '@@m.get(bar) + s.@x');
+  assert.equal(exprKey(src, parse(src)), '@@m.get(bar)+s.@x');
+  const call = 'COALESCE(a, "x y")';
+  assert.equal(exprKey(call, parse(call), (n) => n === 'COALESCE'), 'coalesce(a,x y)');
 });
 
 test('errors name the line, the column and what was found', () => {

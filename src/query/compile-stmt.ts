@@ -193,7 +193,7 @@ function compileVsetAssign(cx: Cx, s: Stmt & { kind: 'vsetAssign' }): { sync: Ro
     if (existing.t.kind === 'VSET' && existing.t.vertexType !== x.t.vertexType) existing.t = { kind: 'VSET' };
     slot = existing.slot;
   } else {
-    slot = cx.declare(
+    slot = cx.declareQueryWide(
       s.name,
       { kind: 'VSET', vertexType: declared ?? (s.vertexType ? undefined : x.t.vertexType) },
       s.pos,

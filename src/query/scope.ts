@@ -122,6 +122,19 @@ export class Cx {
     return b;
   }
 
+  /**
+   * Declares a vertex-set variable for the whole query: GSQL lets a vertex set first assigned in an
+   * IF branch or loop body be used after it (`IF … THEN na = SELECT …; ELSE na = …; END; u = na …`).
+   */
+  declareQueryWide(name: string, t: QType, pos: Pos): VarBinding {
+    let root = this.scope;
+    while (root.parent) root = root.parent;
+    if (root.names.has(name)) throw compileError(pos, `"${name}" is already declared in this scope`);
+    const b: VarBinding = { slot: this.newSlot(), t, readonly: false };
+    root.names.set(name, b);
+    return b;
+  }
+
   /** Runs fn in a nested scope (block, loop body, SELECT). */
   nested<R>(fn: () => R): R {
     const saved = this.scope;

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { minimalGraph } from '../fixtures/query/minimal.js';
 import { socialNet } from '../fixtures/query/social-net.js';
 import { runText } from '../fixtures/query/run.js';
+import { VertexRef } from '../../src/catalog/value.js';
 
 const q = (body: string, params = ''): string =>
   `CREATE QUERY t(${params}) FOR GRAPH minimalNet {\n${body}\n}`;
@@ -172,4 +173,35 @@ test('datetime_add and datetime_sub with INTERVAL units', async () => {
       weeks: '2020-02-14 10:00:00',
     },
   ]);
+});
+
+test('a vertex set first assigned in IF branches or a loop body is visible after it', async () => {
+  const src = `CREATE QUERY t(BOOL mine, VERTEX<person> p) FOR GRAPH socialNet SYNTAX V1 {
+  start = {p};
+  IF mine THEN
+    near = SELECT f FROM start -(friend)- :f;
+  ELSE
+    near = SELECT f FROM start -(friend)- :f WHERE f.gender == "Female";
+  END;
+  WHILE near.size() > 5 LIMIT 1 DO
+    later = SELECT f FROM near:f;
+  END;
+  both = near UNION start;
+  PRINT near.size() AS near, both.size() AS both, later.size() AS later;
+}`;
+  const ref = { type: 'person', id: 'person1' };
+  const args = (mine: boolean) => ({ mine, p: new VertexRef(ref.type, ref.id) });
+  assert.deepEqual(await runText(socialNet(), src, args(true)), [{ near: 2, both: 3, later: 0 }]);
+  assert.deepEqual(await runText(socialNet(), src, args(false)), [{ near: 1, both: 2, later: 0 }]);
+  // A name used as a vertex set in one branch cannot be another type elsewhere.
+  await assert.rejects(
+    runText(
+      socialNet(),
+      `CREATE QUERY t(BOOL b) FOR GRAPH socialNet {
+  IF b THEN x = SELECT s FROM person:s; END;
+  INT x = 1;
+}`,
+    ),
+    /"x" is already declared in this scope/,
+  );
 });

@@ -31,6 +31,9 @@ Options (each also read from the environment variable shown; a flag wins over th
   --graphql-port N            port of the --graphql-graph service (OCELOT_GRAPHQL_PORT, default 4000)
   --tigergraph-version X.Y.Z  TigerGraph release to report (OCELOT_TIGERGRAPH_VERSION, default ${DEFAULT_TIGERGRAPH_VERSION})
   --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
+  --output-dir DIR            directory that queries' FILE objects (f.println) write into; paths
+                              outside it are refused, and without it FILE output is refused
+                              (OCELOT_OUTPUT_DIR)
   --auth                      REST++ authentication: requests need a token (Authorization: Bearer),
                               /requesttoken is served (OCELOT_AUTH=true)
   --body-limit-mb N           largest request body in MB, 1 to 1024; larger bodies (e.g. POST /ddl
@@ -56,6 +59,7 @@ const SPECS: OptionSpec[] = [
   { names: ['--graphql-graph'], key: 'graphql-graph' },
   { names: ['--tigergraph-version'], key: 'tigergraph-version' },
   { names: ['--sync'], key: 'sync' },
+  { names: ['--output-dir'], key: 'output-dir' },
   { names: ['--auth'], key: 'auth', flag: true },
   { names: ['--body-limit-mb'], key: 'body-limit-mb' },
   { names: ['--rebuild-interval'], key: 'rebuild-interval' },
@@ -72,6 +76,7 @@ const ENV: Record<string, string> = {
   'graphql-graph': 'OCELOT_GRAPHQL_GRAPH',
   'tigergraph-version': 'OCELOT_TIGERGRAPH_VERSION',
   sync: 'OCELOT_SYNC',
+  'output-dir': 'OCELOT_OUTPUT_DIR',
   auth: 'OCELOT_AUTH',
   'body-limit-mb': 'OCELOT_BODY_LIMIT_MB',
   'rebuild-interval': 'OCELOT_REBUILD_INTERVAL',
@@ -98,6 +103,8 @@ export interface ServeConfig {
   bodyLimit: number;
   /** Automatic rebuild period in milliseconds; 0 = off. */
   rebuildIntervalMs: number;
+  /** Where queries' FILE objects write; none: FILE output is refused. */
+  outputDir?: string;
 }
 
 /** Resolves flags over environment variables over defaults, validating each. */
@@ -154,6 +161,7 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     auth,
     bodyLimit: bodyLimitMb * 1024 * 1024,
     rebuildIntervalMs: rebuildS * 1000,
+    ...(pick('output-dir') === undefined ? {} : { outputDir: pick('output-dir') }),
   };
 }
 
@@ -210,6 +218,7 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       auth: config.auth,
       bodyLimit: config.bodyLimit,
       rebuildIntervalMs: config.rebuildIntervalMs,
+      ...(config.outputDir === undefined ? {} : { outputDir: config.outputDir }),
       runScript: io.runScript,
       fileLayer: io.fileLayer,
       log: io.stderr,

@@ -46,6 +46,8 @@ export type TypeExpr =
   | { kind: 'map'; key: TypeExpr; value: TypeExpr; pos: Pos }
   /** A name declared by TYPEDEF TUPLE (or a catalog UDT). */
   | { kind: 'named'; name: string; pos: Pos }
+  /** `FILE`: a query parameter naming a server-side output file. */
+  | { kind: 'file'; pos: Pos }
   | {
       kind: 'accum';
       accum: AccumKind;
@@ -202,6 +204,8 @@ export type Stmt =
   | { kind: 'accumDecl'; global: boolean; type: TypeExpr; names: DeclName[]; pos: Pos }
   | { kind: 'tupleDecl'; name: string; fields: { name: string; type: TypeExpr }[]; pos: Pos }
   | { kind: 'varDecl'; type: TypeExpr; names: DeclName[]; pos: Pos }
+  /** `FILE f (path)`: a server-side output file written by `f.println(…)`. */
+  | { kind: 'fileDecl'; name: string; path: Expr; pos: Pos }
   /** `S = …` / `S (ANY) = …`: assignment of a vertex-set variable (declared here if new). */
   | { kind: 'vsetAssign'; name: string; vertexType?: string; value: Expr; pos: Pos }
   | { kind: 'assign'; target: Expr; op: '=' | '+='; value: Expr; pos: Pos }

@@ -207,7 +207,7 @@ export function parseType(c: TokenCursor): TypeExpr {
     if (w === 'STRING') c.acceptWord('COMPRESS');
     return { kind: 'base', name: w as BaseTypeName, pos };
   }
-  if (w === 'FILE') throw new GsqlSyntaxError(t.line, t.column, 'FILE parameters are not supported yet');
+  if (w === 'FILE') return { kind: 'file', pos };
   if (w === 'VERTEX' || w === 'EDGE') {
     let typeName: string | undefined;
     if (c.acceptPunct('<')) {
@@ -321,7 +321,12 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   const w = t.kind === 'ident' ? t.text.toUpperCase() : '';
   if (w === 'TYPEDEF') return parseTypedef(c);
   if (w === 'FILE' && c.peek(1).kind === 'ident' && c.isPunct('(', 2)) {
-    throw new GsqlSyntaxError(t.line, t.column, 'FILE variables are not supported yet');
+    c.next();
+    const name = c.expectIdent('a FILE variable name').text;
+    c.expectPunct('(');
+    const path = parseExpr(c);
+    c.expectPunct(')');
+    return { kind: 'fileDecl', name, path, pos };
   }
   if (w === 'STATIC') {
     c.next();

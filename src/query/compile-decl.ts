@@ -47,6 +47,8 @@ export function compileType(cx: Cx, te: TypeExpr): QType {
     }
     case 'accum':
       return compileAccumType(cx, te);
+    case 'file':
+      return T.FILE;
   }
 }
 

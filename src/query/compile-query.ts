@@ -20,6 +20,7 @@ import { typeText, type QType } from './types.js';
 import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
 import type { JsonValue } from '../util/json.js';
 import type { DmlOp } from './context.js';
+import type { QueryFile } from './file-output.js';
 
 export interface CompiledParam {
   name: string;
@@ -32,6 +33,8 @@ export interface RunOutcome {
   results: { [key: string]: JsonValue }[];
   /** Changes to apply, in order, in one write transaction. */
   dml: DmlOp[];
+  /** FILE objects to write once the changes are committed. */
+  files: QueryFile[];
   returned: unknown;
 }
 
@@ -50,7 +53,7 @@ export interface CompiledQuery {
 const PARAM_ELEMENT = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME', 'VERTEX']);
 
 function checkParamType(te: TypeExpr, t: QType): void {
-  if (PARAM_ELEMENT.has(t.kind)) return;
+  if (PARAM_ELEMENT.has(t.kind) || t.kind === 'FILE') return;
   if ((t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'LIST') && PARAM_ELEMENT.has(t.elem.kind)) return;
   throw compileError(te.pos, `a query parameter of type ${typeText(t)} is not supported`);
 }
@@ -136,6 +139,7 @@ export function compileSubquery(
         });
         for (const s of body) if (s(ctx) !== 0) break;
         caller.dml.push(...ctx.dml);
+        caller.files.push(...ctx.files);
         return crossRun(caller, ctx.returned ?? null);
       },
     };
@@ -215,7 +219,7 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
       for (const s of body) {
         if ((await s(ctx)) !== 0) break;
       }
-      return { results: ctx.results, dml: ctx.dml, returned: ctx.returned };
+      return { results: ctx.results, dml: ctx.dml, files: ctx.files, returned: ctx.returned };
     },
   };
 }
@@ -223,6 +227,7 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
 /** Turns a decoded parameter value into its run-time form (vertex references become vertices). */
 function bindParam(ctx: RunContext, p: CompiledParam, v: unknown): unknown {
   const t = p.type;
+  if (t.kind === 'FILE') return ctx.openFile(typeof v === 'string' ? v : '');
   if (v === undefined || v === null) {
     if (t.kind === 'VERTEX') return null;
     const z = zeroOf(t);

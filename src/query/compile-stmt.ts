@@ -242,6 +242,18 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
       const f = compileVarDecl(cx, s);
       return (ctx) => (f(ctx), Flow.Next);
     }
+    case 'fileDecl': {
+      if (cx.clause !== 'body') throw compileError(s.pos, `a FILE cannot be declared in ${cx.clause}`);
+      const px = compileExpr(cx, s.path);
+      if (px.t.kind !== 'STRING')
+        throw compileError(s.path.pos, `the path of a FILE must be a STRING, not ${typeText(px.t)}`);
+      const path = px.f;
+      const slot = cx.declare(s.name, T.FILE, s.pos, true).slot;
+      return (ctx) => {
+        ctx.vars[slot] = ctx.openFile(path(ctx) as string);
+        return Flow.Next;
+      };
+    }
     case 'vsetAssign':
       return compileVsetAssign(cx, s).sync;
     case 'assign':

@@ -3,6 +3,7 @@
  * cancellation (an AbortSignal and a deadline, checked while the query runs).
  */
 import type { JsonValue } from '../util/json.js';
+import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
 import { QueryRuntimeError, Vtx } from './values.js';
 
@@ -10,6 +11,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Epoch milliseconds after which the query stops with a timeout error. */
   deadline?: number;
+  /** The directory FILE objects write into (`ocelot serve --output-dir`); none: FILE is refused. */
+  outputDir?: string;
 }
 
 /** A change the query makes, applied in order when the query ends. */
@@ -22,6 +25,8 @@ export class RunContext {
   readonly vars: unknown[];
   readonly results: { [key: string]: JsonValue }[] = [];
   readonly dml: DmlOp[] = [];
+  /** FILE objects opened by the run, written when it ends. */
+  readonly files: QueryFile[] = [];
   /** While an ACCUM or POST-ACCUM clause runs: accumulator updates applied at the clause's end. */
   pending: (() => void)[] | null = null;
   /**
@@ -53,6 +58,13 @@ export class RunContext {
   /** A number no earlier SELECT of this run used, for marking collected vertices. */
   nextStamp(): number {
     return ++this.stamps;
+  }
+
+  /** Opens a FILE object of this run (see file-output.ts). */
+  openFile(path: string): QueryFile {
+    const f = openQueryFile(path, this.opts.outputDir);
+    this.files.push(f);
+    return f;
   }
 
   /** The one Vtx object of (type, row) in this run. */

@@ -22,6 +22,8 @@ import type { Cx, Eval, Typed } from './scope.js';
 import { accumValueType, T, typeText, type AccumT } from './types.js';
 import { ArrayAccum } from './accum-array.js';
 import { attrMethod } from './attr-methods.js';
+import type { QueryFile } from './file-output.js';
+import { toJson } from './print.js';
 import { typeNamesOf } from './type-names.js';
 import { QueryRuntimeError, type Vtx } from './values.js';
 
@@ -74,6 +76,7 @@ export function compileMethod(cx: Cx, e: Method): Typed {
     return attrMethod(cx, e, name, target);
   if (target.t.kind === 'VERTEX') return vertexMethod(cx, e, name, tf);
   const t = target.t;
+  if (t.kind === 'FILE') return fileMethod(cx, e, name, tf);
   if (t.kind === 'LIST' || t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'MAP' || t.kind === 'VSET') {
     switch (name) {
       case 'size':
@@ -107,6 +110,21 @@ export function compileMethod(cx: Cx, e: Method): Typed {
     }
   }
   throw compileError(e.namePos, `${typeText(t)} has no method ${e.name}()`);
+}
+
+/** `f.println(a, b, …)`: one line of comma-separated fields in the FILE. */
+function fileMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {
+  if (name !== 'println') throw compileError(e.namePos, `FILE has no method ${e.name}()`);
+  if (e.args.length === 0) throw compileError(e.namePos, 'println needs at least one value');
+  const items = e.args.map((a) => compileExpr(cx, a));
+  const vaccs = cx.vaccs;
+  return {
+    t: T.VOID,
+    f: (ctx) => {
+      (tf(ctx) as QueryFile).println(items.map((x) => toJson(ctx, x.f(ctx), x.t, vaccs)));
+      return null;
+    },
+  };
 }
 
 function listGet(items: unknown[], i: number): unknown {

@@ -61,6 +61,7 @@ function scalar(p: string, t: QType, v: JsonValue, fromText: boolean): unknown {
       if (v === 1 || v === 0) return v === 1;
       throw bad(p, t, v);
     case 'STRING':
+    case 'FILE':
       if (typeof v === 'string') return fromText ? v : percentDecode(v);
       if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
       throw bad(p, t, v);

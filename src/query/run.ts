@@ -6,6 +6,7 @@ import { EngineError } from '../engine/api.js';
 import type { JsonValue } from '../util/json.js';
 import type { CompiledQuery } from './compile-query.js';
 import type { RunOptions } from './context.js';
+import { writeQueryFiles } from './file-output.js';
 import type { QueryDatabase } from './graph.js';
 import { QueryRuntimeError } from './values.js';
 
@@ -40,5 +41,6 @@ export async function executeQuery(
       throw e;
     }
   }
+  writeQueryFiles(outcome.files);
   return { results: outcome.results, returned: outcome.returned };
 }

@@ -38,6 +38,8 @@ export type QType =
   /** A vertex set variable; vertexType when every member is known to be of one type. */
   | { kind: 'VSET'; vertexType?: string }
   | { kind: 'NULL' }
+  /** A server-side output file (`FILE f (path)` or a FILE parameter). */
+  | { kind: 'FILE' }
   /** Statements and methods without a value. */
   | { kind: 'VOID' };
 
@@ -53,6 +55,7 @@ export const T = {
   VSET: { kind: 'VSET' } as QType,
   NULL: { kind: 'NULL' } as QType,
   VOID: { kind: 'VOID' } as QType,
+  FILE: { kind: 'FILE' } as QType,
 };
 
 export function isNumeric(t: QType): boolean {

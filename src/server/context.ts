@@ -18,6 +18,8 @@ export interface ServerContext {
   readonly endpoints: EndpointRegistry;
   /** Runs GSQL shell text (the executor of src/shell). */
   readonly runScript: ScriptRunner;
+  /** Where queries' FILE objects write (`--output-dir`); none: FILE output is refused. */
+  readonly outputDir?: string;
   /** Operational log lines (stderr in the CLI). */
   readonly log: (line: string) => void;
 }

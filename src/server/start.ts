@@ -50,6 +50,8 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Automatic rebuild period of an opened Database (0 disables; default 30 s). */
   rebuildIntervalMs?: number;
+  /** The directory queries' FILE objects write into (`--output-dir`); none: FILE is refused. */
+  outputDir?: string;
   /** The GSQL executor; the shell of src/shell over the Database by default. */
   runScript?: ScriptRunner;
   log?: (line: string) => void;
@@ -128,7 +130,8 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       credentialCheck: opts.credentialCheck ?? gsqlCredentialCheck(db),
       recorder,
       endpoints,
-      runScript: opts.runScript ?? shellRunner(db),
+      runScript: opts.runScript ?? shellRunner(db, opts.outputDir),
+      ...(opts.outputDir === undefined ? {} : { outputDir: opts.outputDir }),
       log,
     };
     const host = opts.host ?? '127.0.0.1';

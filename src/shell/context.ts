@@ -18,6 +18,8 @@ export interface ShellContext {
   print(line: string): void;
   /** Session settings from `SET name = value` (names lower-cased, values as written). */
   settings: Map<string, string>;
+  /** Where RUN QUERY's FILE objects write (the server's `--output-dir`); none: FILE is refused. */
+  outputDir?: string;
 }
 
 /** Exit codes of the gsql client (0 ok). */

@@ -60,7 +60,7 @@ async function runAndPrint(
     throw e;
   }
   try {
-    const { results } = await executeQuery(db, query, params);
+    const { results } = await executeQuery(db, query, params, { outputDir: ctx.outputDir });
     ctx.print(envelopeText({ error: false, message: '', results }));
   } catch (e) {
     if (!(e instanceof QueryRuntimeError)) throw e;

@@ -74,12 +74,14 @@ export async function runScript(
   text: string,
   session: ShellSession,
   out: (text: string) => void,
+  outputDir?: string,
 ): Promise<number> {
   const ctx: ShellContext = {
     store,
     session,
     print: (line) => out(`${line}\n`),
     settings: new Map(),
+    ...(outputDir === undefined ? {} : { outputDir }),
   };
   let code = 0;
   for (const item of parseScript(text)) {

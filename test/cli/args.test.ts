@@ -87,6 +87,12 @@ test('serve configuration: defaults, env vars, flags win', () => {
   const auth = resolveServeConfig(['--auth'], { OCELOT_AUTH: 'false' });
   assert.ok(auth !== 'help');
   assert.equal(auth.auth, true);
+  const out = resolveServeConfig([], { OCELOT_OUTPUT_DIR: '/env/out' });
+  assert.ok(out !== 'help');
+  assert.equal(out.outputDir, '/env/out');
+  const outFlag = resolveServeConfig(['--output-dir', '/flag/out'], { OCELOT_OUTPUT_DIR: '/env/out' });
+  assert.ok(outFlag !== 'help');
+  assert.equal(outFlag.outputDir, '/flag/out');
   const noAuth = resolveServeConfig([], { OCELOT_AUTH: 'False' });
   assert.ok(noAuth !== 'help');
   assert.equal(noAuth.auth, false);

@@ -203,12 +203,16 @@ test('syntax errors name line and column', () => {
   });
 });
 
-test('FILE parameters and variables are refused as not supported yet; ACCUM declares one local per statement', () => {
-  assert.throws(() => parseQueryText('CREATE QUERY q(STRING p) {\n  FILE f (p);\n  f.println(1);\n}'), {
-    message: 'Syntax Error: line 2, column 3: FILE variables are not supported yet',
-  });
-  assert.throws(() => parseQueryText('CREATE QUERY q(FILE f) {\n  f.println(1);\n}'), {
-    message: 'Syntax Error: line 1, column 16: FILE parameters are not supported yet',
+test('FILE parameters and FILE variables parse; ACCUM declares one local per statement', () => {
+  const [withVar] = parseQueryText(
+    'CREATE QUERY q(STRING p, FILE g) {\n  FILE f (p + ".csv");\n  f.println(1);\n}',
+  );
+  assert.ok(withVar.kind === 'createQuery');
+  assert.deepEqual(withVar.query.params[1].type, { kind: 'file', pos: { line: 1, column: 26 } });
+  const decl = withVar.query.body[0];
+  assert.ok(decl.kind === 'fileDecl' && decl.name === 'f' && decl.path.kind === 'binary');
+  assert.throws(() => parseQueryText('CREATE QUERY q(STRING p) {\n  FILE f (p;\n}'), {
+    message: 'Syntax Error: line 2, column 12: expected ")" but found ";"',
   });
   const [stmt] = parseQueryText('CREATE QUERY q() {\n  S = SELECT s FROM S:s ACCUM INT x = 1, @@n += x;\n}');
   assert.equal(stmt.kind, 'createQuery');

@@ -29,6 +29,8 @@ export function typeName(t: TypeExpr): string {
       return `map<${typeName(t.key)},${typeName(t.value)}>`;
     case 'named':
       return t.name;
+    case 'file':
+      return 'file';
     case 'accum':
       if (SCALAR_ACCUMS.has(t.accum))
         return t.args[0]

@@ -17,7 +17,7 @@ export type ScriptRunner = (
   out: (text: string) => void,
 ) => Promise<number>;
 
-/** The GSQL shell executor (src/shell) over a Database. */
-export function shellRunner(db: Database): ScriptRunner {
-  return (text, session, out) => runScript(db, text, session, out);
+/** The GSQL shell executor (src/shell) over a Database; RUN QUERY writes FILE output into outputDir. */
+export function shellRunner(db: Database, outputDir?: string): ScriptRunner {
+  return (text, session, out) => runScript(db, text, session, out, outputDir);
 }

@@ -48,6 +48,81 @@ export function parseJsonStrict(text: string, maxDepth?: number): JsonValue {
   return parseJson(text, { maxDepth }) as JsonValue;
 }
 
+/**
+ * A pull reader over one JSON text, for callers that walk a known shape (REST++ upsert bodies)
+ * without first building every object of it: an object is read key by key in source order, so a
+ * repeated key is simply met again, and any value can still be read whole (repeated keys inside
+ * it kept as RepeatedKey). Syntax errors are JsonSyntaxError, as from parseJson.
+ */
+export class JsonReader {
+  private readonly p: Parser;
+  private depth = 0;
+
+  constructor(text: string, maxDepth = DEFAULT_MAX_DEPTH) {
+    this.p = new Parser(text, true, maxDepth);
+    this.p.skipWs();
+  }
+
+  /** Consumes the `{` of an object when the next value is one; false, consuming nothing, otherwise. */
+  enterObject(): boolean {
+    const p = this.p;
+    p.skipWs();
+    if (p.s.charCodeAt(p.pos) !== 123) return false;
+    if (this.depth > p.maxDepth) p.fail(`JSON nested deeper than ${p.maxDepth} levels`);
+    p.pos++;
+    this.depth++;
+    return true;
+  }
+
+  /** The first key of the object just entered (its ':' consumed); undefined when it is empty. */
+  firstKey(): string | undefined {
+    const p = this.p;
+    p.skipWs();
+    if (p.s.charCodeAt(p.pos) === 125) return this.leave();
+    return this.key();
+  }
+
+  /** The next key of the current object, after its previous value; undefined at its end. */
+  nextKey(): string | undefined {
+    const p = this.p;
+    p.skipWs();
+    const c = p.s.charCodeAt(p.pos);
+    if (c === 125) return this.leave();
+    if (c !== 44) p.fail("Expected ',' or '}' in an object");
+    p.pos++;
+    p.skipWs();
+    return this.key();
+  }
+
+  /** The next value, read whole. */
+  value(): ParsedJson {
+    this.p.skipWs();
+    return this.p.value(this.depth);
+  }
+
+  /** Checks that nothing but whitespace follows the value read. */
+  end(): void {
+    this.p.skipWs();
+    if (this.p.pos < this.p.s.length) this.p.fail('Unexpected data after the JSON value');
+  }
+
+  private leave(): undefined {
+    this.p.pos++;
+    this.depth--;
+    return undefined;
+  }
+
+  private key(): string {
+    const p = this.p;
+    if (p.s.charCodeAt(p.pos) !== 34) p.fail('Expected a string key');
+    const k = p.string();
+    p.skipWs();
+    if (p.s.charCodeAt(p.pos) !== 58) p.fail("Expected ':' after an object key");
+    p.pos++;
+    return k;
+  }
+}
+
 class Parser {
   pos = 0;
   constructor(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stringifyJson } from '../../src/util/json.js';
-import { parseJson, RepeatedKey, JsonSyntaxError } from '../../src/util/json-parse.js';
+import { JsonReader, parseJson, RepeatedKey, JsonSyntaxError } from '../../src/util/json-parse.js';
 
 test('stringifyJson prints bigint exactly and drops undefined members', () => {
   assert.equal(
@@ -53,4 +53,64 @@ test('parseJson errors name the position', () => {
   assert.throws(() => parseJson('"abc'), /Unterminated string/);
   assert.throws(() => parseJson('[1] x'), /Unexpected data after the JSON value/);
   assert.throws(() => parseJson('['.repeat(600) + ']'.repeat(600)), /nested deeper than 512/);
+});
+
+/** Reads a text with the pull reader: objects as [key, value] lists, every occurrence kept. */
+function pull(text: string): unknown {
+  const r = new JsonReader(text);
+  const read = (): unknown => {
+    if (!r.enterObject()) return r.value();
+    const out: [string, unknown][] = [];
+    for (let k = r.firstKey(); k !== undefined; k = r.nextKey()) out.push([k, read()]);
+    return out;
+  };
+  const v = read();
+  r.end();
+  return v;
+}
+
+test('JsonReader walks objects key by key in source order, repeats included', () => {
+  assert.deepEqual(pull(' { "b" : 1 , "a":{"x":[1,{"y":2}]}, "b": {} , "10": "s"} '), [
+    ['b', 1],
+    ['a', [['x', [1, { y: 2 }]]]],
+    ['b', []],
+    ['10', 's'],
+  ]);
+  assert.deepEqual(pull('{}'), []);
+  assert.equal(pull('12345678901234567890'), 12345678901234567890n);
+  // A value read whole keeps repeated keys as parseJson does with keepDuplicateKeys.
+  const r = new JsonReader('{"k":{"d":1,"d":2}}');
+  assert.ok(r.enterObject());
+  assert.equal(r.firstKey(), 'k');
+  assert.deepEqual(r.value(), { d: new RepeatedKey([1, 2]) });
+  assert.equal(r.nextKey(), undefined);
+  r.end();
+});
+
+test('JsonReader reports the syntax errors parseJson reports, at the same place', () => {
+  for (const text of [
+    '{"a": 1,\n "b" 2}',
+    '{"a" 1}',
+    '{"a": 1 "b": 2}',
+    '{"a": 1,}',
+    '{1: 2}',
+    '{"a": {',
+    '{"a": 01}',
+    '{"a": 1} x',
+    '{"a": tru}',
+    '{' + '"a":{'.repeat(600) + '}'.repeat(601),
+  ]) {
+    let expected = '';
+    try {
+      parseJson(text, { keepDuplicateKeys: true });
+    } catch (e) {
+      expected = (e as Error).message;
+    }
+    assert.ok(expected !== '', text);
+    assert.throws(
+      () => pull(text),
+      (e: unknown) => e instanceof JsonSyntaxError && e.message === expected,
+      text,
+    );
+  }
 });

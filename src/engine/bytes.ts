@@ -60,6 +60,7 @@ export class ByteWriter {
   str(s: string): void {
     // UTF-8 is at most 3 bytes per UTF-16 unit.
     this.room(s.length * 3 + 8);
+    if (s.length < 64 && this.ascii(s)) return;
     const start = this.pos;
     this.varuint(s.length * 3);
     const lenBytes = this.pos - start;
@@ -71,6 +72,21 @@ export class ByteWriter {
       n = Math.floor(n / 0x80);
     }
     this.pos += r.written;
+  }
+
+  /**
+   * Writes a short string that is all ASCII (the usual type, attribute and id text) byte by byte:
+   * cheaper than a TextEncoder call per string. False, writing nothing, for any other string.
+   */
+  private ascii(s: string): boolean {
+    const n = s.length;
+    for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false;
+    const buf = this.buf;
+    let p = this.pos;
+    buf[p++] = n; // n < 64: a one-byte varuint
+    for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
+    this.pos = p;
+    return true;
   }
 
   bytes(b: Uint8Array): void {

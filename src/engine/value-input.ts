@@ -154,3 +154,33 @@ export function valueFromJsonOrThrow(
   }
   return v;
 }
+
+/**
+ * valueFromJson for one attribute type, compiled once: the JSON forms that need no conversion (a
+ * string for STRING, a number for FLOAT/DOUBLE, a safe integer for a 64-bit INT/UINT, a boolean for
+ * BOOL) are taken as they are, the same values valueFromJson gives; every other form goes through it.
+ */
+export function jsonValueReader(
+  type: AttrType,
+  catalog: Pick<Catalog, 'tuples'>,
+): (json: Json) => Value | undefined {
+  const general = (j: Json): Value | undefined => valueFromJson(type, j, catalog);
+  switch (type.kind) {
+    case 'STRING':
+      if (type.maxLength !== undefined) return general;
+      return (j) => (typeof j === 'string' ? j : general(j));
+    case 'FLOAT':
+    case 'DOUBLE':
+      return (j) => (typeof j === 'number' ? j : general(j));
+    case 'INT':
+    case 'UINT': {
+      if (type.bytes !== 8) return general;
+      const signed = type.kind === 'INT';
+      return (j) => (typeof j === 'number' && Number.isSafeInteger(j) && (signed || j >= 0) ? j : general(j));
+    }
+    case 'BOOL':
+      return (j) => (typeof j === 'boolean' ? j : general(j));
+    default:
+      return general;
+  }
+}

@@ -250,9 +250,22 @@ export interface ParsedId {
   keyValues: Value[];
 }
 
-/** Parses an external id for a vertex type; throws REST-30200 naming the type when it is invalid. */
 const NO_KEY_VALUES: Value[] = [];
 
+/** The value of an optionally negative decimal of at most 15 digits (always a safe integer), else undefined. */
+function shortDecimal(s: string): number | undefined {
+  const n = s.length;
+  let i = s.charCodeAt(0) === 45 ? 1 : 0;
+  if (i === n || n - i > 15) return undefined;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return undefined;
+  }
+  const v = Number(s);
+  return v === 0 ? 0 : v; // "-0" is the id 0
+}
+
+/** Parses an external id for a vertex type; throws REST-30200 naming the type when it is invalid. */
 export function parseId(vt: VertexType, id: ExternalId): ParsedId {
   if (vt.keyKind === 'primary_id') {
     // Fast paths for the common id forms.
@@ -261,6 +274,16 @@ export function parseId(vt: VertexType, id: ExternalId): ParsedId {
       return { key: id, value: id, keyValues: NO_KEY_VALUES };
     if (typeof id === 'string' && k === 'STRING' && id !== '')
       return { key: id, value: id, keyValues: NO_KEY_VALUES };
+    // A JSON key or URL segment holding a short decimal number: an INT id in its most common form.
+    if (
+      typeof id === 'string' &&
+      k === 'INT' &&
+      vt.primaryId.type.kind === 'INT' &&
+      vt.primaryId.type.bytes === 8
+    ) {
+      const n = shortDecimal(id);
+      if (n !== undefined) return { key: n, value: n, keyValues: NO_KEY_VALUES };
+    }
   }
   const bad = (): EngineError =>
     new EngineError('REST-30200', `Invalid vertex id '${String(id)}' for vertex type '${vt.name}'.`);

@@ -4,7 +4,7 @@ import type { Attribute, AttrType } from '../../src/catalog/types.js';
 import { Tuple, VertexRef } from '../../src/catalog/value.js';
 import type { AttrUpdate } from '../../src/engine/api.js';
 import { EngineError } from '../../src/engine/api.js';
-import { valueFromJson } from '../../src/engine/value-input.js';
+import { jsonValueReader, valueFromJson } from '../../src/engine/value-input.js';
 import { fullCatalog, freshDb, tempDir } from './fixtures.js';
 
 const set = (value: AttrUpdate['value']): AttrUpdate => ({ value, op: 'set' });
@@ -228,4 +228,49 @@ test('JSON input forms convert to typed values', () => {
     new VertexRef('Person', 'bob'),
   );
   assert.equal(valueFromJson(type('ref'), { id: 'bob', type: 'Num' }, c), undefined);
+});
+
+test('a compiled jsonValueReader gives what valueFromJson gives, for every type and JSON form', () => {
+  const c = fullCatalog();
+  const types: AttrType[] = [
+    ...c.vertexTypes[0].attributes.map((a) => a.type),
+    { kind: 'INT', bytes: 4 },
+    { kind: 'UINT', bytes: 1 },
+    { kind: 'STRING', compress: false, maxLength: 3 },
+    { kind: 'STRING', compress: false },
+  ];
+  const inputs: unknown[] = [
+    0,
+    -0,
+    7,
+    -7,
+    2.5,
+    300,
+    2 ** 40,
+    2 ** 53,
+    -(2 ** 60),
+    9223372036854775807n,
+    '12',
+    ' 12 ',
+    '-3',
+    'abcd',
+    'ab',
+    '',
+    'true',
+    'FALSE',
+    true,
+    false,
+    null,
+    [1, 2],
+    ['a', 'a'],
+    { keylist: ['a'], valuelist: [1] },
+    { x: 1, y: 2 },
+    '2024-02-29 23:59:58',
+  ];
+  for (const type of types) {
+    const read = jsonValueReader(type, c);
+    for (const j of inputs) {
+      assert.deepEqual(read(j), valueFromJson(type, j, c), `${JSON.stringify(type)} ← ${String(j)}`);
+    }
+  }
 });

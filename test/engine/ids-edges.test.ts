@@ -77,6 +77,41 @@ test('every primary id kind: STRING, INT (beyond 2^53), UINT max, DATETIME, PRIM
     },
   ));
 
+test('INT ids written as decimal text name the same vertex as the number, in every spelling', () =>
+  everyWay(
+    async (db) => {
+      await db.write((tx) => {
+        for (const id of [
+          '7',
+          '007',
+          ' 7',
+          '+7',
+          7,
+          '-0',
+          '0',
+          0,
+          '-12',
+          '123456789012345',
+          '1234567890123456',
+        ]) {
+          tx.upsertVertex('Num', id, {});
+        }
+        tx.upsertVertex('Num', '9223372036854775807', { v: { value: 1, op: 'set' } });
+      });
+    },
+    (r) => {
+      assert.deepEqual(ids(r, 'Num').sort(), [
+        '-12',
+        '0',
+        '123456789012345',
+        '1234567890123456',
+        '7',
+        '9223372036854775807',
+      ]);
+      assert.equal(r.vertexCount('Num'), 6);
+    },
+  ));
+
 test('invalid ids are rejected before anything changes', async () => {
   const t = tempDir();
   try {

@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { createListenerApp, queryOf } from '../../src/server/http/app.js';
-import { jsonBody, jsonBodyKeepingDuplicates, rawBody, textBody } from '../../src/server/http/body.js';
+import { jsonBody, readJsonBody, rawBody, textBody } from '../../src/server/http/body.js';
 import { RestError } from '../../src/server/http/envelope.js';
 import { LatencyRecorder } from '../../src/server/http/latency.js';
-import { RepeatedKey } from '../../src/util/json-parse.js';
 import { EngineError } from '../../src/engine/api.js';
 
 let app: FastifyInstance;
@@ -18,9 +17,15 @@ before(async () => {
   app = createListenerApp({ recorder, logError: (m) => logged.push(m), bodyLimit: 1024 });
   app.post('/json', { config: { endpoint: 'POST /json' } }, async (req) => ({ body: jsonBody(req) ?? null }));
   app.post('/dup', async (req) => {
-    const b = jsonBodyKeepingDuplicates(req) as Record<string, unknown>;
-    const t = b.t;
-    return { repeated: t instanceof RepeatedKey ? t.values : t };
+    // Reads a flat object key by key: each occurrence of a repeated key is met in source order.
+    const entries = readJsonBody(req, (r) => {
+      const out: [string, unknown][] = [];
+      if (!r.enterObject()) throw new RestError('REST-30000', 'not an object');
+      for (let k = r.firstKey(); k !== undefined; k = r.nextKey()) out.push([k, r.value()]);
+      r.end();
+      return out;
+    });
+    return { entries: entries ?? null };
   });
   app.post('/raw', async (req) => ({ bytes: rawBody(req).length, text: textBody(req) }));
   app.get('/query', async (req) => queryOf(req).toRecord());
@@ -96,9 +101,22 @@ test('malformed JSON is REST-30000 naming where it broke', async () => {
   assert.deepEqual(r.body.results, []);
 });
 
-test('repeated keys are kept by the duplicate-keeping body reader', async () => {
-  const r = await call('/dup', { method: 'POST', body: '{"t":{"d":1},"t":{"d":2}}' });
-  assert.equal(r.text, '{"repeated":[{"d":1},{"d":2}]}');
+test('the pull body reader meets every occurrence of a repeated key, in source order', async () => {
+  const r = await call('/dup', { method: 'POST', body: '{"t":{"d":1},"2":[],"t":{"d":2}}' });
+  assert.equal(r.text, '{"entries":[["t",{"d":1}],["2",[]],["t",{"d":2}]]}');
+  assert.equal((await call('/dup', { method: 'POST', body: ' ' })).text, '{"entries":null}');
+});
+
+test('the pull body reader reports a syntax error after the point where the shape failed', async () => {
+  const shape = await call('/dup', { method: 'POST', body: '[1]' });
+  assert.equal(shape.status, 400);
+  assert.equal(shape.body.message, 'not an object');
+  const both = await call('/dup', { method: 'POST', body: '[1,\n 2' });
+  assert.equal(both.status, 400);
+  assert.equal(both.body.code, 'REST-30000');
+  assert.match(String(both.body.message), /^Invalid JSON payload: .*line 2, column \d+\.$/);
+  const trailing = await call('/dup', { method: 'POST', body: '{"a":1} x' });
+  assert.match(String(trailing.body.message), /^Invalid JSON payload: Unexpected data after the JSON value/);
 });
 
 test('raw bytes stay available', async () => {

@@ -1,13 +1,13 @@
 /**
  * Request bodies. TigerGraph parses JSON bodies whatever their Content-Type (pyTigerGraph sends many
  * without one), loading jobs take raw CSV/JSON bytes and the GSQL endpoints take text. So every body
- * is kept as raw bytes and each route decides how to read it: `jsonBody`, `jsonBodyKeepingDuplicates`,
- * `textBody` or `rawBody`.
+ * is kept as raw bytes and each route decides how to read it: `jsonBody`, `readJsonBody`, `textBody`
+ * or `rawBody`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RestError } from './envelope.js';
 import type { JsonValue } from '../../util/json.js';
-import { JsonSyntaxError, parseJson, parseJsonStrict, type ParsedJson } from '../../util/json-parse.js';
+import { JsonReader, JsonSyntaxError, parseJson, parseJsonStrict } from '../../util/json-parse.js';
 
 /** Default request body limit: TigerGraph's ClientMaxBodySize default, 200 MB. */
 export const DEFAULT_BODY_LIMIT = 200 * 1024 * 1024;
@@ -44,15 +44,25 @@ export function jsonBody(request: FastifyRequest): JsonValue | undefined {
 }
 
 /**
- * The body parsed as JSON keeping every value of a repeated key (as `RepeatedKey`): upsert bodies,
- * where pyTigerGraph repeats a target id for several edges of a discriminated edge type.
+ * The body walked by a pull reader (`read` follows the shape it expects, in one pass, meeting a
+ * repeated key once per occurrence): upsert bodies, where pyTigerGraph repeats a target id for
+ * several edges of a discriminated edge type. An empty body is `undefined`. Malformed JSON is
+ * REST-30000 naming where it broke, also when `read` stopped earlier at a shape error: the text is
+ * then parsed whole, so a syntax error anywhere is what gets reported.
  */
-export function jsonBodyKeepingDuplicates(request: FastifyRequest): ParsedJson | undefined {
+export function readJsonBody<T>(request: FastifyRequest, read: (reader: JsonReader) => T): T | undefined {
   const text = textBody(request);
   if (text.trim() === '') return undefined;
   try {
-    return parseJson(text, { keepDuplicateKeys: true });
+    return read(new JsonReader(text));
   } catch (e) {
+    if (!(e instanceof JsonSyntaxError)) {
+      try {
+        parseJson(text, { keepDuplicateKeys: true });
+      } catch (syntax) {
+        throw invalidJson(syntax);
+      }
+    }
     throw invalidJson(e);
   }
 }

@@ -3,10 +3,9 @@
  * type, edge list/get/delete. Handlers live in graph-upsert.ts, graph-vertices.ts, graph-edges.ts.
  */
 import type { FastifyRequest } from 'fastify';
-import { valueFromJson } from '../../engine/value-input.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
-import { jsonBodyKeepingDuplicates } from '../http/body.js';
+import { readJsonBody } from '../http/body.js';
 import { okEnvelope, RestError, type Envelope } from '../http/envelope.js';
 import type { QueryParams } from '../http/querystring.js';
 import type { ParamSpec } from './endpoint-registry.js';
@@ -100,10 +99,8 @@ async function upsert(ctx: ServerContext, request: FastifyRequest): Promise<Enve
   const graph = graphOf(ctx, request);
   const flags = upsertFlags(queryOf(request));
   atomicLevel(request);
-  const body = decodeUpsertBody(jsonBodyKeepingDuplicates(request));
-  const plan = prepareUpsert(ctx.db.catalog, graph, body, (json, type, catalog) =>
-    valueFromJson(type, json, catalog),
-  );
+  const body = readJsonBody(request, decodeUpsertBody) ?? { vertices: [], edges: [] };
+  const plan = prepareUpsert(ctx.db.catalog, graph, body);
   const counts = await ctx.db.write((tx) => applyUpsert(tx, plan, flags));
   return okEnvelope([counts], '', counts.skipped_edges ? 'REST-0003' : 'REST-0000');
 }

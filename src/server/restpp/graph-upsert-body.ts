@@ -3,12 +3,13 @@
  * order:
  *   {"vertices": {<type>: {<id>: {<attr>: {"value": v, "op": o}}}},
  *    "edges": {<src type>: {<src id>: {<edge type>: {<tgt type>: {<tgt id>: {<attr>: {...}}}}}}}}
- * A key repeated in one object (kept by the parser as RepeatedKey) yields one entry per occurrence:
- * pyTigerGraph repeats a target id once per edge of a discriminated edge type. Only the shape is
- * checked here; types, attributes and values are checked against the catalog by graph-upsert.ts.
+ * The body is walked in one pass with a pull reader, without building its objects, so a key
+ * repeated in one object yields one entry per occurrence: pyTigerGraph repeats a target id once per
+ * edge of a discriminated edge type. Only the shape is checked here; types, attributes and values
+ * are checked against the catalog by graph-upsert.ts.
  */
 import type { UpsertOp } from '../../engine/api.js';
-import { RepeatedKey, type ParsedJson } from '../../util/json-parse.js';
+import type { JsonReader, ParsedJson } from '../../util/json-parse.js';
 import { RestError } from '../http/envelope.js';
 
 export interface AttrInput {
@@ -37,8 +38,6 @@ export interface UpsertBody {
   edges: EdgeInput[];
 }
 
-type JsonObject = { [key: string]: ParsedJson };
-
 /** The op literals TigerGraph accepts, words and symbols. */
 const OPS: Record<string, UpsertOp> = {
   ignore_if_exists: 'ignore_if_exists',
@@ -59,26 +58,13 @@ function payloadError(message: string): RestError {
   return new RestError('REST-30000', message);
 }
 
-function isObject(v: ParsedJson | undefined): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof RepeatedKey);
-}
-
-/** Calls fn for every (key, value) of an object, a repeated key once per occurrence, in source order. */
-function eachEntry(obj: JsonObject, fn: (key: string, value: ParsedJson) => void): void {
-  for (const key of Object.keys(obj)) {
-    const v = obj[key];
-    if (v instanceof RepeatedKey) for (const each of v.values) fn(key, each);
-    else fn(key, v);
-  }
-}
-
 /** Where a value sits in the body, for error messages; built only when an error is reported. */
 type Where = () => string;
 
-/** The object under `key` at `where`, or a payload error naming the place. */
-function objectAt(v: ParsedJson, where: Where): JsonObject {
-  if (!isObject(v)) throw payloadError(`Invalid upsert payload: ${where()} must be a JSON object.`);
-  return v;
+/** Calls fn with every key of the object that comes next (fn reads the key's value), in source order. */
+function eachKey(r: JsonReader, where: Where, fn: (key: string) => void): void {
+  if (!r.enterObject()) throw payloadError(`Invalid upsert payload: ${where()} must be a JSON object.`);
+  for (let key = r.firstKey(); key !== undefined; key = r.nextKey()) fn(key);
 }
 
 /** Parses an `op` literal; absent → overwrite. */
@@ -94,34 +80,45 @@ export function parseOp(op: ParsedJson | undefined, where: string | Where): Upse
   );
 }
 
-function decodeAttrs(v: ParsedJson, where: Where): AttrInput[] {
+function decodeAttrs(r: JsonReader, where: Where): AttrInput[] {
   const attrs: AttrInput[] = [];
-  eachEntry(objectAt(v, where), (name, spec) => {
+  eachKey(r, where, (name) => {
     const place = (): string => `attribute '${name}' of ${where()}`;
-    if (!isObject(spec) || !('value' in spec)) {
+    let value: ParsedJson | undefined;
+    let op: ParsedJson | undefined;
+    let values = 0;
+    let ops = 0;
+    if (r.enterObject()) {
+      for (let key = r.firstKey(); key !== undefined; key = r.nextKey()) {
+        const v = r.value();
+        if (key === 'value') {
+          value = v;
+          values++;
+        } else if (key === 'op') {
+          op = v;
+          ops++;
+        }
+      }
+    }
+    if (values === 0) {
       throw payloadError(`Invalid upsert payload: ${place()} must be an object {"value": ..., "op": ...}.`);
     }
-    if (spec.value instanceof RepeatedKey) {
-      throw payloadError(`Invalid upsert payload: ${place()} gives "value" more than once.`);
-    }
-    const op = spec.op;
-    if (op instanceof RepeatedKey) {
-      throw payloadError(`Invalid upsert payload: ${place()} gives "op" more than once.`);
-    }
-    attrs.push({ name, value: spec.value, op: parseOp(op, place) });
+    if (values > 1) throw payloadError(`Invalid upsert payload: ${place()} gives "value" more than once.`);
+    if (ops > 1) throw payloadError(`Invalid upsert payload: ${place()} gives "op" more than once.`);
+    attrs.push({ name, value: value as ParsedJson, op: parseOp(op, place) });
   });
   return attrs;
 }
 
-/** Decodes a parsed upsert body; an empty body upserts nothing. */
-export function decodeUpsertBody(body: ParsedJson | undefined): UpsertBody {
+/** Decodes an upsert body from its reader; the whole text must be this one object. */
+export function decodeUpsertBody(r: JsonReader): UpsertBody {
   const out: UpsertBody = { vertices: [], edges: [] };
-  if (body === undefined) return out;
-  eachEntry(
-    objectAt(body, () => 'the body'),
-    (key, value) => {
-      if (key === 'vertices') decodeVertices(value, out.vertices);
-      else if (key === 'edges') decodeEdges(value, out.edges);
+  eachKey(
+    r,
+    () => 'the body',
+    (key) => {
+      if (key === 'vertices') decodeVertices(r, out.vertices);
+      else if (key === 'edges') decodeEdges(r, out.edges);
       else {
         throw payloadError(
           `Invalid upsert payload: unknown top-level key '${key}'; expected "vertices" and/or "edges".`,
@@ -129,39 +126,44 @@ export function decodeUpsertBody(body: ParsedJson | undefined): UpsertBody {
       }
     },
   );
+  r.end();
   return out;
 }
 
-function decodeVertices(value: ParsedJson, out: VertexInput[]): void {
-  eachEntry(
-    objectAt(value, () => '"vertices"'),
-    (type, ids) => {
-      eachEntry(
-        objectAt(ids, () => `vertex type '${type}'`),
-        (id, attrs) => {
-          out.push({ type, id, attrs: decodeAttrs(attrs, () => `vertex '${id}' of type '${type}'`) });
+function decodeVertices(r: JsonReader, out: VertexInput[]): void {
+  eachKey(
+    r,
+    () => '"vertices"',
+    (type) => {
+      eachKey(
+        r,
+        () => `vertex type '${type}'`,
+        (id) => {
+          out.push({ type, id, attrs: decodeAttrs(r, () => `vertex '${id}' of type '${type}'`) });
         },
       );
     },
   );
 }
 
-function decodeEdges(value: ParsedJson, out: EdgeInput[]): void {
-  eachEntry(
-    objectAt(value, () => '"edges"'),
-    (srcType, srcIds) => {
-      eachEntry(
-        objectAt(srcIds, () => `source vertex type '${srcType}'`),
-        (srcId, edgeTypes) => {
+function decodeEdges(r: JsonReader, out: EdgeInput[]): void {
+  eachKey(
+    r,
+    () => '"edges"',
+    (srcType) => {
+      eachKey(
+        r,
+        () => `source vertex type '${srcType}'`,
+        (srcId) => {
           const srcWhere = (): string => `source vertex '${srcId}' of type '${srcType}'`;
-          eachEntry(objectAt(edgeTypes, srcWhere), (edgeType, tgtTypes) => {
+          eachKey(r, srcWhere, (edgeType) => {
             const etWhere = (): string => `edge type '${edgeType}' from ${srcWhere()}`;
-            eachEntry(objectAt(tgtTypes, etWhere), (tgtType, tgtIds) => {
+            eachKey(r, etWhere, (tgtType) => {
               const ttWhere = (): string => `target vertex type '${tgtType}' of ${etWhere()}`;
-              eachEntry(objectAt(tgtIds, ttWhere), (tgtId, attrs) => {
+              eachKey(r, ttWhere, (tgtId) => {
                 const where = (): string =>
                   `edge '${edgeType}' from ${srcType} '${srcId}' to ${tgtType} '${tgtId}'`;
-                out.push({ srcType, srcId, edgeType, tgtType, tgtId, attrs: decodeAttrs(attrs, where) });
+                out.push({ srcType, srcId, edgeType, tgtType, tgtId, attrs: decodeAttrs(r, where) });
               });
             });
           });

@@ -2,19 +2,17 @@
  * Upsert of REST++ `POST /graph/{graph}`: the decoded body is checked against the schema in full
  * first (types, endpoint pairs, attribute names, values, ids), so a bad request changes nothing; then
  * it is applied in one write transaction, and the counts are returned the way TigerGraph reports
- * them.
+ * them. How each attribute of a type is read from JSON is compiled once per catalog version.
  */
-import type { AttrType, Catalog, GraphDef, VertexType } from '../../catalog/types.js';
+import type { Attribute, AttrType, Catalog, GraphDef, VertexType } from '../../catalog/types.js';
 import type { Value } from '../../catalog/value.js';
 import { EngineError, type AttrUpdate, type UpsertOp, type WriteTx } from '../../engine/api.js';
+import { jsonValueReader } from '../../engine/value-input.js';
 import { parseId } from '../../engine/values.js';
 import type { ParsedJson } from '../../util/json-parse.js';
 import { RestError } from '../http/envelope.js';
-import type { AttrInput, UpsertBody } from './graph-upsert-body.js';
+import type { AttrInput, EdgeInput, UpsertBody } from './graph-upsert-body.js';
 import { edgeAllowsPair, graphVertexType, resolveEdgeType, type ResolvedEdgeType } from './graph-schema.js';
-
-/** Converts a JSON attribute value to the attribute's type; undefined when it does not fit. */
-export type JsonValueReader = (json: ParsedJson, type: AttrType, catalog: Catalog) => Value | undefined;
 
 export interface UpsertFlags {
   newVertexOnly: boolean;
@@ -64,29 +62,75 @@ function upsertError(message: string): RestError {
   return new RestError('REST-30200', message);
 }
 
-function convertAttrs(
+/** One attribute of a type, ready to read from JSON. */
+interface AttrPlan {
+  attr: Attribute;
+  read: (json: ParsedJson) => Value | undefined;
+}
+
+/** The attributes of one vertex or edge type by name; key attributes of a PRIMARY KEY type are left out. */
+interface TypePlan {
+  attrs: Map<string, AttrPlan>;
+  skip: ReadonlySet<string>;
+}
+
+/** Per catalog version (a schema change makes a new Catalog object), the plan of each type. */
+const plans = new WeakMap<Catalog, Map<string, TypePlan>>();
+
+function typePlan(
   catalog: Catalog,
+  key: string,
+  declared: readonly Attribute[],
+  skip: readonly string[],
+): TypePlan {
+  let byType = plans.get(catalog);
+  if (!byType) {
+    byType = new Map();
+    plans.set(catalog, byType);
+  }
+  let plan = byType.get(key);
+  if (!plan) {
+    const attrs = new Map<string, AttrPlan>();
+    for (const attr of declared) attrs.set(attr.name, { attr, read: jsonValueReader(attr.type, catalog) });
+    plan = { attrs, skip: new Set(skip) };
+    byType.set(key, plan);
+  }
+  return plan;
+}
+
+function vertexPlan(catalog: Catalog, vt: VertexType): TypePlan {
+  return typePlan(
+    catalog,
+    `v\u0000${vt.name}`,
+    vt.attributes,
+    vt.keyKind === 'primary_id' ? [] : vt.keyAttributes,
+  );
+}
+
+const NO_ATTRS: Record<string, AttrUpdate> = Object.freeze({});
+
+function convertAttrs(
+  plan: TypePlan,
   inputs: readonly AttrInput[],
-  declared: readonly { name: string; type: AttrType }[],
-  skip: ReadonlySet<string>,
   where: string,
-  readValue: JsonValueReader,
 ): Record<string, AttrUpdate> {
+  if (inputs.length === 0) return NO_ATTRS;
   const attrs: Record<string, AttrUpdate> = {};
   for (const input of inputs) {
-    if (skip.has(input.name)) continue;
-    const attr = declared.find((a) => a.name === input.name);
+    if (plan.skip.has(input.name)) continue;
+    const p = plan.attrs.get(input.name);
     // pyTigerGraph's tests expect REST-30200 for an unknown attribute name (TigerGraph 4.x).
-    if (!attr) throw upsertError(`Attribute '${input.name}' does not exist in ${where}.`);
-    const value = input.value === null ? undefined : readValue(input.value, attr.type, catalog);
+    if (!p) throw upsertError(`Attribute '${input.name}' does not exist in ${where}.`);
+    const type = p.attr.type;
+    const value = input.value === null ? undefined : p.read(input.value);
     if (value === undefined) {
       throw upsertError(
-        `Invalid value ${describeJson(input.value)} for attribute '${input.name}' of type ${typeLabel(attr.type)} in ${where}.`,
+        `Invalid value ${describeJson(input.value)} for attribute '${input.name}' of type ${typeLabel(type)} in ${where}.`,
       );
     }
-    if (!opApplies(input.op, attr.type)) {
+    if (input.op !== 'set' && !opApplies(input.op, type)) {
       throw upsertError(
-        `Operation '${input.op}' does not apply to attribute '${input.name}' of type ${typeLabel(attr.type)} in ${where}.`,
+        `Operation '${input.op}' does not apply to attribute '${input.name}' of type ${typeLabel(type)} in ${where}.`,
       );
     }
     attrs[input.name] = { value, op: input.op };
@@ -133,11 +177,6 @@ function typeLabel(t: AttrType): string {
   }
 }
 
-/** The key attributes of a PRIMARY KEY vertex type: they come from the id, not from the attributes. */
-function keyAttributeNames(vt: VertexType): Set<string> {
-  return new Set(vt.keyKind === 'primary_id' ? [] : vt.keyAttributes);
-}
-
 function checkId(vt: VertexType, id: string): void {
   try {
     parseId(vt, id);
@@ -147,27 +186,44 @@ function checkId(vt: VertexType, id: string): void {
   }
 }
 
+/** An edge's types as resolved and checked, shared by the edges of one request that use them. */
+interface EdgeRoute {
+  edgeType: ResolvedEdgeType;
+  src: VertexType;
+  tgt: VertexType;
+  plan: TypePlan;
+}
+
 /** Checks the whole request against the schema; throws REST-30200 naming the first problem. */
-export function prepareUpsert(
-  catalog: Catalog,
-  graph: GraphDef,
-  body: UpsertBody,
-  readValue: JsonValueReader,
-): PreparedUpsert {
+export function prepareUpsert(catalog: Catalog, graph: GraphDef, body: UpsertBody): PreparedUpsert {
+  const vertexTypes = new Map<string, VertexType>();
   const vertexType = (name: string, role: string): VertexType => {
-    const vt = graphVertexType(catalog, graph, name);
+    let vt = vertexTypes.get(name);
+    if (vt) return vt;
+    vt = graphVertexType(catalog, graph, name);
     if (!vt)
       throw upsertError(`Invalid ${role} '${name}': it is not a vertex type of graph '${graph.name}'.`);
+    vertexTypes.set(name, vt);
     return vt;
   };
-  const vertices: PreparedVertex[] = body.vertices.map((v) => {
-    const vt = vertexType(v.type, 'vertex type');
-    checkId(vt, v.id);
-    const where = `vertex type '${v.type}'`;
-    const attrs = convertAttrs(catalog, v.attrs, vt.attributes, keyAttributeNames(vt), where, readValue);
-    return { type: v.type, id: v.id, attrs };
-  });
-  const edges: PreparedEdge[] = body.edges.map((e) => {
+  const vertices: PreparedVertex[] = [];
+  let lastType: VertexType | undefined;
+  let lastPlan: TypePlan | undefined;
+  let where = '';
+  for (const v of body.vertices) {
+    if (lastType?.name !== v.type) {
+      lastType = vertexType(v.type, 'vertex type');
+      lastPlan = vertexPlan(catalog, lastType);
+      where = `vertex type '${v.type}'`;
+    }
+    checkId(lastType, v.id);
+    vertices.push({ type: v.type, id: v.id, attrs: convertAttrs(lastPlan as TypePlan, v.attrs, where) });
+  }
+  const routes = new Map<string, EdgeRoute>();
+  const edgeRoute = (e: EdgeInput): EdgeRoute => {
+    const key = `${e.edgeType}\u0000${e.srcType}\u0000${e.tgtType}`;
+    let r = routes.get(key);
+    if (r) return r;
     const src = vertexType(e.srcType, 'source vertex type');
     const et = resolveEdgeType(catalog, graph, e.edgeType);
     if (!et)
@@ -181,12 +237,26 @@ export function prepareUpsert(
           `the edge type does not connect these vertex types.`,
       );
     }
-    checkId(src, e.srcId);
-    checkId(tgt, e.tgtId);
-    const where = `edge type '${e.edgeType}'`;
-    const attrs = convertAttrs(catalog, e.attrs, et.edge.attributes, new Set(), where, readValue);
-    return { edgeType: et, srcType: e.srcType, srcId: e.srcId, tgtType: e.tgtType, tgtId: e.tgtId, attrs };
-  });
+    r = { edgeType: et, src, tgt, plan: typePlan(catalog, `e\u0000${et.edge.name}`, et.edge.attributes, []) };
+    routes.set(key, r);
+    return r;
+  };
+  const edges: PreparedEdge[] = [];
+  for (const e of body.edges) {
+    const r = edgeRoute(e);
+    checkId(r.src, e.srcId);
+    checkId(r.tgt, e.tgtId);
+    const attrs =
+      e.attrs.length === 0 ? NO_ATTRS : convertAttrs(r.plan, e.attrs, `edge type '${e.edgeType}'`);
+    edges.push({
+      edgeType: r.edgeType,
+      srcType: e.srcType,
+      srcId: e.srcId,
+      tgtType: e.tgtType,
+      tgtId: e.tgtId,
+      attrs,
+    });
+  }
   return { vertices, edges };
 }
 

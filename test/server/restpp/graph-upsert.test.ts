@@ -2,25 +2,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GraphDef } from '../../../src/catalog/types.js';
 import { RestError } from '../../../src/server/http/envelope.js';
-import { parseJson } from '../../../src/util/json-parse.js';
+import { JsonReader } from '../../../src/util/json-parse.js';
 import { decodeUpsertBody, parseOp } from '../../../src/server/restpp/graph-upsert-body.js';
 import { prepareUpsert } from '../../../src/server/restpp/graph-upsert.js';
-import { valueFromJson } from '../../../src/engine/value-input.js';
-import type { AttrType, Catalog } from '../../../src/catalog/types.js';
-import type { ParsedJson } from '../../../src/util/json-parse.js';
-
-const readJsonValue = (json: ParsedJson, type: AttrType, c: Catalog) => valueFromJson(type, json, c);
 import { testCatalog } from './graph-fixture.js';
 
 const catalog = testCatalog();
 const graph = catalog.graphs[0] as GraphDef;
 
 function body(text: string) {
-  return decodeUpsertBody(parseJson(text, { keepDuplicateKeys: true }));
+  return decodeUpsertBody(new JsonReader(text));
 }
 
 function prepare(text: string) {
-  return prepareUpsert(catalog, graph, body(text), readJsonValue);
+  return prepareUpsert(catalog, graph, body(text));
 }
 
 function isError(code: string, fragment: string) {
@@ -61,6 +56,30 @@ test('a repeated target id yields one edge per occurrence (pyTigerGraph multi-ed
   );
 });
 
+test('ids keep body order (numeric keys are not sorted) and a repeated id is met each time', () => {
+  const b = body('{"vertices":{"vertex4":{"10":{},"2":{"a01":{"op":"+","value":1,"x":[]}},"10":{}}}}');
+  assert.deepEqual(
+    b.vertices.map((v) => [v.id, v.attrs]),
+    [
+      ['10', []],
+      ['2', [{ name: 'a01', value: 1, op: 'add' }]],
+      ['10', []],
+    ],
+  );
+});
+
+test('an attribute object gives "value" once and "op" at most once', () => {
+  const spec = (attr: string) => body(`{"vertices":{"vertex4":{"1":{"a01":${attr}}}}}`);
+  assert.throws(() => spec('{"op":"+"}'), isError('REST-30000', 'must be an object {"value"'));
+  assert.throws(() => spec('{"op":"+","op":"+"}'), isError('REST-30000', 'must be an object {"value"'));
+  assert.throws(() => spec('{"value":1,"value":2}'), isError('REST-30000', 'gives "value" more than once'));
+  assert.throws(
+    () => spec('{"value":1,"op":"+","op":"-"}'),
+    isError('REST-30000', 'gives "op" more than once'),
+  );
+  assert.throws(() => spec('[1]'), isError('REST-30000', 'must be an object {"value"'));
+});
+
 test('every op literal maps to its operation; unknown ops are rejected', () => {
   const expected: [string, string][] = [
     ['ignore_if_exists', 'ignore_if_exists'],
@@ -96,7 +115,6 @@ test('malformed bodies are REST-30000 naming the place', () => {
     () => body('{"vertices":{"vertex4":[1]}}'),
     isError('REST-30000', "vertex type 'vertex4' must be a JSON object"),
   );
-  assert.equal(decodeUpsertBody(undefined).vertices.length, 0);
 });
 
 test('prepareUpsert converts values and keeps ops', () => {
@@ -142,13 +160,7 @@ test('prepareUpsert rejects schema violations with REST-30200 naming the item', 
   );
   // A type of another graph is not visible.
   assert.throws(
-    () =>
-      prepareUpsert(
-        catalog,
-        catalog.graphs[1] as GraphDef,
-        body('{"vertices":{"vertex5":{"1":{}}}}'),
-        readJsonValue,
-      ),
+    () => prepareUpsert(catalog, catalog.graphs[1] as GraphDef, body('{"vertices":{"vertex5":{"1":{}}}}')),
     isError('REST-30200', "not a vertex type of graph 'other'"),
   );
 });

@@ -6,7 +6,7 @@
 import type { Expr, Pos, Stmt } from '../gsql/ast-query.js';
 import type { Accum } from './accumulators.js';
 import { accumRef } from './methods.js';
-import { coerce, compileExpr } from './compile-expr.js';
+import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { attrUpdate } from './dml.js';
 import { compileError } from './errors.js';
@@ -87,11 +87,26 @@ function elemInput(t: AccumT): QType {
 }
 
 /** Applies an update now, or at the end of the running ACCUM/POST-ACCUM clause. */
-function update(ctx: RunContext, a: Accum, op: '=' | '+=', v: unknown, global: boolean): void {
-  if (ctx.pending && (global || ctx.deferVertexUpdates))
-    ctx.pending.push(op === '+=' ? () => a.add(v) : () => a.set(v));
-  else if (op === '+=') a.add(v);
+function update(ctx: RunContext, a: Accum, add: boolean, v: unknown, global: boolean): void {
+  if (ctx.pending !== null && (global || ctx.deferVertexUpdates)) ctx.pending.push(a, add, v);
+  else if (add) a.add(v);
   else a.set(v);
+}
+
+/** `v.@x += …` / `v.@x = …`: on the dense column when the accumulator has one. */
+function vertexAccumAssign(cx: Cx, target: Expr & { kind: 'vattach' }, add: boolean, input: Eval): RowStmt {
+  const { va, target: vertex } = vertexAccumRef(cx, target);
+  const index = va.index;
+  return (ctx) => {
+    const v = vertex(ctx);
+    const x = input(ctx);
+    const col = ctx.dense[index] ?? ctx.column(va);
+    if (col === null) update(ctx, vaccForUpdate(ctx, v, va), add, x, false);
+    else if (ctx.pending !== null && ctx.deferVertexUpdates) ctx.pending.pushDense(col, v.gid, add, x);
+    else if (add) col.add(v.gid, x);
+    else col.set(v.gid, x);
+    return Flow.Next;
+  };
 }
 
 export function compileAssign(cx: Cx, s: Stmt & { kind: 'assign' }): RowStmt {
@@ -108,10 +123,12 @@ export function compileAssign(cx: Cx, s: Stmt & { kind: 'assign' }): RowStmt {
       throw compileError(s.pos, `an ArrayAccum is updated one cell at a time, e.g. @@a[0] ${op} …`);
     }
     const input = compileAccumInput(cx, acc.t, value, op);
+    const add = op === '+=';
+    if (target.kind === 'vattach') return vertexAccumAssign(cx, target, add, input);
     const get = acc.get;
     const global = target.kind === 'global';
     return (ctx) => {
-      update(ctx, get(ctx), op, input(ctx), global);
+      update(ctx, get(ctx), add, input(ctx), global);
       return Flow.Next;
     };
   }
@@ -167,7 +184,7 @@ function compileVarAssign(
     // value from before the clause and the last assignment wins when the clause ends.
     return (ctx) => {
       const v = f(ctx);
-      if (ctx.pending && ctx.deferVertexUpdates) ctx.pending.push(() => (ctx.vars[slot] = v));
+      if (ctx.pending && ctx.deferVertexUpdates) ctx.pending.later(() => (ctx.vars[slot] = v));
       else ctx.vars[slot] = v;
       return Flow.Next;
     };

@@ -4,6 +4,7 @@
  */
 import type { DeclName, Expr, Stmt, TypeExpr } from '../gsql/ast-query.js';
 import { ArrayAccum } from './accum-array.js';
+import { denseKind } from './accum-dense.js';
 import { zeroOf } from './accum-scalar.js';
 import { makeAccum, type Accum } from './accumulators.js';
 import { coerce, compileExpr } from './compile-expr.js';
@@ -210,7 +211,7 @@ export function compileAccumDecl(cx: Cx, s: Stmt & { kind: 'accumDecl' }): (ctx:
       });
     } else {
       if (cx.vaccs.has(n.name)) throw compileError(n.pos, `@${n.name} is already declared`);
-      cx.vaccs.set(n.name, { name: n.name, index: cx.vaccs.size, t, make });
+      cx.vaccs.set(n.name, { name: n.name, index: cx.vaccs.size, t, make, dense: denseKind(t) });
     }
   }
   return (ctx) => {

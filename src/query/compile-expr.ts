@@ -36,7 +36,9 @@ import {
 } from './values.js';
 
 export function vaccOf(ctx: RunContext, v: Vtx, va: VertexAccum): Accum {
-  return (v.acc[va.index] ??= va.make(ctx)) as Accum;
+  const col = ctx.column(va);
+  if (col !== null) return col.cell(v.gid);
+  return ((v.acc ??= [])[va.index] ??= va.make(ctx)) as Accum;
 }
 
 /** The accumulator about to be updated; keeps its value from before the running SELECT if `@x'` is read. */
@@ -156,7 +158,15 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
         va.primed = true;
         return { t: accumValueType(va.t), f: (ctx) => prevValue(ctx, target(ctx), va) };
       }
-      return { t: accumValueType(va.t), f: (ctx) => vaccOf(ctx, target(ctx), va).value() };
+      const index = va.index;
+      return {
+        t: accumValueType(va.t),
+        f: (ctx) => {
+          const v = target(ctx);
+          const col = ctx.dense[index] ?? ctx.column(va);
+          return col !== null ? col.get(v.gid) : vaccOf(ctx, v, va).value();
+        },
+      };
     }
     case 'field':
       return compileField(cx, e);

@@ -8,6 +8,7 @@ import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import { compileExpr, expectType } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
+import { ClauseUpdates } from './clause-updates.js';
 import type { Cx, Eval, RowStmt, Typed } from './scope.js';
 import { runtimeTypeNames } from './type-names.js';
 import { T, isNumeric, typeText, type QType } from './types.js';
@@ -29,7 +30,7 @@ function namesIn(node: unknown, out: Set<string>): Set<string> {
 }
 
 function runRows(ctx: RunContext, stmts: RowStmt[]): void {
-  for (const s of stmts) s(ctx);
+  for (let i = 0; i < stmts.length; i++) stmts[i](ctx);
 }
 
 /**
@@ -74,25 +75,13 @@ function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean): boolean {
   return false;
 }
 
-/** Calls fn for each neighbour row of `row` in one adjacency view, reading the CSR arrays directly when clean. */
-function walk(view: AdjacencyView, row: number, fn: (tgtRow: number) => void): void {
-  if (!view.clean) {
-    view.forEach(row, fn);
-    return;
-  }
-  const offsets = view.offsets;
-  if (row + 1 >= offsets.length) return;
-  const targets = view.targets;
-  for (let i = offsets[row], end = offsets[row + 1]; i < end; i++) fn(targets[i]);
-}
-
 /**
  * Starts an ACCUM or POST-ACCUM clause: when `defer`, accumulator updates wait in the returned list
  * until the clause ends (vertex-attached ones too when `deferVertexUpdates`).
  */
-function beginClause(ctx: RunContext, defer: boolean, deferVertexUpdates: boolean): (() => void)[] | null {
+function beginClause(ctx: RunContext, defer: boolean, deferVertexUpdates: boolean): ClauseUpdates | null {
   if (!defer) return null;
-  const pending: (() => void)[] = [];
+  const pending = new ClauseUpdates();
   ctx.pending = pending;
   ctx.deferVertexUpdates = deferVertexUpdates;
   return pending;
@@ -103,8 +92,11 @@ function endClause(ctx: RunContext): void {
   ctx.deferVertexUpdates = false;
 }
 
-function flush(pending: (() => void)[] | null): void {
-  if (pending) for (const p of pending) p();
+/** One adjacency a source vertex type is walked through: the view and the target type's interned vertices. */
+interface Hop {
+  targetType: string;
+  view: AdjacencyView;
+  interned: Vtx[];
 }
 
 export function compileSelect(cx: Cx, b: SelectBlock, _pos: Pos): Typed {
@@ -295,23 +287,30 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const needTargets = postGroups.some((g) => g.target);
   const allTypes = cx.vertexTypeNames();
 
-  // A generator so that a long SELECT can pause every few thousand source vertices.
   /** Per-run state and the per-vertex work, in plain closures (hot code stays out of the generator). */
   const prepare = (ctx: RunContext) => {
-    const viewCache = new Map<string, AdjacencyView[]>();
-    const views = (et: string, st: string, tt: string, dir: 'out' | 'in' | 'both'): AdjacencyView[] => {
-      const key = `${et}\u0000${st}\u0000${tt}\u0000${dir}`;
-      let v = viewCache.get(key);
-      if (!v) {
-        v = dir === 'both' ? [] : ctx.graph.adjacency(et, st, tt, dir);
-        viewCache.set(key, v);
-      }
-      return v;
-    };
     const stamp = ctx.nextStamp();
     ctx.selectStamp = stamp;
     const runSteps = dynSteps.length > 0 ? steps.concat(dynSteps.flatMap((d) => d(ctx))) : steps;
     const tTypes = dynTargets.length > 0 ? new Set(dynTargets.flatMap((d) => d(ctx))) : staticTTypes;
+    // Per source type, each step in order: the adjacency walked directly when no edge alias is read
+    // and the edge type is named, otherwise null (edge handles are listed).
+    const plans = new Map<string, (Hop[] | null)[]>();
+    const planOf = (sourceType: string): (Hop[] | null)[] =>
+      runSteps.map(({ filter }) => {
+        const { edgeType, direction = 'out' } = filter;
+        if (!fast || edgeType === undefined) return null;
+        const hops: Hop[] = [];
+        if (direction === 'both') return hops;
+        for (const tt of tTypes ?? allTypes) {
+          const interned = ctx.internedOf(tt);
+          for (const view of ctx.graph.adjacency(edgeType, sourceType, tt, direction))
+            hops.push({ targetType: tt, view, interned });
+        }
+        return hops;
+      });
+    let lastType = '';
+    let lastPlan: (Hop[] | null)[] = [];
     const result: Vtx[] = [];
     const sources: Vtx[] = [];
     const targets: Vtx[] = [];
@@ -332,7 +331,14 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       }
     };
     const vars = ctx.vars;
-    /** Matches every row starting at source vertex s: WHERE, then ACCUM. */
+    /** One matched row (source s, target t): WHERE, then ACCUM. */
+    const match = (s: Vtx, t: Vtx): void => {
+      vars[tSlot] = t;
+      if (whereF !== undefined && whereF(ctx) !== true) return;
+      if (accum.length > 0) runRows(ctx, accum);
+      keep(s, t);
+    };
+    /** Matches every row starting at source vertex s. */
     const visit = (s: Vtx): void => {
       vars[sSlot] = s;
       if (!hasEdge) {
@@ -342,33 +348,53 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         keep(s, undefined);
         return;
       }
-      for (const step of runSteps) {
-        if (fast && step.filter.edgeType) {
-          // Fast path: no edge alias is read, so walk the typed-array adjacency directly.
-          for (const tt of tTypes ?? allTypes) {
-            for (const view of views(step.filter.edgeType, s.type, tt, step.filter.direction ?? 'out')) {
-              walk(view, s.row, (tgtRow) => {
-                ctx.step();
-                const t = ctx.vertex(tt, tgtRow);
-                vars[tSlot] = t;
-                if (whereF && whereF(ctx) !== true) return;
-                runRows(ctx, accum);
-                keep(s, t);
-              });
-            }
-          }
+      if (s.type !== lastType) {
+        lastType = s.type;
+        let plan = plans.get(lastType);
+        if (!plan) plans.set(lastType, (plan = planOf(lastType)));
+        lastPlan = plan;
+      }
+      const row = s.row;
+      for (let k = 0; k < lastPlan.length; k++) {
+        const hops = lastPlan[k];
+        if (hops === null) {
+          edgeRows(s, runSteps[k]);
           continue;
         }
-        for (const h of ctx.graph.edges(s.type, s.row, step.filter)) {
-          ctx.step();
-          if (tTypes && !tTypes.has(h.tgtType)) continue;
-          const t = ctx.vertex(h.tgtType, h.tgtRow);
-          vars[tSlot] = t;
-          if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
-          if (whereF && whereF(ctx) !== true) continue;
-          runRows(ctx, accum);
-          keep(s, t);
+        for (let h = 0; h < hops.length; h++) {
+          const { targetType, view, interned } = hops[h];
+          if (!view.clean) {
+            view.forEach(row, (tr) => {
+              ctx.step();
+              match(s, interned[tr] ?? ctx.intern(interned, targetType, tr));
+            });
+            continue;
+          }
+          // The typed-array adjacency, read in place.
+          const offsets = view.offsets;
+          if (row + 1 >= offsets.length) continue;
+          const end = offsets[row + 1];
+          const begin = offsets[row];
+          ctx.steps(end - begin);
+          const tgts = view.targets;
+          for (let i = begin; i < end; i++) {
+            const tr = tgts[i];
+            match(s, interned[tr] ?? ctx.intern(interned, targetType, tr));
+          }
         }
+      }
+    };
+    /** The rows of one step through edge handles (the edge alias is bound). */
+    const edgeRows = (s: Vtx, step: Step): void => {
+      for (const h of ctx.graph.edges(s.type, s.row, step.filter)) {
+        ctx.step();
+        if (tTypes && !tTypes.has(h.tgtType)) continue;
+        const t = ctx.vertex(h.tgtType, h.tgtRow);
+        vars[tSlot] = t;
+        if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
+        if (whereF && whereF(ctx) !== true) continue;
+        runRows(ctx, accum);
+        keep(s, t);
       }
     };
     const post = (slot: number, stmts: RowStmt[], v: Vtx): void => {
@@ -393,7 +419,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     } finally {
       endClause(ctx);
     }
-    flush(pendingAccum);
+    pendingAccum?.apply();
     for (const g of postGroups) {
       const pendingPost = beginClause(ctx, g.deferGlobals, false);
       try {
@@ -404,7 +430,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       } finally {
         endClause(ctx);
       }
-      flush(pendingPost);
+      pendingPost?.apply();
     }
     return finish(ctx, result, vars);
   };

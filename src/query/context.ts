@@ -3,8 +3,11 @@
  * cancellation (an AbortSignal and a deadline, checked while the query runs).
  */
 import type { JsonValue } from '../util/json.js';
+import { DenseColumn } from './accum-dense.js';
+import type { ClauseUpdates } from './clause-updates.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
+import type { VertexAccum } from './scope.js';
 import { QueryRuntimeError, Vtx } from './values.js';
 
 export interface RunOptions {
@@ -28,7 +31,7 @@ export class RunContext {
   /** FILE objects opened by the run, written when it ends. */
   readonly files: QueryFile[] = [];
   /** While an ACCUM or POST-ACCUM clause runs: accumulator updates applied at the clause's end. */
-  pending: (() => void)[] | null = null;
+  pending: ClauseUpdates | null = null;
   /**
    * Whether vertex-attached updates wait too (ACCUM). In POST-ACCUM each vertex is processed on its
    * own, so its accumulators change at once (`s.@score = …, @@diff += s.@score - s.@score'`).
@@ -39,8 +42,13 @@ export class RunContext {
   /** The value of a RETURN statement. */
   returned: unknown = undefined;
   private readonly interned = new Map<string, Vtx[]>();
+  /** Vertices interned so far; the next one gets this run index. */
+  private vertices = 0;
+  /** Per vertex-attached accumulator index: its dense column, or null when it keeps objects. */
+  readonly dense: (DenseColumn | null)[] = [];
   private lastYield = Date.now();
   private ops = 0;
+  private nextCheck = 4096;
 
   constructor(
     readonly graph: QueryGraph,
@@ -69,12 +77,36 @@ export class RunContext {
 
   /** The one Vtx object of (type, row) in this run. */
   vertex(type: string, row: number): Vtx {
+    const arr = this.internedOf(type);
+    return arr[row] ?? this.intern(arr, type, row);
+  }
+
+  /** The interned vertices of one type by row (sparse), for loops that look many up. */
+  internedOf(type: string): Vtx[] {
     let arr = this.interned.get(type);
     if (!arr) {
       arr = [];
       this.interned.set(type, arr);
     }
-    return (arr[row] ??= new Vtx(type, row));
+    return arr;
+  }
+
+  /** Creates the Vtx of a row not interned yet in `arr` (from internedOf). */
+  intern(arr: Vtx[], type: string, row: number): Vtx {
+    const v = new Vtx(type, row, this.vertices++);
+    arr[row] = v;
+    return v;
+  }
+
+  /** The dense column of a vertex-attached accumulator in this run (null: it keeps objects). */
+  column(va: VertexAccum): DenseColumn | null {
+    let c = this.dense[va.index];
+    if (c === undefined) {
+      // `@x'` readers need the per-vertex previous values the object form keeps.
+      c = va.dense !== undefined && !va.primed ? new DenseColumn(va.dense, () => va.make(this)) : null;
+      this.dense[va.index] = c;
+    }
+    return c;
   }
 
   /** Throws when the query was aborted or ran past its deadline. */
@@ -87,7 +119,18 @@ export class RunContext {
 
   /** Called in tight loops: checks cancellation every few thousand steps. */
   step(): void {
-    if ((++this.ops & 4095) === 0) this.check();
+    if (++this.ops >= this.nextCheck) this.checkNow();
+  }
+
+  /** Counts n steps at once (a whole adjacency list), checking cancellation as step() does. */
+  steps(n: number): void {
+    this.ops += n;
+    if (this.ops >= this.nextCheck) this.checkNow();
+  }
+
+  private checkNow(): void {
+    this.nextCheck = this.ops + 4096;
+    this.check();
   }
 
   /** Called between statements and loop iterations: yields to the event loop now and then. */

@@ -5,6 +5,7 @@
 import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import type { Catalog, EdgeType, VertexType } from '../catalog/types.js';
 import type { Accum } from './accumulators.js';
+import type { DenseKind } from './accum-dense.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import { attrTypeToQ, type AccumT, type QType, type TupleT } from './types.js';
@@ -63,6 +64,8 @@ export interface VertexAccum {
   make: (ctx: RunContext) => Accum;
   /** Whether the query reads `@name'`: updates then keep the value from before each SELECT. */
   primed?: boolean;
+  /** Set when the values are plain numbers/booleans: a run keeps them in one typed array. */
+  dense?: DenseKind;
 }
 
 /** Which part of a query is being compiled (accumulator rules differ per clause). */

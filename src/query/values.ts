@@ -6,9 +6,12 @@
 import type { EdgeHandle } from '../engine/api.js';
 import type { TupleT } from './types.js';
 
-/** One vertex during one query run; `acc[i]` holds its vertex-attached accumulator number i. */
+/**
+ * One vertex during one query run; `acc[i]` holds its vertex-attached accumulator number i unless
+ * that accumulator is dense (then `gid`, the vertex's run index, is its cell).
+ */
 export class Vtx {
-  readonly acc: unknown[] = [];
+  acc?: unknown[];
   /** Marks of the SELECT run that last collected this vertex (result, source, target). */
   m0 = 0;
   m1 = 0;
@@ -19,6 +22,7 @@ export class Vtx {
   constructor(
     readonly type: string,
     readonly row: number,
+    readonly gid: number,
   ) {}
 }
 

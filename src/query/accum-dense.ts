@@ -1,0 +1,210 @@
+/**
+ * Vertex-attached SumAccum, MinAccum and MaxAccum over INT/UINT/FLOAT/DOUBLE and OrAccum/AndAccum,
+ * kept for one run in one Float64Array indexed by the vertex's run index (`Vtx.gid`) instead of one
+ * object per vertex: an update in a SELECT touches one array cell, not a chain of objects.
+ *
+ * Integer cells hold safe integers. A cell a number cannot hold (a sum past ±2^53, a MinAccum<INT>
+ * still at its 64-bit initial value) is NaN, and its accumulator object lives in `spill` (absent:
+ * the declared initial state). Floating-point cells never spill, so NaN is an ordinary value there.
+ */
+import type { Accum } from './accumulators.js';
+import type { AccumT } from './types.js';
+import { toNumber } from './values.js';
+
+export const enum DenseKind {
+  SumFloat,
+  SumFloat32,
+  MinFloat,
+  MaxFloat,
+  SumInt,
+  MinInt,
+  MaxInt,
+  Or,
+  And,
+}
+
+/** The dense kind of an accumulator type, or undefined when its values are not plain numbers. */
+export function denseKind(t: AccumT): DenseKind | undefined {
+  const e = t.elem.kind;
+  const float = e === 'FLOAT' || e === 'DOUBLE';
+  const int = e === 'INT' || e === 'UINT';
+  switch (t.accum) {
+    case 'SumAccum':
+      return e === 'FLOAT'
+        ? DenseKind.SumFloat32
+        : float
+          ? DenseKind.SumFloat
+          : int
+            ? DenseKind.SumInt
+            : undefined;
+    case 'MinAccum':
+      return float ? DenseKind.MinFloat : int ? DenseKind.MinInt : undefined;
+    case 'MaxAccum':
+      return float ? DenseKind.MaxFloat : int ? DenseKind.MaxInt : undefined;
+    case 'OrAccum':
+      return DenseKind.Or;
+    case 'AndAccum':
+      return DenseKind.And;
+    default:
+      return undefined;
+  }
+}
+
+export class DenseColumn {
+  vals: Float64Array;
+  /** Integer cells whose value is not a safe integer (their cell is NaN). */
+  private readonly spill = new Map<number, Accum>();
+  /** The stored form of the initial state (NaN when it needs an object). */
+  private readonly init: number;
+  private readonly bool: boolean;
+  private readonly int: boolean;
+
+  constructor(
+    readonly kind: DenseKind,
+    /** Creates one accumulator in the declared initial state. */
+    readonly make: () => Accum,
+  ) {
+    this.bool = kind === DenseKind.Or || kind === DenseKind.And;
+    this.int = kind === DenseKind.SumInt || kind === DenseKind.MinInt || kind === DenseKind.MaxInt;
+    this.init = this.encode(make().value());
+    this.vals = new Float64Array(0);
+  }
+
+  /** The stored number for a value, NaN when an integer cell must spill. */
+  private encode(v: unknown): number {
+    if (this.bool) return v === true ? 1 : 0;
+    if (this.int) return typeof v === 'number' && Number.isSafeInteger(v) ? v : NaN;
+    return typeof v === 'number' ? v : toNumber(v);
+  }
+
+  /** Makes room for cell g (new cells hold the initial state). */
+  private grow(g: number): void {
+    const n = Math.max(g + 1, this.vals.length * 2, 1024);
+    const next = new Float64Array(n);
+    next.set(this.vals);
+    next.fill(this.init, this.vals.length);
+    this.vals = next;
+  }
+
+  /** The value of cell g as the accumulator reads in an expression. */
+  get(g: number): unknown {
+    const x = g < this.vals.length ? this.vals[g] : this.init;
+    if (this.bool) return x === 1;
+    if (x === x || !this.int) return x;
+    return this.object(g, x).value();
+  }
+
+  /** `+=`. */
+  add(g: number, v: unknown): void {
+    if (g >= this.vals.length) this.grow(g);
+    const vals = this.vals;
+    const cur = vals[g];
+    switch (this.kind) {
+      case DenseKind.SumFloat:
+        vals[g] = cur + (typeof v === 'number' ? v : toNumber(v));
+        return;
+      case DenseKind.SumFloat32:
+        vals[g] = Math.fround(cur + (typeof v === 'number' ? v : toNumber(v)));
+        return;
+      case DenseKind.MinFloat:
+        // MinAccum compares with compareValues: NaN on either side changes nothing.
+        if (typeof v === 'number' && v < cur) vals[g] = v;
+        return;
+      case DenseKind.MaxFloat:
+        if (typeof v === 'number' && v > cur) vals[g] = v;
+        return;
+      case DenseKind.Or:
+        if (v === true) vals[g] = 1;
+        return;
+      case DenseKind.And:
+        if (v !== true) vals[g] = 0;
+        return;
+      case DenseKind.SumInt:
+        if (typeof v === 'number' && cur === cur) {
+          const r = cur + Math.trunc(v);
+          if (Number.isSafeInteger(r)) {
+            vals[g] = r;
+            return;
+          }
+        }
+        break;
+      case DenseKind.MinInt:
+        if (typeof v === 'number' && cur === cur) {
+          if (v < cur) vals[g] = v;
+          return;
+        }
+        break;
+      case DenseKind.MaxInt:
+        if (typeof v === 'number' && cur === cur) {
+          if (v > cur) vals[g] = v;
+          return;
+        }
+        break;
+    }
+    const a = this.object(g, cur);
+    a.add(v);
+    this.store(g, a);
+  }
+
+  /** `=`. */
+  set(g: number, v: unknown): void {
+    if (g >= this.vals.length) this.grow(g);
+    if (this.bool) {
+      this.vals[g] = v === true ? 1 : 0;
+      return;
+    }
+    if (this.kind === DenseKind.SumFloat32) {
+      this.vals[g] = Math.fround(typeof v === 'number' ? v : toNumber(v));
+      return;
+    }
+    if (!this.int) {
+      this.vals[g] = typeof v === 'number' ? v : toNumber(v);
+      return;
+    }
+    const a = this.make();
+    a.set(v);
+    this.store(g, a);
+  }
+
+  /** The accumulator object of an integer cell (for the rare values a number cannot hold). */
+  private object(g: number, cur: number): Accum {
+    if (cur === cur) {
+      const a = this.make();
+      a.set(cur);
+      return a;
+    }
+    return this.spill.get(g) ?? this.make();
+  }
+
+  /** Keeps an updated integer accumulator: as a number when it is one, otherwise spilled. */
+  private store(g: number, a: Accum): void {
+    const x = this.encode(a.value());
+    this.vals[g] = x;
+    if (x === x) this.spill.delete(g);
+    else this.spill.set(g, a);
+  }
+
+  /** An Accum view of cell g, for the code paths that work on accumulator objects. */
+  cell(g: number): Accum {
+    return new DenseCell(this, g);
+  }
+}
+
+class DenseCell implements Accum {
+  constructor(
+    private readonly col: DenseColumn,
+    private readonly g: number,
+  ) {}
+  add(v: unknown): void {
+    this.col.add(this.g, v);
+  }
+  set(v: unknown): void {
+    this.col.set(this.g, v);
+  }
+  value(): unknown {
+    return this.col.get(this.g);
+  }
+  fresh(): Accum {
+    return this.col.make();
+  }
+}

@@ -271,6 +271,8 @@ export interface QueryDef {
   pos: Pos;
   /** The complete `CREATE … }` text (stored in the catalog and shown by SHOW QUERY). */
   text: string;
+  /** Where `text` starts in the parsed source (expression offsets count from the source's start). */
+  textStart: number;
 }
 
 export type QueryArg = Expr;

@@ -510,7 +510,12 @@ function parseCaseExpr(c: TokenCursor): Expr {
  * `a + 1` as `a+1`). Calls for which `lower(name)` holds are shown in lower case, as TigerGraph
  * shows built-in functions (`COALESCE(x, 1)` prints as `coalesce(x,1)`).
  */
-export function exprKey(src: string, e: Expr, lower: (name: string) => boolean = () => false): string {
+export function exprKey(
+  src: string,
+  e: Expr,
+  lower: (name: string) => boolean = () => false,
+  srcStart = 0,
+): string {
   const lowered = new Set<number>();
   const walk = (x: unknown): void => {
     if (Array.isArray(x)) x.forEach(walk);
@@ -522,22 +527,23 @@ export function exprKey(src: string, e: Expr, lower: (name: string) => boolean =
         typeof node.start === 'number' &&
         lower(node.name)
       )
-        lowered.add(node.start);
+        lowered.add(node.start - srcStart);
       Object.values(x).forEach(walk);
     }
   };
   walk(e);
   let out = '';
-  for (let i = e.start; i < e.end;) {
+  const end = Math.min(e.end - srcStart, src.length);
+  for (let i = Math.max(e.start - srcStart, 0); i < end;) {
     const ch = src[i];
     if (ch === '"' || ch === "'") {
       const close = src.indexOf(ch, i + 1);
-      const stop = close < 0 || close >= e.end ? e.end : close;
+      const stop = close < 0 || close >= end ? end : close;
       out += src.slice(i + 1, stop);
       i = stop + 1;
     } else if (/\s/.test(ch)) i++;
     else if (lowered.has(i)) {
-      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i, e.end));
+      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(src.slice(i, end));
       const word = m ? m[0] : ch;
       out += word.toLowerCase();
       i += word.length;

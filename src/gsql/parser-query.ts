@@ -161,7 +161,15 @@ function parseQueryRest(c: TokenCursor, name: string, first: Token, distributed:
     } while (c.acceptPunct(','));
   }
   c.expectPunct(')');
-  const def: QueryDef = { name, params, distributed, body: [], pos: posOf(first), text: '' };
+  const def: QueryDef = {
+    name,
+    params,
+    distributed,
+    body: [],
+    pos: posOf(first),
+    text: '',
+    textStart: first.start,
+  };
   for (;;) {
     if (c.acceptWord('FOR')) {
       c.expectWord('GRAPH');

@@ -12,10 +12,11 @@ import {
   SumFloatAccum,
   SumIntAccum,
   SumStringAccum,
+  zeroOf,
 } from './accum-scalar.js';
 import { ArrayAccum } from './accum-array.js';
-import type { AccumT, QType } from './types.js';
-import { compareValues, keyOf, QueryRuntimeError, TupleVal, valuesEqual } from './values.js';
+import type { AccumT, QType, TupleT } from './types.js';
+import { compareValues, keyOf, TupleVal, valuesEqual } from './values.js';
 
 export interface Accum {
   add(v: unknown): void;
@@ -28,13 +29,37 @@ function isCollection(t: QType): boolean {
   return t.kind === 'LIST' || t.kind === 'SET' || t.kind === 'BAG';
 }
 
+/**
+ * Several elements added at once to a collection accumulator whose elements are themselves
+ * collections (`ListAccum<ListAccum<INT>> += [[1, 2], [3]]` adds two lists).
+ */
+export class Spread {
+  constructor(readonly items: unknown[]) {}
+}
+
 /** ListAccum and BagAccum: `+=` appends an element or, given a list, all its elements. */
 export class ListAccum implements Accum {
   items: unknown[] = [];
   constructor(readonly t: AccumT) {}
   add(x: unknown): void {
-    if (Array.isArray(x) && !isCollection(this.t.elem)) this.items.push(...x);
+    if (x instanceof Spread) this.items.push(...x.items);
+    else if (Array.isArray(x) && !isCollection(this.t.elem)) this.items.push(...x);
     else this.items.push(x);
+  }
+  /** Removes the first element equal to x (BagAccum.remove), or every one (removeAll). */
+  remove(x: unknown, all: boolean): void {
+    const k = keyOf(x);
+    if (all) this.items = this.items.filter((y) => keyOf(y) !== k);
+    else {
+      const i = this.items.findIndex((y) => keyOf(y) === k);
+      if (i >= 0) this.items.splice(i, 1);
+    }
+  }
+  /** Replaces the element at index i; false when i is out of range (ListAccum.update). */
+  update(i: number, x: unknown): boolean {
+    if (!Number.isInteger(i) || i < 0 || i >= this.items.length) return false;
+    this.items[i] = x;
+    return true;
   }
   set(x: unknown): void {
     this.items = Array.isArray(x) ? [...x] : [x];
@@ -51,7 +76,8 @@ export class SetAccum implements Accum {
   readonly items = new Map<unknown, unknown>();
   constructor(readonly t: AccumT) {}
   add(x: unknown): void {
-    if (Array.isArray(x) && !isCollection(this.t.elem)) for (const e of x) this.items.set(keyOf(e), e);
+    if (x instanceof Spread) for (const e of x.items) this.items.set(keyOf(e), e);
+    else if (Array.isArray(x) && !isCollection(this.t.elem)) for (const e of x) this.items.set(keyOf(e), e);
     else this.items.set(keyOf(x), x);
   }
   set(x: unknown): void {
@@ -163,13 +189,19 @@ export class HeapAccum implements Accum {
     this.items = [];
     this.add(x);
   }
+  /** top() and pop() of an empty heap give a tuple of default values, as TigerGraph does. */
   top(): unknown {
-    if (this.items.length === 0) throw new QueryRuntimeError('Runtime Error: top() of an empty HeapAccum.');
-    return this.items[0];
+    return this.items.length === 0 ? this.emptyTuple() : this.items[0];
   }
   pop(): unknown {
-    if (this.items.length === 0) throw new QueryRuntimeError('Runtime Error: pop() of an empty HeapAccum.');
-    return this.items.shift();
+    return this.items.shift() ?? this.emptyTuple();
+  }
+  private emptyTuple(): TupleVal {
+    const tt = this.t.elem as TupleT;
+    return new TupleVal(
+      tt,
+      tt.fields.map((f) => zeroOf(f.type)),
+    );
   }
   resize(n: number): void {
     this.capacity = n;

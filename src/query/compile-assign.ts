@@ -4,7 +4,7 @@
  * and vertex/edge attribute updates (DML, applied when the query ends).
  */
 import type { Expr, Pos, Stmt } from '../gsql/ast-query.js';
-import type { Accum } from './accumulators.js';
+import { collectionItems, Spread, type Accum } from './accumulators.js';
 import { accumRef } from './methods.js';
 import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './compile-expr.js';
 import type { RunContext } from './context.js';
@@ -61,6 +61,15 @@ export function compileAccumInput(cx: Cx, t: AccumT, value: Expr, op: '=' | '+='
     case 'HeapAccum':
       if ((x.t.kind === 'LIST' || x.t.kind === 'SET' || x.t.kind === 'BAG') && elem.kind !== x.t.kind) {
         if (assignable(elem, x.t.elem) || x.t.elem.kind === 'NULL') return x.f;
+      }
+      if (
+        (x.t.kind === 'LIST' || x.t.kind === 'SET' || x.t.kind === 'BAG') &&
+        (elem.kind === 'LIST' || elem.kind === 'SET' || elem.kind === 'BAG') &&
+        x.t.elem.kind === elem.kind &&
+        assignable(elem, x.t.elem)
+      ) {
+        const f = x.f;
+        return (ctx) => new Spread(collectionItems(f(ctx)));
       }
       return coerce(elem, x, value.pos, `"+=" on ${typeText(t)}`);
     case 'MapAccum':

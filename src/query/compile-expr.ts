@@ -218,8 +218,12 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
     }
     case 'arrow':
       throw compileError(e.pos, '"(key -> value)" can only be added to a MapAccum or GroupByAccum with "+="');
-    case 'tuple':
-      throw compileError(e.pos, 'a parenthesised list of values is not an expression here');
+    case 'tuple': {
+      // `(1, 2, 3)`: a set/bag literal (`@@s += (1, 2)`, `x IN ("a", "b")`).
+      const items = e.items.map((i) => compileExpr(cx, i));
+      const elem = unify(items.map((i) => i.t));
+      return { t: { kind: 'BAG', elem }, f: (ctx) => items.map((i) => i.f(ctx)) };
+    }
     case 'interval':
       throw compileError(
         e.pos,
@@ -458,6 +462,22 @@ function compileArith(l: Typed, r: Typed, op: BinaryOp, pos: Pos): Typed {
     ['LIST', 'BAG', 'SET'].includes(r.t.kind)
   ) {
     return { t: l.t, f: (ctx) => [...collectionItems(lf(ctx)), ...collectionItems(rf(ctx))] };
+  }
+  if (
+    op === '*' &&
+    l.t.kind === 'LIST' &&
+    r.t.kind === 'LIST' &&
+    l.t.elem.kind === 'STRING' &&
+    r.t.elem.kind === 'STRING'
+  ) {
+    // Lists of strings multiply into every concatenation: [a, b] * [c, d] = [ac, ad, bc, bd].
+    return {
+      t: l.t,
+      f: (ctx) => {
+        const b = collectionItems(rf(ctx)) as string[];
+        return (collectionItems(lf(ctx)) as string[]).flatMap((x) => b.map((y) => x + y));
+      },
+    };
   }
   if (!isNumeric(l.t) || !isNumeric(r.t)) {
     throw compileError(pos, `"${op}" cannot be applied to ${typeText(l.t)} and ${typeText(r.t)}`);

@@ -180,7 +180,7 @@ function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts:
   if (!catalog.graphs.some((g) => g.name === graphName)) {
     throw compileError(def.pos, `the graph ${graphName} does not exist`);
   }
-  const cx = new Cx(def.name, def.text, catalog, graphName, def.syntax);
+  const cx = new Cx(def.name, def.text, catalog, graphName, def.syntax, def.textStart);
   cx.compileSelect = compileSelect;
   cx.compileRowStmts = compileRowStmts;
   cx.resolveQuery = opts.resolve;

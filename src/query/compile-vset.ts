@@ -25,12 +25,15 @@ export function compileSetOp(l: Typed, r: Typed, op: 'UNION' | 'INTERSECT' | 'MI
   const coll = ['SET', 'BAG', 'LIST'];
   if (coll.includes(l.t.kind) && coll.includes(r.t.kind)) {
     const elem = (l.t as { elem: QType }).elem;
+    // With a bag on either side the operators count duplicates: UNION adds the counts, INTERSECT
+    // keeps the smaller count, MINUS subtracts.
+    const bag = l.t.kind === 'BAG' || r.t.kind === 'BAG';
     return {
-      t: { kind: 'SET', elem },
+      t: { kind: bag ? 'BAG' : 'SET', elem },
       f: (ctx) => {
         const a = collectionItems(lf(ctx));
         const b = collectionItems(rf(ctx));
-        return setOpValues(op, a, b);
+        return bag ? bagOpValues(op, a, b) : setOpValues(op, a, b);
       },
     };
   }
@@ -57,6 +60,18 @@ function setOpValues(op: 'UNION' | 'INTERSECT' | 'MINUS', a: unknown[], b: unkno
     for (const x of [...a, ...b]) if (!has(out, x)) out.push(x);
   } else {
     for (const x of a) if (has(b, x) === (op === 'INTERSECT') && !has(out, x)) out.push(x);
+  }
+  return out;
+}
+
+function bagOpValues(op: 'UNION' | 'INTERSECT' | 'MINUS', a: unknown[], b: unknown[]): unknown[] {
+  if (op === 'UNION') return [...a, ...b];
+  const rest = [...b];
+  const out: unknown[] = [];
+  for (const x of a) {
+    const i = rest.findIndex((y) => valuesEqual(x, y));
+    if (i >= 0) rest.splice(i, 1);
+    if (i >= 0 === (op === 'INTERSECT')) out.push(x);
   }
   return out;
 }

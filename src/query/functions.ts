@@ -10,7 +10,7 @@ import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Typed } from './scope.js';
 import { accumValueType, isNumeric, T, typeText } from './types.js';
-import { canonical, QueryRuntimeError, toNumber, TupleVal, Vtx } from './values.js';
+import { canonical, compareValues, intArith, QueryRuntimeError, toNumber, TupleVal, Vtx } from './values.js';
 
 const MATH1: Record<string, (x: number) => number> = {
   sqrt: Math.sqrt,
@@ -188,6 +188,11 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
     const f = num(cx, e.args[0]);
     return { t: T.INT, f: (ctx) => Math.trunc(f(ctx)) };
   },
+  count: (cx, e) => aggregate(cx, e, 'count'),
+  sum: (cx, e) => aggregate(cx, e, 'sum'),
+  min: (cx, e) => aggregate(cx, e, 'min'),
+  max: (cx, e) => aggregate(cx, e, 'max'),
+  avg: (cx, e) => aggregate(cx, e, 'avg'),
   coalesce: (cx, e) => {
     if (e.args.length === 0) throw compileError(e.pos, 'coalesce() needs at least one argument');
     // The result has the first argument's type; the others are converted to it (999.5 -> 999).
@@ -288,6 +293,46 @@ function formatWith(epoch: number, fmt: string): string {
     '%': '%',
   };
   return fmt.replace(/%([YmdHMS%])/g, (_m, k: string) => parts[k]);
+}
+
+/**
+ * count/sum/min/max/avg over a collection (SET, BAG, LIST or a collection accumulator). The
+ * average of integers is an integer (truncated), as TigerGraph computes it; min/max/avg of an
+ * empty collection give the element type's zero.
+ */
+function aggregate(cx: Cx, e: Call, fn: 'count' | 'sum' | 'min' | 'max' | 'avg'): Typed {
+  arity(e, 1);
+  const x = compileExpr(cx, e.args[0]);
+  const t = x.t;
+  if (t.kind !== 'SET' && t.kind !== 'BAG' && t.kind !== 'LIST')
+    throw compileError(e.args[0].pos, `${fn}() needs a set, bag or list, not ${typeText(t)}`);
+  const f = x.f;
+  if (fn === 'count') return { t: T.INT, f: (ctx) => collectionItems(f(ctx)).length };
+  if (!isNumeric(t.elem) && fn !== 'min' && fn !== 'max')
+    throw compileError(e.args[0].pos, `${fn}() needs numbers, not ${typeText(t)}`);
+  const integer = t.elem.kind === 'INT' || t.elem.kind === 'UINT';
+  const total = (items: unknown[]): number | bigint =>
+    integer
+      ? items.reduce<number | bigint>((a, b) => intArith('+', a, b as number | bigint), 0)
+      : items.reduce<number>((a, b) => a + toNumber(b), 0);
+  return {
+    t: fn === 'avg' && !integer ? T.DOUBLE : t.elem,
+    f: (ctx) => {
+      const items = collectionItems(f(ctx));
+      if (fn === 'sum') return total(items);
+      if (items.length === 0) return zeroOf(t.elem);
+      if (fn === 'avg') {
+        const s = total(items);
+        return integer ? intArith('/', s, items.length) : (s as number) / items.length;
+      }
+      let best = items[0];
+      for (const v of items) {
+        const c = compareValues(v, best);
+        if (fn === 'min' ? c < 0 : c > 0) best = v;
+      }
+      return best;
+    },
+  };
 }
 
 /** Whether `name` is a built-in function (PRINT shows its calls in lower case). */

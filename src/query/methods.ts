@@ -15,17 +15,18 @@ import {
   type Accum,
 } from './accumulators.js';
 import { arity, num, type Method } from './builtin-args.js';
-import { compileExpr, vaccForUpdate, vertexAccumRef } from './compile-expr.js';
+import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';
-import { accumValueType, T, typeText, type AccumT } from './types.js';
+import { accumValueType, T, typeText, type AccumT, type QType } from './types.js';
+import { zeroOf } from './accum-scalar.js';
 import { ArrayAccum } from './accum-array.js';
 import { attrMethod } from './attr-methods.js';
 import type { QueryFile } from './file-output.js';
 import { toJson } from './print.js';
 import { typeNamesOf } from './type-names.js';
-import { QueryRuntimeError, type Vtx } from './values.js';
+import type { Vtx } from './values.js';
 
 /** A closure yielding the accumulator object an expression names (global or vertex-attached). */
 export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) => Accum } | undefined {
@@ -105,7 +106,7 @@ export function compileMethod(cx: Cx, e: Method): Typed {
         if (t.kind === 'LIST') {
           arity(e, 1);
           const i = num(cx, e.args[0]);
-          return { t: t.elem, f: (ctx) => listGet(collectionItems(tf(ctx)), i(ctx)) };
+          return { t: t.elem, f: (ctx) => listGet(collectionItems(tf(ctx)), i(ctx), t.elem) };
         }
     }
   }
@@ -127,12 +128,11 @@ function fileMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {
   };
 }
 
-function listGet(items: unknown[], i: number): unknown {
-  if (i < 0 || i >= items.length) {
-    throw new QueryRuntimeError(
-      `Runtime Error: index ${i} is out of range for a list of size ${items.length}.`,
-      'GSQL-2620',
-    );
+/** get(i) of a list: out of range gives the element type's default, as TigerGraph does. */
+function listGet(items: unknown[], i: number, elem: QType): unknown {
+  if (i < 0 || i >= items.length || !Number.isInteger(i)) {
+    const z = zeroOf(elem);
+    return Array.isArray(z) ? [] : z;
   }
   return items[i];
 }
@@ -204,7 +204,7 @@ function accumMethod(
       }
       if (kind === 'ListAccum') {
         const i = num(cx, e.args[0]);
-        return { t: t.elem, f: (ctx) => listGet((get(ctx) as ListAccum).items, i(ctx)) };
+        return { t: t.elem, f: (ctx) => listGet((get(ctx) as ListAccum).items, i(ctx), t.elem) };
       }
       return fail();
     }
@@ -223,11 +223,28 @@ function accumMethod(
           return null;
         },
       };
-    case 'remove': {
-      if (kind !== 'SetAccum') fail();
+    case 'remove':
+    case 'removeall': {
+      if (kind !== 'SetAccum' && kind !== 'BagAccum') fail();
+      if (kind === 'SetAccum' && name === 'removeall') fail();
       arity(e, 1);
       const x = compileExpr(cx, e.args[0]).f;
-      return { t: T.VOID, f: (ctx) => ((get(ctx) as SetAccum).remove(x(ctx)), null) };
+      return {
+        t: T.VOID,
+        f: (ctx) => {
+          const a = get(ctx);
+          if (a instanceof SetAccum) a.remove(x(ctx));
+          else (a as ListAccum).remove(x(ctx), name === 'removeall');
+          return null;
+        },
+      };
+    }
+    case 'update': {
+      if (kind !== 'ListAccum') fail();
+      arity(e, 2);
+      const i = num(cx, e.args[0]);
+      const x = coerce(t.elem, compileExpr(cx, e.args[1]), e.args[1].pos, 'update()');
+      return { t: T.BOOL, f: (ctx) => (get(ctx) as ListAccum).update(i(ctx), x(ctx)) };
     }
     case 'top':
     case 'pop':

@@ -149,7 +149,7 @@ function printKey(cx: Cx, item: PrintItem): string {
   const e = item.expr;
   if (e.kind === 'name') return e.name;
   if (e.kind === 'global') return '@@' + e.name;
-  return exprKey(cx.src, e, isBuiltinFunction);
+  return exprKey(cx.src, e, isBuiltinFunction, cx.srcStart);
 }
 
 export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunContext) => void {
@@ -173,7 +173,11 @@ export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunCont
           slot: b.slot,
           cols: item.projection!.map((p) => {
             const c = compileExpr(cx, p.expr);
-            return { key: p.alias ?? exprKey(cx.src, p.expr, isBuiltinFunction), f: c.f, t: c.t };
+            return {
+              key: p.alias ?? exprKey(cx.src, p.expr, isBuiltinFunction, cx.srcStart),
+              f: c.f,
+              t: c.t,
+            };
           }),
         };
       });

@@ -104,6 +104,8 @@ export class Cx {
     readonly catalog: Catalog,
     readonly graphName: string,
     readonly syntax: 'v1' | 'v2' | undefined,
+    /** Where `src` starts in the text the expressions were parsed from. */
+    readonly srcStart = 0,
   ) {
     for (const t of catalog.tuples) {
       this.tuples.set(t.name, attrTypeToQ({ kind: 'UDT', name: t.name }, catalog.tuples) as TupleT);

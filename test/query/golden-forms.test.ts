@@ -134,3 +134,121 @@ test('a query variable assigned in ACCUM: rows read the value from before the cl
   assert.deepEqual(out[0], { rows: 11, '@@seen': [''], '@@local': 1965 });
   assert.deepEqual(out[1], { assigned: true });
 });
+
+test('(a, b, …) is a bag literal: assigned to Set/BagAccum, added with +=, and the right side of IN', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(`SetAccum<INT> @@s;
+       BagAccum<INT> @@b;
+       @@s = (3, 1, 3);
+       @@b += (2, 2, 5);
+       B = SELECT b FROM book:b WHERE b.title IN ("Emma", "Dune");
+       PRINT @@s.size() AS s, @@b.size() AS b, B.size() AS n, 4 NOT IN (1, 2) AS notIn;`),
+  );
+  assert.deepEqual(out, [{ s: 2, b: 3, n: 2, notIn: true }]);
+});
+
+test('UNION, INTERSECT and MINUS count duplicates when a bag takes part', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(`SetAccum<INT> @@s1, @@s2;
+       BagAccum<INT> @@b1, @@b2;
+       ListAccum<INT> @@u, @@i, @@m, @@bs, @@ss;
+       @@s1 = (1, 2, 3); @@s2 = (3, 4);
+       @@b1 = (1, 1, 2, 3); @@b2 = (1, 3, 3);
+       @@u = @@b1 UNION @@b2;
+       @@i = @@b1 INTERSECT @@b2;
+       @@m = @@b1 MINUS @@b2;
+       @@bs = @@b1 MINUS @@s1;
+       @@ss = @@s1 UNION @@s2;
+       PRINT @@u, @@i, @@m, @@bs, @@ss;`),
+  );
+  const sorted = (xs: number[]): number[] => [...xs].sort((a, b) => a - b);
+  const r = out[0] as Record<string, number[]>;
+  assert.deepEqual(sorted(r['@@u']), [1, 1, 1, 2, 3, 3, 3]);
+  assert.deepEqual(sorted(r['@@i']), [1, 3]);
+  assert.deepEqual(sorted(r['@@m']), [1, 2]);
+  assert.deepEqual(sorted(r['@@bs']), [1]);
+  assert.deepEqual(sorted(r['@@ss']), [1, 2, 3, 4]);
+});
+
+test('count, sum, min, max and avg over collections; the average of integers is truncated', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(
+      `BagAccum<INT> @@ages;
+       ListAccum<DOUBLE> @@d;
+       R = SELECT r FROM reader:r ACCUM @@ages += r.age;
+       @@d += 1.5; @@d += 2.0;
+       PRINT count(@@ages), sum(@@ages), min(@@ages), max(@@ages), avg(@@ages), avg(@@d), max(xs), avg(xs);`,
+      'LIST<INT> xs',
+    ),
+    { xs: [] },
+  );
+  assert.deepEqual(out, [
+    {
+      'count(@@ages)': 3,
+      'sum(@@ages)': 103,
+      'min(@@ages)': 27,
+      'max(@@ages)': 45,
+      'avg(@@ages)': 34,
+      'avg(@@d)': 1.75,
+      'max(xs)': 0,
+      'avg(xs)': 0,
+    },
+  ]);
+});
+
+test('nested lists: += a list of lists adds each; string lists multiply; get() past the end is the default', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(`ListAccum<ListAccum<INT>> @@grid;
+       ListAccum<INT> @@row;
+       ListAccum<STRING> @@a, @@b, @@ab;
+       @@row += 7;
+       @@grid += @@row;
+       @@grid += [[1, 2], [3]];
+       @@a += "x"; @@a += "y"; @@b += "1"; @@b += "2";
+       @@ab = @@a * @@b;
+       PRINT @@grid, @@ab, @@row.get(5), @@a.get(2), @@grid.get(9);`),
+  );
+  assert.deepEqual(out, [
+    {
+      '@@grid': [[7], [1, 2], [3]],
+      '@@ab': ['x1', 'x2', 'y1', 'y2'],
+      '@@row.get(5)': 0,
+      '@@a.get(2)': '',
+      '@@grid.get(9)': [],
+    },
+  ]);
+});
+
+test('BagAccum remove/removeAll, ListAccum update, HeapAccum top/pop when empty', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(`TYPEDEF TUPLE<STRING title, INT year> Ed;
+       HeapAccum<Ed>(2, year DESC) @@h;
+       BagAccum<STRING> @@bag;
+       ListAccum<INT> @@l;
+       BOOL ok1, ok2;
+       @@bag += ("a", "b", "a", "a");
+       @@bag.remove("a");
+       PRINT @@bag.size() AS afterRemove;
+       @@bag.removeAll("a");
+       @@l = [1, 2, 3];
+       ok1 = @@l.update(2, 30);
+       ok2 = @@l.update(3, 40);
+       PRINT @@bag, @@l, ok1, ok2;
+       PRINT @@h.top() AS top, @@h.pop() AS popped, @@h.size() AS n;`),
+  );
+  assert.deepEqual(out, [
+    { afterRemove: 3 },
+    { '@@bag': ['b'], '@@l': [1, 2, 30], ok1: true, ok2: false },
+    { top: { title: '', year: 0 }, popped: { title: '', year: 0 }, n: 0 },
+  ]);
+});
+
+test('PRINT keys come from the query text even when the query is not first in the parsed source', async () => {
+  const src = `# a comment before the query shifts every offset\n\n${q('INT n = 2;\nPRINT n * 3 + 1;')}`;
+  assert.deepEqual(await runText(libraryGraph(), src), [{ 'n*3+1': 7 }]);
+});

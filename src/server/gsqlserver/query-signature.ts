@@ -82,7 +82,7 @@ class Signature {
     for (const s of walk(this.def.body)) {
       if (s.kind !== 'print') continue;
       for (const item of s.items) {
-        const key = item.alias ?? keyOf(this.def.text, item.expr);
+        const key = item.alias ?? keyOf(this.def, item.expr);
         out.push({ [key]: this.shape(item.expr) });
       }
     }
@@ -137,10 +137,10 @@ function seedType(e: Expr): string | undefined {
   return item.kind === 'all' ? item.vertexType : undefined;
 }
 
-function keyOf(text: string, e: Expr): string {
+function keyOf(def: QueryDef, e: Expr): string {
   if (e.kind === 'name') return e.name;
   if (e.kind === 'global') return `@@${e.name}`;
-  return exprKey(text, e);
+  return exprKey(def.text, e, undefined, def.textStart);
 }
 
 export function querySignature(

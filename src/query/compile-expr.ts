@@ -367,7 +367,12 @@ function checkComparable(a: Typed, b: Typed, pos: Pos): void {
 
 function compileBinary(cx: Cx, e: Expr & { kind: 'binary' }): Typed {
   const l = compileExpr(cx, e.left);
-  const r = compileExpr(cx, e.right);
+  // `x IN ("a", "b")`: a parenthesised list of values is the collection IN looks in.
+  const right =
+    (e.op === 'IN' || e.op === 'NOT IN') && e.right.kind === 'tuple'
+      ? { ...e.right, kind: 'list' as const }
+      : e.right;
+  const r = compileExpr(cx, right);
   const lf = l.f;
   const rf = r.f;
   const op = e.op;
@@ -418,10 +423,16 @@ function compileBinary(cx: Cx, e: Expr & { kind: 'binary' }): Typed {
     }
     case 'IN':
     case 'NOT IN': {
-      if (!['LIST', 'SET', 'BAG', 'MAP', 'VSET'].includes(r.t.kind)) {
-        throw compileError(e.right.pos, `${op} needs a collection on the right, not ${typeText(r.t)}`);
-      }
       const neg = op === 'NOT IN';
+      if (!['LIST', 'SET', 'BAG', 'MAP', 'VSET'].includes(r.t.kind)) {
+        // `x IN ("a")`: a one-value list is written as a parenthesised value.
+        try {
+          checkComparable(l, r, e.right.pos);
+        } catch {
+          throw compileError(e.right.pos, `${op} needs a collection on the right, not ${typeText(r.t)}`);
+        }
+        return { t: T.BOOL, f: (ctx) => valuesEqual(lf(ctx), rf(ctx)) !== neg };
+      }
       return { t: T.BOOL, f: (ctx) => collectionContains(rf(ctx), lf(ctx)) !== neg };
     }
     case 'UNION':
@@ -487,34 +498,39 @@ function compileArith(l: Typed, r: Typed, op: BinaryOp, pos: Pos): Typed {
     const iop = op as IntOp;
     return { t, f: (ctx) => intArith(iop, lf(ctx) as number | bigint, rf(ctx) as number | bigint) };
   }
-  const t = l.t.kind === 'FLOAT' && r.t.kind === 'FLOAT' ? T.FLOAT : T.DOUBLE;
+  // As in the C++ TigerGraph compiles to: FLOAT with FLOAT or an integer stays a 32-bit FLOAT
+  // (`1 / log10(n)` is a FLOAT); anything with a DOUBLE is a DOUBLE.
+  const t = l.t.kind !== 'DOUBLE' && r.t.kind !== 'DOUBLE' ? T.FLOAT : T.DOUBLE;
   // FLOAT/DOUBLE values are always JS numbers; only integers need converting.
   const ln = isFloat(l.t) ? (lf as (ctx: RunContext) => number) : (ctx: RunContext) => toNumber(lf(ctx));
   const rn = isFloat(r.t) ? (rf as (ctx: RunContext) => number) : (ctx: RunContext) => toNumber(rf(ctx));
+  const typed = floatArith(op, ln, rn);
+  return { t, f: t === T.FLOAT ? (ctx) => Math.fround(typed(ctx)) : typed };
+}
+
+function floatArith(
+  op: string,
+  ln: (ctx: RunContext) => number,
+  rn: (ctx: RunContext) => number,
+): (ctx: RunContext) => number {
   switch (op) {
     case '+':
-      return { t, f: (ctx) => ln(ctx) + rn(ctx) };
+      return (ctx) => ln(ctx) + rn(ctx);
     case '-':
-      return { t, f: (ctx) => ln(ctx) - rn(ctx) };
+      return (ctx) => ln(ctx) - rn(ctx);
     case '*':
-      return { t, f: (ctx) => ln(ctx) * rn(ctx) };
+      return (ctx) => ln(ctx) * rn(ctx);
     case '/':
-      return {
-        t,
-        f: (ctx) => {
-          const d = rn(ctx);
-          if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
-          return ln(ctx) / d;
-        },
+      return (ctx) => {
+        const d = rn(ctx);
+        if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
+        return ln(ctx) / d;
       };
     default:
-      return {
-        t,
-        f: (ctx) => {
-          const d = rn(ctx);
-          if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
-          return ln(ctx) % d;
-        },
+      return (ctx) => {
+        const d = rn(ctx);
+        if (d === 0) throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
+        return ln(ctx) % d;
       };
   }
 }

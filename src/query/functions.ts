@@ -214,7 +214,8 @@ for (const [name, fn] of Object.entries(MATH1)) {
   FUNCTIONS[name] = (cx, e) => {
     arity(e, 1);
     const f = num(cx, e.args[0]);
-    return { t: T.DOUBLE, f: (ctx) => fn(f(ctx)) };
+    // TigerGraph's math functions return FLOAT (32-bit).
+    return { t: T.FLOAT, f: (ctx) => Math.fround(fn(f(ctx))) };
   };
 }
 

@@ -205,3 +205,43 @@ test('a vertex set first assigned in IF branches or a loop body is visible after
     /"x" is already declared in this scope/,
   );
 });
+
+test('IN and NOT IN take a parenthesised list of values', async () => {
+  const out = await runText(
+    minimalGraph(),
+    q(
+      `IF kind NOT IN ("INT", "FLOAT") THEN
+         PRINT "unknown" AS errMsg;
+         RETURN;
+       END;
+       PRINT kind IN ("FLOAT") AS one, 3 IN (1, 2, 3) AS three;`,
+      'STRING kind',
+    ),
+    { kind: 'FLOAT' },
+  );
+  assert.deepEqual(out, [{ one: true, three: true }]);
+  assert.deepEqual(
+    await runText(
+      minimalGraph(),
+      q(`IF kind NOT IN ("INT") THEN PRINT 1 AS bad; RETURN; END; PRINT 2 AS good;`, 'STRING kind'),
+      { kind: 'X' },
+    ),
+    [{ bad: 1 }],
+  );
+});
+
+test('math functions are FLOAT, and FLOAT arithmetic with integers stays 32-bit, as in TigerGraph', async () => {
+  const out = await runText(
+    minimalGraph(),
+    q(`SumAccum<DOUBLE> @@s;
+       SumAccum<DOUBLE> @@d;
+       @@s += 1 / log10(2);
+       @@s += 1 / log10(2);
+       @@d += 1.0 / 3;
+       PRINT @@s, @@d, sqrt(2) AS r, log10(2) * 1.0 AS widened;`),
+  );
+  // 1/log10(2) rounded to a 32-bit float is 3.321928024291992; 1.0 is a DOUBLE literal.
+  assert.deepEqual(out, [
+    { '@@s': 6.643856048583984, '@@d': 0.3333333333333333, r: 1.414214, widened: 0.3010300099849701 },
+  ]);
+});

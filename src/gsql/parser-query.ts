@@ -351,20 +351,21 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   }
   switch (w) {
     case 'IF':
-      return parseIf(c, mode);
-    case 'WHILE': {
-      c.next();
-      const cond = parseExpr(c);
-      const limit = c.acceptWord('LIMIT') ? parseExpr(c) : undefined;
-      c.expectWord('DO');
-      const body = parseBlock(c, mode, ['END']);
-      c.expectWord('END');
-      return { kind: 'while', cond, limit, body, pos };
-    }
+      return inBlock(c, () => parseIf(c, mode));
+    case 'WHILE':
+      return inBlock(c, () => {
+        c.next();
+        const cond = parseExpr(c);
+        const limit = c.acceptWord('LIMIT') ? parseExpr(c) : undefined;
+        c.expectWord('DO');
+        const body = parseBlock(c, mode, ['END']);
+        c.expectWord('END');
+        return { kind: 'while', cond, limit, body, pos };
+      });
     case 'FOREACH':
-      return parseForeach(c, mode);
+      return inBlock(c, () => parseForeach(c, mode));
     case 'CASE':
-      if (!c.isPunct('(', 1)) return parseCaseStmt(c, mode);
+      if (!c.isPunct('(', 1)) return inBlock(c, () => parseCaseStmt(c, mode));
       break;
     case 'BREAK':
       c.next();
@@ -476,6 +477,45 @@ function parseTypedef(c: TokenCursor): Stmt {
   return { kind: 'tupleDecl', name: c.expectIdent('a tuple type name').text, fields, pos };
 }
 
+/** How many IF/WHILE/FOREACH/CASE statements are open around the cursor's position. */
+const openBlocks = new WeakMap<TokenCursor, number>();
+
+function inBlock(c: TokenCursor, parse: () => Stmt): Stmt {
+  openBlocks.set(c, (openBlocks.get(c) ?? 0) + 1);
+  try {
+    return parse();
+  } finally {
+    openBlocks.set(c, (openBlocks.get(c) ?? 1) - 1);
+  }
+}
+
+/**
+ * `ELSE IF` continues the IF being parsed, or starts an IF nested in its ELSE block
+ * (`ELSE IF b THEN … END; END;`, as the algorithm library writes it). Like TigerGraph's parser, the
+ * reading that lets the rest of the query close wins: the END tokens left in the query body, less
+ * the blocks open here and the blocks still to open, are the ELSE IFs that must nest.
+ */
+function elseIfNests(c: TokenCursor): boolean {
+  let ends = 0;
+  let opens = 0;
+  let braces = 0;
+  for (let k = 1; ; k++) {
+    const t = c.peek(k);
+    if (t.kind === 'eof') break;
+    if (t.kind === 'punct') {
+      if (t.text === '{') braces++;
+      else if (t.text === '}' && braces-- === 0) break;
+      continue;
+    }
+    if (t.kind !== 'ident') continue;
+    const w = t.text.toUpperCase();
+    if (w === 'END') ends++;
+    else if (w === 'WHILE' || w === 'FOREACH' || w === 'CASE' || (w === 'IF' && !c.isWord('ELSE', k - 1)))
+      opens++;
+  }
+  return ends - (openBlocks.get(c) ?? 0) - opens > 0;
+}
+
 function parseIf(c: TokenCursor, mode: Mode): Stmt {
   const pos = c.pos();
   c.next();
@@ -486,7 +526,10 @@ function parseIf(c: TokenCursor, mode: Mode): Stmt {
     c.expectWord('THEN');
     branches.push({ cond, body: parseBlock(c, mode, ['ELSE', 'END']) });
     if (c.acceptWord('ELSE')) {
-      if (c.acceptWord('IF')) continue;
+      if (c.isWord('IF') && !elseIfNests(c)) {
+        c.next();
+        continue;
+      }
       otherwise = parseBlock(c, mode, ['END']);
     }
     c.expectWord('END');

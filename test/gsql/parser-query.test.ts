@@ -223,3 +223,31 @@ test('FILE parameters and FILE variables parse; ACCUM declares one local per sta
     ['varDecl', 'assign'],
   );
 });
+
+test('ELSE IF continues the IF, or nests in its ELSE block when the ENDs say so', () => {
+  const body = (text: string): Stmt[] => {
+    const [s] = parseQueryText(`CREATE QUERY q(BOOL a, BOOL b) {\n${text}\n}`);
+    assert.ok(s.kind === 'createQuery');
+    return s.query.body;
+  };
+  // One END: the ELSE IF belongs to the same IF.
+  const chain = body('IF a THEN PRINT 1; ELSE IF b THEN PRINT 2; ELSE PRINT 3; END;');
+  assert.ok(chain[0].kind === 'if');
+  assert.equal(chain[0].branches.length, 2);
+  assert.equal(chain[0].otherwise?.length, 1);
+  // Two ENDs: an IF inside the ELSE block.
+  const nested = body('IF a THEN PRINT 1; ELSE IF b THEN PRINT 2; END; END;');
+  assert.ok(nested[0].kind === 'if');
+  assert.equal(nested[0].branches.length, 1);
+  assert.equal(nested[0].otherwise?.[0].kind, 'if');
+  // Inside a loop the second END closes the loop: a chain again.
+  const inLoop = body('WHILE a DO IF a THEN PRINT 1; ELSE IF b THEN PRINT 2; END; END;');
+  assert.ok(inLoop[0].kind === 'while' && inLoop[0].body[0].kind === 'if');
+  assert.equal(inLoop[0].body[0].branches.length, 2);
+  // Blocks and CASE expressions after the IF bring their own ENDs.
+  const later = body(
+    'IF a THEN PRINT 1; ELSE IF b THEN PRINT 2; END;\nFOREACH i IN RANGE[1, 2] DO PRINT CASE WHEN a THEN 1 ELSE 2 END; END;',
+  );
+  assert.ok(later[0].kind === 'if');
+  assert.equal(later[0].branches.length, 2);
+});

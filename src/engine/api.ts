@@ -206,6 +206,32 @@ export interface UpsertEdgeOptions {
 export type UpsertResult = 'inserted' | 'updated' | 'skipped';
 
 /**
+ * A run of edge upserts of one edge type between one FROM type and one TO type, given as columns:
+ * edge i (start <= i < end) goes from `fromIds[i]` to `toIds[i]` with attributes `attrs[i]` (none
+ * when `attrs` or `attrs[i]` is null).
+ */
+export interface EdgeRun {
+  edgeType: string;
+  fromType: string;
+  toType: string;
+  fromIds: ArrayLike<ExternalId>;
+  toIds: ArrayLike<ExternalId>;
+  attrs: ArrayLike<Record<string, AttrUpdate> | null> | null;
+  start: number;
+  end: number;
+}
+
+/** What upsertEdges did with the edges of a run. */
+export interface EdgeRunCounts {
+  inserted: number;
+  updated: number;
+  /** An endpoint is missing (createMissingEndpoints off) or was deleted permanently. */
+  skipped: number;
+  /** Refused: a bad id or attribute value. */
+  invalid: number;
+}
+
+/**
  * The staging side of a write. Every method validates first; an EngineError leaves this call without
  * effect and, thrown out of Database.write's function, abandons the whole transaction. Reads here see
  * the writes staged earlier in the same transaction.
@@ -231,6 +257,13 @@ export interface WriteTx extends ReadTx {
     attrs: Record<string, AttrUpdate>,
     opts?: UpsertEdgeOptions,
   ): UpsertResult;
+  /**
+   * Upserts a run of edges with the outcome of upsertEdge on each edge in order, at bulk speed (the
+   * loading path). An edge the engine refuses is counted as invalid and changes nothing; the rest of
+   * the run still applies. An unknown type or a pair the edge type does not connect throws for the
+   * whole run, changing nothing.
+   */
+  upsertEdges(run: EdgeRun, opts?: UpsertEdgeOptions): EdgeRunCounts;
   /** Deletes a vertex and all its edges; returns false when it did not exist. */
   deleteVertex(vertexType: string, id: ExternalId, opts?: { permanent?: boolean }): boolean;
   /**

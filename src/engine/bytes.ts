@@ -42,8 +42,22 @@ export class ByteWriter {
     this.pos += 4;
   }
 
+  /** Overwrites 4 bytes at `at` (a count reserved with u32 before it was known). */
+  u32At(at: number, v: number): void {
+    this.view.setUint32(at, v, true);
+  }
+
   varuint(v: number): void {
     this.room(8);
+    if (v <= 0x7fffffff) {
+      // Integer arithmetic for the common small values.
+      while (v >= 0x80) {
+        this.buf[this.pos++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      this.buf[this.pos++] = v;
+      return;
+    }
     while (v >= 0x80) {
       this.buf[this.pos++] = (v % 0x80) | 0x80;
       v = Math.floor(v / 0x80);

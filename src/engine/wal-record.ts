@@ -2,7 +2,7 @@
  * WAL record encoding (the durability layer stores these bytes opaquely, framed and checksummed).
  *
  * A record is one committed transaction:
- *   u8 RECORD_FORMAT (=1) | u8 kind | varuint commit version | body
+ *   u8 RECORD_FORMAT (=2; 1 is still read) | u8 kind | varuint commit version | body
  * kind 1 DATA: a sequence of ops, each starting with an op byte; values use the tagged Value
  *   encoding of bytes.ts, ids are the typed stored id value:
  *     1 UPSERT_VERTEX  str type, value id, varuint n, n × (str attribute, value)
@@ -11,6 +11,10 @@
  *     3 DELETE_VERTEX  str type, value id, u8 permanent
  *     4 DELETE_EDGE    str stored edge type, str FROM type, value FROM id, str TO type, value TO id,
  *                      varuint n, n × (str discriminator attribute, value)
+ *     5 UPSERT_EDGES   str stored edge type, str FROM type, str TO type, u32 count,
+ *                      count × (value FROM id, value TO id, varuint n, n × (str attribute, value))
+ *                      (format 2: a bulk run; its missing endpoints are not logged, replay creates
+ *                      them again as the original run did)
  *   Type and attribute names are interned per record: varuint 0 + str for a first occurrence,
  *   varuint k for the k-th distinct name of the record.
  *   Attribute values are the final values written (upsert ops already applied), so replay is a
@@ -20,11 +24,13 @@
  */
 import type { Catalog } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
-import { EngineError } from './api.js';
+import { type AttrUpdate, EngineError, type ExternalId } from './api.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 import type { WriteTxImpl } from './write-tx.js';
 
-export const RECORD_FORMAT = 1;
+export const RECORD_FORMAT = 2;
+/** The oldest record format this build still reads (format 1 has no UPSERT_EDGES op). */
+const OLDEST_RECORD_FORMAT = 1;
 const KIND_DATA = 1;
 const KIND_CATALOG = 2;
 const KIND_CLEAR = 3;
@@ -33,11 +39,16 @@ const OP_UPSERT_VERTEX = 1;
 const OP_UPSERT_EDGE = 2;
 const OP_DELETE_VERTEX = 3;
 const OP_DELETE_EDGE = 4;
+const OP_UPSERT_EDGES = 5;
 
 export class RecordWriter {
   private w = new ByteWriter(256);
   private names = new Map<string, number>();
   ops = 0;
+  private run: [string, string, string] | undefined;
+  /** Where the open run's count goes; -1 until its first edge is written. */
+  private runAt = -1;
+  private runCount = 0;
 
   private name(s: string): void {
     const k = this.names.get(s);
@@ -93,6 +104,45 @@ export class RecordWriter {
     this.attrs(attrs);
   }
 
+  /**
+   * Opens a run of edge upserts of one stored (edge type, FROM type, TO type). Nothing is written
+   * until its first edge; no other op may be written until endEdgeRun.
+   */
+  beginEdgeRun(et: string, ft: string, tt: string): void {
+    this.run = [et, ft, tt];
+    this.runAt = -1;
+    this.runCount = 0;
+  }
+
+  /** Writes one edge of the open run; its `attrs` attributes follow through runAttr. */
+  runEdge(fid: Value, tid: Value, attrs: number): void {
+    if (this.runAt < 0) {
+      const [et, ft, tt] = this.run as [string, string, string];
+      this.w.u8(OP_UPSERT_EDGES);
+      this.name(et);
+      this.name(ft);
+      this.name(tt);
+      this.runAt = this.w.pos;
+      this.w.u32(0);
+    }
+    this.ops++;
+    this.runCount++;
+    this.w.value(fid);
+    this.w.value(tid);
+    this.w.varuint(attrs);
+  }
+
+  runAttr(name: string, v: Value): void {
+    this.name(name);
+    this.w.value(v);
+  }
+
+  endEdgeRun(): void {
+    if (this.runAt >= 0) this.w.u32At(this.runAt, this.runCount);
+    this.run = undefined;
+    this.runAt = -1;
+  }
+
   deleteVertex(type: string, id: Value, permanent: boolean): void {
     this.ops++;
     this.w.u8(OP_DELETE_VERTEX);
@@ -143,10 +193,10 @@ export type DecodedRecord =
 export function decodeRecord(bytes: Uint8Array): DecodedRecord {
   const r = new ByteReader(bytes);
   const format = r.u8();
-  if (format !== RECORD_FORMAT) {
+  if (format < OLDEST_RECORD_FORMAT || format > RECORD_FORMAT) {
     throw new EngineError(
       'DATA-DIR',
-      `WAL record format ${format} is not supported (this build reads ${RECORD_FORMAT}).`,
+      `WAL record format ${format} is not supported (this build reads ${OLDEST_RECORD_FORMAT} to ${RECORD_FORMAT}).`,
     );
   }
   const kind = r.u8();
@@ -170,8 +220,11 @@ class NameReader {
   }
 }
 
-function readAttrs(r: ByteReader, names: NameReader): Record<string, { value: Value; op: 'set' }> {
-  const n = r.varuint();
+function readAttrs(
+  r: ByteReader,
+  names: NameReader,
+  n = r.varuint(),
+): Record<string, { value: Value; op: 'set' }> {
   const out: Record<string, { value: Value; op: 'set' }> = {};
   for (let i = 0; i < n; i++) {
     const k = names.next();
@@ -209,6 +262,9 @@ export function replayData(r: ByteReader, tx: WriteTxImpl): void {
         }
         break;
       }
+      case OP_UPSERT_EDGES:
+        replayEdgeRun(r, names, tx);
+        break;
       case OP_DELETE_VERTEX: {
         const type = names.next();
         const id = r.value() as string | number | bigint;
@@ -219,4 +275,32 @@ export function replayData(r: ByteReader, tx: WriteTxImpl): void {
         throw new EngineError('DATA-DIR', `Unknown WAL op ${op}.`);
     }
   }
+}
+
+function replayEdgeRun(r: ByteReader, names: NameReader, tx: WriteTxImpl): void {
+  const edgeType = names.next();
+  const fromType = names.next();
+  const toType = names.next();
+  const n = r.u32();
+  const fromIds: ExternalId[] = new Array<ExternalId>(n);
+  const toIds: ExternalId[] = new Array<ExternalId>(n);
+  let attrs: (Record<string, AttrUpdate> | null)[] | null = null;
+  for (let i = 0; i < n; i++) {
+    fromIds[i] = r.value() as ExternalId;
+    toIds[i] = r.value() as ExternalId;
+    const k = r.varuint();
+    if (k > 0) {
+      attrs ??= new Array<Record<string, AttrUpdate> | null>(n).fill(null);
+      attrs[i] = readAttrs(r, names, k);
+    }
+  }
+  const c = tx.upsertEdges(
+    { edgeType, fromType, toType, fromIds, toIds, attrs, start: 0, end: n },
+    { createMissingEndpoints: true },
+  );
+  if (c.invalid > 0)
+    throw new EngineError(
+      'DATA-DIR',
+      `A logged ${edgeType} edge run has ${c.invalid} edges that do not apply.`,
+    );
 }

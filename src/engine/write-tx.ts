@@ -16,6 +16,8 @@ import { type IdKey, SEGMENT_BITS, type VertexTable, WRITER_VERSION } from '../s
 import {
   type AttrUpdate,
   type EdgeHandle,
+  type EdgeRun,
+  type EdgeRunCounts,
   EngineError,
   type ExternalId,
   type UpsertEdgeOptions,
@@ -23,13 +25,14 @@ import {
   type UpsertVertexOptions,
   type WriteTx,
 } from './api.js';
+import { upsertEdgeRun } from './edge-run.js';
 import { ReadTxImpl } from './read-tx.js';
 import { edgeTypeOf, pairAllowed } from './schema.js';
 import { applyOp, checkValue, idText, parseId, typeName } from './values.js';
 import { TxChanges } from './tx-changes.js';
 import { RecordWriter } from './wal-record.js';
 
-interface Route {
+export interface Route {
   et: EdgeType;
   ft: VertexTable;
   tt: VertexTable;
@@ -39,11 +42,11 @@ interface Route {
   block: EdgeBlock | undefined;
 }
 
-const NO_CHECKED: Checked[] = [];
+export const NO_CHECKED: Checked[] = [];
 const NO_DISC: ReadonlyMap<string, Value> = new Map();
 const NO_CHANGES: [string, Value][] = [];
 
-interface Checked {
+export interface Checked {
   attr: Attribute;
   value: Value;
   op: AttrUpdate['op'];
@@ -56,7 +59,8 @@ function isEmpty(o: object): boolean {
 
 export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   readonly record: RecordWriter;
-  private readonly changes: TxChanges;
+  /** Internal to the engine (edge-run.ts), as are route, checkAttrs and insertVertex. */
+  readonly changes: TxChanges;
   private routes = new Map<string, Route>();
   private lastRoute: [string, string, string, Route] | undefined;
 
@@ -80,6 +84,16 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     return this.changes.touchedCounters;
   }
 
+  /** The store this transaction writes. */
+  get graph(): GraphStore {
+    return this.store;
+  }
+
+  /** A vertex type's table (REST-2004 for an unknown type). */
+  tableOf(name: string): VertexTable {
+    return this.table(name);
+  }
+
   /** A write transaction pins nothing: Database.write ends it. */
   override release(): void {}
 
@@ -95,7 +109,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     this.table(b.toType).dirtySegments.add(t >>> SEGMENT_BITS);
   }
 
-  private checkAttrs(
+  checkAttrs(
     attrs: Record<string, AttrUpdate>,
     declared: readonly Attribute[],
     skip: readonly string[],
@@ -143,13 +157,15 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     return 'inserted';
   }
 
-  private insertVertex(
+  /** Appends a vertex row; `log` false leaves it out of the WAL record (an edge run's replay re-creates it). */
+  insertVertex(
     t: VertexTable,
     key: IdKey,
     idValue: Value,
     keyValues: Value[],
     checked: Checked[],
     where: () => string,
+    log = true,
   ): number {
     const vt = t.type;
     const values = new Map<string, Value>();
@@ -167,6 +183,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       );
     }
     t.live.current++;
+    if (!log) return row;
     this.record.upsertVertex(
       vt.name,
       idValue,
@@ -203,7 +220,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   }
 
   /** How an (edge type, from type, to type) as given maps to storage; cached per transaction. */
-  private route(edgeType: string, fromType: string, toType: string): Route {
+  route(edgeType: string, fromType: string, toType: string): Route {
     const last = this.lastRoute;
     if (last && last[0] === edgeType && last[1] === fromType && last[2] === toType) return last[3];
     const key = `${edgeType}\u0000${fromType}\u0000${toType}`;
@@ -373,6 +390,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     b.live.current++;
     this.logEdge(b, eid, values.size === 0 ? NO_CHANGES : [...values], fRow, tRow, ft, tt);
     return 'inserted';
+  }
+
+  upsertEdges(run: EdgeRun, opts: UpsertEdgeOptions = { createMissingEndpoints: true }): EdgeRunCounts {
+    return upsertEdgeRun(this, run, opts);
   }
 
   /** Logs an edge write in stored orientation, with its discriminator so replay finds the same edge. */

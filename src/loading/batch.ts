@@ -1,7 +1,8 @@
 /**
  * A batch of write operations produced from many input lines, applied in one write transaction
- * (one durable commit). An operation the engine refuses (EngineError) is counted against its type
- * and skipped; it never fails the batch.
+ * (one durable commit). Consecutive edge upserts of one type and endpoint types go to the engine as
+ * one run (WriteTx.upsertEdges). An operation the engine refuses (EngineError) is counted against
+ * its type and skipped; it never fails the batch.
  */
 import { EngineError, type AttrUpdate, type ExternalId, type WriteTx } from '../engine/api.js';
 import type { ObjectStatistics } from './statistics.js';
@@ -112,6 +113,22 @@ export class Batch implements BatchSink {
     this.push(Kind.DeleteEdge, type, fromType, fromId, toType, toId, null, stats);
   }
 
+  /** The end of the run of edge upserts like the one at `start` (same types, same counters). */
+  private runEnd(start: number): number {
+    const { kinds, types, fromTypes, toTypes, stats } = this;
+    let j = start + 1;
+    while (
+      j < this.size &&
+      kinds[j] === Kind.Edge &&
+      types[j] === types[start] &&
+      fromTypes[j] === fromTypes[start] &&
+      toTypes[j] === toTypes[start] &&
+      stats[j] === stats[start]
+    )
+      j++;
+    return j;
+  }
+
   /** Applies every operation inside `tx`, counting into the operations' statistics. */
   applyTo(tx: WriteTx, createMissingEndpoints: boolean): void {
     const edgeOpts = { createMissingEndpoints };
@@ -124,22 +141,23 @@ export class Batch implements BatchSink {
             tx.upsertVertex(types[i], fromIds[i], attrs[i] as AttrMap);
             s.validObject++;
             break;
-          case Kind.Edge:
-            if (
-              tx.upsertEdge(
-                types[i],
-                fromTypes[i],
-                fromIds[i],
-                toTypes[i],
-                toIds[i],
-                attrs[i] as AttrMap,
-                edgeOpts,
-              ) === 'skipped'
-            ) {
+          case Kind.Edge: {
+            const end = this.runEnd(i);
+            const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
+            try {
+              const c = tx.upsertEdges({ ...run, fromIds, toIds, attrs, start: i, end }, edgeOpts);
+              s.validObject += c.inserted + c.updated;
               // VERTEX_MUST_EXIST: an endpoint vertex is missing.
-              s.noIdFound++;
-            } else s.validObject++;
+              s.noIdFound += c.skipped;
+              s.invalidAttribute += c.invalid;
+            } catch (e) {
+              if (!(e instanceof EngineError)) throw e;
+              // The run's types were refused: every edge of it is.
+              s.invalidAttribute += end - i;
+            }
+            i = end - 1;
             break;
+          }
           case Kind.DeleteVertex:
             tx.deleteVertex(types[i], fromIds[i]);
             s.validObject++;

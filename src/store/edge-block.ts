@@ -8,7 +8,9 @@
  *   That is 12 bytes per edge for both directions, plus 8 bytes per vertex row.
  * Delta (edges written since the last rebuild): slot s holds edge id nBase + s, with its endpoints,
  *   commit version and a link to the previous delta edge of the same FROM row (out) and TO row (in).
- *   An open-addressing hash over (from row, to row) finds delta edges of a pair in O(1).
+ *   An open-addressing hash over (from row, to row) finds delta edges of a pair in O(1). An entry is
+ *   the slot + 1 in the bits below the table size and the pair hash's upper bits above them, so a
+ *   probe reads the slot's endpoints (two more cache misses) only when those bits match.
  * Tombstones: edge id -> deleting version, until the next rebuild drops the edge.
  * Attribute columns are indexed by edge id.
  */
@@ -107,11 +109,26 @@ export class EdgeBlock {
     return eid;
   }
 
+  /** Makes room for `extra` more delta edges, so that a bulk run appends without regrowing or rehashing. */
+  reserve(extra: number): void {
+    const n = this.dCount + extra;
+    if (n > this.dSrc.length) {
+      this.dSrc = grow(this.dSrc, n);
+      this.dDst = grow(this.dDst, n);
+      this.dVersion = grow(this.dVersion, n);
+      this.outNext = grow(this.outNext, n);
+      this.inNext = grow(this.inNext, n);
+    }
+    if (n * 2 > this.hash.length) this.rehash(n * 2);
+  }
+
   private hashInsert(s: number): void {
     const mask = this.hash.length - 1;
-    let i = pairHash(this.dSrc[s], this.dDst[s]) & mask;
+    const h = pairHash(this.dSrc[s], this.dDst[s]);
+    let i = h & mask;
     while (this.hash[i] !== 0) i = (i + 1) & mask;
-    this.hash[i] = s + 1;
+    // At most half the table is used, so slot + 1 fits below the mask.
+    this.hash[i] = (h & ~mask) | (s + 1);
   }
 
   private rehash(size: number): void {
@@ -146,8 +163,13 @@ export class EdgeBlock {
     }
     if (this.dCount > 0) {
       const mask = this.hash.length - 1;
-      for (let i = pairHash(src, dst) & mask; this.hash[i] !== 0; i = (i + 1) & mask) {
-        const s = this.hash[i] - 1;
+      const h = pairHash(src, dst);
+      const tag = h & ~mask;
+      for (let i = h & mask; ; i = (i + 1) & mask) {
+        const e = this.hash[i];
+        if (e === 0) break;
+        if ((e & ~mask) !== tag) continue;
+        const s = (e & mask) - 1;
         if (this.dSrc[s] === src && this.dDst[s] === dst && this.isLive(this.nBase + s, version))
           return this.nBase + s;
       }
@@ -172,8 +194,12 @@ export class EdgeBlock {
     }
     if (this.dCount > 0) {
       const mask = this.hash.length - 1;
-      for (let i = pairHash(src, dst) & mask; this.hash[i] !== 0; i = (i + 1) & mask) {
-        const s = this.hash[i] - 1;
+      const h = pairHash(src, dst);
+      const tag = h & ~mask;
+      for (let i = h & mask; this.hash[i] !== 0; i = (i + 1) & mask) {
+        const e = this.hash[i];
+        if ((e & ~mask) !== tag) continue;
+        const s = (e & mask) - 1;
         if (this.dSrc[s] === src && this.dDst[s] === dst && this.isLive(this.nBase + s, version)) {
           out.push(this.nBase + s);
         }

@@ -97,6 +97,8 @@ export class VertexTable {
     let row = this.index.get(key);
     if (row === undefined) return undefined;
     if (row < 0) row = ~row;
+    // The writer sees every row: only the deleted stamp matters (one array read, not two).
+    else if (version === WRITER_VERSION) return row < this.count && this.deleted[row] === 0 ? row : undefined;
     while (row >= 0 && this.created[row] > version) row = this.prev[row];
     return row >= 0 && this.isVisible(row, version) ? row : undefined;
   }

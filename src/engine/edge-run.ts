@@ -1,0 +1,254 @@
+/**
+ * Bulk edge upsert (WriteTx.upsertEdges): a run of edges of one edge type between one FROM and one
+ * TO vertex type, as a loading batch produces them. The outcome is that of upsertEdge on each edge in
+ * order. What upsertEdge does per edge is done once per run here: the route, the blocks, attribute
+ * columns and defaults, sizing the delta, marking the block and the changed segments. The run is
+ * logged as one UPSERT_EDGES op (wal-record.ts): ids and attributes only, with no op for endpoints
+ * the run creates, because replaying the run creates them again in the same order.
+ */
+import { attributeDefault } from '../catalog/defaults.js';
+import type { VertexType } from '../catalog/types.js';
+import type { Value } from '../catalog/value.js';
+import type { Column } from '../store/columns.js';
+import type { EdgeBlock } from '../store/edge-block.js';
+import { type IdKey, SEGMENT_BITS, type VertexTable, WRITER_VERSION } from '../store/vertex-table.js';
+import {
+  type AttrUpdate,
+  type EdgeRun,
+  type EdgeRunCounts,
+  EngineError,
+  type ExternalId,
+  type UpsertEdgeOptions,
+} from './api.js';
+import { applyOp, parseId } from './values.js';
+import type { Checked, WriteTxImpl } from './write-tx.js';
+
+const NO_CHECKED: Checked[] = [];
+const NO_KEY_VALUES: Value[] = [];
+const NOTHING_SKIPPED: string[] = [];
+const NO_ATTRS: Record<string, AttrUpdate> = {};
+
+interface IdReader {
+  /** The id index key of an external id (parseId's key, without its allocation on the fast paths). */
+  keyOf: (id: ExternalId) => IdKey;
+  /** Whether the key is also the stored id value (so logging needs no id column read). */
+  keyIsValue: boolean;
+}
+
+function idReader(vt: VertexType): IdReader {
+  if (vt.keyKind === 'primary_id') {
+    const t = vt.primaryId.type;
+    // The same fast paths as parseId, falling back to it for everything else.
+    if (t.kind === 'INT')
+      return {
+        keyOf: (id) => (typeof id === 'number' && Number.isSafeInteger(id) ? id : parseId(vt, id).key),
+        keyIsValue: true,
+      };
+    if (t.kind === 'UINT' && t.bytes === 8)
+      return {
+        keyOf: (id) =>
+          typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : parseId(vt, id).key,
+        keyIsValue: true,
+      };
+    if (t.kind === 'STRING')
+      return {
+        keyOf: (id) => (typeof id === 'string' && id !== '' ? id : parseId(vt, id).key),
+        keyIsValue: true,
+      };
+  }
+  return { keyOf: (id) => parseId(vt, id).key, keyIsValue: false };
+}
+
+/** The segments a run touches, as bits, added to the table's dirty set once at the end. */
+class SegmentMarks {
+  private bits = new Uint8Array(16);
+  constructor(private readonly table: VertexTable) {}
+
+  mark(row: number): void {
+    const s = row >>> SEGMENT_BITS;
+    if (s >= this.bits.length) {
+      const b = new Uint8Array(Math.max(s + 1, this.bits.length * 2));
+      b.set(this.bits);
+      this.bits = b;
+    }
+    this.bits[s] = 1;
+  }
+
+  flush(): void {
+    for (let s = 0; s < this.bits.length; s++) if (this.bits[s] === 1) this.table.dirtySegments.add(s);
+  }
+}
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOptions): EdgeRunCounts {
+  const counts: EdgeRunCounts = { inserted: 0, updated: 0, skipped: 0, invalid: 0 };
+  if (run.end <= run.start) return counts;
+  const route = tx.route(run.edgeType, run.fromType, run.toType);
+  // Discriminated edge types match on attribute values; they take the per-edge path.
+  if (route.et.discriminator.length > 0) return oneByOne(tx, run, opts, counts);
+  const { et, ft, tt } = route;
+  const store = tx.graph;
+  const version = tx.commitVersion;
+  const changes = tx.changes;
+  const record = tx.record;
+  const fIds = route.swap ? run.toIds : run.fromIds;
+  const tIds = route.swap ? run.fromIds : run.toIds;
+  const attributes = et.attributes;
+  const nAttrs = attributes.length;
+  const attrsOf = nAttrs > 0 ? run.attrs : null;
+  const sameType = ft === tt;
+  const fr = idReader(ft.type);
+  const tr = sameType ? fr : idReader(tt.type);
+  const ftName = ft.type.name;
+  const ttName = tt.type.name;
+  // An undirected edge may be stored the other way round, in the reverse block (the same block
+  // when both ends have one type). This run only writes its own block, so the lookup holds.
+  const reverse = et.directed || sameType ? undefined : store.getBlock(et.name, ttName, ftName);
+  const defaults = attributes.map((a) => attributeDefault(store.catalog, a));
+  // Collection defaults are objects: each new edge gets its own, as upsertEdge gives it.
+  const shared = defaults.map((d) => typeof d !== 'object' || d === null);
+  const values: Value[] = defaults.slice();
+  let block = route.block;
+  let cols: Column[] = [];
+  const useBlock = (b: EdgeBlock): void => {
+    b.reserve(run.end - run.start);
+    cols = attributes.map((a) => b.columns.get(a.name) as Column);
+  };
+  if (block) useBlock(block);
+  const fSegs = new SegmentMarks(ft);
+  const tSegs = sameType ? fSegs : new SegmentMarks(tt);
+  // The edge being written, for error messages.
+  let curFrom: ExternalId = '';
+  let curTo: ExternalId = '';
+  const where = (): string =>
+    `edge type '${run.edgeType}' (${ftName} '${String(curFrom)}' -> ${ttName} '${String(curTo)}')`;
+  const newEndpoint = (t: VertexTable, r: IdReader, id: ExternalId, key: IdKey): number => {
+    if (r.keyIsValue) return tx.insertVertex(t, key, key, NO_KEY_VALUES, NO_CHECKED, where, false);
+    const p = parseId(t.type, id);
+    return tx.insertVertex(t, p.key, p.value, p.keyValues, NO_CHECKED, where, false);
+  };
+  const createMissing = opts.createMissingEndpoints;
+
+  record.beginEdgeRun(et.name, ftName, ttName);
+  try {
+    for (let i = run.start; i < run.end; i++) {
+      const fid = fIds[i];
+      const tid = tIds[i];
+      curFrom = fid;
+      curTo = tid;
+      try {
+        const fKey = fr.keyOf(fid);
+        const tKey = tr.keyOf(tid);
+        let checked = NO_CHECKED;
+        if (attrsOf !== null) {
+          const a = attrsOf[i];
+          if (a !== null && !isEmpty(a)) checked = tx.checkAttrs(a, attributes, NOTHING_SKIPPED, where);
+        }
+        let fRow = ft.lookup(fKey, WRITER_VERSION);
+        let tRow = tt.lookup(tKey, WRITER_VERSION);
+        if (fRow === undefined || tRow === undefined) {
+          if (
+            !createMissing ||
+            (fRow === undefined && ft.permanentlyDeleted.size > 0 && ft.permanentlyDeleted.has(fKey)) ||
+            (tRow === undefined && tt.permanentlyDeleted.size > 0 && tt.permanentlyDeleted.has(tKey))
+          ) {
+            counts.skipped++;
+            continue;
+          }
+          fRow ??= newEndpoint(ft, fr, fid, fKey);
+          tRow ??= sameType && fKey === tKey ? fRow : newEndpoint(tt, tr, tid, tKey);
+        }
+        let eb = block;
+        let eid = block === undefined ? -1 : block.findOne(fRow, tRow, WRITER_VERSION);
+        if (eid < 0 && !et.directed && !(sameType && fRow === tRow)) {
+          eb = sameType ? block : reverse;
+          if (eb !== undefined) eid = eb.findOne(tRow, fRow, WRITER_VERSION);
+        }
+        fSegs.mark(fRow);
+        tSegs.mark(tRow);
+        const fVal = fr.keyIsValue ? fKey : ft.idColumn.get(fRow);
+        const tVal = tr.keyIsValue ? tKey : tt.idColumn.get(tRow);
+        if (eid >= 0) {
+          counts.updated++;
+          if (checked.length === 0) continue;
+          const b = eb as EdgeBlock;
+          const next: [string, Value][] = [];
+          for (const c of checked) {
+            const col = b.columns.get(c.attr.name) as Column;
+            const nv = applyOp(c.op, c.attr.type, col.get(eid), c.value, false, where);
+            if (nv !== undefined) next.push([c.attr.name, nv]);
+          }
+          // An update that changes nothing is not logged: replaying it would do nothing.
+          if (next.length === 0) continue;
+          const m = changes.markBlock(b);
+          const isNew = eid >= b.nBase + m.dCount;
+          record.runEdge(fVal, tVal, next.length);
+          for (const [name, v] of next) {
+            changes.writeCell(b.columns.get(name) as Column, eid, v, isNew);
+            record.runAttr(name, v);
+          }
+          continue;
+        }
+        if (block === undefined) {
+          block = store.ensureBlock(et, ftName, ttName, version);
+          route.block = block;
+          useBlock(block);
+        }
+        changes.markBlock(block);
+        eid = block.addEdge(fRow, tRow, version);
+        block.live.current++;
+        counts.inserted++;
+        record.runEdge(fVal, tVal, checked.length);
+        if (nAttrs === 0) continue;
+        // A new edge takes the given values as they are (every upsert op keeps the value on insert).
+        for (const c of checked) {
+          values[attributes.indexOf(c.attr)] = c.value;
+          record.runAttr(c.attr.name, c.value);
+        }
+        for (let j = 0; j < nAttrs; j++) {
+          cols[j].init(eid, values[j]);
+          values[j] = shared[j] ? defaults[j] : attributeDefault(store.catalog, attributes[j]);
+        }
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e;
+        counts.invalid++;
+      }
+    }
+  } finally {
+    record.endEdgeRun();
+    fSegs.flush();
+    if (!sameType) tSegs.flush();
+  }
+  return counts;
+}
+
+/** The per-edge path (discriminated edge types), with the run's counting. */
+function oneByOne(
+  tx: WriteTxImpl,
+  run: EdgeRun,
+  opts: UpsertEdgeOptions,
+  counts: EdgeRunCounts,
+): EdgeRunCounts {
+  for (let i = run.start; i < run.end; i++) {
+    try {
+      const r = tx.upsertEdge(
+        run.edgeType,
+        run.fromType,
+        run.fromIds[i],
+        run.toType,
+        run.toIds[i],
+        run.attrs?.[i] ?? NO_ATTRS,
+        opts,
+      );
+      counts[r]++;
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      counts.invalid++;
+    }
+  }
+  return counts;
+}

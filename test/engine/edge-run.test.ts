@@ -1,0 +1,267 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import {
+  type AttrUpdate,
+  type EdgeRunCounts,
+  EngineError,
+  type ExternalId,
+  type ReadTx,
+  type WriteTx,
+} from '../../src/engine/api.js';
+import type { Database } from '../../src/engine/database.js';
+import { freshDb, tempDir } from './fixtures.js';
+
+/** One edge upsert as a loading batch would send it. */
+interface Op {
+  edgeType: string;
+  fromType: string;
+  fromId: ExternalId;
+  toType: string;
+  toId: ExternalId;
+  attrs: Record<string, AttrUpdate> | null;
+}
+
+/** Edge shapes of the fixture catalog: plain, undirected, reverse, `*` pairs, discriminated, INT/UINT/STRING/composite ids. */
+const shapes: [string, string, string, (n: number) => ExternalId, (n: number) => ExternalId][] = [
+  ['knows', 'Person', 'Person', (n) => `p${n}`, (n) => `p${n}`],
+  ['follows', 'Person', 'Person', (n) => `p${n}`, (n) => `p${n}`],
+  ['followed_by', 'Person', 'Person', (n) => `p${n}`, (n) => `p${n}`],
+  ['owns', 'Num', 'Item', (n) => n, (n) => n % 4],
+  ['owns', 'Person', 'Item', (n) => `p${n}`, (n) => String(n % 4)],
+  ['near', 'Item', 'Person', (n) => n % 4, (n) => `p${n}`],
+  ['near', 'Person', 'Item', (n) => `p${n}`, (n) => n % 4],
+  ['link', 'UNum', 'Num', (n) => n, (n) => n],
+  ['link', 'Num', 'Num', (n) => n, (n) => (n === 3 ? 'x3' : n)],
+  ['transfer', 'Acct', 'Acct', (n) => `a,${n}`, (n) => `b,${n % 3}`],
+];
+
+const attrsFor = (edgeType: string, v: number, op: AttrUpdate['op']): Record<string, AttrUpdate> | null => {
+  switch (edgeType) {
+    case 'knows':
+      // A string is not a DOUBLE: the edge is refused.
+      return { weight: { value: v === 7 ? 'heavy' : v / 2, op } };
+    case 'follows':
+    case 'followed_by':
+      return { since: { value: 1_600_000_000 + v, op: op === 'add' ? 'max' : op } };
+    case 'transfer':
+      return { ts: { value: 1_700_000_000 + (v % 2), op: 'set' }, amount: { value: v, op } };
+    default:
+      return null;
+  }
+};
+
+const opArb = (shape: number): fc.Arbitrary<Op> =>
+  fc
+    .record({
+      from: fc.integer({ min: 0, max: 3 }),
+      to: fc.integer({ min: 0, max: 3 }),
+      v: fc.integer({ min: 0, max: 9 }),
+      op: fc.constantFrom<AttrUpdate['op']>('set', 'add', 'max', 'ignore_if_exists'),
+      bare: fc.boolean(),
+    })
+    .map(({ from, to, v, op, bare }) => {
+      const [edgeType, fromType, toType, fid, tid] = shapes[shape];
+      return {
+        edgeType,
+        fromType,
+        fromId: fid(from),
+        toType,
+        toId: tid(to),
+        attrs: bare ? null : attrsFor(edgeType, v, op),
+      };
+    });
+
+/** Ops of one shape in a row (one run when the batch is applied in runs). */
+const groupArb = fc
+  .integer({ min: 0, max: shapes.length - 1 })
+  .chain((shape) => fc.array(opArb(shape), { minLength: 1, maxLength: 8 }));
+
+const scriptArb = fc.record({
+  batches: fc.array(
+    fc.array(groupArb, { maxLength: 5 }).map((groups) => groups.flat()),
+    { minLength: 1, maxLength: 5 },
+  ),
+  createMissing: fc.boolean(),
+  seedVertices: fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3 }),
+  permanentlyDeleted: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+});
+
+function zero(): EdgeRunCounts {
+  return { inserted: 0, updated: 0, skipped: 0, invalid: 0 };
+}
+
+function oneByOne(tx: WriteTx, ops: Op[], createMissingEndpoints: boolean, c: EdgeRunCounts): void {
+  for (const o of ops) {
+    try {
+      const r = tx.upsertEdge(o.edgeType, o.fromType, o.fromId, o.toType, o.toId, o.attrs ?? {}, {
+        createMissingEndpoints,
+      });
+      c[r]++;
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      c.invalid++;
+    }
+  }
+}
+
+function inRuns(tx: WriteTx, ops: Op[], createMissingEndpoints: boolean, c: EdgeRunCounts): void {
+  const fromIds = ops.map((o) => o.fromId);
+  const toIds = ops.map((o) => o.toId);
+  const attrs = ops.map((o) => o.attrs);
+  for (let i = 0; i < ops.length;) {
+    let end = i + 1;
+    const o = ops[i];
+    while (
+      end < ops.length &&
+      ops[end].edgeType === o.edgeType &&
+      ops[end].fromType === o.fromType &&
+      ops[end].toType === o.toType
+    )
+      end++;
+    const r = tx.upsertEdges(
+      { edgeType: o.edgeType, fromType: o.fromType, toType: o.toType, fromIds, toIds, attrs, start: i, end },
+      { createMissingEndpoints },
+    );
+    c.inserted += r.inserted;
+    c.updated += r.updated;
+    c.skipped += r.skipped;
+    c.invalid += r.invalid;
+    i = end;
+  }
+}
+
+/** Every vertex (row order, attributes) and every edge (per vertex, in order, with attributes). */
+function snapshot(r: ReadTx): unknown {
+  const out: unknown[] = [];
+  for (const vt of r.catalog.vertexTypes) {
+    for (const row of r.rows(vt.name)) {
+      out.push(r.vertex(vt.name, row));
+      for (const e of r.edges(vt.name, row, { direction: 'both' })) out.push(r.edgeRecord(e));
+    }
+    out.push(r.vertexCount(vt.name));
+  }
+  for (const et of r.catalog.edgeTypes) out.push(et.name, r.edgeCount(et.name));
+  return JSON.parse(JSON.stringify(out, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
+}
+
+function snap(db: Database): unknown {
+  const r = db.read();
+  try {
+    return snapshot(r);
+  } finally {
+    r.release();
+  }
+}
+
+test('upsertEdges gives what upsertEdge gives edge by edge, counts included, and replays to the same graph', async () => {
+  await fc.assert(
+    fc.asyncProperty(scriptArb, async (script) => {
+      const ta = tempDir();
+      const tb = tempDir();
+      try {
+        const a = await freshDb(ta);
+        let b = await freshDb(tb);
+        const setup = (tx: WriteTx): void => {
+          for (const n of script.seedVertices) {
+            tx.upsertVertex('Person', `p${n}`, {});
+            tx.upsertVertex('Num', n, { v: { value: n, op: 'set' } });
+          }
+          if (script.permanentlyDeleted !== undefined) {
+            tx.upsertVertex('Person', `p${script.permanentlyDeleted}`, {});
+            tx.deleteVertex('Person', `p${script.permanentlyDeleted}`, { permanent: true });
+          }
+        };
+        await a.write(setup);
+        await b.write(setup);
+        const ca = zero();
+        const cb = zero();
+        for (const ops of script.batches) {
+          await a.write((tx) => oneByOne(tx, ops, script.createMissing, ca));
+          await b.write((tx) => inRuns(tx, ops, script.createMissing, cb));
+        }
+        assert.deepEqual(cb, ca);
+        const expected = snap(a);
+        assert.deepEqual(snap(b), expected);
+        await b.close();
+        b = await tb.open();
+        assert.deepEqual(snap(b), expected, 'after WAL replay');
+        await a.close();
+        await b.close();
+      } finally {
+        ta.cleanup();
+        tb.cleanup();
+      }
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('an edge run whose types do not fit throws for the whole run and changes nothing', async () => {
+  const t = tempDir();
+  try {
+    const db = await freshDb(t);
+    const before = snap(db);
+    await assert.rejects(
+      db.write((tx) =>
+        tx.upsertEdges({
+          edgeType: 'owns',
+          fromType: 'Item',
+          toType: 'Num',
+          fromIds: [1],
+          toIds: [2],
+          attrs: null,
+          start: 0,
+          end: 1,
+        }),
+      ),
+      (e: unknown) => e instanceof EngineError && /does not connect/.test(e.message),
+    );
+    assert.deepEqual(snap(db), before);
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('a refused edge inside a run changes nothing; the edges around it apply and survive a restart', async () => {
+  const t = tempDir();
+  try {
+    let db = await freshDb(t);
+    const counts = await db.write((tx) =>
+      tx.upsertEdges({
+        edgeType: 'knows',
+        fromType: 'Person',
+        toType: 'Person',
+        fromIds: ['a', 'b', 'c'],
+        toIds: ['b', 'x', 'a'],
+        attrs: [{ weight: { value: 1.5, op: 'set' } }, { weight: { value: 'no', op: 'set' } }, null],
+        start: 0,
+        end: 3,
+      }),
+    );
+    // c -> a is undirected a - c: a new edge; b - x is refused and creates neither vertex.
+    assert.deepEqual(counts, { inserted: 2, updated: 0, skipped: 0, invalid: 1 });
+    const check = (): void => {
+      const r = db.read();
+      assert.deepEqual(
+        [...r.rows('Person')].map((row) => r.vertexId('Person', row)),
+        ['a', 'b', 'c'],
+      );
+      assert.equal(r.edgeCount('knows'), 2);
+      const ab = r.edgesBetween('knows', 'Person', r.lookup('Person', 'a') as number, 'Person', 1);
+      assert.deepEqual(
+        ab.map((e) => r.edgeAttr(e, 'weight')),
+        [1.5],
+      );
+      r.release();
+    };
+    check();
+    await db.close();
+    db = await t.open();
+    check();
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});

@@ -4,7 +4,7 @@
  * end, so every row reads the state from before the clause (GSQL's map-reduce semantics).
  */
 import type { AdjacencyView, EdgeFilter } from '../engine/api.js';
-import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
+import type { Expr, Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import { compileExpr, expectType } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
@@ -29,6 +29,23 @@ function namesIn(node: unknown, out: Set<string>): Set<string> {
   return out;
 }
 
+/** Whether the block reads an attribute or accumulator of `name` (`name.attr`, `name.@acc`). */
+function readsAsVertex(b: SelectBlock, name: string): boolean {
+  let found = false;
+  const visit = (node: unknown): void => {
+    if (found) return;
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      const o = node as { kind?: string; target?: { kind?: string; name?: string } };
+      if ((o.kind === 'field' || o.kind === 'vattach') && o.target?.kind === 'name' && o.target.name === name)
+        found = true;
+      else for (const [k, v] of Object.entries(o)) if (k !== 'pos') visit(v);
+    }
+  };
+  visit([b.where, b.accum, b.postAccum, b.having, b.orderBy]);
+  return found;
+}
+
 function runRows(ctx: RunContext, stmts: RowStmt[]): void {
   for (let i = 0; i < stmts.length; i++) stmts[i](ctx);
 }
@@ -37,7 +54,7 @@ function runRows(ctx: RunContext, stmts: RowStmt[]): void {
  * Whether statements read an accumulator they also update (only globals when `globalsOnly`); if
  * not, applying updates at once gives the same result as applying them at the clause end.
  */
-function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean): boolean {
+function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean, where?: Expr): boolean {
   const written = new Set<string>();
   const read = new Set<string>();
   const key = (n: { kind: string; name: string }): string =>
@@ -67,6 +84,7 @@ function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean): boolean {
     for (const [k, v] of Object.entries(o)) if (k !== 'pos') visit(v);
   };
   visit(stmts);
+  visit(where);
   // A variable of the query body assigned in the clause is global too (one declared there is local).
   for (const w of written) {
     if (!read.has(w) || declared.has(w)) continue;
@@ -132,6 +150,14 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     return binding.slot;
   };
   const sSlot = srcAliasName ? declareAlias(srcAliasName, sourceTypes, b.source.pos) : cx.newSlot();
+  // 1.x style: inside the block the source set's own name may stand for its alias
+  // (`FROM S:s WHERE S.attr == …`, `SELECT S FROM S:s`).
+  const setAsAlias =
+    srcBinding !== undefined &&
+    srcAliasName !== undefined &&
+    srcAliasName !== b.source.name &&
+    (b.result === b.source.name || readsAsVertex(b, b.source.name));
+  if (setAsAlias) cx.bindAs(b.source.name, cx.lookup(srcAliasName)!);
 
   // The edge step.
   const steps: Step[] = [];
@@ -203,9 +229,10 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     else if (b.result !== srcAliasName) tSlot = declareAlias(b.result, targetTypes, b.target.pos);
     else tSlot = cx.newSlot();
   }
-  const targetAlias = b.target?.alias ?? (b.target && b.result !== srcAliasName ? b.result : undefined);
+  const resultIsSource = b.result === srcAliasName || (setAsAlias && b.result === b.source.name);
+  const targetAlias = b.target?.alias ?? (b.target && !resultIsSource ? b.result : undefined);
   let resultIsTarget: boolean;
-  if (b.result === srcAliasName) resultIsTarget = false;
+  if (resultIsSource) resultIsTarget = false;
   else if (b.result === targetAlias) resultIsTarget = true;
   else
     throw compileError(b.resultPos, `SELECT must name an alias of the FROM clause; "${b.result}" is not one`);
@@ -282,7 +309,8 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     namesIn([b.where, b.accum, b.postAccum, b.having, b.orderBy], new Set()).has(b.edge.alias);
   const fast = !edgeUsed;
   // Deferring updates to the clause end only matters when the clause reads what it accumulates.
-  const deferAccum = readsWhatItWrites(b.accum, false);
+  // WHERE runs per row between ACCUM rows, so what it reads must not change before the clause ends.
+  const deferAccum = readsWhatItWrites(b.accum, false, b.where);
   const needSources = postGroups.some((g) => !g.target);
   const needTargets = postGroups.some((g) => g.target);
   const allTypes = cx.vertexTypeNames();

@@ -140,6 +140,11 @@ export class Cx {
     return b;
   }
 
+  /** Makes `name` another name of an existing binding in the current scope. */
+  bindAs(name: string, b: VarBinding): void {
+    this.scope.names.set(name, b);
+  }
+
   /** Runs fn in a nested scope (block, loop body, SELECT). */
   nested<R>(fn: () => R): R {
     const saved = this.scope;

@@ -9,7 +9,7 @@ import { parseQueryText } from '../../src/gsql/parser-query.js';
 import { compileQuery } from '../../src/query/compile-query.js';
 import { decodeRunArgs } from '../../src/query/params.js';
 import { libraryGraph } from '../fixtures/query/library.js';
-import { runText } from '../fixtures/query/run.js';
+import { runText, v } from '../fixtures/query/run.js';
 
 const q = (body: string, params = ''): string => `CREATE QUERY t(${params}) FOR GRAPH library {\n${body}\n}`;
 
@@ -251,4 +251,42 @@ test('BagAccum remove/removeAll, ListAccum update, HeapAccum top/pop when empty'
 test('PRINT keys come from the query text even when the query is not first in the parsed source', async () => {
   const src = `# a comment before the query shifts every offset\n\n${q('INT n = 2;\nPRINT n * 3 + 1;')}`;
   assert.deepEqual(await runText(libraryGraph(), src), [{ 'n*3+1': 7 }]);
+});
+
+test('WHERE reads accumulators as they were before the ACCUM clause (every row of a vertex passes)', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(
+      `OrAccum @seen;
+       SumAccum<INT> @@rows;
+       Start = {seed};
+       B = SELECT b FROM Start -(:e)-> book:b
+           WHERE b.@seen == false
+           ACCUM b.@seen = true, @@rows += 1;
+       PRINT @@rows;`,
+      'VERTEX<reader> seed',
+    ),
+    { seed: v('reader', 'ann') },
+  );
+  // ann borrowed b1 and b2 and reviewed b1: three rows, although b1 is marked by the first of its two.
+  assert.deepEqual(out, [{ '@@rows': 3 }]);
+});
+
+test('inside a SELECT the source set name stands for its alias (S.attr, SELECT S FROM S:s)', async () => {
+  const db = libraryGraph();
+  const out = await runText(
+    db,
+    q(`SumAccum<INT> @n;
+       S = {reader.*};
+       X = SELECT s FROM S:s WHERE S.city == "Oslo" POST-ACCUM S.@n += S.age;
+       Y = SELECT S FROM S:s WHERE s.age > 40;
+       PRINT X[X.@n], Y.size() AS y, S.size() AS all;`),
+  );
+  const rows = (out[0] as { X: { v_id: string; attributes: Record<string, number> }[] }).X;
+  assert.deepEqual(rows.map((r) => [r.v_id, r.attributes['X.@n']]).sort(), [
+    ['ann', 31],
+    ['cid', 27],
+  ]);
+  assert.equal((out[0] as { y: number }).y, 1);
+  assert.equal((out[0] as { all: number }).all, 3);
 });

@@ -21,7 +21,7 @@ export interface AttrInput {
 export interface VertexInput {
   type: string;
   id: string;
-  attrs: AttrInput[];
+  attrs: readonly AttrInput[];
 }
 
 export interface EdgeInput {
@@ -30,7 +30,7 @@ export interface EdgeInput {
   edgeType: string;
   tgtType: string;
   tgtId: string;
-  attrs: AttrInput[];
+  attrs: readonly AttrInput[];
 }
 
 export interface UpsertBody {
@@ -61,10 +61,9 @@ function payloadError(message: string): RestError {
 /** Where a value sits in the body, for error messages; built only when an error is reported. */
 type Where = () => string;
 
-/** Calls fn with every key of the object that comes next (fn reads the key's value), in source order. */
-function eachKey(r: JsonReader, where: Where, fn: (key: string) => void): void {
+/** Enters the object that comes next, or throws naming where it should have been. */
+function enter(r: JsonReader, where: Where): void {
   if (!r.enterObject()) throw payloadError(`Invalid upsert payload: ${where()} must be a JSON object.`);
-  for (let key = r.firstKey(); key !== undefined; key = r.nextKey()) fn(key);
 }
 
 /** Parses an `op` literal; absent → overwrite. */
@@ -80,95 +79,98 @@ export function parseOp(op: ParsedJson | undefined, where: string | Where): Upse
   );
 }
 
-function decodeAttrs(r: JsonReader, where: Where): AttrInput[] {
+const NO_ATTRS: readonly AttrInput[] = [];
+
+function decodeAttrs(r: JsonReader, where: Where): readonly AttrInput[] {
+  enter(r, where);
+  let name = r.firstKey();
+  if (name === undefined) return NO_ATTRS;
   const attrs: AttrInput[] = [];
-  eachKey(r, where, (name) => {
-    const place = (): string => `attribute '${name}' of ${where()}`;
-    let value: ParsedJson | undefined;
-    let op: ParsedJson | undefined;
-    let values = 0;
-    let ops = 0;
-    if (r.enterObject()) {
-      for (let key = r.firstKey(); key !== undefined; key = r.nextKey()) {
-        const v = r.value();
-        if (key === 'value') {
-          value = v;
-          values++;
-        } else if (key === 'op') {
-          op = v;
-          ops++;
-        }
+  for (; name !== undefined; name = r.nextKey()) attrs.push(decodeAttr(r, name, where));
+  return attrs;
+}
+
+/** One `<attr>: {"value": v, "op": o}` entry, its key already read. */
+function decodeAttr(r: JsonReader, name: string, where: Where): AttrInput {
+  const place = (): string => `attribute '${name}' of ${where()}`;
+  let value: ParsedJson | undefined;
+  let op: ParsedJson | undefined;
+  let values = 0;
+  let ops = 0;
+  if (r.enterObject()) {
+    for (let key = r.firstKey(); key !== undefined; key = r.nextKey()) {
+      const v = r.value();
+      if (key === 'value') {
+        value = v;
+        values++;
+      } else if (key === 'op') {
+        op = v;
+        ops++;
       }
     }
-    if (values === 0) {
-      throw payloadError(`Invalid upsert payload: ${place()} must be an object {"value": ..., "op": ...}.`);
-    }
-    if (values > 1) throw payloadError(`Invalid upsert payload: ${place()} gives "value" more than once.`);
-    if (ops > 1) throw payloadError(`Invalid upsert payload: ${place()} gives "op" more than once.`);
-    attrs.push({ name, value: value as ParsedJson, op: parseOp(op, place) });
-  });
-  return attrs;
+  }
+  if (values === 0) {
+    throw payloadError(`Invalid upsert payload: ${place()} must be an object {"value": ..., "op": ...}.`);
+  }
+  if (values > 1) throw payloadError(`Invalid upsert payload: ${place()} gives "value" more than once.`);
+  if (ops > 1) throw payloadError(`Invalid upsert payload: ${place()} gives "op" more than once.`);
+  return { name, value: value as ParsedJson, op: parseOp(op, place) };
 }
 
 /** Decodes an upsert body from its reader; the whole text must be this one object. */
 export function decodeUpsertBody(r: JsonReader): UpsertBody {
   const out: UpsertBody = { vertices: [], edges: [] };
-  eachKey(
-    r,
-    () => 'the body',
-    (key) => {
-      if (key === 'vertices') decodeVertices(r, out.vertices);
-      else if (key === 'edges') decodeEdges(r, out.edges);
-      else {
-        throw payloadError(
-          `Invalid upsert payload: unknown top-level key '${key}'; expected "vertices" and/or "edges".`,
-        );
-      }
-    },
-  );
+  enter(r, () => 'the body');
+  for (let key = r.firstKey(); key !== undefined; key = r.nextKey()) {
+    if (key === 'vertices') decodeVertices(r, out.vertices);
+    else if (key === 'edges') decodeEdges(r, out.edges);
+    else {
+      throw payloadError(
+        `Invalid upsert payload: unknown top-level key '${key}'; expected "vertices" and/or "edges".`,
+      );
+    }
+  }
   r.end();
   return out;
 }
 
+// The walks below are plain loops rather than callbacks: they run once per vertex and edge.
+
 function decodeVertices(r: JsonReader, out: VertexInput[]): void {
-  eachKey(
-    r,
-    () => '"vertices"',
-    (type) => {
-      eachKey(
-        r,
-        () => `vertex type '${type}'`,
-        (id) => {
-          out.push({ type, id, attrs: decodeAttrs(r, () => `vertex '${id}' of type '${type}'`) });
-        },
-      );
-    },
-  );
+  enter(r, () => '"vertices"');
+  for (let type = r.firstKey(); type !== undefined; type = r.nextKey()) {
+    const t = type;
+    enter(r, () => `vertex type '${t}'`);
+    for (let id = r.firstKey(); id !== undefined; id = r.nextKey()) {
+      const i = id;
+      out.push({ type, id, attrs: decodeAttrs(r, () => `vertex '${i}' of type '${t}'`) });
+    }
+  }
 }
 
 function decodeEdges(r: JsonReader, out: EdgeInput[]): void {
-  eachKey(
-    r,
-    () => '"edges"',
-    (srcType) => {
-      eachKey(
-        r,
-        () => `source vertex type '${srcType}'`,
-        (srcId) => {
-          const srcWhere = (): string => `source vertex '${srcId}' of type '${srcType}'`;
-          eachKey(r, srcWhere, (edgeType) => {
-            const etWhere = (): string => `edge type '${edgeType}' from ${srcWhere()}`;
-            eachKey(r, etWhere, (tgtType) => {
-              const ttWhere = (): string => `target vertex type '${tgtType}' of ${etWhere()}`;
-              eachKey(r, ttWhere, (tgtId) => {
-                const where = (): string =>
-                  `edge '${edgeType}' from ${srcType} '${srcId}' to ${tgtType} '${tgtId}'`;
-                out.push({ srcType, srcId, edgeType, tgtType, tgtId, attrs: decodeAttrs(r, where) });
-              });
-            });
-          });
-        },
-      );
-    },
-  );
+  enter(r, () => '"edges"');
+  for (let srcType = r.firstKey(); srcType !== undefined; srcType = r.nextKey()) {
+    const st = srcType;
+    enter(r, () => `source vertex type '${st}'`);
+    for (let srcId = r.firstKey(); srcId !== undefined; srcId = r.nextKey()) {
+      const si = srcId;
+      const srcWhere = (): string => `source vertex '${si}' of type '${st}'`;
+      enter(r, srcWhere);
+      for (let edgeType = r.firstKey(); edgeType !== undefined; edgeType = r.nextKey()) {
+        const et = edgeType;
+        const etWhere = (): string => `edge type '${et}' from ${srcWhere()}`;
+        enter(r, etWhere);
+        for (let tgtType = r.firstKey(); tgtType !== undefined; tgtType = r.nextKey()) {
+          const tt = tgtType;
+          enter(r, () => `target vertex type '${tt}' of ${etWhere()}`);
+          for (let tgtId = r.firstKey(); tgtId !== undefined; tgtId = r.nextKey()) {
+            const ti = tgtId;
+            const where = (): string => `edge '${et}' from ${st} '${si}' to ${tt} '${ti}'`;
+            out.push({ srcType, srcId, edgeType, tgtType, tgtId, attrs: decodeAttrs(r, where) });
+          }
+        }
+      }
+    }
+  }
 }

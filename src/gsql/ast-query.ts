@@ -201,7 +201,8 @@ export interface PrintItem {
 }
 
 export type Stmt =
-  | { kind: 'accumDecl'; global: boolean; type: TypeExpr; names: DeclName[]; pos: Pos }
+  /** `STATIC` globals keep their value from one run of the installed query to the next. */
+  | { kind: 'accumDecl'; global: boolean; static?: boolean; type: TypeExpr; names: DeclName[]; pos: Pos }
   | { kind: 'tupleDecl'; name: string; fields: { name: string; type: TypeExpr }[]; pos: Pos }
   | { kind: 'varDecl'; type: TypeExpr; names: DeclName[]; pos: Pos }
   /** `FILE f (path)`: a server-side output file written by `f.println(…)`. */

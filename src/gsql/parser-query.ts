@@ -338,7 +338,10 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   }
   if (w === 'STATIC') {
     c.next();
-    return parseStatement(c, mode);
+    const decl = parseStatement(c, mode);
+    if (decl.kind !== 'accumDecl' || !decl.global)
+      throw new GsqlSyntaxError(t.line, t.column, 'STATIC must precede a global accumulator declaration');
+    return { ...decl, static: true };
   }
   if (t.kind === 'ident' && (ACCUMS.has(t.text) || /ACCUM$/.test(w)) && !c.isPunct('(', 1)) {
     const type = parseType(c);

@@ -7,6 +7,7 @@ import type { Expr, Pos, Stmt } from '../gsql/ast-query.js';
 import { collectionItems, Spread, type Accum } from './accumulators.js';
 import { accumRef } from './methods.js';
 import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './compile-expr.js';
+import { asVertexSet } from './compile-vset.js';
 import type { RunContext } from './context.js';
 import { attrUpdate } from './dml.js';
 import { compileError } from './errors.js';
@@ -157,7 +158,9 @@ function compileVarAssign(
   pos: Pos,
 ): RowStmt {
   const b = cx.lookup(target.name);
-  const x = compileExpr(cx, value);
+  const given = compileExpr(cx, value);
+  // A new name given a collection of vertices is a vertex set variable (`S = @@vertexSet;`).
+  const x = !b && op === '=' ? (asVertexSet(given) ?? given) : given;
   if (!b) {
     if (x.t.kind === 'VSET' && op === '=') {
       const slot = cx.declare(target.name, x.t, target.pos).slot;

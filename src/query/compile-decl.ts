@@ -206,6 +206,14 @@ export function compileAccumDecl(cx: Cx, s: Stmt & { kind: 'accumDecl' }): (ctx:
       if (cx.globals.has(n.name)) throw compileError(n.pos, `@@${n.name} is already declared`);
       const slot = cx.newSlot();
       cx.globals.set(n.name, { name: n.name, slot, t });
+      if (s.static) {
+        // Created at the first run and kept by the compiled (installed) query from then on.
+        let kept: Accum | undefined;
+        inits.push((ctx) => {
+          ctx.vars[slot] = kept ??= make(ctx);
+        });
+        continue;
+      }
       inits.push((ctx) => {
         ctx.vars[slot] = make(ctx);
       });

@@ -201,6 +201,8 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     }
     if (b.edge.types.length === 0) steps.push({ filter: { direction: 'out' } });
     for (const t of b.target.types) {
+      // `ANY:t` / `_:t`: a target of any type, as with no type at all.
+      if (t.name === '_' || t.name.toUpperCase() === 'ANY') continue;
       if (cx.vertexType(t.name)) {
         targetTypes.push(t.name);
         continue;

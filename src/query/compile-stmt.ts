@@ -12,6 +12,7 @@ import type { RunContext } from './context.js';
 import { compileDeleteAlias, compileInsert, deleteVertices } from './dml.js';
 import { compileError } from './errors.js';
 import { compilePrint } from './print.js';
+import { asVertexSet } from './compile-vset.js';
 import { Flow, type BodyStmt, type Cx, type Eval, type RowStmt } from './scope.js';
 import { accumValueType, isNumeric, T, typeText, type QType } from './types.js';
 import { intArith, QueryRuntimeError, toNumber, type Vtx } from './values.js';
@@ -177,9 +178,11 @@ function compileCaseBranches(cx: Cx, s: Stmt & { kind: 'case' }): { test: Eval; 
 /** `S = …` for a vertex-set variable; a SELECT on the right runs in yielding form at body level. */
 function compileVsetAssign(cx: Cx, s: Stmt & { kind: 'vsetAssign' }): { sync: RowStmt; async?: BodyStmt } {
   if (cx.clause !== 'body') throw compileError(s.pos, `a vertex set cannot be assigned in ${cx.clause}`);
-  const x = compileExpr(cx, s.value);
-  if (x.t.kind !== 'VSET')
-    throw compileError(s.value.pos, `a vertex set is needed here, not ${typeText(x.t)}`);
+  const given = compileExpr(cx, s.value);
+  const x = asVertexSet(given);
+  if (!x || x.t.kind !== 'VSET')
+    throw compileError(s.value.pos, `a vertex set is needed here, not ${typeText(given.t)}`);
+  const valueType = x.t.vertexType;
   if (s.vertexType && s.vertexType.toUpperCase() !== 'ANY' && !cx.vertexType(s.vertexType)) {
     throw compileError(s.pos, `"${s.vertexType}" is not a vertex type of graph ${cx.graphName}`);
   }
@@ -190,12 +193,12 @@ function compileVsetAssign(cx: Cx, s: Stmt & { kind: 'vsetAssign' }): { sync: Ro
   const declared = s.vertexType && s.vertexType.toUpperCase() !== 'ANY' ? s.vertexType : undefined;
   let slot: number;
   if (existing) {
-    if (existing.t.kind === 'VSET' && existing.t.vertexType !== x.t.vertexType) existing.t = { kind: 'VSET' };
+    if (existing.t.kind === 'VSET' && existing.t.vertexType !== valueType) existing.t = { kind: 'VSET' };
     slot = existing.slot;
   } else {
     slot = cx.declareQueryWide(
       s.name,
-      { kind: 'VSET', vertexType: declared ?? (s.vertexType ? undefined : x.t.vertexType) },
+      { kind: 'VSET', vertexType: declared ?? (s.vertexType ? undefined : valueType) },
       s.pos,
     ).slot;
   }

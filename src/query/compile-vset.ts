@@ -76,6 +76,21 @@ function bagOpValues(op: 'UNION' | 'INTERSECT' | 'MINUS', a: unknown[], b: unkno
   return out;
 }
 
+/**
+ * A collection of vertices used where a vertex set is assigned (`S (person) = seedSet;`,
+ * `S = @@vertexSet;`): the same vertices as a set, without duplicates. Undefined for other types.
+ */
+export function asVertexSet(x: Typed): Typed | undefined {
+  if (x.t.kind === 'VSET') return x;
+  if ((x.t.kind !== 'SET' && x.t.kind !== 'BAG' && x.t.kind !== 'LIST') || x.t.elem.kind !== 'VERTEX')
+    return undefined;
+  const f = x.f;
+  return {
+    t: { kind: 'VSET', vertexType: x.t.elem.vertexType },
+    f: (ctx) => Array.from(new Set(collectionItems(f(ctx)).filter((v): v is Vtx => v instanceof Vtx))),
+  };
+}
+
 export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
   const parts: ((ctx: RunContext, out: Set<Vtx>) => void)[] = [];
   const types = new Set<string | undefined>();

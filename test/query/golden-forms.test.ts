@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import { parseQueryText } from '../../src/gsql/parser-query.js';
 import { compileQuery } from '../../src/query/compile-query.js';
 import { decodeRunArgs } from '../../src/query/params.js';
+import { executeQuery } from '../../src/query/run.js';
 import { libraryGraph } from '../fixtures/query/library.js';
 import { runText, v } from '../fixtures/query/run.js';
 
@@ -289,4 +290,45 @@ test('inside a SELECT the source set name stands for its alias (S.attr, SELECT S
   ]);
   assert.equal((out[0] as { y: number }).y, 1);
   assert.equal((out[0] as { all: number }).all, 3);
+});
+
+test('a STATIC global accumulator keeps its value from one run of the compiled query to the next', async () => {
+  const [stmt] = parseQueryText(
+    q(
+      'STATIC ListAccum<INT> @@calls;\nSumAccum<INT> @@plain;\n@@calls += n; @@plain += n;\nPRINT @@calls, @@plain;',
+      'INT n',
+    ),
+  );
+  const db = libraryGraph();
+  const compiled = compileQuery(
+    (stmt as { query: Parameters<typeof compileQuery>[0] }).query,
+    db.catalog,
+    'library',
+  );
+  const first = await executeQuery(db, compiled, { n: 4 });
+  const second = await executeQuery(db, compiled, { n: -2 });
+  assert.deepEqual(first.results, [{ '@@calls': [4], '@@plain': 4 }]);
+  assert.deepEqual(second.results, [{ '@@calls': [4, -2], '@@plain': -2 }]);
+  assert.throws(
+    () => parseQueryText(q('STATIC INT x;')),
+    /STATIC must precede a global accumulator declaration/,
+  );
+});
+
+test('a collection of vertices assigned to a vertex set: S (T) = setParam; S = @@set; ANY as a target type', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(
+      `SetAccum<VERTEX<reader>> @@picked;
+       S0 (reader) = seeds;
+       R = SELECT s FROM S0:s ACCUM @@picked += s;
+       S1 = @@picked;
+       T = SELECT t FROM S1:s -(ANY:e)-> ANY:t;
+       PRINT S0.size() AS a, S1.size() AS b, T.size() AS c;`,
+      'SET<VERTEX<reader>> seeds',
+    ),
+    { seeds: [v('reader', 'ann'), v('reader', 'cid'), v('reader', 'ann')] },
+  );
+  // ann: bob, b1, b2; cid: bob, b3 (knows is undirected).
+  assert.deepEqual(out, [{ a: 2, b: 2, c: 4 }]);
 });

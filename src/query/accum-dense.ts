@@ -1,6 +1,7 @@
 /**
  * Vertex-attached SumAccum, MinAccum and MaxAccum over INT/UINT/FLOAT/DOUBLE and OrAccum/AndAccum,
- * kept for one run in one Float64Array indexed by the vertex's run index (`Vtx.gid`) instead of one
+ * kept for one run in one Float64Array indexed by the vertex's run index (`Vtx.gid`, see
+ * RunContext.base) instead of one
  * object per vertex: an update in a SELECT touches one array cell, not a chain of objects.
  *
  * Integer cells hold safe integers. A cell a number cannot hold (a sum past ±2^53, a MinAccum<INT>
@@ -50,8 +51,13 @@ export function denseKind(t: AccumT): DenseKind | undefined {
   }
 }
 
+/** Cells per chunk: a chunk is filled with the initial state when first written. */
+const CHUNK_BITS = 10;
+
 export class DenseColumn {
+  /** The cells; those of chunks not yet `ready` hold leftovers of an earlier run. */
   vals: Float64Array;
+  private ready: Uint8Array;
   /** Integer cells whose value is not a safe integer (their cell is NaN). */
   private readonly spill = new Map<number, Accum>();
   /** The stored form of the initial state (NaN when it needs an object). */
@@ -63,11 +69,14 @@ export class DenseColumn {
     readonly kind: DenseKind,
     /** Creates one accumulator in the declared initial state. */
     readonly make: () => Accum,
+    /** Reused cells, at least as many as the run's vertex index limit. */
+    cells: Float64Array,
   ) {
     this.bool = kind === DenseKind.Or || kind === DenseKind.And;
     this.int = kind === DenseKind.SumInt || kind === DenseKind.MinInt || kind === DenseKind.MaxInt;
     this.init = this.encode(make().value());
-    this.vals = new Float64Array(0);
+    this.vals = cells;
+    this.ready = new Uint8Array((cells.length >> CHUNK_BITS) + 1);
   }
 
   /** The stored number for a value, NaN when an integer cell must spill. */
@@ -77,18 +86,26 @@ export class DenseColumn {
     return typeof v === 'number' ? v : toNumber(v);
   }
 
-  /** Makes room for cell g (new cells hold the initial state). */
-  private grow(g: number): void {
-    const n = Math.max(g + 1, this.vals.length * 2, 1024);
-    const next = new Float64Array(n);
-    next.set(this.vals);
-    next.fill(this.init, this.vals.length);
-    this.vals = next;
+  /** Makes cell g writable: fills its chunk with the initial state first (and grows if needed). */
+  private prepare(g: number): void {
+    if (g >= this.vals.length) {
+      const next = new Float64Array(Math.max(g + 1, this.vals.length * 2));
+      next.set(this.vals);
+      this.vals = next;
+      const ready = new Uint8Array((next.length >> CHUNK_BITS) + 1);
+      ready.set(this.ready);
+      this.ready = ready;
+    }
+    const c = g >> CHUNK_BITS;
+    if (this.ready[c] === 0) {
+      this.ready[c] = 1;
+      this.vals.fill(this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
+    }
   }
 
   /** The value of cell g as the accumulator reads in an expression. */
   get(g: number): unknown {
-    const x = g < this.vals.length ? this.vals[g] : this.init;
+    const x = g < this.vals.length && this.ready[g >> CHUNK_BITS] === 1 ? this.vals[g] : this.init;
     if (this.bool) return x === 1;
     if (x === x || !this.int) return x;
     return this.object(g, x).value();
@@ -96,7 +113,7 @@ export class DenseColumn {
 
   /** `+=`. */
   add(g: number, v: unknown): void {
-    if (g >= this.vals.length) this.grow(g);
+    if (g >= this.vals.length || this.ready[g >> CHUNK_BITS] === 0) this.prepare(g);
     const vals = this.vals;
     const cur = vals[g];
     switch (this.kind) {
@@ -148,7 +165,7 @@ export class DenseColumn {
 
   /** `=`. */
   set(g: number, v: unknown): void {
-    if (g >= this.vals.length) this.grow(g);
+    if (g >= this.vals.length || this.ready[g >> CHUNK_BITS] === 0) this.prepare(g);
     if (this.bool) {
       this.vals[g] = v === true ? 1 : 0;
       return;

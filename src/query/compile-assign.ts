@@ -105,8 +105,21 @@ function update(ctx: RunContext, a: Accum, add: boolean, v: unknown, global: boo
 
 /** `v.@x += …` / `v.@x = …`: on the dense column when the accumulator has one. */
 function vertexAccumAssign(cx: Cx, target: Expr & { kind: 'vattach' }, add: boolean, input: Eval): RowStmt {
-  const { va, target: vertex } = vertexAccumRef(cx, target);
+  const { va, target: vertex, aliasSlot } = vertexAccumRef(cx, target);
   const index = va.index;
+  if (aliasSlot !== undefined) {
+    // On a SELECT alias: the cell is the alias's run index; no Vtx is needed.
+    return (ctx) => {
+      const x = input(ctx);
+      const col = ctx.dense[index] ?? ctx.column(va);
+      if (col === null) update(ctx, vaccForUpdate(ctx, vertex(ctx), va), add, x, false);
+      else if (ctx.pending !== null && ctx.deferVertexUpdates)
+        ctx.pending.pushDense(col, ctx.gids[aliasSlot], add, x);
+      else if (add) col.add(ctx.gids[aliasSlot], x);
+      else col.set(ctx.gids[aliasSlot], x);
+      return Flow.Next;
+    };
+  }
   return (ctx) => {
     const v = vertex(ctx);
     const x = input(ctx);

@@ -139,6 +139,8 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
         throw compileError(e.pos, `"${e.name}" is not defined`);
       }
       const slot = b.slot;
+      // A SELECT alias's Vtx is created on first read (see RunContext.aliasVertex).
+      if (b.aliasTypes) return { t: b.t, f: (ctx) => ctx.vars[slot] ?? ctx.aliasVertex(slot) };
       return { t: b.t, f: (ctx) => ctx.vars[slot] };
     }
     case 'global': {
@@ -153,12 +155,22 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
       return { t: accumValueType(g.t), f: (ctx) => (ctx.vars[slot] as Accum).value() };
     }
     case 'vattach': {
-      const { va, target } = vertexAccumRef(cx, e);
+      const { va, target, aliasSlot } = vertexAccumRef(cx, e);
       if (e.prev) {
         va.primed = true;
         return { t: accumValueType(va.t), f: (ctx) => prevValue(ctx, target(ctx), va) };
       }
       const index = va.index;
+      if (aliasSlot !== undefined) {
+        // On a SELECT alias: the cell is read by the alias's run index, without its Vtx.
+        return {
+          t: accumValueType(va.t),
+          f: (ctx) => {
+            const col = ctx.dense[index] ?? ctx.column(va);
+            return col !== null ? col.get(ctx.gids[aliasSlot]) : vaccOf(ctx, target(ctx), va).value();
+          },
+        };
+      }
       return {
         t: accumValueType(va.t),
         f: (ctx) => {
@@ -250,7 +262,7 @@ export function expectType(x: Typed, t: QType, pos: Pos, what: string): void {
 export function vertexAccumRef(
   cx: Cx,
   e: Expr & { kind: 'vattach' },
-): { va: VertexAccum; target: (ctx: RunContext) => Vtx } {
+): { va: VertexAccum; target: (ctx: RunContext) => Vtx; aliasSlot?: number } {
   const va = cx.vaccs.get(e.name);
   if (!va) throw compileError(e.pos, `the vertex-attached accumulator @${e.name} is not declared`);
   if (!e.target) {
@@ -268,7 +280,11 @@ export function vertexAccumRef(
   if (alias?.aliasTypes) {
     // A SELECT alias always holds a vertex while its clauses run.
     const slot = alias.slot;
-    return { va, target: (ctx) => ctx.vars[slot] as Vtx };
+    return {
+      va,
+      target: (ctx) => (ctx.vars[slot] as Vtx | undefined) ?? ctx.aliasVertex(slot),
+      aliasSlot: slot,
+    };
   }
   return {
     va,

@@ -77,6 +77,7 @@ function emptyGraph(catalog: Catalog): QueryGraph {
   return {
     catalog,
     rows: none,
+    rowLimit: none,
     lookup: none,
     vertexId: none,
     attr: none,
@@ -137,7 +138,11 @@ export function compileSubquery(
         params.forEach((p, i) => {
           ctx.vars[p.slot] = i < args.length ? crossRun(ctx, args[i]) : bindParam(ctx, p, p.default);
         });
-        for (const s of body) if (s(ctx) !== 0) break;
+        try {
+          for (const s of body) if (s(ctx) !== 0) break;
+        } finally {
+          ctx.release();
+        }
         caller.dml.push(...ctx.dml);
         caller.files.push(...ctx.files);
         return crossRun(caller, ctx.returned ?? null);
@@ -216,8 +221,12 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
         if (given === undefined || given === null) ctx.nullParams.add(p.slot);
         ctx.vars[p.slot] = bindParam(ctx, p, given);
       }
-      for (const s of body) {
-        if ((await s(ctx)) !== 0) break;
+      try {
+        for (const s of body) {
+          if ((await s(ctx)) !== 0) break;
+        }
+      } finally {
+        ctx.release();
       }
       return { results: ctx.results, dml: ctx.dml, files: ctx.files, returned: ctx.returned };
     },

@@ -110,11 +110,10 @@ function endClause(ctx: RunContext): void {
   ctx.deferVertexUpdates = false;
 }
 
-/** One adjacency a source vertex type is walked through: the view and the target type's interned vertices. */
+/** One adjacency a source vertex type is walked through: the view and the target type's first run index. */
 interface Hop {
-  targetType: string;
   view: AdjacencyView;
-  interned: Vtx[];
+  base: number;
 }
 
 export function compileSelect(cx: Cx, b: SelectBlock, _pos: Pos): Typed {
@@ -333,9 +332,9 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         const hops: Hop[] = [];
         if (direction === 'both') return hops;
         for (const tt of tTypes ?? allTypes) {
-          const interned = ctx.internedOf(tt);
+          const base = ctx.base(tt);
           for (const view of ctx.graph.adjacency(edgeType, sourceType, tt, direction))
-            hops.push({ targetType: tt, view, interned });
+            hops.push({ view, base });
         }
         return hops;
       });
@@ -344,38 +343,52 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     const result: Vtx[] = [];
     const sources: Vtx[] = [];
     const targets: Vtx[] = [];
-    // Distinct vertices are collected with per-run marks on the vertex objects (cheaper than Sets).
-    const keep = (s: Vtx, t: Vtx | undefined): void => {
-      const r = resultIsTarget ? t! : s;
-      if (r.m0 !== stamp) {
-        r.m0 = stamp;
-        result.push(r);
+    // Distinct vertices are collected with per-run marks by run index (no Set, no Vtx per row).
+    const [resultMark, sourceMark, targetMark] = ctx.marks();
+    const vars = ctx.vars;
+    const gids = ctx.gids;
+    /** Binds an alias slot to a vertex. */
+    const bind = (slot: number, v: Vtx): void => {
+      vars[slot] = v;
+      gids[slot] = v.gid;
+    };
+    /** Collects the source s (run index sg) and, when the row has one, the target with run index tg. */
+    const keep = (s: Vtx, sg: number, tg: number): void => {
+      if (resultIsTarget) {
+        if (resultMark[tg] !== stamp) {
+          resultMark[tg] = stamp;
+          result.push((vars[tSlot] as Vtx | undefined) ?? ctx.aliasVertex(tSlot));
+        }
+      } else if (resultMark[sg] !== stamp) {
+        resultMark[sg] = stamp;
+        result.push(s);
       }
-      if (needSources && s.m1 !== stamp) {
-        s.m1 = stamp;
+      if (needSources && sourceMark[sg] !== stamp) {
+        sourceMark[sg] = stamp;
         sources.push(s);
       }
-      if (needTargets && t && t.m2 !== stamp) {
-        t.m2 = stamp;
-        targets.push(t);
+      if (needTargets && tg >= 0 && targetMark[tg] !== stamp) {
+        targetMark[tg] = stamp;
+        targets.push((vars[tSlot] as Vtx | undefined) ?? ctx.aliasVertex(tSlot));
       }
     };
-    const vars = ctx.vars;
-    /** One matched row (source s, target t): WHERE, then ACCUM. */
-    const match = (s: Vtx, t: Vtx): void => {
-      vars[tSlot] = t;
+    /** One matched row (source s, target with run index tg, its Vtx created only if read): WHERE, then ACCUM. */
+    const match = (s: Vtx, sg: number, tg: number): void => {
+      vars[tSlot] = undefined;
+      gids[tSlot] = tg;
       if (whereF !== undefined && whereF(ctx) !== true) return;
       if (accum.length > 0) runRows(ctx, accum);
-      keep(s, t);
+      keep(s, sg, tg);
     };
     /** Matches every row starting at source vertex s. */
     const visit = (s: Vtx): void => {
-      vars[sSlot] = s;
+      bind(sSlot, s);
+      const sg = s.gid;
       if (!hasEdge) {
         ctx.step();
         if (whereF && whereF(ctx) !== true) return;
         runRows(ctx, accum);
-        keep(s, undefined);
+        keep(s, sg, -1);
         return;
       }
       if (s.type !== lastType) {
@@ -388,15 +401,15 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       for (let k = 0; k < lastPlan.length; k++) {
         const hops = lastPlan[k];
         if (hops === null) {
-          edgeRows(s, runSteps[k]);
+          edgeRows(s, sg, runSteps[k]);
           continue;
         }
         for (let h = 0; h < hops.length; h++) {
-          const { targetType, view, interned } = hops[h];
+          const { view, base } = hops[h];
           if (!view.clean) {
             view.forEach(row, (tr) => {
               ctx.step();
-              match(s, interned[tr] ?? ctx.intern(interned, targetType, tr));
+              match(s, sg, base + tr);
             });
             continue;
           }
@@ -407,38 +420,34 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
           const begin = offsets[row];
           ctx.steps(end - begin);
           const tgts = view.targets;
-          for (let i = begin; i < end; i++) {
-            const tr = tgts[i];
-            match(s, interned[tr] ?? ctx.intern(interned, targetType, tr));
-          }
+          for (let i = begin; i < end; i++) match(s, sg, base + tgts[i]);
         }
       }
     };
     /** The rows of one step through edge handles (the edge alias is bound). */
-    const edgeRows = (s: Vtx, step: Step): void => {
+    const edgeRows = (s: Vtx, sg: number, step: Step): void => {
       for (const h of ctx.graph.edges(s.type, s.row, step.filter)) {
         ctx.step();
         if (tTypes && !tTypes.has(h.tgtType)) continue;
-        const t = ctx.vertex(h.tgtType, h.tgtRow);
-        vars[tSlot] = t;
+        bind(tSlot, ctx.vertex(h.tgtType, h.tgtRow));
         if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
         if (whereF && whereF(ctx) !== true) continue;
         runRows(ctx, accum);
-        keep(s, t);
+        keep(s, sg, gids[tSlot]);
       }
     };
     const post = (slot: number, stmts: RowStmt[], v: Vtx): void => {
       ctx.step();
-      vars[slot] = v;
+      bind(slot, v);
       runRows(ctx, stmts);
     };
-    return { result, sources, targets, visit, post, vars };
+    return { result, sources, targets, visit, post, bind };
   };
 
   // A generator so that a long SELECT can pause every thousand vertices or so.
   const run = function* (ctx: RunContext): Generator<undefined, Vtx[], undefined> {
     const src = source(ctx) as Vtx[];
-    const { result, sources, targets, visit, post, vars } = prepare(ctx);
+    const { result, sources, targets, visit, post, bind } = prepare(ctx);
     const pendingAccum = beginClause(ctx, deferAccum, true);
     let n = 0;
     try {
@@ -462,22 +471,22 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       }
       pendingPost?.apply();
     }
-    return finish(ctx, result, vars);
+    return finish(ctx, result, bind);
   };
 
   /** HAVING, ORDER BY and LIMIT on the collected result. */
-  const finish = (ctx: RunContext, result: Vtx[], vars: unknown[]): Vtx[] => {
+  const finish = (ctx: RunContext, result: Vtx[], bind: (slot: number, v: Vtx) => void): Vtx[] => {
     let out = result;
     if (having) {
       const hf = having.f;
       out = out.filter((v) => {
-        vars[resultSlot] = v;
+        bind(resultSlot, v);
         return hf(ctx) === true;
       });
     }
     if (order.length > 0) {
       const keyed = out.map((v) => {
-        vars[resultSlot] = v;
+        bind(resultSlot, v);
         return { v, keys: order.map((o) => o.f(ctx)) };
       });
       keyed.sort((a, b2) => {

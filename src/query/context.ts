@@ -7,6 +7,7 @@ import { DenseColumn } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
+import { newStamp, RunBuffers } from './run-buffers.js';
 import type { VertexAccum } from './scope.js';
 import { QueryRuntimeError, Vtx } from './values.js';
 
@@ -42,8 +43,14 @@ export class RunContext {
   /** The value of a RETURN statement. */
   returned: unknown = undefined;
   private readonly interned = new Map<string, Vtx[]>();
-  /** Vertices interned so far; the next one gets this run index. */
-  private vertices = 0;
+  /** The run index of the vertex each SELECT alias slot is bound to (see aliasVertex). */
+  readonly gids: Int32Array;
+  private bases: Map<string, number> | null = null;
+  private readonly gidTypes: string[] = [];
+  private readonly gidStarts: number[] = [];
+  private gidEnd = 0;
+  private markArrays: Int32Array[] | null = null;
+  private readonly buffers = new RunBuffers();
   /** Per vertex-attached accumulator index: its dense column, or null when it keeps objects. */
   readonly dense: (DenseColumn | null)[] = [];
   private lastYield = Date.now();
@@ -57,15 +64,15 @@ export class RunContext {
     readonly opts: RunOptions = {},
   ) {
     this.vars = new Array<unknown>(slots).fill(undefined);
+    this.gids = new Int32Array(slots);
   }
 
-  private stamps = 0;
   /** The stamp of the running (or last) SELECT: `@x'` reads the value from before it. */
   selectStamp = 0;
 
-  /** A number no earlier SELECT of this run used, for marking collected vertices. */
+  /** A number no earlier SELECT (of any run) used, for marking collected vertices. */
   nextStamp(): number {
-    return ++this.stamps;
+    return newStamp();
   }
 
   /** Opens a FILE object of this run (see file-output.ts). */
@@ -93,9 +100,73 @@ export class RunContext {
 
   /** Creates the Vtx of a row not interned yet in `arr` (from internedOf). */
   intern(arr: Vtx[], type: string, row: number): Vtx {
-    const v = new Vtx(type, row, this.vertices++);
+    const v = new Vtx(type, row, this.base(type) + row);
     arr[row] = v;
     return v;
+  }
+
+  /**
+   * The run index of row 0 of a vertex type: vertex types take consecutive ranges of run indexes
+   * (`Vtx.gid`), sized by their row limits in the pinned snapshot, so the index of (type, row) is
+   * known without a Vtx object.
+   */
+  base(type: string): number {
+    const b = (this.bases ?? this.layout()).get(type);
+    if (b === undefined) throw new QueryRuntimeError(`Runtime Error: unknown vertex type ${type}.`);
+    return b;
+  }
+
+  /** One past the largest run index. */
+  gidLimit(): number {
+    if (!this.bases) this.layout();
+    return this.gidEnd;
+  }
+
+  private layout(): Map<string, number> {
+    const bases = new Map<string, number>();
+    let next = 0;
+    for (const vt of this.graph.catalog.vertexTypes) {
+      bases.set(vt.name, next);
+      this.gidTypes.push(vt.name);
+      this.gidStarts.push(next);
+      next += this.graph.rowLimit(vt.name);
+    }
+    this.gidEnd = next;
+    this.bases = bases;
+    return bases;
+  }
+
+  /** The Vtx of a run index. */
+  vertexAt(gid: number): Vtx {
+    let i = this.gidStarts.length - 1;
+    while (i > 0 && this.gidStarts[i] > gid) i--;
+    return this.vertex(this.gidTypes[i], gid - this.gidStarts[i]);
+  }
+
+  /**
+   * The vertex a SELECT alias is bound to. SELECT binds an alias by run index (`gids[slot]`) and
+   * creates its Vtx only when something reads the alias as a value.
+   */
+  aliasVertex(slot: number): Vtx {
+    const v = this.vertexAt(this.gids[slot]);
+    this.vars[slot] = v;
+    return v;
+  }
+
+  /** Per-run marks by run index for the vertices a SELECT collects (result, sources, targets). */
+  marks(): Int32Array[] {
+    if (!this.markArrays) {
+      const n = this.gidLimit();
+      this.markArrays = [this.buffers.marks(n), this.buffers.marks(n), this.buffers.marks(n)];
+    }
+    return this.markArrays;
+  }
+
+  /** Returns the run's reusable arrays; called once the run has ended. */
+  release(): void {
+    this.buffers.release();
+    this.markArrays = null;
+    this.dense.length = 0;
   }
 
   /** The dense column of a vertex-attached accumulator in this run (null: it keeps objects). */
@@ -103,7 +174,10 @@ export class RunContext {
     let c = this.dense[va.index];
     if (c === undefined) {
       // `@x'` readers need the per-vertex previous values the object form keeps.
-      c = va.dense !== undefined && !va.primed ? new DenseColumn(va.dense, () => va.make(this)) : null;
+      c =
+        va.dense !== undefined && !va.primed
+          ? new DenseColumn(va.dense, () => va.make(this), this.buffers.cells(this.gidLimit()))
+          : null;
       this.dense[va.index] = c;
     }
     return c;

@@ -154,9 +154,12 @@ export function compileDeleteAlias(cx: Cx, s: Stmt & { kind: 'delete' }): RowStm
   const b = cx.lookup(s.alias);
   if (!b) throw compileError(s.pos, `"${s.alias}" is not defined`);
   const slot = b.slot;
+  const alias = b.aliasTypes !== undefined;
   if (b.t.kind === 'VERTEX') {
     return (ctx) => {
-      const v = ctx.vars[slot] as Vtx;
+      const v = alias
+        ? ((ctx.vars[slot] as Vtx | undefined) ?? ctx.aliasVertex(slot))
+        : (ctx.vars[slot] as Vtx);
       ctx.dml.push((tx) => void tx.deleteVertex(v.type, tx.vertexId(v.type, v.row)));
       return Flow.Next;
     };

@@ -9,6 +9,7 @@ export type QueryGraph = Pick<
   ReadTx,
   | 'catalog'
   | 'rows'
+  | 'rowLimit'
   | 'lookup'
   | 'vertexId'
   | 'attr'

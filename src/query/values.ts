@@ -12,10 +12,6 @@ import type { TupleT } from './types.js';
  */
 export class Vtx {
   acc?: unknown[];
-  /** Marks of the SELECT run that last collected this vertex (result, source, target). */
-  m0 = 0;
-  m1 = 0;
-  m2 = 0;
   /** Per accumulator index: the value before the SELECT stamped in `prevAt` first touched it (`@x'`). */
   prev?: unknown[];
   prevAt?: number[];

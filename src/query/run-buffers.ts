@@ -1,0 +1,62 @@
+/**
+ * Typed arrays sized by a run's vertex index space (marks, dense accumulator cells), kept for reuse
+ * by later runs: allocating and zeroing them per run would cost a small query more than its work.
+ * Marks need no clearing because every SELECT of every run gets a stamp no other used.
+ */
+
+const KEEP = 16;
+const freeInt32: Int32Array[] = [];
+const freeFloat64: Float64Array[] = [];
+let lastStamp = 0;
+/** Bumped when the stamps wrap around: arrays marked before then are not reused. */
+let epoch = 0;
+
+function take<A extends Int32Array | Float64Array>(free: A[], n: number, make: (n: number) => A): A {
+  const i = free.findIndex((a) => a.length >= n);
+  if (i < 0) return make(Math.max(n, 1));
+  const [a] = free.splice(i, 1);
+  return a;
+}
+
+function giveBack<A extends Int32Array | Float64Array>(free: A[], a: A): void {
+  if (free.length >= KEEP) free.shift();
+  free.push(a);
+}
+
+/** A stamp no SELECT has used since the arrays in the pool were last cleared. */
+export function newStamp(): number {
+  if (lastStamp === 0x7fffffff) {
+    lastStamp = 0;
+    epoch++;
+    freeInt32.length = 0;
+  }
+  return ++lastStamp;
+}
+
+/** The arrays one run borrows; `release` returns them when the run ends. */
+export class RunBuffers {
+  private readonly ints: Int32Array[] = [];
+  private readonly floats: Float64Array[] = [];
+  private readonly epoch = epoch;
+
+  /** An Int32Array of at least n cells holding only stamps older than any newStamp() to come. */
+  marks(n: number): Int32Array {
+    const a = take(freeInt32, n, (k) => new Int32Array(k));
+    this.ints.push(a);
+    return a;
+  }
+
+  /** A Float64Array of at least n cells with arbitrary contents. */
+  cells(n: number): Float64Array {
+    const a = take(freeFloat64, n, (k) => new Float64Array(k));
+    this.floats.push(a);
+    return a;
+  }
+
+  release(): void {
+    if (this.epoch === epoch) for (const a of this.ints) giveBack(freeInt32, a);
+    for (const a of this.floats) giveBack(freeFloat64, a);
+    this.ints.length = 0;
+    this.floats.length = 0;
+  }
+}

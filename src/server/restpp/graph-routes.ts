@@ -12,7 +12,8 @@ import type { ParamSpec } from './endpoint-registry.js';
 import { deleteEdges, EDGE_DELETE_PARAMS, EDGE_GET_PARAMS, EDGE_PATHS, getEdges } from './graph-edges.js';
 import { graphOf } from './graph-request.js';
 import { decodeUpsertBody } from './graph-upsert-body.js';
-import { applyUpsert, prepareUpsert, type UpsertFlags } from './graph-upsert.js';
+import { applyUpsert, type UpsertFlags } from './graph-upsert-apply.js';
+import { prepareUpsert } from './graph-upsert.js';
 import {
   checkAck,
   DELETE_BY_TYPE_PARAMS,

@@ -1,12 +1,12 @@
 /**
- * Upsert of REST++ `POST /graph/{graph}`: the decoded body is checked against the schema in full
- * first (types, endpoint pairs, attribute names, values, ids), so a bad request changes nothing; then
- * it is applied in one write transaction, and the counts are returned the way TigerGraph reports
- * them. How each attribute of a type is read from JSON is compiled once per catalog version.
+ * Upsert of REST++ `POST /graph/{graph}`, first half: the decoded body is checked against the schema
+ * in full (types, endpoint pairs, attribute names, values, ids) before anything is written, so a bad
+ * request changes nothing. graph-upsert-apply.ts then applies it in one write transaction. How each
+ * attribute of a type is read from JSON is compiled once per catalog version.
  */
 import type { Attribute, AttrType, Catalog, GraphDef, VertexType } from '../../catalog/types.js';
 import type { Value } from '../../catalog/value.js';
-import { EngineError, type AttrUpdate, type UpsertOp, type WriteTx } from '../../engine/api.js';
+import { EngineError, type AttrUpdate, type UpsertOp } from '../../engine/api.js';
 import { jsonValueReader } from '../../engine/value-input.js';
 import { parseId } from '../../engine/values.js';
 import type { ParsedJson } from '../../util/json-parse.js';
@@ -14,21 +14,13 @@ import { RestError } from '../http/envelope.js';
 import type { AttrInput, EdgeInput, UpsertBody } from './graph-upsert-body.js';
 import { edgeAllowsPair, graphVertexType, resolveEdgeType, type ResolvedEdgeType } from './graph-schema.js';
 
-export interface UpsertFlags {
-  newVertexOnly: boolean;
-  updateVertexOnly: boolean;
-  vertexMustExist: boolean;
-  sourceVertexMustExist: boolean;
-  targetVertexMustExist: boolean;
-}
-
-interface PreparedVertex {
+export interface PreparedVertex {
   type: string;
   id: string;
   attrs: Record<string, AttrUpdate>;
 }
 
-interface PreparedEdge {
+export interface PreparedEdge {
   edgeType: ResolvedEdgeType;
   srcType: string;
   srcId: string;
@@ -42,23 +34,8 @@ export interface PreparedUpsert {
   edges: PreparedEdge[];
 }
 
-export interface VertexKey {
-  v_type: string;
-  v_id: string;
-}
-
-/** The counts object TigerGraph returns (keys present only with the flags that produce them). */
-export interface UpsertCounts {
-  accepted_vertices: number;
-  skipped_vertices?: number;
-  vertices_already_exist?: VertexKey[];
-  vertices_not_exist?: VertexKey[];
-  accepted_edges: number;
-  skipped_edges?: number;
-  edge_vertices_not_exist?: VertexKey[];
-}
-
-function upsertError(message: string): RestError {
+/** REST-30200, TigerGraph's code for an upsert the schema refuses. */
+export function upsertError(message: string): RestError {
   return new RestError('REST-30200', message);
 }
 
@@ -258,59 +235,4 @@ export function prepareUpsert(catalog: Catalog, graph: GraphDef, body: UpsertBod
     });
   }
   return { vertices, edges };
-}
-
-/** Applies a prepared upsert inside a write transaction and counts what happened. */
-export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlags): UpsertCounts {
-  let acceptedVertices = 0;
-  const skippedVertices: VertexKey[] = [];
-  for (const v of plan.vertices) {
-    const r = tx.upsertVertex(v.type, v.id, v.attrs, {
-      newOnly: flags.newVertexOnly,
-      updateOnly: flags.updateVertexOnly,
-    });
-    if (r === 'skipped') skippedVertices.push({ v_type: v.type, v_id: v.id });
-    else acceptedVertices++;
-  }
-
-  let acceptedEdges = 0;
-  let skippedEdges = 0;
-  const missing: VertexKey[] = [];
-  const missingSeen = new Set<string>();
-  const noteMissing = (type: string, id: string): void => {
-    const key = `${type}\u0000${id}`;
-    if (missingSeen.has(key)) return;
-    missingSeen.add(key);
-    missing.push({ v_type: type, v_id: id });
-  };
-  for (const e of plan.edges) {
-    // For an undirected edge either endpoint flag means both (TigerGraph's rule).
-    const either = !e.edgeType.edge.directed && (flags.sourceVertexMustExist || flags.targetVertexMustExist);
-    const srcMust = flags.vertexMustExist || flags.sourceVertexMustExist || either;
-    const tgtMust = flags.vertexMustExist || flags.targetVertexMustExist || either;
-    const srcMissing = srcMust && !tx.vertexExists(e.srcType, e.srcId);
-    const tgtMissing = tgtMust && !tx.vertexExists(e.tgtType, e.tgtId);
-    if (srcMissing || tgtMissing) {
-      skippedEdges++;
-      if (srcMissing) noteMissing(e.srcType, e.srcId);
-      if (tgtMissing) noteMissing(e.tgtType, e.tgtId);
-      continue;
-    }
-    const r = tx.upsertEdge(e.edgeType.name, e.srcType, e.srcId, e.tgtType, e.tgtId, e.attrs, {
-      createMissingEndpoints: true,
-    });
-    if (r === 'skipped') skippedEdges++;
-    else acceptedEdges++;
-  }
-
-  const vertexFlag = flags.newVertexOnly || flags.updateVertexOnly;
-  const edgeFlag = flags.vertexMustExist || flags.sourceVertexMustExist || flags.targetVertexMustExist;
-  return {
-    accepted_vertices: acceptedVertices,
-    ...(vertexFlag ? { skipped_vertices: skippedVertices.length } : {}),
-    ...(flags.newVertexOnly ? { vertices_already_exist: skippedVertices } : {}),
-    ...(vertexFlag && !flags.newVertexOnly ? { vertices_not_exist: skippedVertices } : {}),
-    accepted_edges: acceptedEdges,
-    ...(edgeFlag ? { skipped_edges: skippedEdges, edge_vertices_not_exist: missing } : {}),
-  };
 }

@@ -36,6 +36,8 @@ export interface RunOutcome {
   /** FILE objects to write once the changes are committed. */
   files: QueryFile[];
   returned: unknown;
+  /** Run-time warnings (e.g. ids to_vertex_set() did not find). */
+  warnings: string[];
 }
 
 export interface CompiledQuery {
@@ -228,7 +230,13 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
       } finally {
         ctx.release();
       }
-      return { results: ctx.results, dml: ctx.dml, files: ctx.files, returned: ctx.returned };
+      return {
+        results: ctx.results,
+        dml: ctx.dml,
+        files: ctx.files,
+        returned: ctx.returned,
+        warnings: ctx.warnings,
+      };
     },
   };
 }

@@ -40,6 +40,8 @@ export class RunContext {
   deferVertexUpdates = false;
   /** Slots of the parameters given as NULL (`_`) or left out without a default: IS NULL holds. */
   readonly nullParams = new Set<number>();
+  /** Run-time warnings, shown in the response's message (`Runtime Warning: …`). */
+  readonly warnings: string[] = [];
   /** The value of a RETURN statement. */
   returned: unknown = undefined;
   private readonly interned = new Map<string, Vtx[]>();

@@ -174,7 +174,18 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
       t: T.VSET,
       f: (ctx) => {
         const tn = type(ctx) as string;
-        return [...new Set(collectionItems(idsF(ctx)).map((id) => toVertex(ctx, id, tn)))];
+        if (!ctx.graph.catalog.vertexTypes.some((v) => v.name === tn))
+          throw new QueryRuntimeError(`Runtime Error: "${tn}" is not a vertex type.`);
+        // Ids that are not vertices are left out with a warning, as TigerGraph does.
+        const out = new Set<Vtx>();
+        let missing = 0;
+        for (const id of collectionItems(idsF(ctx))) {
+          const row = ctx.graph.lookup(tn, String(id));
+          if (row === undefined) missing++;
+          else out.add(ctx.vertex(tn, row));
+        }
+        if (missing > 0) ctx.warnings.push(`Runtime Warning: ${missing} ids are invalid ${tn} vertex ids.`);
+        return [...out];
       },
     };
   },

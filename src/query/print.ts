@@ -5,15 +5,15 @@
 import { toJsonValue } from '../catalog/json-value.js';
 import { exprKey } from '../gsql/parser-expr.js';
 import { isBuiltinFunction } from './functions.js';
-import type { PrintItem, Stmt } from '../gsql/ast-query.js';
+import type { Expr, PrintItem, Stmt } from '../gsql/ast-query.js';
 import { formatDatetime } from '../util/datetime.js';
 import type { JsonValue } from '../util/json.js';
 import { ArrayAccum } from './accum-array.js';
 import { collectionItems, GroupByAccum, MapAccum, type Accum } from './accumulators.js';
-import { compileExpr, vaccOf } from './compile-expr.js';
+import { compileExpr, expectType, vaccOf } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
-import type { Cx, Eval, VertexAccum } from './scope.js';
+import type { Cx, Eval, Typed, VertexAccum } from './scope.js';
 import { accumValueType, T, type AccumT, type QType } from './types.js';
 import { EdgeVal, TupleVal, Vtx } from './values.js';
 
@@ -152,12 +152,39 @@ function printKey(cx: Cx, item: PrintItem): string {
   return exprKey(cx.src, e, isBuiltinFunction, cx.srcStart);
 }
 
+/**
+ * `PRINT S WHERE cond`: a printed vertex set keeps the vertices for which cond holds, cond seeing
+ * each vertex under the set's own name. Other items are printed whole.
+ */
+function withPrintWhere(cx: Cx, item: PrintItem, x: Typed, where: Expr | undefined): Typed {
+  if (!where || x.t.kind !== 'VSET' || item.expr.kind !== 'name') return x;
+  const name = item.expr.name;
+  const vertexType = x.t.vertexType;
+  const cond = cx.nested(() => {
+    const slot = cx.declare(name, { kind: 'VERTEX', vertexType }, item.pos, true).slot;
+    const c = compileExpr(cx, where);
+    expectType(c, T.BOOL, where.pos, 'PRINT … WHERE');
+    return { slot, f: c.f };
+  });
+  const f = x.f;
+  return {
+    t: x.t,
+    f: (ctx) =>
+      (f(ctx) as Vtx[]).filter((v) => {
+        ctx.vars[cond.slot] = v;
+        return cond.f(ctx) === true;
+      }),
+  };
+}
+
 export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunContext) => void {
   if (cx.clause !== 'body') throw compileError(s.pos, `PRINT is not allowed in ${cx.clause}`);
   const vaccs = cx.vaccs;
+  let filtered = 0;
   const items = s.items.map((item) => {
     const key = printKey(cx, item);
-    const x = compileExpr(cx, item.expr);
+    const x = withPrintWhere(cx, item, compileExpr(cx, item.expr), s.where);
+    if (s.where && x.t.kind === 'VSET') filtered++;
     if (item.projection) {
       if (x.t.kind !== 'VSET') throw compileError(item.pos, `only a vertex set can be printed with [ … ]`);
       const name = (item.expr as { name: string }).name;
@@ -197,8 +224,7 @@ export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunCont
     if (x.t.kind === 'VOID') throw compileError(item.pos, 'this expression has no value to print');
     return { key, f: x.f, t: x.t };
   });
-  const where = s.where ? compileExpr(cx, s.where) : undefined;
-  if (where) throw compileError(s.pos, 'PRINT … WHERE is not supported yet');
+  if (s.where && filtered === 0) throw compileError(s.where.pos, 'PRINT … WHERE needs a vertex set to print');
   return (ctx) => {
     const obj: JsonObject = {};
     for (const it of items) {

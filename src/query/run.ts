@@ -15,6 +15,8 @@ export interface QueryResult {
   results: { [key: string]: JsonValue }[];
   /** The RETURN value (subqueries), in run-time form. */
   returned: unknown;
+  /** Run-time warnings, for the response's message. */
+  warnings: string[];
 }
 
 export async function executeQuery(
@@ -42,5 +44,5 @@ export async function executeQuery(
     }
   }
   writeQueryFiles(outcome.files);
-  return { results: outcome.results, returned: outcome.returned };
+  return { results: outcome.results, returned: outcome.returned, warnings: outcome.warnings };
 }

@@ -60,8 +60,8 @@ async function runAndPrint(
     throw e;
   }
   try {
-    const { results } = await executeQuery(db, query, params, { outputDir: ctx.outputDir });
-    ctx.print(envelopeText({ error: false, message: '', results }));
+    const { results, warnings } = await executeQuery(db, query, params, { outputDir: ctx.outputDir });
+    ctx.print(envelopeText({ error: false, message: warnings.join('\n'), results }));
   } catch (e) {
     if (!(e instanceof QueryRuntimeError)) throw e;
     ctx.print(envelopeText({ error: true, message: e.message, results: [], code: e.code }));

@@ -81,7 +81,11 @@ const cases: [string, string, string][] = [
     `p = 3;`,
     err(2, 5, 'assignment to p needs VERTEX<person>, not INT'),
   ],
-  ['PRINT … WHERE', `PRINT p WHERE true;`, err(2, 1, 'PRINT … WHERE is not supported yet')],
+  [
+    'PRINT … WHERE without a vertex set',
+    `PRINT p WHERE true;`,
+    err(2, 15, 'PRINT … WHERE needs a vertex set to print'),
+  ],
   [
     'edge alias in POST-ACCUM',
     `SumAccum<INT> @@n;\nS = {p};\nS = SELECT t FROM S:s -(friend:e)- person:t POST-ACCUM @@n += e.since;`,

@@ -332,3 +332,37 @@ test('a collection of vertices assigned to a vertex set: S (T) = setParam; S = @
   // ann: bob, b1, b2; cid: bob, b3 (knows is undirected).
   assert.deepEqual(out, [{ a: 2, b: 2, c: 4 }]);
 });
+
+test('PRINT S WHERE cond prints the vertices of S for which cond holds', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(`SumAccum<INT> @loans;
+       R = SELECT r FROM reader:r -(borrowed:e)-> book:b ACCUM r.@loans += 1;
+       PRINT R WHERE R.@loans > 1 AND R.city == "Oslo";
+       PRINT R[R.@loans AS n], 5 AS five WHERE R.age < 30;`),
+  );
+  const ids = (k: string, i: number): string[] =>
+    ((out[i] as Record<string, { v_id: string }[]>)[k] ?? []).map((x) => x.v_id).sort();
+  assert.deepEqual(ids('R', 0), ['ann']);
+  assert.deepEqual(ids('R', 1), ['cid']);
+  assert.equal((out[1] as { five: number }).five, 5);
+});
+
+test('to_vertex_set leaves out ids that are not vertices and reports them in the message', async () => {
+  const [stmt] = parseQueryText(
+    q('S = to_vertex_set(ids, "book");\nPRINT S.size() AS n;', 'SET<STRING> ids'),
+  );
+  const db = libraryGraph();
+  const compiled = compileQuery(
+    (stmt as { query: Parameters<typeof compileQuery>[0] }).query,
+    db.catalog,
+    'library',
+  );
+  const r = await executeQuery(db, compiled, { ids: ['b1', 'nope', 'b3', 'gone'] });
+  assert.deepEqual(r.results, [{ n: 2 }]);
+  assert.deepEqual(r.warnings, ['Runtime Warning: 2 ids are invalid book vertex ids.']);
+  await assert.rejects(
+    runText(db, q('S = to_vertex_set(ids, "shelf");\nPRINT S;', 'SET<STRING> ids'), { ids: ['b1'] }),
+    /"shelf" is not a vertex type/,
+  );
+});

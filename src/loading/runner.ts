@@ -2,7 +2,8 @@
  * Runs one input of a compiled loading job: bytes in, statistics out. Lines are tokenized straight
  * from the byte chunks, turned into write operations, and committed in batches through
  * Database.write (one durable commit per batch). While a batch commits, the next chunk is already
- * being tokenized; at most two batches exist at a time, so memory does not grow with the input.
+ * being tokenized, and the next batch is applied while the previous one waits for its fsync; at most
+ * two batches and two commits exist at a time, so memory does not grow with the input.
  */
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
@@ -42,6 +43,9 @@ export interface RunOptions {
 
 export const CHUNK_BYTES = 1 << 20;
 
+/** Commits of one load that may wait for their fsync at the same time. */
+const MAX_IN_FLIGHT = 2;
+
 /** The longest stretch a load runs without giving the event loop a turn. */
 const YIELD_MS = 20;
 
@@ -66,7 +70,8 @@ export async function loadInput(
   let checkUtf8 = false;
   let prevBad = false;
   let batch = new Batch();
-  let pending: Promise<void> | null = null;
+  /** Commits applied in memory and waiting to be durable, oldest first. */
+  const inFlight: Promise<void>[] = [];
   const jsonRow = new ArrayRow([]);
   let lastYield = Date.now();
 
@@ -111,17 +116,31 @@ export async function loadInput(
     stats.validLine++;
   };
 
-  // Two batches alternate: one fills while the other commits.
+  // Two batches alternate: one fills while the other is applied. A batch can be refilled once its
+  // operations are applied; its commit may still be waiting for the fsync, which the next commit's
+  // fsync then follows (or shares).
   let spare = new Batch();
+  let spareApplied: Promise<void> = Promise.resolve();
   const flush = async (): Promise<void> => {
-    if (pending) await pending;
-    pending = null;
     if (batch.size === 0) return;
+    await spareApplied;
+    while (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
     const b = batch;
     batch = spare;
     batch.clear();
     spare = b;
-    pending = db.write((tx) => b.applyTo(tx, createMissing));
+    let applied!: () => void;
+    spareApplied = new Promise<void>((resolve) => (applied = resolve));
+    const commit = db.write((tx) => {
+      try {
+        b.applyTo(tx, createMissing);
+      } finally {
+        applied();
+      }
+    });
+    // A refused write never runs the function; its failure surfaces where the commit is awaited.
+    commit.catch(applied);
+    inFlight.push(commit);
   };
 
   const tokenizer = new CsvTokenizer(
@@ -152,10 +171,10 @@ export async function loadInput(
     checkUtf8 = true;
     if (!opts.signal?.aborted) tokenizer.finish();
     await flush();
-    if (pending) await pending;
+    while (inFlight.length > 0) await inFlight.shift();
   } catch (e) {
     // Let a commit in flight settle before reporting, so no write outlives the load.
-    if (pending) await (pending as Promise<void>).catch(() => {});
+    await Promise.allSettled(inFlight);
     throw e;
   }
   return stats;

@@ -175,3 +175,39 @@ test('a directory path loads every file in it, in name order, each with its own 
     await t.close();
   }
 });
+
+test('a commit that fails while later batches are applied fails the load with its error; earlier batches stay', async () => {
+  const t = await openTestDb(SOCIAL_SCHEMA);
+  try {
+    const job = prepareJob(JOB, 'social', t.db);
+    const { loadInput } = await import('../../src/loading/runner.js');
+    let writes = 0;
+    // The second batch's commit is refused as a full disk would refuse it; the others go through.
+    const db = {
+      get catalog() {
+        return t.db.catalog;
+      },
+      write: <T>(fn: Parameters<typeof t.db.write<T>>[0]): Promise<T> =>
+        ++writes === 2 ? Promise.reject(new Error('disk full')) : t.db.write(fn),
+    };
+    const lines = (from: number): Buffer =>
+      Buffer.from(Array.from({ length: 4 }, (_, i) => `P${from + i},f,30,wa\n`).join(''));
+    const chunks = function* (): Iterable<Buffer> {
+      yield Buffer.from('name,gender,age,state\n');
+      for (let c = 0; c < 5; c++) yield lines(c * 4);
+    };
+    await assert.rejects(loadInput(db, job.inputs[0], chunks(), { batchSize: 4 }), /disk full/);
+    const r = t.db.read();
+    try {
+      assert.deepEqual(
+        ['P0', 'P3', 'P4', 'P7'].map((id) => r.vertexExists('person', id)),
+        [true, true, false, false],
+        'the first batch stays, the refused one left nothing',
+      );
+    } finally {
+      r.release();
+    }
+  } finally {
+    await t.close();
+  }
+});

@@ -9,6 +9,7 @@ export function view(
   b: EdgeBlock,
   forward: boolean,
   version: number,
+  skipSelfLoops = false,
 ): AdjacencyView {
   const offsets = forward ? b.outOffsets : b.inOffsets;
   const targets = forward ? b.outTargets : b.inSources;
@@ -17,7 +18,10 @@ export function view(
   const deltaNext = forward ? b.outNext : b.inNext;
   const deltaTarget = forward ? b.dDst : b.dSrc;
   const live = (eid: number): boolean => b.isLive(eid, version);
-  const each = forward ? b.forEachOut.bind(b) : b.forEachIn.bind(b);
+  const all = forward ? b.forEachOut.bind(b) : b.forEachIn.bind(b);
+  const each: typeof all = skipSelfLoops
+    ? (row, v, fn) => all(row, v, (t, eid) => t !== row && fn(t, eid))
+    : all;
   return {
     edgeType,
     sourceType,
@@ -33,6 +37,7 @@ export function view(
     deltaCount: b.dCount,
     version,
     clean: b.dCount === 0 && b.tomb.size === 0,
+    skipSelfLoops,
     live,
     forEach: (row, fn) => each(row, version, fn),
     degree: (row) => {

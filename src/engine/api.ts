@@ -113,6 +113,12 @@ export interface AdjacencyView {
   deltaCount: number;
   version: number;
   clean: boolean;
+  /**
+   * The second half of an undirected edge type between vertices of one type: its self-loops were
+   * listed by the first half already, so readers of `targets` skip `targetRow === row` (forEach and
+   * degree do).
+   */
+  skipSelfLoops: boolean;
   /** Whether edge `eid` is visible at the pinned version (not tombstoned). */
   live(eid: number): boolean;
   /** Calls fn for every visible neighbour of `row`. */

@@ -290,7 +290,7 @@ export class ReadTxImpl implements ReadTx {
     const bwd = this.store.getBlock(et.name, targetType, sourceType);
     if (!et.directed) {
       if (fwd) views.push(view(edgeType, sourceType, targetType, fwd, true, this.version));
-      if (bwd) views.push(view(edgeType, sourceType, targetType, bwd, false, this.version));
+      if (bwd) views.push(view(edgeType, sourceType, targetType, bwd, false, this.version, bwd === fwd));
     } else if (forwardRead) {
       if (fwd) views.push(view(edgeType, sourceType, targetType, fwd, true, this.version));
     } else if (bwd) views.push(view(edgeType, sourceType, targetType, bwd, false, this.version));

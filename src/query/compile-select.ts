@@ -420,7 +420,9 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
           const begin = offsets[row];
           ctx.steps(end - begin);
           const tgts = view.targets;
-          for (let i = begin; i < end; i++) match(s, sg, base + tgts[i]);
+          if (view.skipSelfLoops) {
+            for (let i = begin; i < end; i++) if (tgts[i] !== row) match(s, sg, base + tgts[i]);
+          } else for (let i = begin; i < end; i++) match(s, sg, base + tgts[i]);
         }
       }
     };

@@ -51,10 +51,19 @@ export class QueryRuntimeError extends Error {
 
 /** A value usable as a Map/Set key with GSQL equality (tuples compare by content). */
 export function keyOf(v: unknown): unknown {
-  if (v instanceof EdgeVal) return `E\u0000${v.handle.block}\u0001${v.handle.eid}`;
+  if (v instanceof EdgeVal) return edgeKey(v.handle);
   if (v instanceof TupleVal) return 'T\u0000' + v.values.map(keyText).join('\u0001');
   if (Array.isArray(v)) return 'L\u0000' + v.map(keyText).join('\u0001');
   return v;
+}
+
+/**
+ * An undirected edge is held once per direction it was reached in (as TigerGraph's SetAccum<EDGE>
+ * holds J→K and K→J, printed each from its source); a self-loop reads the same both ways.
+ */
+function edgeKey(h: EdgeHandle): string {
+  const flip = !h.directed && h.reversed && !(h.srcType === h.tgtType && h.srcRow === h.tgtRow);
+  return `E\u0000${h.block}\u0001${h.eid}${flip ? '\u0001r' : ''}`;
 }
 
 function keyText(v: unknown): string {

@@ -186,6 +186,8 @@ export interface SelectBlock {
 
 export interface DeclName {
   name: string;
+  /** Accumulators: `@@name` (one declaration may mix `@a, @@b`). */
+  global?: boolean;
   init?: Expr;
   /** ArrayAccum: the size of each dimension, `@@a[3][4]`. */
   dims?: Expr[];

@@ -453,11 +453,13 @@ function parseDeclNames(c: TokenCursor, accum: boolean, single = false): DeclNam
   const names: DeclName[] = [];
   do {
     const p = c.pos();
-    if (accum && !c.acceptPunct('@@') && !c.acceptPunct('@')) throw c.error('expected "@name" or "@@name"');
+    const global = accum && c.acceptPunct('@@');
+    if (accum && !global && !c.acceptPunct('@')) throw c.error('expected "@name" or "@@name"');
     const name = c.expectIdent('a name').text;
     const dims = accum ? parseIndexes(c).index : [];
     names.push({
       name,
+      ...(accum && { global }),
       ...(dims.length > 0 && { dims }),
       init: c.acceptPunct('=') ? parseExpr(c) : undefined,
       pos: p,
@@ -634,6 +636,9 @@ function parseInsert(c: TokenCursor): Stmt {
   const pos = c.pos();
   c.next();
   c.expectWord('INTO');
+  // `INSERT INTO EDGE e_type VALUES …`: the type name may come from a STRING parameter.
+  if ((c.isWord('EDGE') || c.isWord('VERTEX')) && c.peek(1).kind === 'ident' && !c.isWord('VALUES', 1))
+    c.next();
   const typeTok = c.expectIdent('a vertex or edge type name');
   let columns: string[] | undefined;
   if (c.acceptPunct('(')) {

@@ -106,8 +106,8 @@ export function attrMethod(cx: Cx, e: Method, name: 'getattr' | 'setattr', targe
       },
     };
   }
-  if (!vertex) throw compileError(e.namePos, 'setAttr() is supported on vertices only');
-  if (cx.clause === 'ACCUM') {
+  // Edge attributes are written from ACCUM (the edge is only bound there); vertex ones from POST-ACCUM.
+  if (vertex && cx.clause === 'ACCUM') {
     throw compileError(e.namePos, 'setAttr() cannot be used in an ACCUM clause; use POST-ACCUM');
   }
   arity(e, 2);
@@ -117,14 +117,15 @@ export function attrMethod(cx: Cx, e: Method, name: 'getattr' | 'setattr', targe
     t: T.VOID,
     f: (ctx) => {
       const { type, v } = owner(ctx);
-      const o = v as Vtx;
       const a = attr(ctx) as string;
       const k = kindOf(kinds, type, a, what);
       let x = value(ctx);
       // Numbers are stored as the attribute's kind, as an assignment to it would convert them.
       if ((k === 'INT' || k === 'UINT') && typeof x === 'number') x = Math.trunc(x);
       else if ((k === 'FLOAT' || k === 'DOUBLE') && typeof x === 'bigint') x = Number(x);
-      ctx.dml.push((tx) => tx.setVertexAttrs(o.type, o.row, { [a]: attrUpdate(tx, x) }));
+      if (v instanceof Vtx)
+        ctx.dml.push((tx) => tx.setVertexAttrs(v.type, v.row, { [a]: attrUpdate(tx, x) }));
+      else ctx.dml.push((tx) => tx.setEdgeAttrs(v.handle, { [a]: attrUpdate(tx, x) }));
       return null;
     },
   };

@@ -52,6 +52,17 @@ export function compileAccumInput(cx: Cx, t: AccumT, value: Expr, op: '=' | '+='
   if (op === '=') {
     const target = accumValueType(t);
     if (x.t.kind === 'ACCUM' && x.t.accum === t.accum) return x.f;
+    // `s.@path = s` on a ListAccum/SetAccum/BagAccum: the accumulator becomes that one element.
+    if (
+      (t.accum === 'ListAccum' || t.accum === 'SetAccum' || t.accum === 'BagAccum') &&
+      t.elem.kind !== 'LIST' &&
+      t.elem.kind !== 'SET' &&
+      t.elem.kind !== 'BAG' &&
+      !['LIST', 'SET', 'BAG', 'VSET'].includes(x.t.kind) &&
+      assignable(t.elem, x.t)
+    ) {
+      return coerce(t.elem, x, value.pos, `"=" on ${typeText(t)}`);
+    }
     return coerce(target, x, value.pos, `"=" on ${typeText(t)}`);
   }
   const elem = elemInput(t);

@@ -197,12 +197,13 @@ export function compileAccumDecl(cx: Cx, s: Stmt & { kind: 'accumDecl' }): (ctx:
   const t = compileAccumType(cx, s.type);
   const inits: ((ctx: RunContext) => void)[] = [];
   for (const n of s.names) {
+    const global = n.global ?? s.global;
     if (t.accum === 'ArrayAccum' || n.dims) {
-      inits.push(arrayAccumDecl(cx, t, s.global, n));
+      inits.push(arrayAccumDecl(cx, t, global, n));
       continue;
     }
     const make = accumFactory(cx, t, s.type, n.init);
-    if (s.global) {
+    if (global) {
       if (cx.globals.has(n.name)) throw compileError(n.pos, `@@${n.name} is already declared`);
       const slot = cx.newSlot();
       cx.globals.set(n.name, { name: n.name, slot, t });

@@ -383,12 +383,7 @@ function checkComparable(a: Typed, b: Typed, pos: Pos): void {
 
 function compileBinary(cx: Cx, e: Expr & { kind: 'binary' }): Typed {
   const l = compileExpr(cx, e.left);
-  // `x IN ("a", "b")`: a parenthesised list of values is the collection IN looks in.
-  const right =
-    (e.op === 'IN' || e.op === 'NOT IN') && e.right.kind === 'tuple'
-      ? { ...e.right, kind: 'list' as const }
-      : e.right;
-  const r = compileExpr(cx, right);
+  const r = compileExpr(cx, e.right);
   const lf = l.f;
   const rf = r.f;
   const op = e.op;

@@ -3,6 +3,7 @@
  * query runs and applied, in order, in one write transaction when it ends; a run-time error before
  * then leaves the graph unchanged.
  */
+import type { EdgeType } from '../catalog/types.js';
 import type { AttrUpdate, ExternalId } from '../engine/api.js';
 import { Tuple, VertexRef, type Primitive, type Value } from '../catalog/value.js';
 import type { Stmt } from '../gsql/ast-query.js';
@@ -14,7 +15,8 @@ import type { QueryWriter } from './graph.js';
 import type { Cx, Eval, RowStmt } from './scope.js';
 import { Flow } from './scope.js';
 import { typeText } from './types.js';
-import { TupleVal, Vtx } from './values.js';
+import { runtimeTypeNames } from './type-names.js';
+import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
 
 /** A run-time value in the form the engine stores. */
 export function toStored(tx: Pick<QueryWriter, 'vertexId'>, v: unknown): Value {
@@ -54,6 +56,10 @@ function idOf(tx: QueryWriter, v: unknown): ExternalId {
 export function compileInsert(cx: Cx, s: Stmt & { kind: 'insert' }): RowStmt {
   const vt = cx.vertexType(s.typeName);
   const et = vt ? undefined : cx.edgeType(s.typeName);
+  if (!vt && !et && !s.columns) {
+    const names = runtimeTypeNames(cx, s.typeName, 'edge');
+    if (names) return compileRuntimeEdgeInsert(cx, s, names);
+  }
   if (!vt && !et)
     throw compileError(s.typePos, `"${s.typeName}" is not a vertex or edge type of graph ${cx.graphName}`);
   const values = s.values.map((v) => ({
@@ -142,6 +148,62 @@ export function compileInsert(cx: Cx, s: Stmt & { kind: 'insert' }): RowStmt {
       const up: Record<string, AttrUpdate> = {};
       for (const [n, v] of attrs) up[n] = attrUpdate(tx, v);
       tx.upsertEdge(name, from.type(a), idOf(tx, a), to.type(b), idOf(tx, b), up, {
+        createMissingEndpoints: true,
+      });
+    });
+    return Flow.Next;
+  };
+}
+
+/**
+ * `INSERT INTO EDGE e VALUES (from, to, attrs…)` where e is a STRING parameter naming the edge type
+ * (the library's `similarity_edge_type`): the type and its attribute count are checked when the
+ * statement runs.
+ */
+function compileRuntimeEdgeInsert(
+  cx: Cx,
+  s: Stmt & { kind: 'insert' },
+  names: (ctx: RunContext) => string[],
+): RowStmt {
+  const values = s.values.map((v) => compileExpr(cx, v.expr).f);
+  const declared = s.values.map((v) => v.vertexType);
+  const catalog = cx.catalog;
+  const endpointType = (edge: EdgeType, side: 'from' | 'to', v: unknown, i: number): string => {
+    if (v instanceof Vtx) return v.type;
+    const given = declared[i];
+    if (given) return given;
+    const candidates = [...new Set(edge.pairs.map((p) => p[side]))].filter((t) => t !== '*');
+    if (candidates.length === 1) return candidates[0];
+    throw new QueryRuntimeError(
+      `Runtime Error: the ${side.toUpperCase()} vertex type of ${edge.name} is ambiguous; write it after the id.`,
+    );
+  };
+  return (ctx) => {
+    const given = names(ctx);
+    if (given.length !== 1) {
+      throw new QueryRuntimeError(
+        `Runtime Error: INSERT INTO needs one edge type name, not ${given.length}.`,
+      );
+    }
+    const name = given[0];
+    const edge = catalog.edgeTypes.find((e) => e.name === name);
+    if (!edge)
+      throw new QueryRuntimeError(
+        `Runtime Error: "${name}" is a reverse edge type; insert into ${catalog.edgeTypes.find((e) => e.reverseEdge === name)?.name} instead.`,
+      );
+    if (values.length !== 2 + edge.attributes.length) {
+      throw new QueryRuntimeError(
+        `Runtime Error: INSERT INTO ${edge.name} needs ${2 + edge.attributes.length} values, but ${values.length} are given.`,
+      );
+    }
+    const vals = values.map((f) => f(ctx));
+    const [a, b] = vals;
+    const fromType = endpointType(edge, 'from', a, 0);
+    const toType = endpointType(edge, 'to', b, 1);
+    ctx.dml.push((tx) => {
+      const up: Record<string, AttrUpdate> = {};
+      edge.attributes.forEach((attr, i) => (up[attr.name] = attrUpdate(tx, vals[i + 2])));
+      tx.upsertEdge(edge.name, fromType, idOf(tx, a), toType, idOf(tx, b), up, {
         createMissingEndpoints: true,
       });
     });

@@ -170,3 +170,93 @@ RUN QUERY wcc(["node"], ["nope"], 10)
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** Neighbourhood similarity as the library writes it: mixed @/@@ declarations, a dynamic INSERT target. */
+const SIMILAR = `CREATE QUERY similar (VERTEX source, STRING e_type, STRING out_type = "") SYNTAX V1 {
+  SumAccum<INT> @common, @@source_degree, @degree;
+  SumAccum<FLOAT> @score;
+  ListAccum<VERTEX> @via;
+  Start (ANY) = {source};
+  Start = SELECT s FROM Start:s ACCUM @@source_degree += s.outdegree(e_type);
+  Mid = SELECT t FROM Start:s -(e_type:e)- :t;
+  Others = SELECT t FROM Mid:m -(e_type:e)- :t
+    WHERE t != source
+    ACCUM t.@common += 1, t.@degree = t.outdegree(e_type), t.@via = m
+    POST-ACCUM t.@score = t.@common * 1.0 / (@@source_degree + t.@degree - t.@common),
+      IF out_type != "" THEN INSERT INTO EDGE out_type VALUES (source, t, t.@score) END;
+  PRINT Others[Others.@score, Others.@common];
+}`;
+
+/** Every edge seen from each of its ends, and edge attributes set by name. */
+const EDGES = `CREATE QUERY edges_seen (STRING mark) SYNTAX V1 {
+  SetAccum<EDGE> @@seen;
+  SumAccum<INT> @@rows;
+  Start = {node.*};
+  S = SELECT t FROM Start:s -(tie:e)- node:t ACCUM @@rows += 1;
+  S = SELECT t FROM Start:s -(tie:e)- node:t WHERE s.id == "a" ACCUM @@seen += e, e.setAttr(mark, TRUE);
+  PRINT @@rows, @@seen.size() AS seen;
+}`;
+
+test('library forms on the engine: self-loops, edges per direction, dynamic INSERT, edge setAttr', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ocelot-algos-'));
+  const db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0 });
+  try {
+    // a-b, a-c, b-c, c-d and a self-loop on a.
+    writeFileSync(join(dir, 'ties.csv'), 'a,b\na,c\nb,c\nc,d\na,a\n');
+    const session = { user: 'tigergraph' };
+    let out = '';
+    const script = `CREATE VERTEX node (PRIMARY_ID id STRING) WITH primary_id_as_attribute="true"
+CREATE UNDIRECTED EDGE tie (FROM node, TO node, marked BOOL)
+CREATE UNDIRECTED EDGE similar_to (FROM node, TO node, score FLOAT)
+CREATE GRAPH algo2 (node, tie, similar_to)
+USE GRAPH algo2
+CREATE LOADING JOB load_ties FOR GRAPH algo2 {
+  DEFINE FILENAME f="${join(dir, 'ties.csv')}";
+  LOAD f TO EDGE tie VALUES ($0, $1, _) USING header="false", separator=",";
+}
+RUN LOADING JOB load_ties
+${SIMILAR}
+${EDGES}
+INSTALL QUERY similar, edges_seen
+RUN QUERY similar(("d", "node"), "tie", "similar_to")
+RUN QUERY edges_seen("marked")
+RUN QUERY similar(("d", "node"), "nope")
+`;
+    assert.equal(await runScript(db, script, session, (t) => (out += t)), 0, out);
+    const [sim, seen, bad] = envelopes(out);
+    assert.equal(sim.error, false, sim.message);
+    // N(d) = {c}; N(a) = {a, b, c} (the self-loop once), N(b) = {a, c}: a 1/3, b 1/2.
+    const others = (sim.results[0] as { Others: { v_id: string; attributes: Record<string, number> }[] })
+      .Others;
+    assert.deepEqual(
+      others.map((o) => [o.v_id, o.attributes['Others.@score'], o.attributes['Others.@common']]).sort(),
+      [
+        ['a', 0.3333333, 1],
+        ['b', 0.5, 1],
+      ],
+    );
+    // Rows: 4 edges from both ends plus the self-loop once; a's three edges seen from a.
+    assert.deepEqual(seen.results, [{ '@@rows': 9, seen: 3 }]);
+    assert.match(bad.message, /"nope" is not an edge type of graph algo2/);
+
+    out = '';
+    const check = `USE GRAPH algo2
+CREATE QUERY check_writes () SYNTAX V1 {
+  SumAccum<INT> @@marked;
+  SetAccum<STRING> @@sim;
+  Start = {node.*};
+  S = SELECT t FROM Start:s -(tie:e)- node:t WHERE e.marked ACCUM @@marked += 1;
+  S = SELECT t FROM Start:s -(similar_to:e)- node:t WHERE s.id == "d" ACCUM @@sim += t.id + ":" + to_string(e.score);
+  PRINT @@marked, @@sim;
+}
+INTERPRET QUERY check_writes()
+`;
+    assert.equal(await runScript(db, check, session, (t) => (out += t)), 0, out);
+    const [writes] = envelopes(out);
+    // The three edges at a were marked (each counted from both ends; the self-loop once).
+    assert.deepEqual(writes.results, [{ '@@marked': 5, '@@sim': ['a:0.333333', 'b:0.500000'] }]);
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -48,6 +48,8 @@ export type TypeExpr =
   | { kind: 'named'; name: string; pos: Pos }
   /** `FILE`: a query parameter naming a server-side output file. */
   | { kind: 'file'; pos: Pos }
+  /** JSONOBJECT / JSONARRAY variables (values of parse_json_object / parse_json_array). */
+  | { kind: 'json'; json: 'JSONOBJECT' | 'JSONARRAY'; pos: Pos }
   | {
       kind: 'accum';
       accum: AccumKind;

@@ -216,6 +216,7 @@ export function parseType(c: TokenCursor): TypeExpr {
     return { kind: 'base', name: w as BaseTypeName, pos };
   }
   if (w === 'FILE') return { kind: 'file', pos };
+  if (w === 'JSONOBJECT' || w === 'JSONARRAY') return { kind: 'json', json: w, pos };
   if (w === 'VERTEX' || w === 'EDGE') {
     let typeName: string | undefined;
     if (c.acceptPunct('<')) {
@@ -317,7 +318,7 @@ function isTypeStart(c: TokenCursor): boolean {
   const t = c.peek();
   if (t.kind !== 'ident') return false;
   const w = t.text.toUpperCase();
-  if (BASE_TYPES.has(w) || w === 'VERTEX' || w === 'EDGE')
+  if (BASE_TYPES.has(w) || w === 'VERTEX' || w === 'EDGE' || w === 'JSONOBJECT' || w === 'JSONARRAY')
     return c.peek(1).kind === 'ident' || c.isPunct('<', 1);
   if (w === 'SET' || w === 'BAG' || w === 'LIST' || w === 'MAP') return c.isPunct('<', 1);
   return false;

@@ -50,6 +50,8 @@ export function compileType(cx: Cx, te: TypeExpr): QType {
       return compileAccumType(cx, te);
     case 'file':
       return T.FILE;
+    case 'json':
+      return { kind: te.json };
   }
 }
 

@@ -6,6 +6,7 @@ import { collectionItems } from './accumulators.js';
 import { arity, num, typed, type Call } from './builtin-args.js';
 import { coerce, compileExpr, compileNullTest, expectType } from './compile-expr.js';
 import { zeroOf } from './accum-scalar.js';
+import { compileJsonParse } from './json-values.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Typed } from './scope.js';
@@ -199,6 +200,8 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
     const f = num(cx, e.args[0]);
     return { t: T.INT, f: (ctx) => Math.trunc(f(ctx)) };
   },
+  parse_json_object: (cx, e) => compileJsonParse(cx, e, 'JSONOBJECT'),
+  parse_json_array: (cx, e) => compileJsonParse(cx, e, 'JSONARRAY'),
   count: (cx, e) => aggregate(cx, e, 'count'),
   sum: (cx, e) => aggregate(cx, e, 'sum'),
   min: (cx, e) => aggregate(cx, e, 'min'),

@@ -23,6 +23,7 @@ import { accumValueType, T, typeText, type AccumT, type QType } from './types.js
 import { zeroOf } from './accum-scalar.js';
 import { ArrayAccum } from './accum-array.js';
 import { attrMethod } from './attr-methods.js';
+import { compileJsonMethod } from './json-values.js';
 import type { QueryFile } from './file-output.js';
 import { toJson } from './print.js';
 import { typeNamesOf } from './type-names.js';
@@ -76,6 +77,8 @@ export function compileMethod(cx: Cx, e: Method): Typed {
   if ((name === 'getattr' || name === 'setattr') && (target.t.kind === 'VERTEX' || target.t.kind === 'EDGE'))
     return attrMethod(cx, e, name, target);
   if (target.t.kind === 'VERTEX') return vertexMethod(cx, e, name, tf);
+  if (target.t.kind === 'JSONOBJECT' || target.t.kind === 'JSONARRAY')
+    return compileJsonMethod(cx, e, name, target);
   const t = target.t;
   if (t.kind === 'FILE') return fileMethod(cx, e, name, tf);
   if (t.kind === 'LIST' || t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'MAP' || t.kind === 'VSET') {

@@ -100,6 +100,9 @@ export function toJson(ctx: RunContext, v: unknown, t: QType, vaccs: Map<string,
       return accumJson(ctx, v as Accum, t, vaccs);
     case 'VSET':
       return (v as Vtx[]).map((x) => vertexJson(ctx, x, vaccs));
+    case 'JSONOBJECT':
+    case 'JSONARRAY':
+      return (v ?? null) as JsonValue;
     case 'INT':
     case 'UINT':
     case 'STRING':

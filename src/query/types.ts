@@ -40,6 +40,8 @@ export type QType =
   | { kind: 'NULL' }
   /** A server-side output file (`FILE f (path)` or a FILE parameter). */
   | { kind: 'FILE' }
+  /** A parsed JSON object or array (JsonValue at run time). */
+  | { kind: 'JSONOBJECT' | 'JSONARRAY' }
   /** Statements and methods without a value. */
   | { kind: 'VOID' };
 

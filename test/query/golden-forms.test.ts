@@ -366,3 +366,32 @@ test('to_vertex_set leaves out ids that are not vertices and reports them in the
     /"shelf" is not a vertex type/,
   );
 });
+
+test('JSONOBJECT and JSONARRAY: parse_json_object/array, getters, printing, and a bad text is a run-time error', async () => {
+  const src = q(
+    `JSONOBJECT o, inner;
+     JSONARRAY a;
+     o = parse_json_object(text);
+     a = o.getJsonArray("shelf");
+     inner = o.getJsonObject("meta");
+     PRINT o.getString("name") AS name, o.getInt("big") AS big, a.getDouble(1) AS d, a.size() AS n,
+           inner.getBool("open") AS open, o.containsKey("nope") AS has, inner;
+     PRINT parse_json_array(list) AS arr;`,
+    'STRING text, STRING list',
+  );
+  const text = '{"name":"city","big":9007199254740993,"shelf":["x",2.5],"meta":{"open":true}}';
+  const out = await runText(libraryGraph(), src, { text, list: '[1, "two"]' });
+  assert.deepEqual(out[0], {
+    name: 'city',
+    big: 9007199254740992,
+    d: 2.5,
+    n: 2,
+    open: true,
+    has: false,
+    inner: { open: true },
+  });
+  assert.deepEqual(out[1], { arr: [1, 'two'] });
+  await assert.rejects(runText(libraryGraph(), src, { text, list: '{1}' }), {
+    message: 'Runtime Error: {1} cannot be parsed as a json array.',
+  });
+});

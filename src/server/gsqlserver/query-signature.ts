@@ -31,6 +31,8 @@ export function typeName(t: TypeExpr): string {
       return t.name;
     case 'file':
       return 'file';
+    case 'json':
+      return t.json.toLowerCase();
     case 'accum':
       if (SCALAR_ACCUMS.has(t.accum))
         return t.args[0]

@@ -399,6 +399,10 @@ function compileBinary(cx: Cx, e: Expr & { kind: 'binary' }): Typed {
     case '!=': {
       checkComparable(l, r, e.opPos);
       const neq = op === '!=';
+      // BOOL and STRING values are equal exactly when they are identical.
+      const kind = l.t.kind === r.t.kind ? l.t.kind : '';
+      if (kind === 'BOOL' || kind === 'STRING')
+        return { t: T.BOOL, f: (ctx) => (lf(ctx) === rf(ctx)) !== neq };
       return { t: T.BOOL, f: (ctx) => valuesEqual(lf(ctx), rf(ctx)) !== neq };
     }
     case '<':
@@ -406,15 +410,34 @@ function compileBinary(cx: Cx, e: Expr & { kind: 'binary' }): Typed {
     case '>':
     case '>=': {
       checkComparable(l, r, e.opPos);
-      const test =
-        op === '<'
-          ? (c: number) => c < 0
-          : op === '<='
-            ? (c: number) => c <= 0
-            : op === '>'
-              ? (c: number) => c > 0
-              : (c: number) => c >= 0;
-      return { t: T.BOOL, f: (ctx) => test(compareValues(lf(ctx), rf(ctx))) };
+      // Two JS numbers compare as compareValues does (NaN included) with the operators themselves.
+      const num = (a: unknown, b: unknown): boolean => typeof a === 'number' && typeof b === 'number';
+      let f: Eval;
+      if (op === '<')
+        f = (ctx) => {
+          const a = lf(ctx);
+          const b = rf(ctx);
+          return num(a, b) ? (a as number) < (b as number) : compareValues(a, b) < 0;
+        };
+      else if (op === '<=')
+        f = (ctx) => {
+          const a = lf(ctx);
+          const b = rf(ctx);
+          return num(a, b) ? !((a as number) > (b as number)) : compareValues(a, b) <= 0;
+        };
+      else if (op === '>')
+        f = (ctx) => {
+          const a = lf(ctx);
+          const b = rf(ctx);
+          return num(a, b) ? (a as number) > (b as number) : compareValues(a, b) > 0;
+        };
+      else
+        f = (ctx) => {
+          const a = lf(ctx);
+          const b = rf(ctx);
+          return num(a, b) ? !((a as number) < (b as number)) : compareValues(a, b) >= 0;
+        };
+      return { t: T.BOOL, f };
     }
     case 'LIKE':
     case 'NOT LIKE': {

@@ -498,10 +498,42 @@ function inBlock(c: TokenCursor, parse: () => Stmt): Stmt {
 /**
  * `ELSE IF` continues the IF being parsed, or starts an IF nested in its ELSE block
  * (`ELSE IF b THEN … END; END;`, as the algorithm library writes it). Like TigerGraph's parser, the
- * reading that lets the rest of the query close wins: the END tokens left in the query body, less
- * the blocks open here and the blocks still to open, are the ELSE IFs that must nest.
+ * reading that lets the rest of the query close wins: it nests only when an END can close the ELSE
+ * block after the inner IF's END, and the END tokens left in the query body, less the blocks open
+ * here and the blocks still to open, leave one over for it.
  */
-function elseIfNests(c: TokenCursor): boolean {
+function elseIfNests(c: TokenCursor, mode: Mode): boolean {
+  return endCanFollowInnerIf(c, mode) && spareEnds(c);
+}
+
+/** Whether the inner IF's END is followed, in the same block, by an END (not `}` or a clause). */
+function endCanFollowInnerIf(c: TokenCursor, mode: Mode): boolean {
+  let depth = 1;
+  let closed = false;
+  for (let k = 1; ; k++) {
+    const t = c.peek(k);
+    if (t.kind === 'eof') return false;
+    if (t.kind === 'punct') {
+      if (closed && depth === 0 && (t.text === '}' || (mode === 'accum' && t.text === ';'))) return false;
+      continue;
+    }
+    if (t.kind !== 'ident') continue;
+    const w = t.text.toUpperCase();
+    if (w === 'END') {
+      if (closed && depth === 0) return true;
+      if (--depth === 0) closed = true;
+    } else if (isOpener(c, w, k)) depth++;
+    else if (closed && depth === 0 && mode === 'accum' && CLAUSE_WORDS.has(w)) return false;
+  }
+}
+
+const CLAUSE_WORDS = new Set(['POST', 'WHERE', 'HAVING', 'ORDER', 'LIMIT', 'ACCUM']);
+
+function isOpener(c: TokenCursor, w: string, k: number): boolean {
+  return w === 'WHILE' || w === 'FOREACH' || w === 'CASE' || (w === 'IF' && !c.isWord('ELSE', k - 1));
+}
+
+function spareEnds(c: TokenCursor): boolean {
   let ends = 0;
   let opens = 0;
   let braces = 0;
@@ -516,8 +548,7 @@ function elseIfNests(c: TokenCursor): boolean {
     if (t.kind !== 'ident') continue;
     const w = t.text.toUpperCase();
     if (w === 'END') ends++;
-    else if (w === 'WHILE' || w === 'FOREACH' || w === 'CASE' || (w === 'IF' && !c.isWord('ELSE', k - 1)))
-      opens++;
+    else if (isOpener(c, w, k)) opens++;
   }
   return ends - (openBlocks.get(c) ?? 0) - opens > 0;
 }
@@ -532,7 +563,7 @@ function parseIf(c: TokenCursor, mode: Mode): Stmt {
     c.expectWord('THEN');
     branches.push({ cond, body: parseBlock(c, mode, ['ELSE', 'END']) });
     if (c.acceptWord('ELSE')) {
-      if (c.isWord('IF') && !elseIfNests(c)) {
+      if (c.isWord('IF') && !elseIfNests(c, mode)) {
         c.next();
         continue;
       }

@@ -250,4 +250,14 @@ test('ELSE IF continues the IF, or nests in its ELSE block when the ENDs say so'
   );
   assert.ok(later[0].kind === 'if');
   assert.equal(later[0].branches.length, 2);
+  // In ACCUM, a chain ends at the next clause even when ENDs follow later in the query.
+  const accum = body(
+    'WHILE a DO\n  S = SELECT s FROM S:s ACCUM IF a THEN @@x += 1 ELSE IF b THEN @@x += 2 ELSE @@x += 3 END\n' +
+      '    POST-ACCUM IF b THEN @@y += 1 END;\nEND;\nIF a THEN PRINT 1; ELSE IF b THEN PRINT 2; END; END;',
+  );
+  assert.ok(accum[0].kind === 'while' && accum[0].body[0].kind === 'vsetAssign');
+  const sel = accum[0].body[0].value;
+  assert.ok(sel.kind === 'select' && sel.select.accum[0].kind === 'if');
+  assert.equal(sel.select.accum[0].branches.length, 2);
+  assert.ok(accum[1].kind === 'if' && accum[1].otherwise?.[0].kind === 'if');
 });

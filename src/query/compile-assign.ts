@@ -52,16 +52,18 @@ export function compileAccumInput(cx: Cx, t: AccumT, value: Expr, op: '=' | '+='
   if (op === '=') {
     const target = accumValueType(t);
     if (x.t.kind === 'ACCUM' && x.t.accum === t.accum) return x.f;
-    // `s.@path = s` on a ListAccum/SetAccum/BagAccum: the accumulator becomes that one element.
+    // `s.@path = s`, `@@paths = [s]`, `@@heap = Tup(…)`: the accumulator becomes that one element.
+    const isColl = (q: QType): q is QType & { elem: QType } => ['LIST', 'SET', 'BAG'].includes(q.kind);
     if (
-      (t.accum === 'ListAccum' || t.accum === 'SetAccum' || t.accum === 'BagAccum') &&
-      t.elem.kind !== 'LIST' &&
-      t.elem.kind !== 'SET' &&
-      t.elem.kind !== 'BAG' &&
-      !['LIST', 'SET', 'BAG', 'VSET'].includes(x.t.kind) &&
-      assignable(t.elem, x.t)
+      ['ListAccum', 'SetAccum', 'BagAccum', 'HeapAccum'].includes(t.accum) &&
+      x.t.kind !== 'VSET' &&
+      assignable(t.elem, x.t) &&
+      !(isColl(x.t) && assignable(t.elem, x.t.elem))
     ) {
-      return coerce(t.elem, x, value.pos, `"=" on ${typeText(t)}`);
+      const one = coerce(t.elem, x, value.pos, `"=" on ${typeText(t)}`);
+      // A list element that is itself a list must not be spread by ListAccum.set.
+      if (isColl(t.elem) && (t.accum === 'ListAccum' || t.accum === 'BagAccum')) return (ctx) => [one(ctx)];
+      return one;
     }
     return coerce(target, x, value.pos, `"=" on ${typeText(t)}`);
   }

@@ -117,6 +117,13 @@ export function compileNullTest(cx: Cx, e: Expr): (ctx: RunContext) => boolean {
   };
 }
 
+/** TigerGraph's predefined integer limits (`MinAccum<INT> @dist = GSQL_INT_MAX`). */
+const GSQL_CONSTANTS: Record<string, { t: QType; v: bigint }> = {
+  GSQL_INT_MAX: { t: T.INT, v: 2n ** 63n - 1n },
+  GSQL_INT_MIN: { t: T.INT, v: -(2n ** 63n) },
+  GSQL_UINT_MAX: { t: T.UINT, v: 2n ** 64n - 1n },
+};
+
 export function compileExpr(cx: Cx, e: Expr): Typed {
   switch (e.kind) {
     case 'int':
@@ -133,6 +140,8 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
     case 'name': {
       const b = cx.lookup(e.name);
       if (!b) {
+        const k = GSQL_CONSTANTS[e.name];
+        if (k) return { t: k.t, f: () => k.v };
         if (cx.vertexType(e.name) || cx.edgeType(e.name)) {
           throw compileError(e.pos, `the type name "${e.name}" cannot be used as a value here`);
         }

@@ -82,3 +82,32 @@ test('BitwiseAndAccum starts with every bit set, BitwiseOrAccum at 0; global and
     'Semantic Check Error in query t: line 2, col 1\nBitwiseOrAccum takes no type argument: it holds an INT',
   );
 });
+
+test('"=" of one element resets a collection accumulator; GSQL_INT_MAX and GSQL_INT_MIN', async () => {
+  const out = await runText(
+    socialNet(),
+    q(`TYPEDEF TUPLE<STRING name, INT n> Item;
+       ListAccum<LIST<STRING>> @@paths;
+       ListAccum<STRING> @@names;
+       SetAccum<INT> @@ids;
+       HeapAccum<Item>(2, n DESC) @@top;
+       MinAccum<INT> @@lo = GSQL_INT_MAX;
+       MaxAccum<INT> @@hi = GSQL_INT_MIN;
+       @@paths += ["x"]; @@paths += ["y"];
+       @@paths = ["a", "b"];
+       @@names += "p"; @@names = "q";
+       @@ids += 1; @@ids += 2; @@ids = 7;
+       @@top += Item("u", 1); @@top += Item("v", 2); @@top = Item("w", 3);
+       PRINT @@paths, @@names, @@ids, @@top, @@lo - 9223372036854775806 AS lo, @@hi + 9223372036854775807 AS hi;`),
+  );
+  assert.deepEqual(out, [
+    {
+      '@@paths': [['a', 'b']],
+      '@@names': ['q'],
+      '@@ids': [7],
+      '@@top': [{ name: 'w', n: 3 }],
+      lo: 1,
+      hi: -1,
+    },
+  ]);
+});

@@ -14,8 +14,8 @@ import { compileError } from './errors.js';
 import { compilePrint } from './print.js';
 import { asVertexSet } from './compile-vset.js';
 import { Flow, type BodyStmt, type Cx, type Eval, type RowStmt } from './scope.js';
-import { accumValueType, isNumeric, T, typeText, type QType } from './types.js';
-import { intArith, QueryRuntimeError, toNumber, type Vtx } from './values.js';
+import { accumValueType, isNumeric, T, typeText, type QType, type TupleT } from './types.js';
+import { intArith, QueryRuntimeError, toNumber, TupleVal, type Vtx } from './values.js';
 
 function runRowList(ctx: RunContext, list: RowStmt[]): Flow {
   for (const s of list) {
@@ -114,8 +114,25 @@ function compileLoop(
       ...(t.groupKeys ?? []).map((k) => k.type),
       ...(t.groupAccums ?? []).map((a) => accumValueType(a.type)),
     ];
+    if (vars.length === 1 && fields.length > 1) {
+      // `FOREACH g IN @@group`: each group as one tuple of its fields (g.key, g.accum).
+      const names = [...(t.groupKeys ?? []), ...(t.groupAccums ?? [])].map((x) => x.name);
+      const tt: TupleT = {
+        kind: 'TUPLE',
+        name: 'GroupByAccum',
+        fields: names.map((name, i) => ({ name, type: fields[i] })),
+      };
+      const slot = cx.declare(vars[0].name, tt, vars[0].pos, true).slot;
+      return {
+        slots: [slot],
+        items: function* (ctx) {
+          for (const g of Array.from((f(ctx) as GroupByAccum).groups.values()))
+            yield [new TupleVal(tt, [...g.keys, ...g.accs.map((a) => a.value())])];
+        },
+      };
+    }
     if (vars.length !== fields.length) {
-      throw compileError(source.pos, `FOREACH over this GroupByAccum takes ${fields.length} variables`);
+      throw compileError(source.pos, `FOREACH over this GroupByAccum takes 1 or ${fields.length} variables`);
     }
     const slots = vars.map((v, i) => cx.declare(v.name, fields[i], v.pos, true).slot);
     return {

@@ -10,6 +10,7 @@ import {
   GroupByAccum,
   HeapAccum,
   ListAccum,
+  makeAccum,
   MapAccum,
   SetAccum,
   type Accum,
@@ -19,7 +20,7 @@ import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './compile-ex
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';
-import { accumValueType, T, typeText, type AccumT, type QType } from './types.js';
+import { accumValueType, T, typeText, type AccumT, type QType, type TupleT } from './types.js';
 import { zeroOf } from './accum-scalar.js';
 import { ArrayAccum } from './accum-array.js';
 import { attrMethod } from './attr-methods.js';
@@ -27,7 +28,7 @@ import { compileJsonMethod } from './json-values.js';
 import type { QueryFile } from './file-output.js';
 import { toJson } from './print.js';
 import { typeNamesOf } from './type-names.js';
-import type { Vtx } from './values.js';
+import { TupleVal, type Vtx } from './values.js';
 
 /** A closure yielding the accumulator object an expression names (global or vertex-attached). */
 export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) => Accum } | undefined {
@@ -140,6 +141,30 @@ function listGet(items: unknown[], i: number, elem: QType): unknown {
   return items[i];
 }
 
+/**
+ * `@@g.get(k1, k2, …)` of a GroupByAccum: the accumulator fields of that group as a tuple
+ * (`.get(1, "a").lists`); a missing group gives their initial values.
+ */
+function groupGet(cx: Cx, e: Method, t: AccumT, get: (ctx: RunContext) => Accum): Typed {
+  const keys = t.groupKeys ?? [];
+  const accs = t.groupAccums ?? [];
+  arity(e, keys.length);
+  const kf = e.args.map((a, i) => coerce(keys[i].type, compileExpr(cx, a), a.pos, `key ${keys[i].name}`));
+  const tt: TupleT = {
+    kind: 'TUPLE',
+    name: 'GroupByAccum',
+    fields: accs.map((a) => ({ name: a.name, type: accumValueType(a.type) })),
+  };
+  return {
+    t: tt,
+    f: (ctx) => {
+      const g = (get(ctx) as GroupByAccum).get(kf.map((f) => f(ctx)));
+      const values = g ? g.accs.map((a) => a.value()) : accs.map((a) => makeAccum(a.type).value());
+      return new TupleVal(tt, values);
+    },
+  };
+}
+
 function accumMethod(
   cx: Cx,
   e: Method,
@@ -199,6 +224,7 @@ function accumMethod(
       };
     }
     case 'get': {
+      if (kind === 'GroupByAccum') return groupGet(cx, e, t, get);
       arity(e, 1);
       if (kind === 'MapAccum') {
         const k = compileExpr(cx, e.args[0]).f;

@@ -395,3 +395,27 @@ test('JSONOBJECT and JSONARRAY: parse_json_object/array, getters, printing, and 
     message: 'Runtime Error: {1} cannot be parsed as a json array.',
   });
 });
+
+test('GroupByAccum: get(k1, k2) gives the group as a tuple; FOREACH g IN @@group gives each group as a tuple', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(`GroupByAccum<STRING city, INT decade, SumAccum<INT> n, MaxAccum<INT> oldest> @@g;
+       ListAccum<STRING> @@seen;
+       R = SELECT r FROM reader:r ACCUM @@g += (r.city, r.age / 10 * 10 -> 1, r.age);
+       FOREACH grp IN @@g DO @@seen += grp.city + ":" + to_string(grp.decade) + ":" + to_string(grp.n); END;
+       PRINT @@g.get("Oslo", 30) AS hit, @@g.get("Oslo", 30).oldest AS oldest, @@g.get("Nice", 10) AS miss,
+             @@g.containsKey("Rome", 40) AS rome;
+       PRINT @@seen;`),
+  );
+  assert.deepEqual(out[0], {
+    hit: { n: 1, oldest: 31 },
+    oldest: 31,
+    miss: { n: 0, oldest: -(2 ** 63) },
+    rome: true,
+  });
+  assert.deepEqual([...(out[1] as { '@@seen': string[] })['@@seen']].sort(), [
+    'Oslo:20:1',
+    'Oslo:30:1',
+    'Rome:40:1',
+  ]);
+});

@@ -219,8 +219,19 @@ export function prepareUpsert(catalog: Catalog, graph: GraphDef, body: UpsertBod
     return r;
   };
   const edges: PreparedEdge[] = [];
+  let prev: EdgeInput | undefined;
+  let r: EdgeRoute | undefined;
   for (const e of body.edges) {
-    const r = edgeRoute(e);
+    // A body lists the edges of one source vertex and edge type together: reuse the last route.
+    if (
+      r === undefined ||
+      prev?.edgeType !== e.edgeType ||
+      prev.srcType !== e.srcType ||
+      prev.tgtType !== e.tgtType
+    ) {
+      r = edgeRoute(e);
+    }
+    prev = e;
     checkId(r.src, e.srcId);
     checkId(r.tgt, e.tgtId);
     const attrs =

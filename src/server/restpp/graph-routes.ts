@@ -1,6 +1,6 @@
 /**
  * The REST++ graph data endpoints (spec §4.17–4.27): upsert, vertex list/get/delete, delete by
- * type, edge list/get/delete. Handlers live in graph-upsert.ts, graph-vertices.ts, graph-edges.ts.
+ * type, edge list/get/delete. Handlers live in graph-upsert*.ts, graph-vertices.ts, graph-edges.ts.
  */
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';

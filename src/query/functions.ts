@@ -185,7 +185,8 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
           if (row === undefined) missing++;
           else out.add(ctx.vertex(tn, row));
         }
-        if (missing > 0) ctx.warnings.push(`Runtime Warning: ${missing} ids are invalid ${tn} vertex ids.`);
+        const warning = `Runtime Warning: ${missing} ids are invalid ${tn} vertex ids.`;
+        if (missing > 0 && !ctx.warnings.includes(warning)) ctx.warnings.push(warning);
         return [...out];
       },
     };
@@ -385,8 +386,6 @@ export function compileCall(cx: Cx, e: Call): Typed {
   if (fn) return fn(cx, e);
   const sub = cx.resolveQuery?.(e.name);
   if (!sub) throw compileError(e.pos, `unknown function ${e.name}()`);
-  if (!sub.returns)
-    throw compileError(e.pos, `the query ${sub.name} has no RETURNS type, so it cannot be called here`);
   if (e.args.length > sub.params.length) {
     throw compileError(
       e.pos,
@@ -396,8 +395,9 @@ export function compileCall(cx: Cx, e: Call): Typed {
   const args = e.args.map((a, i) =>
     coerce(sub.params[i].type, compileExpr(cx, a), a.pos, `argument ${sub.params[i].name} of ${sub.name}`),
   );
-  // An accumulator return type is used as its value (SetAccum<T> as SET<T>).
-  const t = sub.returns.kind === 'ACCUM' ? accumValueType(sub.returns) : sub.returns;
+  // An accumulator return type is used as its value (SetAccum<T> as SET<T>); a query without
+  // RETURNS is called as a statement for its effects (PRINT, DML, FILE output).
+  const t = !sub.returns ? T.VOID : sub.returns.kind === 'ACCUM' ? accumValueType(sub.returns) : sub.returns;
   return {
     t,
     f: (ctx) =>

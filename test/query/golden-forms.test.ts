@@ -9,6 +9,8 @@ import { parseQueryText } from '../../src/gsql/parser-query.js';
 import { compileQuery } from '../../src/query/compile-query.js';
 import { decodeRunArgs } from '../../src/query/params.js';
 import { executeQuery } from '../../src/query/run.js';
+import { registryFor, runInstalledQuery } from '../../src/query/registry.js';
+import { stringifyJson } from '../../src/util/json.js';
 import { libraryGraph } from '../fixtures/query/library.js';
 import { runText, v } from '../fixtures/query/run.js';
 
@@ -418,4 +420,36 @@ test('GroupByAccum: get(k1, k2) gives the group as a tuple; FOREACH g IN @@group
     'Oslo:30:1',
     'Rome:40:1',
   ]);
+});
+
+test('a stored query without RETURNS is called as a statement for its effects; its value cannot be used', async () => {
+  const db = libraryGraph();
+  const reg = registryFor(db);
+  const create = async (text: string): Promise<void> => {
+    const [s] = parseQueryText(text);
+    if (s.kind !== 'createQuery') throw new Error('parse');
+    await reg.create(s.query, 'library', db.catalog, false);
+  };
+  await create(`CREATE QUERY setYear(VERTEX<book> b, INT y) FOR GRAPH library {
+    S = {b};
+    S = SELECT x FROM S:x POST-ACCUM x.year = y;
+  }`);
+  await create(`CREATE QUERY retitle() FOR GRAPH library {
+    FOREACH y IN RANGE[1, 2] DO setYear(to_vertex("b2", "book"), 2000 + y); END;
+  }`);
+  await create(`CREATE QUERY readYear() FOR GRAPH library {
+    B = SELECT b FROM book:b WHERE b.title == "Emma";
+    PRINT B[B.year];
+  }`);
+  await reg.install('library', 'all', db.catalog, false);
+  await runInstalledQuery(db, 'library', 'retitle', {});
+  const out = JSON.parse(stringifyJson(await runInstalledQuery(db, 'library', 'readYear', {}))) as {
+    B: { attributes: { 'B.year': number } }[];
+  }[];
+  assert.equal(out[0].B[0].attributes['B.year'], 2002);
+  const [bad] = parseQueryText(
+    `CREATE QUERY useIt() FOR GRAPH library { INT n = setYear(to_vertex("b1", "book"), 1); }`,
+  );
+  if (bad.kind !== 'createQuery') throw new Error('parse');
+  await assert.rejects(reg.create(bad.query, 'library', db.catalog, false), /the value of n needs INT, not no value/);
 });

@@ -131,9 +131,9 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   const where = (): string =>
     `edge type '${run.edgeType}' (${ftName} '${String(curFrom)}' -> ${ttName} '${String(curTo)}')`;
   const newEndpoint = (t: VertexTable, r: IdReader, id: ExternalId, key: IdKey): number => {
-    if (r.keyIsValue) return tx.insertVertex(t, key, key, NO_KEY_VALUES, NO_CHECKED, where, false);
+    if (r.keyIsValue) return tx.insertVertex(t, key, key, NO_KEY_VALUES, NO_CHECKED, false);
     const p = parseId(t.type, id);
-    return tx.insertVertex(t, p.key, p.value, p.keyValues, NO_CHECKED, where, false);
+    return tx.insertVertex(t, p.key, p.value, p.keyValues, NO_CHECKED, false);
   };
   const createMissing = opts.createMissingEndpoints;
   const fRows = new Int32Array(CHUNK);

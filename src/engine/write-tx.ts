@@ -153,7 +153,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       return 'updated';
     }
     if (opts.updateOnly || t.permanentlyDeleted.has(pid.key)) return 'skipped';
-    this.insertVertex(t, pid.key, pid.value, pid.keyValues, checked, where);
+    this.insertVertex(t, pid.key, pid.value, pid.keyValues, checked);
     return 'inserted';
   }
 
@@ -164,19 +164,26 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     idValue: Value,
     keyValues: Value[],
     checked: Checked[],
-    where: () => string,
     log = true,
   ): number {
     const vt = t.type;
-    const values = new Map<string, Value>();
-    for (const c of checked)
-      values.set(c.attr.name, applyOp(c.op, c.attr.type, c.value, c.value, true, where) as Value);
-    vt.keyAttributes.forEach((k, i) => values.set(k, keyValues[i]));
     this.changes.markTable(t);
     const row = t.allocRow(key, this.commitVersion);
     t.idColumn.init(row, idValue);
+    // Each attribute takes its key value, else the given value (every upsert op keeps the given
+    // value on insert), else its default. Plain loops: this runs once per new vertex.
     for (const a of vt.attributes) {
-      const v = values.get(a.name);
+      let v: Value | undefined;
+      const k = vt.keyAttributes.length === 0 ? -1 : vt.keyAttributes.indexOf(a.name);
+      if (k >= 0) v = keyValues[k];
+      else {
+        for (const c of checked) {
+          if (c.attr === a) {
+            v = c.value;
+            break;
+          }
+        }
+      }
       (t.columns.get(a.name) as Column).init(
         row,
         v === undefined ? attributeDefault(this.store.catalog, a) : v,
@@ -187,7 +194,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     this.record.upsertVertex(
       vt.name,
       idValue,
-      checked.map((c) => [c.attr.name, values.get(c.attr.name) as Value]),
+      checked.length === 0 ? NO_CHANGES : checked.map((c) => [c.attr.name, c.value]),
     );
     return row;
   }
@@ -344,10 +351,11 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       if (!opts.createMissingEndpoints) return 'skipped';
       if (fRow === undefined && ft.permanentlyDeleted.has(fp.key)) return 'skipped';
       if (tRow === undefined && tt.permanentlyDeleted.has(tp.key)) return 'skipped';
-      const vw = (): string => where();
-      fRow ??= this.insertVertex(ft, fp.key, fp.value, fp.keyValues, [], vw);
+      fRow ??= this.insertVertex(ft, fp.key, fp.value, fp.keyValues, NO_CHECKED);
       tRow ??=
-        ft === tt && fp.key === tp.key ? fRow : this.insertVertex(tt, tp.key, tp.value, tp.keyValues, [], vw);
+        ft === tt && fp.key === tp.key
+          ? fRow
+          : this.insertVertex(tt, tp.key, tp.value, tp.keyValues, NO_CHECKED);
     }
     let found: [EdgeBlock, number] | undefined;
     if (disc.size > 0) {

@@ -2,6 +2,7 @@
  * The state of one query run: variable slots, PRINT results, pending DML, interned vertices, and
  * cancellation (an AbortSignal and a deadline, checked while the query runs).
  */
+import type { AdjacencyView } from '../engine/api.js';
 import type { JsonValue } from '../util/json.js';
 import { DenseColumn } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
@@ -53,6 +54,7 @@ export class RunContext {
   private gidEnd = 0;
   private markArrays: Int32Array[] | null = null;
   private readonly buffers = new RunBuffers();
+  private readonly degreeViews = new Map<string, Map<string, AdjacencyView[]>>();
   /** Per vertex-attached accumulator index: its dense column, or null when it keeps objects. */
   readonly dense: (DenseColumn | null)[] = [];
   private lastYield = Date.now();
@@ -162,6 +164,29 @@ export class RunContext {
       this.markArrays = [this.buffers.marks(n), this.buffers.marks(n), this.buffers.marks(n)];
     }
     return this.markArrays;
+  }
+
+  /**
+   * The number of edges of one type leaving (type, row), as `graph.edges(…).length` counts them,
+   * read from the adjacency views (no edge handles are listed).
+   */
+  outDegree(edgeType: string, type: string, row: number): number {
+    let bySource = this.degreeViews.get(edgeType);
+    if (!bySource) this.degreeViews.set(edgeType, (bySource = new Map()));
+    let views = bySource.get(type);
+    if (!views) {
+      views = this.graph.catalog.vertexTypes.flatMap((t) =>
+        this.graph.adjacency(edgeType, type, t.name, 'out'),
+      );
+      bySource.set(type, views);
+    }
+    let n = 0;
+    for (const view of views) {
+      const offsets = view.offsets;
+      if (view.clean && !view.skipSelfLoops && row + 1 < offsets.length) n += offsets[row + 1] - offsets[row];
+      else n += view.degree(row);
+    }
+    return n;
   }
 
   /** Returns the run's reusable arrays; called once the run has ended. */

@@ -333,7 +333,12 @@ function vertexMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {
         f: (ctx) => {
           const v = tf(ctx) as Vtx;
           let n = 0;
-          for (const filter of filters(ctx)) n += ctx.graph.edges(v.type, v.row, filter).length;
+          for (const filter of filters(ctx)) {
+            n +=
+              filter.edgeType === undefined
+                ? ctx.graph.edges(v.type, v.row, filter).length
+                : ctx.outDegree(filter.edgeType, v.type, v.row);
+          }
           return n;
         },
       };

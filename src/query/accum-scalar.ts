@@ -4,7 +4,7 @@
  */
 import type { Accum } from './accumulators.js';
 import type { AccumT, QType } from './types.js';
-import { compareValues, intArith, toNumber } from './values.js';
+import { compareValues, intArith, toNumber, TupleVal } from './values.js';
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
@@ -133,6 +133,13 @@ export class MinMaxAccum implements Accum {
     this.v = x;
   }
   value(): unknown {
+    // A tuple has no extreme to start from: the first value wins; before it, each field reads its zero.
+    const e = this.t.elem;
+    if (this.v === null && e.kind === 'TUPLE')
+      return new TupleVal(
+        e,
+        e.fields.map((f) => zeroOf(f.type)),
+      );
     return this.v;
   }
   fresh(): Accum {

@@ -129,7 +129,8 @@ export function compileAccumType(cx: Cx, te: TypeExpr & { kind: 'accum' }): Accu
       if (
         NUMERIC_ACCUMS.has(a) &&
         !isNumeric(elem) &&
-        !['STRING', 'DATETIME', 'VERTEX'].includes(elem.kind)
+        !['STRING', 'DATETIME', 'VERTEX'].includes(elem.kind) &&
+        !(elem.kind === 'TUPLE' && a !== 'SumAccum')
       ) {
         throw compileError(te.args[0].pos, `${a}<${typeText(elem)}> is not a valid accumulator type`);
       }

@@ -68,9 +68,11 @@ async function writeRmat(path: string, scale: number, edgeFactor: number): Promi
   return writeLines(path, g.src.length, (i) => `${g.src[i]}\t${g.dst[i]}\n`);
 }
 
+/** Memory now, and the process's peak RSS so far (the scenarios run one after another). */
 function mem(): string {
   const m = process.memoryUsage();
-  return `rss ${(m.rss / 1048576).toFixed(0)} MB, heap ${(m.heapUsed / 1048576).toFixed(0)} MB`;
+  const peak = process.resourceUsage().maxRSS / 1024;
+  return `rss ${(m.rss / 1048576).toFixed(0)} MB, heap ${(m.heapUsed / 1048576).toFixed(0)} MB, peak rss so far ${peak.toFixed(0)} MB`;
 }
 
 let cpuMark = process.cpuUsage();

@@ -34,6 +34,17 @@ export interface ParseOptions {
 const DEFAULT_MAX_DEPTH = 512;
 const SAFE_DIGITS = 15; // any integer literal with at most 15 digits is a safe integer
 
+/**
+ * V8 makes a slice of 13 or more characters a view into its parent string, so a stored attribute
+ * value or id taken from a body would keep the whole request body alive. Shorter slices are copies.
+ */
+const SLICED_MIN = 13;
+
+/** A copy of `s` that references no parent string (the concatenation is flattened by the slice). */
+function detached(s: string): string {
+  return (' ' + s).slice(1);
+}
+
 export function parseJson(text: string, options: ParseOptions = {}): ParsedJson {
   const p = new Parser(text, options.keepDuplicateKeys ?? false, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   p.skipWs();
@@ -252,7 +263,7 @@ class Parser {
       const c = s.charCodeAt(i);
       if (c === 34) {
         this.pos = i + 1;
-        return s.slice(start, i);
+        return i - start < SLICED_MIN ? s.slice(start, i) : detached(s.slice(start, i));
       }
       if (c === 92) break;
       if (c < 32) this.fail('Control character in a string', i);
@@ -263,7 +274,7 @@ class Parser {
       const c = s.charCodeAt(i);
       if (c === 34) {
         this.pos = i + 1;
-        return out;
+        return out.length < SLICED_MIN ? out : detached(out);
       }
       if (c < 32) this.fail('Control character in a string', i);
       if (c !== 92) {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { stringifyJson } from '../../src/util/json.js';
 import { JsonReader, parseJson, RepeatedKey, JsonSyntaxError } from '../../src/util/json-parse.js';
 
@@ -113,4 +115,28 @@ test('JsonReader reports the syntax errors parseJson reports, at the same place'
       text,
     );
   }
+});
+
+test('strings taken from a body do not keep the body alive', () => {
+  // --expose-gc at run time: the heap must be measured after a full collection.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const kept: string[] = [];
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let k = 0; k < 100; k++) {
+    const body = JSON.stringify({
+      pad: 'x'.repeat(200_000),
+      plain: `a long attribute value ${k}`,
+      esc: `tab\there ${k}`,
+    });
+    const v = parseJson(body) as { plain: string; esc: string };
+    kept.push(v.plain, v.esc);
+  }
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  // 100 bodies of 200 kB would be 20 MB if the values were views into them.
+  assert.ok(grown < 4_000_000, `heap grew by ${grown} bytes`);
+  assert.equal(kept[0], 'a long attribute value 0');
+  assert.equal(kept[1], 'tab\there 0');
 });

@@ -393,6 +393,7 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
     case 'LOG':
     case 'RAISE':
     case 'TRY':
+    case 'EXCEPTION':
       throw new GsqlSyntaxError(t.line, t.column, `${w} is not supported yet`);
   }
   // A vertex-set declaration with a type: `S (ANY) = …`.

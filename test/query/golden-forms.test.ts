@@ -451,5 +451,14 @@ test('a stored query without RETURNS is called as a statement for its effects; i
     `CREATE QUERY useIt() FOR GRAPH library { INT n = setYear(to_vertex("b1", "book"), 1); }`,
   );
   if (bad.kind !== 'createQuery') throw new Error('parse');
-  await assert.rejects(reg.create(bad.query, 'library', db.catalog, false), /the value of n needs INT, not no value/);
+  await assert.rejects(
+    reg.create(bad.query, 'library', db.catalog, false),
+    /the value of n needs INT, not no value/,
+  );
+});
+
+test('EXCEPTION declarations are refused with a clear message', () => {
+  assert.throws(() => parseQueryText(q('EXCEPTION tooSlow (40001);\nPRINT 1;')), {
+    message: 'Syntax Error: line 2, column 1: EXCEPTION is not supported yet',
+  });
 });

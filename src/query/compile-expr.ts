@@ -242,7 +242,7 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
     case 'tuple': {
       // `(1, 2, 3)`: a set/bag literal (`@@s += (1, 2)`, `x IN ("a", "b")`).
       const items = e.items.map((i) => compileExpr(cx, i));
-      const elem = unify(items.map((i) => i.t));
+      const elem = items.length > 0 ? unify(items.map((i) => i.t)) : T.NULL;
       return { t: { kind: 'BAG', elem }, f: (ctx) => items.map((i) => i.f(ctx)) };
     }
     case 'interval':

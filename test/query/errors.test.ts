@@ -9,6 +9,11 @@ const err = (line: number, col: number, detail: string): string =>
   `Semantic Check Error in query t: line ${line}, col ${col}\n${detail}`;
 
 const cases: [string, string, string][] = [
+  [
+    'an empty () compared with a number',
+    `WHILE () > 0 LIMIT 3 DO PRINT 1; END;`,
+    err(2, 10, 'cannot compare BAG<NULL> with INT'),
+  ],
   ['unknown variable', `PRINT x;`, err(2, 7, '"x" is not defined')],
   [
     'undeclared global accumulator',

@@ -233,6 +233,8 @@ export type Stmt =
   | { kind: 'break'; pos: Pos }
   | { kind: 'continue'; pos: Pos }
   | { kind: 'print'; items: PrintItem[]; where?: Expr; pos: Pos }
+  /** `LOG(cond, a, b, …)`: a line in the server log when cond holds. */
+  | { kind: 'log'; cond: Expr; args: Expr[]; pos: Pos }
   /** An expression evaluated for its effect: a method call such as `@@heap.pop()`. */
   | { kind: 'expr'; expr: Expr; pos: Pos }
   | { kind: 'return'; value?: Expr; pos: Pos }

@@ -391,6 +391,8 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
     case 'SELECT':
       throw c.error('a SELECT block must be assigned to a vertex set variable: expected "X = SELECT …"');
     case 'LOG':
+      if (c.isPunct('(', 1)) return parseLog(c);
+      break;
     case 'RAISE':
     case 'TRY':
     case 'EXCEPTION':
@@ -422,6 +424,17 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   }
   if (target.kind === 'method' || target.kind === 'call') return { kind: 'expr', expr: target, pos };
   throw c.error('expected "=", "+=" or the end of the statement');
+}
+
+function parseLog(c: TokenCursor): Stmt {
+  const pos = c.pos();
+  c.next();
+  c.expectPunct('(');
+  const cond = parseExpr(c);
+  const args: Expr[] = [];
+  while (c.acceptPunct(',')) args.push(parseExpr(c));
+  c.expectPunct(')');
+  return { kind: 'log', cond, args, pos };
 }
 
 /** The right side of an assignment: an expression or a SELECT block. */

@@ -11,6 +11,7 @@ import { coerce, compileExpr, expectType } from './compile-expr.js';
 import type { RunContext } from './context.js';
 import { compileDeleteAlias, compileInsert, deleteVertices } from './dml.js';
 import { compileError } from './errors.js';
+import { compileLog } from './log-stmt.js';
 import { compilePrint } from './print.js';
 import { asVertexSet } from './compile-vset.js';
 import { Flow, type BodyStmt, type Cx, type Eval, type RowStmt } from './scope.js';
@@ -293,6 +294,8 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
       const f = compilePrint(cx, s);
       return (ctx) => (f(ctx), Flow.Next);
     }
+    case 'log':
+      return compileLog(cx, s);
     case 'return': {
       if (cx.clause !== 'body') throw compileError(s.pos, `RETURN is not allowed in ${cx.clause}`);
       if (s.value && !cx.returns)

@@ -18,6 +18,8 @@ export interface RunOptions {
   deadline?: number;
   /** The directory FILE objects write into (`ocelot serve --output-dir`); none: FILE is refused. */
   outputDir?: string;
+  /** The server's log, for LOG statements; none: LOG writes nothing. */
+  log?: (line: string) => void;
 }
 
 /** A change the query makes, applied in order when the query ends. */

@@ -27,7 +27,7 @@ export class QueryFile {
 }
 
 /** One println field: strings and numbers as they are, containers and records as JSON. */
-function fieldText(v: JsonValue): string {
+export function fieldText(v: JsonValue): string {
   if (v === null) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'object') return stringifyJson(v);

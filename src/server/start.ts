@@ -130,7 +130,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       credentialCheck: opts.credentialCheck ?? gsqlCredentialCheck(db),
       recorder,
       endpoints,
-      runScript: opts.runScript ?? shellRunner(db, opts.outputDir),
+      runScript: opts.runScript ?? shellRunner(db, opts.outputDir, log),
       ...(opts.outputDir === undefined ? {} : { outputDir: opts.outputDir }),
       log,
     };

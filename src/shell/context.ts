@@ -20,6 +20,8 @@ export interface ShellContext {
   settings: Map<string, string>;
   /** Where RUN QUERY's FILE objects write (the server's `--output-dir`); none: FILE is refused. */
   outputDir?: string;
+  /** The server's log, where RUN QUERY's LOG statements write; none: they write nothing. */
+  log?: (line: string) => void;
 }
 
 /** Exit codes of the gsql client (0 ok). */

@@ -60,7 +60,10 @@ async function runAndPrint(
     throw e;
   }
   try {
-    const { results, warnings } = await executeQuery(db, query, params, { outputDir: ctx.outputDir });
+    const { results, warnings } = await executeQuery(db, query, params, {
+      outputDir: ctx.outputDir,
+      log: ctx.log,
+    });
     ctx.print(envelopeText({ error: false, message: warnings.join('\n'), results }));
   } catch (e) {
     if (!(e instanceof QueryRuntimeError)) throw e;

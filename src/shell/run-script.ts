@@ -75,6 +75,7 @@ export async function runScript(
   session: ShellSession,
   out: (text: string) => void,
   outputDir?: string,
+  log?: (line: string) => void,
 ): Promise<number> {
   const ctx: ShellContext = {
     store,
@@ -82,6 +83,7 @@ export async function runScript(
     print: (line) => out(`${line}\n`),
     settings: new Map(),
     ...(outputDir === undefined ? {} : { outputDir }),
+    ...(log === undefined ? {} : { log }),
   };
   let code = 0;
   for (const item of parseScript(text)) {

@@ -47,7 +47,7 @@ async function interpret(ctx: ServerContext, request: FastifyRequest): Promise<u
   const graph = graphOf(ctx, text, q.get('graph'));
   const params = queryStringRecord(q);
   return runTracked(request, ctx.db, graph, headers, (opts) =>
-    interpretQueryText(ctx.db, text, graph, params, { ...opts, outputDir: ctx.outputDir }),
+    interpretQueryText(ctx.db, text, graph, params, { ...opts, outputDir: ctx.outputDir, log: ctx.log }),
   );
 }
 

@@ -17,7 +17,10 @@ export type ScriptRunner = (
   out: (text: string) => void,
 ) => Promise<number>;
 
-/** The GSQL shell executor (src/shell) over a Database; RUN QUERY writes FILE output into outputDir. */
-export function shellRunner(db: Database, outputDir?: string): ScriptRunner {
-  return (text, session, out) => runScript(db, text, session, out, outputDir);
+/**
+ * The GSQL shell executor (src/shell) over a Database; RUN QUERY writes FILE output into outputDir
+ * and LOG lines to log.
+ */
+export function shellRunner(db: Database, outputDir?: string, log?: (line: string) => void): ScriptRunner {
+  return (text, session, out) => runScript(db, text, session, out, outputDir, log);
 }

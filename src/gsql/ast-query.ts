@@ -204,6 +204,9 @@ export interface PrintItem {
   pos: Pos;
 }
 
+/** `PRINT … TO_CSV f` (a FILE object) or `PRINT … TO_CSV "path"`. */
+export type PrintTarget = { file: string; pos: Pos } | { path: string; pos: Pos };
+
 export type Stmt =
   /** `STATIC` globals keep their value from one run of the installed query to the next. */
   | { kind: 'accumDecl'; global: boolean; static?: boolean; type: TypeExpr; names: DeclName[]; pos: Pos }
@@ -232,7 +235,7 @@ export type Stmt =
     }
   | { kind: 'break'; pos: Pos }
   | { kind: 'continue'; pos: Pos }
-  | { kind: 'print'; items: PrintItem[]; where?: Expr; pos: Pos }
+  | { kind: 'print'; items: PrintItem[]; where?: Expr; toCsv?: PrintTarget; pos: Pos }
   /** `LOG(cond, a, b, …)`: a line in the server log when cond holds. */
   | { kind: 'log'; cond: Expr; args: Expr[]; pos: Pos }
   /** An expression evaluated for its effect: a method call such as `@@heap.pop()`. */

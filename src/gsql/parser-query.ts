@@ -12,6 +12,7 @@ import type {
   Param,
   Pos,
   PrintItem,
+  PrintTarget,
   QueryDef,
   QueryStatement,
   SeedItem,
@@ -673,8 +674,18 @@ function parsePrint(c: TokenCursor): Stmt {
     items.push(item);
   } while (c.acceptPunct(','));
   const where = c.acceptWord('WHERE') ? parseExpr(c) : undefined;
-  if (c.isWord('TO_CSV'))
-    throw new GsqlSyntaxError(c.peek().line, c.peek().column, 'PRINT … TO_CSV is not supported yet');
+  if (c.isWord('TO_CSV')) {
+    const tpos = c.pos();
+    c.next();
+    // `TO_CSV f` names a FILE object; `TO_CSV "path"` names the file itself.
+    const t = c.peek();
+    if (t.kind !== 'string' && t.kind !== 'ident')
+      throw new GsqlSyntaxError(t.line, t.column, 'TO_CSV needs a FILE object or a file path string');
+    c.next();
+    const toCsv: PrintTarget =
+      t.kind === 'string' ? { path: t.text, pos: tpos } : { file: t.text, pos: posOf(t) };
+    return { kind: 'print', items, where, toCsv, pos };
+  }
   return { kind: 'print', items, where, pos };
 }
 

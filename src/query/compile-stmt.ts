@@ -13,6 +13,7 @@ import { compileDeleteAlias, compileInsert, deleteVertices } from './dml.js';
 import { compileError } from './errors.js';
 import { compileLog } from './log-stmt.js';
 import { compilePrint } from './print.js';
+import { compilePrintCsv } from './print-csv.js';
 import { asVertexSet } from './compile-vset.js';
 import { Flow, type BodyStmt, type Cx, type Eval, type RowStmt } from './scope.js';
 import { accumValueType, isNumeric, T, typeText, type QType, type TupleT } from './types.js';
@@ -291,7 +292,7 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
     case 'insert':
       return compileInsert(cx, s);
     case 'print': {
-      const f = compilePrint(cx, s);
+      const f = s.toCsv ? compilePrintCsv(cx, s, s.toCsv) : compilePrint(cx, s);
       return (ctx) => (f(ctx), Flow.Next);
     }
     case 'log':

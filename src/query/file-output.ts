@@ -19,17 +19,27 @@ export class QueryFile {
   ) {}
 
   println(items: JsonValue[]): void {
+    this.appendLine(items.map(fieldText).join(','), 'println');
+  }
+
+  /** One line of a `println` or of a `PRINT … TO_CSV` (`what`, for the error). */
+  appendLine(text: string, what: string): void {
     if (this.absPath === '') {
-      throw new QueryRuntimeError('Runtime Error: println on a FILE opened with an empty path.');
+      throw new QueryRuntimeError(`Runtime Error: ${what} on a FILE opened with an empty path.`);
     }
-    this.lines.push(items.map(fieldText).join(',') + '\n');
+    this.lines.push(text + '\n');
   }
 }
 
-/** One println field: strings and numbers as they are, containers and records as JSON. */
+/**
+ * One println field: strings and numbers as they are, a list or set of plain values separated by
+ * spaces (as TigerGraph writes them), other containers and records as JSON.
+ */
 export function fieldText(v: JsonValue): string {
   if (v === null) return '';
   if (typeof v === 'string') return v;
+  if (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object'))
+    return v.map(fieldText).join(' ');
   if (typeof v === 'object') return stringifyJson(v);
   return String(v);
 }

@@ -115,9 +115,10 @@ export type Expr =
   | (ExprBase & { kind: 'global'; name: string; prev?: boolean; index?: Expr[] })
   /**
    * A vertex-attached accumulator `target.@name` (target absent for a bare `@name`);
-   * `target.@name'` reads its value from before the current SELECT.
+   * `target.@name'` reads its value from before the current SELECT; `target.@name[i]` is an
+   * ArrayAccum cell.
    */
-  | (ExprBase & { kind: 'vattach'; target?: Expr; name: string; prev?: boolean })
+  | (ExprBase & { kind: 'vattach'; target?: Expr; name: string; prev?: boolean; index?: Expr[] })
   /** `target.name`: an attribute, a tuple field, or `.type`. */
   | (ExprBase & { kind: 'field'; target: Expr; name: string; namePos: Pos })
   | (ExprBase & { kind: 'method'; target: Expr; name: string; args: Expr[]; namePos: Pos })

@@ -301,6 +301,11 @@ function parsePostfix(c: TokenCursor, e: Expr): Expr {
     if (c.acceptPunct('@')) {
       const name = c.expectIdent('an accumulator name after "@"');
       e = { kind: 'vattach', target: e, name: name.text, pos: e.pos, start: e.start, end: name.end };
+      const { index, end } = parseIndexes(c);
+      if (index.length > 0) {
+        e = { ...e, index, end };
+        continue;
+      }
       const prime = c.peek();
       if (prime.kind === 'punct' && prime.text === "'") {
         c.next();

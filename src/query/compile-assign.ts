@@ -156,11 +156,12 @@ export function compileAssign(cx: Cx, s: Stmt & { kind: 'assign' }): RowStmt {
       );
     }
     if (acc.t.accum === 'ArrayAccum') {
-      throw compileError(s.pos, `an ArrayAccum is updated one cell at a time, e.g. @@a[0] ${op} …`);
+      const cell = target.kind === 'vattach' ? 'v.@a[0]' : '@@a[0]';
+      throw compileError(s.pos, `an ArrayAccum is updated one cell at a time, e.g. ${cell} ${op} …`);
     }
     const input = compileAccumInput(cx, acc.t, value, op);
     const add = op === '+=';
-    if (target.kind === 'vattach') return vertexAccumAssign(cx, target, add, input);
+    if (target.kind === 'vattach' && !target.index) return vertexAccumAssign(cx, target, add, input);
     const get = acc.get;
     const global = target.kind === 'global';
     return (ctx) => {

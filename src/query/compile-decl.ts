@@ -167,14 +167,18 @@ function accumFactory(
   };
 }
 
-/** `ArrayAccum<…> @@a[3][4]`: a global whose sizes are evaluated where it is declared. */
+/**
+ * `ArrayAccum<…> @@a[3][4]` / `@a[3]`: sizes are evaluated where it is declared; a vertex-attached
+ * one gives each vertex its own array of those sizes.
+ */
 function arrayAccumDecl(cx: Cx, t: AccumT, global: boolean, n: DeclName): (ctx: RunContext) => void {
+  const name = (global ? '@@' : '@') + n.name;
   if (t.accum !== 'ArrayAccum')
     throw compileError(n.pos, `only an ArrayAccum takes sizes in brackets; ${t.accum} does not`);
-  if (!n.dims) throw compileError(n.pos, `the ArrayAccum @@${n.name} needs its sizes, e.g. @@${n.name}[3]`);
-  if (!global) throw compileError(n.pos, 'vertex-attached ArrayAccum is not supported yet');
+  if (!n.dims) throw compileError(n.pos, `the ArrayAccum ${name} needs its sizes, e.g. ${name}[3]`);
   if (n.init) throw compileError(n.init.pos, 'an ArrayAccum takes no initial value');
-  if (cx.globals.has(n.name)) throw compileError(n.pos, `@@${n.name} is already declared`);
+  if (global ? cx.globals.has(n.name) : cx.vaccs.has(n.name))
+    throw compileError(n.pos, `${name} is already declared`);
   const sizes = n.dims.map((d) => {
     const x = compileExpr(cx, d);
     if (!isInteger(x.t))
@@ -183,6 +187,15 @@ function arrayAccumDecl(cx: Cx, t: AccumT, global: boolean, n: DeclName): (ctx: 
   });
   const cellT = t.elem as AccumT;
   const slot = cx.newSlot();
+  if (!global) {
+    const at: AccumT = { ...t, dims: sizes.length };
+    const make = (ctx: RunContext): Accum =>
+      new ArrayAccum(() => makeAccum(cellT), ctx.vars[slot] as number[]);
+    cx.vaccs.set(n.name, { name: n.name, index: cx.vaccs.size, t: at, make, dense: undefined });
+    return (ctx) => {
+      ctx.vars[slot] = sizes.map((s) => toNumber(s(ctx)));
+    };
+  }
   cx.globals.set(n.name, { name: n.name, slot, t: { ...t, dims: sizes.length } });
   return (ctx) => {
     ctx.vars[slot] = new ArrayAccum(

@@ -6,7 +6,7 @@ import { Tuple, VertexRef, type Value } from '../catalog/value.js';
 import type { BinaryOp, Expr, Pos } from '../gsql/ast-query.js';
 import { collectionContains, collectionItems, type Accum } from './accumulators.js';
 import { compileCall } from './functions.js';
-import { accumRef, compileMethod } from './methods.js';
+import { accumRef, arrayCell, compileMethod } from './methods.js';
 import { compileSeed, compileSetOp } from './compile-vset.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
@@ -164,6 +164,11 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
       return { t: accumValueType(g.t), f: (ctx) => (ctx.vars[slot] as Accum).value() };
     }
     case 'vattach': {
+      if (e.index) {
+        const { va, target } = vertexAccumRef(cx, e);
+        const cell = arrayCell(cx, e, '@', va.t, (ctx) => vaccOf(ctx, target(ctx), va));
+        return { t: accumValueType(cell.t), f: (ctx) => cell.get(ctx).value() };
+      }
       const { va, target, aliasSlot } = vertexAccumRef(cx, e);
       if (e.prev) {
         va.primed = true;

@@ -36,36 +36,40 @@ export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) =
     const g = cx.globals.get(e.name);
     if (!g) throw compileError(e.pos, `the global accumulator @@${e.name} is not declared`);
     const slot = g.slot;
-    if (e.index) return arrayCell(cx, e, g.t, slot);
+    if (e.index) return arrayCell(cx, e, '@@', g.t, (ctx) => ctx.vars[slot] as Accum);
     return { t: g.t, get: (ctx) => ctx.vars[slot] as Accum };
   }
   // `@x'` is a plain value, not an accumulator to update.
   if (e.kind === 'vattach' && !e.prev) {
     const { va, target } = vertexAccumRef(cx, e);
-    return { t: va.t, get: (ctx) => vaccForUpdate(ctx, target(ctx), va) };
+    const get = (ctx: RunContext): Accum => vaccForUpdate(ctx, target(ctx), va);
+    if (e.index) return arrayCell(cx, e, '@', va.t, get);
+    return { t: va.t, get };
   }
   return undefined;
 }
 
-/** `@@a[i][j]`: one cell of an ArrayAccum, with one integer index per dimension. */
-function arrayCell(
+/** `@@a[i][j]` / `v.@a[i]`: one cell of an ArrayAccum, with one integer index per dimension. */
+export function arrayCell(
   cx: Cx,
-  e: Expr & { kind: 'global' },
+  e: Expr & { name: string; index?: Expr[] },
+  sigil: string,
   t: AccumT,
-  slot: number,
+  array: (ctx: RunContext) => Accum,
 ): { t: AccumT; get: (ctx: RunContext) => Accum } {
   const index = e.index ?? [];
-  if (t.accum !== 'ArrayAccum') throw compileError(e.pos, `@@${e.name} is a ${t.accum}, not an ArrayAccum`);
+  const name = sigil + e.name;
+  if (t.accum !== 'ArrayAccum') throw compileError(e.pos, `${name} is a ${t.accum}, not an ArrayAccum`);
   if (index.length !== t.dims) {
     throw compileError(
       e.pos,
-      `@@${e.name} has ${t.dims} dimension${t.dims === 1 ? '' : 's'}, not ${index.length}`,
+      `${name} has ${t.dims} dimension${t.dims === 1 ? '' : 's'}, not ${index.length}`,
     );
   }
   const idx = index.map((i) => num(cx, i));
   return {
     t: t.elem as AccumT,
-    get: (ctx) => (ctx.vars[slot] as ArrayAccum).cell(idx.map((f) => f(ctx))),
+    get: (ctx) => (array(ctx) as ArrayAccum).cell(idx.map((f) => f(ctx))),
   };
 }
 

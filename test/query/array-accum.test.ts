@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { libraryGraph } from '../fixtures/query/library.js';
 import { socialNet } from '../fixtures/query/social-net.js';
 import { compileErrorOf, runText } from '../fixtures/query/run.js';
 
@@ -51,9 +52,105 @@ test('ArrayAccum errors: an index out of range at run time, misuse at CREATE tim
     'an ArrayAccum is updated one cell at a time, e.g. @@a[0] += …',
   );
   assert.equal(err('ArrayAccum<SumAccum<INT>> @@a;'), 'the ArrayAccum @@a needs its sizes, e.g. @@a[3]');
-  assert.equal(err('ArrayAccum<SumAccum<INT>> @a[3];'), 'vertex-attached ArrayAccum is not supported yet');
   assert.equal(
     err('ArrayAccum<INT> @@a[3];'),
     'the cells of an ArrayAccum must be accumulators, e.g. ArrayAccum<SumAccum<INT>>',
+  );
+});
+
+const lib = (body: string): string => `CREATE QUERY t() FOR GRAPH library {\n${body}\n}`;
+
+test('vertex-attached ArrayAccum: each vertex has its own cells, updated and read by index', async () => {
+  const out = await runText(
+    libraryGraph(),
+    lib(
+      `ArrayAccum<SumAccum<INT>> @byType[3];
+       ArrayAccum<SumAccum<INT>> @grid[2][2];
+       R = {reader.*};
+       R = SELECT r FROM R:r -(:e)- :t
+           ACCUM CASE e.type
+                   WHEN "knows" THEN r.@byType[0] += 1
+                   WHEN "borrowed" THEN r.@byType[1] += 1
+                   WHEN "reviewed" THEN r.@byType[2] += 1
+                 END
+           POST-ACCUM r.@grid[0][1] = r.@byType[1] * 10, r.@grid[1][0] += r.age
+           ORDER BY r.age;
+       Busy = SELECT r FROM R:r WHERE r.@byType[1] + r.@byType[2] > 1;
+       PRINT R[R.@byType, R.@grid[0][1] AS lent, R.@grid], Busy.size() AS busy;`,
+    ),
+  );
+  const rows = (out[0] as { R: { v_id: string; attributes: Record<string, unknown> }[] }).R;
+  assert.deepEqual(
+    rows.map((r) => [r.v_id, r.attributes]),
+    [
+      [
+        'cid',
+        {
+          'R.@byType': [1, 1, 1],
+          lent: 10,
+          'R.@grid': [
+            [0, 10],
+            [27, 0],
+          ],
+        },
+      ],
+      [
+        'ann',
+        {
+          'R.@byType': [1, 2, 1],
+          lent: 20,
+          'R.@grid': [
+            [0, 20],
+            [31, 0],
+          ],
+        },
+      ],
+      [
+        'bob',
+        {
+          'R.@byType': [2, 1, 0],
+          lent: 10,
+          'R.@grid': [
+            [0, 10],
+            [45, 0],
+          ],
+        },
+      ],
+    ],
+  );
+  assert.equal((out[0] as { busy: number }).busy, 2);
+});
+
+test('vertex-attached ArrayAccum misuse is refused at CREATE, an index out of range at run time', async () => {
+  const err = (body: string): string => compileErrorOf(libraryGraph(), lib(body));
+  assert.equal(
+    err('ArrayAccum<SumAccum<INT>> @a[3];\nR = SELECT r FROM reader:r ACCUM r.@a += 1;'),
+    'Semantic Check Error in query t: line 3, col 34\nan ArrayAccum is updated one cell at a time, e.g. v.@a[0] += …',
+  );
+  assert.equal(
+    err('ArrayAccum<SumAccum<INT>> @a[3];\nR = SELECT r FROM reader:r ACCUM r.@a[0][1] += 1;'),
+    'Semantic Check Error in query t: line 3, col 34\n@a has 1 dimension, not 2',
+  );
+  assert.equal(
+    err('SumAccum<INT> @s;\nR = SELECT r FROM reader:r ACCUM r.@s[0] += 1;'),
+    'Semantic Check Error in query t: line 3, col 34\n@s is a SumAccum, not an ArrayAccum',
+  );
+  assert.equal(
+    err('ArrayAccum<SumAccum<INT>> @a[3], @a[2];'),
+    'Semantic Check Error in query t: line 2, col 34\n@a is already declared',
+  );
+  assert.equal(
+    err('ArrayAccum<SumAccum<INT>> @a["x"];'),
+    'Semantic Check Error in query t: line 2, col 30\nan ArrayAccum size must be an integer, not STRING',
+  );
+  await assert.rejects(
+    runText(
+      libraryGraph(),
+      lib('ArrayAccum<SumAccum<INT>> @a[2];\nR = SELECT r FROM reader:r ACCUM r.@a[r.age] += 1;'),
+    ),
+    {
+      message: /^Runtime Error: index (27|31|45) is out of range \[0, 2\) of an ArrayAccum\.$/,
+      code: 'GSQL-2620',
+    },
   );
 });

@@ -237,6 +237,18 @@ export type Stmt =
   | { kind: 'break'; pos: Pos }
   | { kind: 'continue'; pos: Pos }
   | { kind: 'print'; items: PrintItem[]; where?: Expr; toCsv?: PrintTarget; pos: Pos }
+  /** `EXCEPTION name (code)`: a user-defined exception RAISE can throw. */
+  | { kind: 'exceptionDecl'; name: string; code: number; pos: Pos }
+  /** `RAISE name [(message)]`: stops the query (or jumps to a TRY's handler). */
+  | { kind: 'raise'; name: string; message?: Expr; pos: Pos }
+  /** `TRY … EXCEPTION WHEN e THEN … [ELSE …] END`. */
+  | {
+      kind: 'try';
+      body: Stmt[];
+      handlers: { name: string; pos: Pos; body: Stmt[] }[];
+      otherwise?: Stmt[];
+      pos: Pos;
+    }
   /** `LOG(cond, a, b, …)`: a line in the server log when cond holds. */
   | { kind: 'log'; cond: Expr; args: Expr[]; pos: Pos }
   /** An expression evaluated for its effect: a method call such as `@@heap.pop()`. */

@@ -395,9 +395,11 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
       if (c.isPunct('(', 1)) return parseLog(c);
       break;
     case 'RAISE':
+      return parseRaise(c);
     case 'TRY':
+      return inBlock(c, () => parseTry(c, mode));
     case 'EXCEPTION':
-      throw new GsqlSyntaxError(t.line, t.column, `${w} is not supported yet`);
+      return parseExceptionDecl(c);
   }
   // A vertex-set declaration with a type: `S (ANY) = …`.
   if (
@@ -425,6 +427,53 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   }
   if (target.kind === 'method' || target.kind === 'call') return { kind: 'expr', expr: target, pos };
   throw c.error('expected "=", "+=" or the end of the statement');
+}
+
+function parseExceptionDecl(c: TokenCursor): Stmt {
+  const pos = c.pos();
+  c.next();
+  const name = c.expectIdent('an exception name').text;
+  c.expectPunct('(');
+  const t = c.next();
+  if (t.kind !== 'number' || !/^\d+$/.test(t.text))
+    throw new GsqlSyntaxError(
+      t.line,
+      t.column,
+      `the code of an EXCEPTION must be an integer, not "${t.text}"`,
+    );
+  c.expectPunct(')');
+  return { kind: 'exceptionDecl', name, code: Number(t.text), pos };
+}
+
+function parseRaise(c: TokenCursor): Stmt {
+  const pos = c.pos();
+  c.next();
+  const name = c.expectIdent('an exception name').text;
+  if (!c.acceptPunct('(')) return { kind: 'raise', name, pos };
+  const message = parseExpr(c);
+  c.expectPunct(')');
+  return { kind: 'raise', name, message, pos };
+}
+
+function parseTry(c: TokenCursor, mode: Mode): Stmt {
+  const pos = c.pos();
+  c.next();
+  if (mode !== 'body')
+    throw new GsqlSyntaxError(pos.line, pos.column, 'TRY is only allowed in the query body');
+  const body = parseBlock(c, mode, ['EXCEPTION']);
+  c.expectWord('EXCEPTION');
+  const handlers: { name: string; pos: Pos; body: Stmt[] }[] = [];
+  while (c.isWord('WHEN')) {
+    c.next();
+    const hpos = c.pos();
+    const name = c.expectIdent('an exception name').text;
+    c.expectWord('THEN');
+    handlers.push({ name, pos: hpos, body: parseBlock(c, mode, ['WHEN', 'ELSE', 'END']) });
+  }
+  if (handlers.length === 0) throw c.error('expected "WHEN exception THEN …" after EXCEPTION');
+  const otherwise = c.acceptWord('ELSE') ? parseBlock(c, mode, ['END']) : undefined;
+  c.expectWord('END');
+  return { kind: 'try', body, handlers, otherwise, pos };
 }
 
 function parseLog(c: TokenCursor): Stmt {

@@ -12,6 +12,7 @@ import type { RunContext } from './context.js';
 import { compileDeleteAlias, compileInsert, deleteVertices } from './dml.js';
 import { compileError } from './errors.js';
 import { compileLog } from './log-stmt.js';
+import { compileRaise, compileTry, declareException } from './exceptions.js';
 import { compilePrint } from './print.js';
 import { compilePrintCsv } from './print-csv.js';
 import { asVertexSet } from './compile-vset.js';
@@ -297,6 +298,11 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
     }
     case 'log':
       return compileLog(cx, s);
+    case 'exceptionDecl':
+      declareException(cx, s);
+      return () => Flow.Next;
+    case 'raise':
+      return compileRaise(cx, s);
     case 'return': {
       if (cx.clause !== 'body') throw compileError(s.pos, `RETURN is not allowed in ${cx.clause}`);
       if (s.value && !cx.returns)
@@ -462,6 +468,8 @@ function compileBodyStmt(cx: Cx, s: Stmt): BodyStmt {
         return Flow.Next;
       };
     }
+    case 'try':
+      return compileTry(cx, s, (stmts) => compileBodyStmts(cx, stmts), runBodyList);
     case 'vsetAssign': {
       const { sync, async } = compileVsetAssign(cx, s);
       if (async) return async;

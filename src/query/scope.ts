@@ -85,6 +85,8 @@ export class Cx {
   readonly globals = new Map<string, GlobalAccum>();
   readonly vaccs = new Map<string, VertexAccum>();
   readonly tuples = new Map<string, TupleT>();
+  /** User-defined exceptions (`EXCEPTION name (code)`): name -> error code. */
+  readonly exceptions = new Map<string, number>();
   clause: Clause = 'body';
   loopDepth = 0;
   /** Set by compile-query: compiles a SELECT block into a vertex-set closure. */

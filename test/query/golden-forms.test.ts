@@ -456,9 +456,3 @@ test('a stored query without RETURNS is called as a statement for its effects; i
     /the value of n needs INT, not no value/,
   );
 });
-
-test('EXCEPTION declarations are refused with a clear message', () => {
-  assert.throws(() => parseQueryText(q('EXCEPTION tooSlow (40001);\nPRINT 1;')), {
-    message: 'Syntax Error: line 2, column 1: EXCEPTION is not supported yet',
-  });
-});

@@ -56,6 +56,11 @@ function walk(stmts: readonly Stmt[], out: Stmt[] = []): Stmt[] {
       for (const b of s.branches) walk(b.body, out);
       if (s.otherwise) walk(s.otherwise, out);
     } else if (s.kind === 'while' || s.kind === 'foreach') walk(s.body, out);
+    else if (s.kind === 'try') {
+      walk(s.body, out);
+      for (const h of s.handlers) walk(h.body, out);
+      if (s.otherwise) walk(s.otherwise, out);
+    }
   }
   return out;
 }

@@ -322,7 +322,7 @@ export function vertexTypesOf(cx: Cx, e: Expr, t: QType): string[] {
 }
 
 /** An attribute of a vertex type, including a primary id declared WITH primary_id_as_attribute. */
-function vertexAttribute(vt: VertexType | undefined, name: string): { type: AttrType } | undefined {
+export function vertexAttribute(vt: VertexType | undefined, name: string): { type: AttrType } | undefined {
   if (!vt) return undefined;
   const a = vt.attributes.find((x) => x.name === name);
   if (a) return a;

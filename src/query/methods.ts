@@ -28,6 +28,7 @@ import { compileJsonMethod } from './json-values.js';
 import type { QueryFile } from './file-output.js';
 import { toJson } from './print.js';
 import { typeNamesOf } from './type-names.js';
+import { compileTraversal, FILTERABLE } from './neighbor-methods.js';
 import { TupleVal, type Vtx } from './values.js';
 
 /** A closure yielding the accumulator object an expression names (global or vertex-attached). */
@@ -75,6 +76,9 @@ export function arrayCell(
 
 export function compileMethod(cx: Cx, e: Method): Typed {
   const name = e.name.toLowerCase();
+  if (name === 'filter' && e.target.kind === 'method' && FILTERABLE.has(e.target.name.toLowerCase()))
+    return compileTraversal(cx, e.target, e);
+  if (name === 'neighborattribute' || name === 'edgeattribute') return compileTraversal(cx, e, undefined);
   const acc = accumRef(cx, e.target);
   if (acc) return accumMethod(cx, e, name, acc);
   const target = compileExpr(cx, e.target);

@@ -12,7 +12,7 @@ import { executeQuery } from '../../src/query/run.js';
 import { registryFor, runInstalledQuery } from '../../src/query/registry.js';
 import { stringifyJson } from '../../src/util/json.js';
 import { libraryGraph } from '../fixtures/query/library.js';
-import { runText, v } from '../fixtures/query/run.js';
+import { compileErrorOf, runText, v } from '../fixtures/query/run.js';
 
 const q = (body: string, params = ''): string => `CREATE QUERY t(${params}) FOR GRAPH library {\n${body}\n}`;
 
@@ -454,5 +454,65 @@ test('a stored query without RETURNS is called as a statement for its effects; i
   await assert.rejects(
     reg.create(bad.query, 'library', db.catalog, false),
     /the value of n needs INT, not no value/,
+  );
+});
+
+test('neighbors().filter(), neighborAttribute() and edgeAttribute(): bags over out-edges, filtered by edge and neighbour', async () => {
+  const out = await runText(
+    libraryGraph(),
+    q(`SetAccum<VERTEX<book>> @good;
+       BagAccum<STRING> @titles, @oldTitles;
+       BagAccum<INT> @stars, @newStars;
+       SetAccum<STRING> @olderFriendCities;
+       R = SELECT r FROM reader:r
+           ACCUM r.@good += r.neighbors("reviewed").filter(reviewed.stars >= 3),
+                 r.@titles += r.neighborAttribute("borrowed", "book", "title"),
+                 r.@oldTitles += r.neighborAttribute("borrowed", "book", "title")
+                                  .filter(book.year < 1900 OR r.city == "Rome"),
+                 r.@stars += r.edgeAttribute("reviewed", "stars"),
+                 r.@newStars += r.edgeAttribute("reviewed", "stars").filter(book.year > 1900 AND reviewed.stars > 2),
+                 r.@olderFriendCities += r.neighborAttribute("knows", "reader", "city").filter(reader.age > r.age);
+       PRINT R[R.@good, R.@titles, R.@oldTitles, R.@stars, R.@newStars, R.@olderFriendCities];`),
+  );
+  const rows = (out[0] as { R: { v_id: string; attributes: Record<string, unknown[]> }[] }).R;
+  const by = Object.fromEntries(
+    rows.map((r) => [r.v_id, Object.values(r.attributes).map((x) => [...x].sort())]),
+  );
+  assert.deepEqual(by, {
+    ann: [['b1'], ['Dune', 'Emma'], ['Emma'], [5], [5], ['Rome']],
+    bob: [[], ['Emma'], ['Emma'], [], [], []],
+    cid: [[], ['Ulysses'], [], [2], [], ['Rome']],
+  });
+});
+
+test('neighborAttribute(), edgeAttribute() and filter() misuse is refused at CREATE with its position', async () => {
+  const db = libraryGraph();
+  const err = (expr: string): string =>
+    compileErrorOf(
+      db,
+      q(`BagAccum<STRING> @b;\nR = SELECT r FROM reader:r ACCUM r.@b += ${expr};`, 'STRING s'),
+    );
+  const at = (col: number, msg: string): string =>
+    `Semantic Check Error in query t: line 3, col ${col}\n${msg}`;
+  assert.equal(
+    err('r.neighborAttribute("borrowed", "book", "pages")'),
+    at(82, '"pages" is not an attribute of vertex type book'),
+  );
+  assert.equal(
+    err('r.neighborAttribute("borrowed", "book")'),
+    at(44, 'neighborAttribute() takes 3 arguments'),
+  );
+  assert.equal(err('r.edgeAttribute("lent", "day")'), at(58, '"lent" is not an edge type of graph library'));
+  assert.equal(
+    err('r.edgeAttribute(s, "day")'),
+    at(58, 'edgeAttribute() needs the edge type as a string literal'),
+  );
+  assert.equal(
+    err('r.neighborAttribute("borrowed", "book", "title").filter(borrowed.day)'),
+    at(98, 'filter() needs BOOL, but this is DATETIME'),
+  );
+  assert.equal(
+    err('r.neighbors(s).filter(true)'),
+    at(54, 'neighbors() needs the edge type as a string literal'),
   );
 });

@@ -134,7 +134,7 @@ function vertexAccumAssign(cx: Cx, target: Expr & { kind: 'vattach' }, add: bool
     };
   }
   return (ctx) => {
-    const v = vertex(ctx);
+    const v = ctx.own(vertex(ctx));
     const x = input(ctx);
     const col = ctx.dense[index] ?? ctx.column(va);
     if (col === null) update(ctx, vaccForUpdate(ctx, v, va), add, x, false);

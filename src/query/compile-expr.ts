@@ -35,14 +35,16 @@ import {
   type IntOp,
 } from './values.js';
 
-export function vaccOf(ctx: RunContext, v: Vtx, va: VertexAccum): Accum {
+export function vaccOf(ctx: RunContext, vertex: Vtx, va: VertexAccum): Accum {
+  const v = ctx.own(vertex);
   const col = ctx.column(va);
   if (col !== null) return col.cell(v.gid);
   return ((v.acc ??= [])[va.index] ??= va.make(ctx)) as Accum;
 }
 
 /** The accumulator about to be updated; keeps its value from before the running SELECT if `@x'` is read. */
-export function vaccForUpdate(ctx: RunContext, v: Vtx, va: VertexAccum): Accum {
+export function vaccForUpdate(ctx: RunContext, vertex: Vtx, va: VertexAccum): Accum {
+  const v = ctx.own(vertex);
   const a = vaccOf(ctx, v, va);
   if (va.primed) {
     const at = (v.prevAt ??= []);
@@ -55,7 +57,8 @@ export function vaccForUpdate(ctx: RunContext, v: Vtx, va: VertexAccum): Accum {
 }
 
 /** `@x'`: the value before the running (or last) SELECT changed it, else the current value. */
-function prevValue(ctx: RunContext, v: Vtx, va: VertexAccum): unknown {
+function prevValue(ctx: RunContext, vertex: Vtx, va: VertexAccum): unknown {
+  const v = ctx.own(vertex);
   if (v.prevAt?.[va.index] === ctx.selectStamp) return v.prev![va.index];
   return vaccOf(ctx, v, va).value();
 }
@@ -188,7 +191,7 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
       return {
         t: accumValueType(va.t),
         f: (ctx) => {
-          const v = target(ctx);
+          const v = ctx.own(target(ctx));
           const col = ctx.dense[index] ?? ctx.column(va);
           return col !== null ? col.get(v.gid) : vaccOf(ctx, v, va).value();
         },

@@ -381,7 +381,8 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       keep(s, sg, tg);
     };
     /** Matches every row starting at source vertex s. */
-    const visit = (s: Vtx): void => {
+    const visit = (source: Vtx): void => {
+      const s = ctx.own(source);
       bind(sSlot, s);
       const sg = s.gid;
       if (!hasEdge) {

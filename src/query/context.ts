@@ -94,6 +94,14 @@ export class RunContext {
     return arr[row] ?? this.intern(arr, type, row);
   }
 
+  /**
+   * This run's Vtx for `v`. A vertex kept from another run (a STATIC accumulator, a subquery's
+   * result) carries that run's run index and accumulators, which are not this run's.
+   */
+  own(v: Vtx): Vtx {
+    return v.run === this ? v : this.vertex(v.type, v.row);
+  }
+
   /** The interned vertices of one type by row (sparse), for loops that look many up. */
   internedOf(type: string): Vtx[] {
     let arr = this.interned.get(type);
@@ -106,7 +114,7 @@ export class RunContext {
 
   /** Creates the Vtx of a row not interned yet in `arr` (from internedOf). */
   intern(arr: Vtx[], type: string, row: number): Vtx {
-    const v = new Vtx(type, row, this.base(type) + row);
+    const v = new Vtx(type, row, this.base(type) + row, this);
     arr[row] = v;
     return v;
   }

@@ -19,6 +19,8 @@ export class Vtx {
     readonly type: string,
     readonly row: number,
     readonly gid: number,
+    /** The run that interned it: `gid` and `acc` are valid in that run only (see RunContext.own). */
+    readonly run: object,
   ) {}
 }
 

@@ -317,6 +317,42 @@ test('a STATIC global accumulator keeps its value from one run of the compiled q
   );
 });
 
+test("vertices kept by a STATIC accumulator are this run's vertices in the next run, after the graph grew", async () => {
+  const [stmt] = parseQueryText(
+    q(
+      `STATIC SetAccum<VERTEX> @@seen;
+       SumAccum<INT> @n;
+       SumAccum<INT> @@total;
+       IF phase == 1 THEN
+         B = SELECT b FROM book:b WHERE b.year > 1900 ACCUM @@seen += b;
+       ELSE
+         S = @@seen;
+         S = SELECT s FROM S:s ACCUM s.@n += 1;
+         A = SELECT b FROM book:b POST-ACCUM @@total += b.@n;
+         PRINT @@total, A[A.title, A.@n];
+       END;`,
+      'INT phase',
+    ),
+  );
+  const db = libraryGraph();
+  const compiled = compileQuery(
+    (stmt as { query: Parameters<typeof compileQuery>[0] }).query,
+    db.catalog,
+    'library',
+  );
+  await executeQuery(db, compiled, { phase: 1 });
+  // A new reader moves every book's run index (readers come first) between the two runs.
+  db.addVertex('reader', 'dee', { city: 'Kyiv', age: 50 });
+  const second = await executeQuery(db, compiled, { phase: 2 });
+  const out = second.results[0] as { '@@total': number; A: { v_id: string; attributes: { 'A.@n': number } }[] };
+  assert.equal(out['@@total'], 2);
+  assert.deepEqual(Object.fromEntries(out.A.map((b) => [b.v_id, b.attributes['A.@n']])), {
+    b1: 1,
+    b2: 0,
+    b3: 1,
+  });
+});
+
 test('a collection of vertices assigned to a vertex set: S (T) = setParam; S = @@set; ANY as a target type', async () => {
   const out = await runText(
     libraryGraph(),

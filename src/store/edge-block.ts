@@ -84,13 +84,7 @@ export class EdgeBlock {
   addEdge(src: number, dst: number, version: number): number {
     const s = this.dCount;
     const n = s + 1;
-    if (n > this.dSrc.length) {
-      this.dSrc = grow(this.dSrc, n);
-      this.dDst = grow(this.dDst, n);
-      this.dVersion = grow(this.dVersion, n);
-      this.outNext = grow(this.outNext, n);
-      this.inNext = grow(this.inNext, n);
-    }
+    if (n > this.dSrc.length) this.growDelta(n);
     if (src >= this.outHead.length) this.outHead = grow(this.outHead, src + 1, -1);
     if (dst >= this.inHead.length) this.inHead = grow(this.inHead, dst + 1, -1);
     this.dSrc[s] = src;
@@ -112,14 +106,17 @@ export class EdgeBlock {
   /** Makes room for `extra` more delta edges, so that a bulk run appends without regrowing or rehashing. */
   reserve(extra: number): void {
     const n = this.dCount + extra;
-    if (n > this.dSrc.length) {
-      this.dSrc = grow(this.dSrc, n);
-      this.dDst = grow(this.dDst, n);
-      this.dVersion = grow(this.dVersion, n);
-      this.outNext = grow(this.outNext, n);
-      this.inNext = grow(this.inNext, n);
-    }
+    if (n > this.dSrc.length) this.growDelta(n);
     if (n * 2 > this.hash.length) this.rehash(n * 2);
+  }
+
+  /** Grows the delta's per-edge arrays to hold at least `n` edges. */
+  private growDelta(n: number): void {
+    this.dSrc = grow(this.dSrc, n);
+    this.dDst = grow(this.dDst, n);
+    this.dVersion = grow(this.dVersion, n);
+    this.outNext = grow(this.outNext, n);
+    this.inNext = grow(this.inNext, n);
   }
 
   private hashInsert(s: number): void {

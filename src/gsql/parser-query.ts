@@ -4,8 +4,6 @@
  * parsed by parser-expr.ts.
  */
 import type {
-  AccumKind,
-  BaseTypeName,
   DeclName,
   Expr,
   ForeachSource,
@@ -22,30 +20,9 @@ import type {
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
 import { parseExpr, parseExprList, parseIndexes, TokenCursor } from './parser-expr.js';
 import { parseSelect, parseSelectFrom } from './parser-select.js';
+import { ACCUMS, closeAngle, isTypeStart, parseType, posOf } from './parser-type.js';
 
-const BASE_TYPES = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME']);
-const ACCUMS = new Set<string>([
-  'SumAccum',
-  'MinAccum',
-  'MaxAccum',
-  'AvgAccum',
-  'OrAccum',
-  'AndAccum',
-  'BitwiseAndAccum',
-  'BitwiseOrAccum',
-  'ArrayAccum',
-  'ListAccum',
-  'SetAccum',
-  'BagAccum',
-  'MapAccum',
-  'HeapAccum',
-  'GroupByAccum',
-]);
 const QUERY_VERBS = new Set(['CREATE', 'INTERPRET', 'INSTALL', 'RUN', 'SHOW', 'DROP']);
-
-export function posOf(t: Token): Pos {
-  return { line: t.line, column: t.column };
-}
 
 /** True when the cursor is at a query statement (`CREATE … QUERY`, `RUN QUERY`, …). */
 export function isQueryStatement(c: TokenCursor): boolean {
@@ -200,91 +177,6 @@ function parseQueryRest(c: TokenCursor, name: string, first: Token, distributed:
 }
 
 // ---------------------------------------------------------------------------------------------
-// Types
-// ---------------------------------------------------------------------------------------------
-
-function closeAngle(c: TokenCursor): void {
-  c.expectPunct('>');
-}
-
-export function parseType(c: TokenCursor): TypeExpr {
-  const t = c.expectIdent('a type');
-  const pos = posOf(t);
-  const w = t.text.toUpperCase();
-  if (BASE_TYPES.has(w)) {
-    // `STRING COMPRESS` is a storage hint; its values are strings.
-    if (w === 'STRING') c.acceptWord('COMPRESS');
-    return { kind: 'base', name: w as BaseTypeName, pos };
-  }
-  if (w === 'FILE') return { kind: 'file', pos };
-  if (w === 'JSONOBJECT' || w === 'JSONARRAY') return { kind: 'json', json: w, pos };
-  if (w === 'VERTEX' || w === 'EDGE') {
-    let typeName: string | undefined;
-    if (c.acceptPunct('<')) {
-      typeName = c.expectIdent(`a ${w.toLowerCase()} type name`).text;
-      closeAngle(c);
-    }
-    return w === 'VERTEX'
-      ? { kind: 'vertex', vertexType: typeName, pos }
-      : { kind: 'edge', edgeType: typeName, pos };
-  }
-  if (w === 'SET' || w === 'BAG' || w === 'LIST') {
-    c.expectPunct('<');
-    const element = parseType(c);
-    closeAngle(c);
-    return { kind: 'collection', collection: w, element, pos };
-  }
-  if (w === 'MAP') {
-    c.expectPunct('<');
-    const key = parseType(c);
-    c.expectPunct(',');
-    const value = parseType(c);
-    closeAngle(c);
-    return { kind: 'map', key, value, pos };
-  }
-  const accum = Array.from(ACCUMS).find((a) => a.toUpperCase() === w);
-  if (accum) return parseAccumType(c, accum as AccumKind, pos);
-  if (/ACCUM$/.test(w)) {
-    throw new GsqlSyntaxError(t.line, t.column, `${t.text} is not supported yet`);
-  }
-  return { kind: 'named', name: t.text, pos };
-}
-
-function parseAccumType(c: TokenCursor, accum: AccumKind, pos: Pos): TypeExpr {
-  const node: TypeExpr & { kind: 'accum' } = { kind: 'accum', accum, args: [], pos };
-  if (accum === 'GroupByAccum') {
-    c.expectPunct('<');
-    node.groupKeys = [];
-    node.groupAccums = [];
-    do {
-      const type = parseType(c);
-      const name = c.expectIdent('a field name').text;
-      (type.kind === 'accum' ? node.groupAccums : node.groupKeys).push({ name, type });
-    } while (c.acceptPunct(','));
-    closeAngle(c);
-    return node;
-  }
-  if (c.acceptPunct('<')) {
-    do node.args.push(parseType(c));
-    while (c.acceptPunct(','));
-    closeAngle(c);
-  }
-  if (accum === 'HeapAccum') {
-    c.expectPunct('(');
-    node.capacity = parseExpr(c);
-    node.order = [];
-    while (c.acceptPunct(',')) {
-      const f = c.expectIdent('a tuple field name');
-      const descending = c.acceptWord('DESC');
-      if (!descending) c.acceptWord('ASC');
-      node.order.push({ field: f.text, descending, pos: posOf(f) });
-    }
-    c.expectPunct(')');
-  }
-  return node;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Statements
 // ---------------------------------------------------------------------------------------------
 
@@ -313,16 +205,6 @@ function parseBlock(c: TokenCursor, mode: Mode, enders: string[]): Stmt[] {
   const atEnd = (): boolean => enders.some((w) => c.isWord(w));
   if (mode === 'body') return parseBody(c, atEnd);
   return atEnd() ? [] : parseAccumList(c);
-}
-
-function isTypeStart(c: TokenCursor): boolean {
-  const t = c.peek();
-  if (t.kind !== 'ident') return false;
-  const w = t.text.toUpperCase();
-  if (BASE_TYPES.has(w) || w === 'VERTEX' || w === 'EDGE' || w === 'JSONOBJECT' || w === 'JSONARRAY')
-    return c.peek(1).kind === 'ident' || c.isPunct('<', 1);
-  if (w === 'SET' || w === 'BAG' || w === 'LIST' || w === 'MAP') return c.isPunct('<', 1);
-  return false;
 }
 
 function parseStatement(c: TokenCursor, mode: Mode): Stmt {

@@ -5,7 +5,8 @@
 import type { EdgeStep, Pos, SelectBlock } from './ast-query.js';
 import { GsqlSyntaxError } from './lexer.js';
 import { parseExpr, type TokenCursor } from './parser-expr.js';
-import { parseAccumList, posOf } from './parser-query.js';
+import { parseAccumList } from './parser-query.js';
+import { posOf } from './parser-type.js';
 
 export function parseSelect(c: TokenCursor): SelectBlock {
   const pos = c.pos();

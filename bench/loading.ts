@@ -9,17 +9,16 @@
  *    SET<STRING> attributes (persons, posts, knows and likes edges) loaded with RUN LOADING JOB.
  * Reports lines/s, edges/s, MB/s and the process's memory after each load.
  */
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import type { SyncMode } from '../src/engine/api.js';
 import { Database } from '../src/engine/database.js';
 import { prepareJob, runJobOnFiles } from '../src/loading/job.js';
 import { startServers } from '../src/server/start.js';
 import { runScript } from '../src/shell/run-script.js';
 import { Rng, rmat } from './generators/rmat.js';
+import { writeLines } from './harness/data.js';
 
 interface Args {
   scale: number;
@@ -45,21 +44,6 @@ function parseArgs(argv: string[]): Args {
     if (k !== '--keep') i++;
   }
   return a;
-}
-
-async function writeLines(path: string, count: number, line: (i: number) => string): Promise<number> {
-  const out = createWriteStream(path);
-  let buf = '';
-  for (let i = 0; i < count; i++) {
-    buf += line(i);
-    if (buf.length > 1 << 20) {
-      if (!out.write(buf)) await once(out, 'drain');
-      buf = '';
-    }
-  }
-  out.end(buf);
-  await once(out, 'finish');
-  return (await stat(path)).size;
 }
 
 /** Graph500 RMAT edges (bench/generators/rmat.ts) as a tab-separated file of INT ids. */

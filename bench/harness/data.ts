@@ -26,7 +26,8 @@ export interface BenchData {
   pairs: [number, number][];
 }
 
-async function writeChunks(path: string, n: number, line: (i: number) => string): Promise<void> {
+/** Writes `n` generated lines to `path` in 1 MB writes; returns the file's size in bytes. */
+export async function writeLines(path: string, n: number, line: (i: number) => string): Promise<number> {
   const out = createWriteStream(path);
   let buf = '';
   for (let i = 0; i < n; i++) {
@@ -38,6 +39,7 @@ async function writeChunks(path: string, n: number, line: (i: number) => string)
   }
   out.end(buf);
   await once(out, 'finish');
+  return (await stat(path)).size;
 }
 
 export async function makeData(
@@ -48,7 +50,7 @@ export async function makeData(
 ): Promise<BenchData> {
   const g = rmat(scale, 16, 42);
   const edgesCsv = join(dir, 'edges.csv');
-  await writeChunks(edgesCsv, g.src.length, (i) => `${g.src[i]},${g.dst[i]}\n`);
+  await writeLines(edgesCsv, g.src.length, (i) => `${g.src[i]},${g.dst[i]}\n`);
   const out = new Uint8Array(g.vertices);
   const any = new Uint8Array(g.vertices);
   for (let i = 0; i < g.src.length; i++) {
@@ -59,7 +61,7 @@ export async function makeData(
   const present: number[] = [];
   for (let v = 0; v < g.vertices; v++) if (any[v]) present.push(v);
   const nodesCsv = join(dir, 'nodes.csv');
-  await writeChunks(nodesCsv, present.length, (i) => `${present[i]}\n`);
+  await writeLines(nodesCsv, present.length, (i) => `${present[i]}\n`);
   const rng = new Rng(7);
   const seeds: number[] = [];
   while (seeds.length < seedCount) {

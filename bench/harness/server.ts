@@ -121,20 +121,26 @@ export class OcelotServer {
     return stopChild(this.child);
   }
 
-  /** Runs GSQL text through the gsql client's transport; throws with the output on failure. */
-  async gsql(text: string, graph?: string): Promise<string> {
-    let out = '';
+  /** A logged-in gsql client session whose output goes to `sink`. */
+  private async login(graph: string | undefined, sink: (text: string) => void): Promise<GsqlSession> {
     const session = new GsqlSession(
       `${this.urls.gsql}/gsqlserver/gsql`,
       'tigergraph',
       'tigergraph',
       graph,
-      (t) => {
-        out += t;
-      },
+      sink,
     );
     const login = await session.login();
     if (!login.ok) throw new Error(`gsql login: ${login.message}`);
+    return session;
+  }
+
+  /** Runs GSQL text through the gsql client's transport; throws with the output on failure. */
+  async gsql(text: string, graph?: string): Promise<string> {
+    let out = '';
+    const session = await this.login(graph, (t) => {
+      out += t;
+    });
     const code = await session.run('file', text);
     if (code !== 0) {
       throw new Error(`gsql failed (${code}): ${out.trim().split('\n').slice(-3).join(' / ')}`);
@@ -145,17 +151,9 @@ export class OcelotServer {
   /** A logged-in gsql session, for timing RUN QUERY without the login round trip. */
   async session(graph: string): Promise<{ run: (text: string) => Promise<string> }> {
     let out = '';
-    const session = new GsqlSession(
-      `${this.urls.gsql}/gsqlserver/gsql`,
-      'tigergraph',
-      'tigergraph',
-      graph,
-      (t) => {
-        out += t;
-      },
-    );
-    const login = await session.login();
-    if (!login.ok) throw new Error(`gsql login: ${login.message}`);
+    const session = await this.login(graph, (t) => {
+      out += t;
+    });
     return {
       run: async (text) => {
         out = '';

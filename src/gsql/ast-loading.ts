@@ -2,7 +2,7 @@
  * Syntax tree of the loading-job language: `CREATE LOADING JOB … { DEFINE …; LOAD …; DELETE …; }`
  * and `RUN LOADING JOB`. Every node carries the position of its first token.
  */
-import type { Pos } from './ast.js';
+import type { CompareOp, Pos } from './ast.js';
 
 /** An expression of a VALUES list, a WHERE condition or a token-function argument. */
 export type LoadExpr =
@@ -23,8 +23,6 @@ export type LoadExpr =
   | ({ kind: 'typed'; value: LoadExpr; vertexType: string } & Pos)
   /** `(k -> v)` for a MAP attribute. */
   | ({ kind: 'map_entry'; key: LoadExpr; value: LoadExpr } & Pos);
-
-export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
 export type LoadCond =
   | ({ kind: 'and' | 'or'; left: LoadCond; right: LoadCond } & Pos)

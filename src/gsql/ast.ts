@@ -13,6 +13,9 @@ export interface Pos {
 }
 
 /** A literal as written: DEFAULT values, SET values. */
+/** A comparison in a loading-job WHERE or a shell DELETE … WHERE. */
+export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
 export interface Literal extends Pos {
   kind: 'number' | 'string' | 'bool' | 'word';
   /** The literal's text (strings unquoted; booleans as written). */

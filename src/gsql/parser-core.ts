@@ -3,8 +3,20 @@
  * (statements are delimited by the grammar); the raw methods see them, for the few places where the
  * end of a line ends a statement.
  */
-import type { Pos } from './ast.js';
+import type { CompareOp, Pos } from './ast.js';
 import { GsqlSyntaxError, type Token } from './lexer.js';
+
+/** The comparison operators by their spellings (`=` and `<>` as TigerGraph also accepts them). */
+export const COMPARE_OPS: Readonly<Record<string, CompareOp>> = {
+  '==': '==',
+  '=': '==',
+  '!=': '!=',
+  '<>': '!=',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
 
 export function describe(tok: Token): string {
   switch (tok.kind) {

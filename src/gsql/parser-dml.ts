@@ -8,9 +8,9 @@
  * `to_id` or an attribute with a literal (==, =, !=, <>, <, <=, >, >=), combined with AND / OR and
  * parentheses. Values are literals: numbers, strings, true/false, and [ ... ] lists.
  */
-import type { Pos } from './ast.js';
+import type { CompareOp, Pos } from './ast.js';
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
-import { Parser } from './parser-core.js';
+import { COMPARE_OPS, Parser } from './parser-core.js';
 
 export interface DmlLiteral extends Pos {
   kind: 'number' | 'string' | 'bool' | 'list';
@@ -18,8 +18,6 @@ export interface DmlLiteral extends Pos {
   text: string;
   items?: DmlLiteral[];
 }
-
-export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
 export type DmlCondition =
   | ({ kind: 'compare'; name: string; op: CompareOp; value: DmlLiteral } & Pos)
@@ -39,17 +37,6 @@ export type DmlStatement =
   | ({ kind: 'upsert_edge'; edge: EdgePattern; values: DmlLiteral[] } & Pos)
   | ({ kind: 'delete_vertex'; vertexType: string; where?: DmlCondition } & Pos)
   | ({ kind: 'delete_edge'; edge: EdgePattern; where?: DmlCondition } & Pos);
-
-const OPS: Record<string, CompareOp> = {
-  '==': '==',
-  '=': '==',
-  '!=': '!=',
-  '<>': '!=',
-  '<': '<',
-  '<=': '<=',
-  '>': '>',
-  '>=': '>=',
-};
 
 function parseLiteral(p: Parser): DmlLiteral {
   const t = p.peek();
@@ -108,7 +95,7 @@ function parseCompare(p: Parser): DmlCondition {
   }
   const name = p.expectName('an attribute name, primary_id, from_id or to_id');
   const opTok = p.peek();
-  const op = opTok.kind === 'punct' ? OPS[opTok.text] : undefined;
+  const op = opTok.kind === 'punct' ? COMPARE_OPS[opTok.text] : undefined;
   if (!op) return p.fail('a comparison operator (==, !=, <, <=, >, >=)');
   p.next();
   return { kind: 'compare', name: name.text, op, value: parseLiteral(p), ...p.pos(name) };

@@ -5,7 +5,6 @@
  */
 import type { Pos } from './ast.js';
 import type {
-  CompareOp,
   FilenameDef,
   HeaderDef,
   LoadCond,
@@ -17,7 +16,7 @@ import type {
   RunLoadingJobAst,
   UsingOption,
 } from './ast-loading.js';
-import type { Parser } from './parser-core.js';
+import { COMPARE_OPS, type Parser } from './parser-core.js';
 import type { Token } from './lexer.js';
 
 function at(t: Token): Pos {
@@ -320,17 +319,6 @@ function parseNot(p: Parser): LoadCond {
   return parsePredicate(p);
 }
 
-const COMPARE: Record<string, CompareOp> = {
-  '==': '==',
-  '=': '==',
-  '!=': '!=',
-  '<>': '!=',
-  '<': '<',
-  '<=': '<=',
-  '>': '>',
-  '>=': '>=',
-};
-
 function parsePredicate(p: Parser): LoadCond {
   const t = p.peek();
   // A parenthesised condition; `(k -> v)` never appears in a condition.
@@ -342,9 +330,9 @@ function parsePredicate(p: Parser): LoadCond {
   }
   const operand = parseExpr(p);
   const op = p.peek();
-  if (op.kind === 'punct' && COMPARE[op.text]) {
+  if (op.kind === 'punct' && COMPARE_OPS[op.text]) {
     p.next();
-    return { kind: 'compare', op: COMPARE[op.text], left: operand, right: parseExpr(p), ...at(t) };
+    return { kind: 'compare', op: COMPARE_OPS[op.text], left: operand, right: parseExpr(p), ...at(t) };
   }
   if (p.acceptWords('IS')) {
     const negated = p.acceptWords('NOT');

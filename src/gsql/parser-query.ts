@@ -9,8 +9,6 @@ import type {
   ForeachSource,
   Param,
   Pos,
-  PrintItem,
-  PrintTarget,
   QueryDef,
   QueryStatement,
   SeedItem,
@@ -19,8 +17,10 @@ import type {
 } from './ast-query.js';
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
 import { parseExpr, parseExprList, parseIndexes, TokenCursor } from './parser-expr.js';
-import { parseSelect, parseSelectFrom } from './parser-select.js';
+import { parseSelect } from './parser-select.js';
 import { ACCUMS, closeAngle, isTypeStart, parseType, posOf } from './parser-type.js';
+import { parsePrint } from './parser-print.js';
+import { parseDelete, parseInsert, parseUpdate } from './parser-query-dml.js';
 
 const QUERY_VERBS = new Set(['CREATE', 'INTERPRET', 'INSTALL', 'RUN', 'SHOW', 'DROP']);
 
@@ -575,93 +575,4 @@ function parseForeach(c: TokenCursor, mode: Mode): Stmt {
   const body = parseBlock(c, mode, ['END']);
   c.expectWord('END');
   return { kind: 'foreach', vars, source, body, pos };
-}
-
-function parsePrint(c: TokenCursor): Stmt {
-  const pos = c.pos();
-  c.next();
-  const items: PrintItem[] = [];
-  do {
-    const ipos = c.pos();
-    let item: PrintItem;
-    if (c.peek().kind === 'ident' && c.isPunct('[', 1)) {
-      const t = c.next();
-      const expr: Expr = { kind: 'name', name: t.text, pos: posOf(t), start: t.start, end: t.end };
-      c.next();
-      const projection: { expr: Expr; alias?: string }[] = [];
-      do {
-        const e = parseExpr(c);
-        projection.push({
-          expr: e,
-          alias: c.acceptWord('AS') ? c.expectIdent('a name after AS').text : undefined,
-        });
-      } while (c.acceptPunct(','));
-      c.expectPunct(']');
-      item = { expr, projection, pos: ipos };
-    } else {
-      item = { expr: parseExpr(c), pos: ipos };
-    }
-    if (c.acceptWord('AS')) item.alias = c.expectIdent('a name after AS').text;
-    items.push(item);
-  } while (c.acceptPunct(','));
-  const where = c.acceptWord('WHERE') ? parseExpr(c) : undefined;
-  if (c.isWord('TO_CSV')) {
-    const tpos = c.pos();
-    c.next();
-    // `TO_CSV f` names a FILE object; `TO_CSV "path"` names the file itself.
-    const t = c.peek();
-    if (t.kind !== 'string' && t.kind !== 'ident')
-      throw new GsqlSyntaxError(t.line, t.column, 'TO_CSV needs a FILE object or a file path string');
-    c.next();
-    const toCsv: PrintTarget =
-      t.kind === 'string' ? { path: t.text, pos: tpos } : { file: t.text, pos: posOf(t) };
-    return { kind: 'print', items, where, toCsv, pos };
-  }
-  return { kind: 'print', items, where, pos };
-}
-
-function parseInsert(c: TokenCursor): Stmt {
-  const pos = c.pos();
-  c.next();
-  c.expectWord('INTO');
-  // `INSERT INTO EDGE e_type VALUES …`: the type name may come from a STRING parameter.
-  if ((c.isWord('EDGE') || c.isWord('VERTEX')) && c.peek(1).kind === 'ident' && !c.isWord('VALUES', 1))
-    c.next();
-  const typeTok = c.expectIdent('a vertex or edge type name');
-  let columns: string[] | undefined;
-  if (c.acceptPunct('(')) {
-    columns = [];
-    do columns.push(c.expectIdent('an attribute name').text);
-    while (c.acceptPunct(','));
-    c.expectPunct(')');
-  }
-  c.expectWord('VALUES');
-  c.expectPunct('(');
-  const values: { expr: Expr; vertexType?: string }[] = [];
-  do {
-    const expr = parseExpr(c);
-    const vertexType = c.peek().kind === 'ident' && !c.isWord('AS') ? c.next().text : undefined;
-    values.push({ expr, vertexType });
-  } while (c.acceptPunct(','));
-  c.expectPunct(')');
-  return { kind: 'insert', typeName: typeTok.text, typePos: posOf(typeTok), columns, values, pos };
-}
-
-function parseDelete(c: TokenCursor): Stmt {
-  const pos = c.pos();
-  c.next();
-  const paren = c.acceptPunct('(');
-  const alias = c.expectIdent('the alias to delete').text;
-  if (paren) c.expectPunct(')');
-  if (!c.isWord('FROM')) return { kind: 'delete', alias, pos };
-  const select = parseSelectFrom(c, alias, pos, false);
-  return { kind: 'delete', alias, select, pos };
-}
-
-function parseUpdate(c: TokenCursor): Stmt {
-  const pos = c.pos();
-  c.next();
-  const alias = c.expectIdent('the alias to update').text;
-  const select = parseSelectFrom(c, alias, pos, true);
-  return { kind: 'update', select, sets: select.postAccum[0] ?? [], pos };
 }

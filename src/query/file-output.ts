@@ -5,8 +5,8 @@
  * are kept in memory and written when the query ends without an error, so a failed run leaves no
  * half-written file behind.
  */
-import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { existsSync, lstatSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { stringifyJson, type JsonValue } from '../util/json.js';
 import { QueryRuntimeError } from './values.js';
 
@@ -51,7 +51,7 @@ function refuse(given: string, why: string): QueryRuntimeError {
 /** Whether `p` is `dir` itself or below it. */
 function inside(dir: string, p: string): boolean {
   const rel = relative(dir, p);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
 }
 
 /**
@@ -78,9 +78,17 @@ export function openQueryFile(given: string, outputDir: string | undefined): Que
   if (!existsSync(parent) || !statSync(parent).isDirectory()) {
     throw refuse(given, `the directory ${relative(root, parent) || '.'} does not exist in ${outputDir}`);
   }
-  const real = existsSync(target)
-    ? realpathSync(target)
-    : resolve(realpathSync(parent), target.slice(parent.length + 1));
+  let real: string;
+  if (lstatSync(target, { throwIfNoEntry: false }) === undefined) {
+    real = resolve(realpathSync(parent), basename(target));
+  } else {
+    try {
+      real = realpathSync(target);
+    } catch {
+      // A symbolic link to nothing: writing would create its target, wherever that is.
+      throw refuse(given, 'it is a symbolic link to a file that does not exist');
+    }
+  }
   if (!inside(root, real)) throw refuse(given, `it is outside the output directory ${outputDir}`);
   if (existsSync(real) && statSync(real).isDirectory()) throw refuse(given, 'it is a directory');
   return new QueryFile(given, real);

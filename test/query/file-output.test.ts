@@ -99,10 +99,12 @@ test('FILE paths outside the output directory, or without one, are refused and w
     const outDir = join(dir, 'out');
     mkdirSync(outDir);
     symlinkSync(dir, join(outDir, 'escape'));
+    symlinkSync(join(dir, 'made.csv'), join(outDir, 'dangling.csv'));
     const cases: [string, string | undefined, string][] = [
       ['../x.csv', outDir, 'it is outside the output directory'],
       [join(dir, 'x.csv'), outDir, 'it is outside the output directory'],
       ['escape/x.csv', outDir, 'it is outside the output directory'],
+      ['dangling.csv', outDir, 'it is a symbolic link to a file that does not exist'],
       ['nodir/x.csv', outDir, 'the directory nodir does not exist'],
       ['x.csv', undefined, 'this server writes no query output files; start it with --output-dir DIR'],
     ];
@@ -120,6 +122,7 @@ test('FILE paths outside the output directory, or without one, are refused and w
       assert.ok(env.message.startsWith(`Runtime Error: cannot open FILE "${path}": ${why}`), env.message);
     }
     assert.equal(existsSync(join(dir, 'x.csv')), false);
+    assert.equal(existsSync(join(dir, 'made.csv')), false);
   });
 });
 

@@ -31,7 +31,9 @@ function accumJson(ctx: RunContext, a: Accum, t: AccumT, vaccs: Map<string, Vert
     const obj: JsonObject = {};
     for (const { key, acc } of a.entries.values()) {
       const vt = t.elem.kind === 'ACCUM' ? t.elem : undefined;
-      obj[keyText(ctx, key)] = vt ? accumJson(ctx, acc, vt, vaccs) : toJson(ctx, acc.value(), t.elem, vaccs);
+      obj[keyText(ctx, key)] = vt
+        ? accumJson(ctx, acc, vt, vaccs)
+        : elementJson(ctx, acc.value(), t.elem, vaccs);
     }
     return obj;
   }
@@ -50,6 +52,18 @@ function accumJson(ctx: RunContext, a: Accum, t: AccumT, vaccs: Map<string, Vert
   return toJson(ctx, a.value(), accumValueType(t), vaccs);
 }
 
+/**
+ * An element of a query collection (List/Set/Bag element, map value, accumulator or not).
+ * TigerGraph keeps DATETIME elements there as epoch seconds and prints them as numbers (its
+ * recorded examples: BagAccum<DATETIME> gives [2, 1], MapAccum<VERTEX, DATETIME> gives
+ * {"person1": 1263209520}), while a DATETIME variable, vertex or edge attribute, tuple field or
+ * Min/MaxAccum prints as "YYYY-MM-DD hh:mm:ss".
+ */
+function elementJson(ctx: RunContext, v: unknown, t: QType, vaccs: Map<string, VertexAccum>): JsonValue {
+  if (t.kind === 'DATETIME' && typeof v === 'number') return v;
+  return toJson(ctx, v, t, vaccs);
+}
+
 function keyText(ctx: RunContext, k: unknown): string {
   if (k instanceof Vtx) return ctx.graph.vertexId(k.type, k.row);
   if (k instanceof TupleVal) return k.values.map((v) => keyText(ctx, v)).join(',');
@@ -58,6 +72,8 @@ function keyText(ctx: RunContext, k: unknown): string {
 
 /** The JSON form of a value of type t. */
 export function toJson(ctx: RunContext, v: unknown, t: QType, vaccs: Map<string, VertexAccum>): JsonValue {
+  // An EDGE variable never assigned prints as an empty object, as TigerGraph's does.
+  if (t.kind === 'EDGE' && !(v instanceof EdgeVal)) return {};
   if (v === null || v === undefined) return null;
   switch (t.kind) {
     case 'FLOAT':
@@ -69,8 +85,7 @@ export function toJson(ctx: RunContext, v: unknown, t: QType, vaccs: Map<string,
     case 'VERTEX':
       return v instanceof Vtx ? ctx.graph.vertexId(v.type, v.row) : null;
     case 'EDGE': {
-      if (!(v instanceof EdgeVal)) return null;
-      const r = ctx.graph.edgeRecord(v.handle);
+      const r = ctx.graph.edgeRecord((v as EdgeVal).handle);
       const def = ctx.graph.catalog.edgeTypes.find((e) => e.name === r.e_type || e.reverseEdge === r.e_type);
       const attributes: JsonObject = {};
       for (const a of def?.attributes ?? []) {
@@ -82,12 +97,13 @@ export function toJson(ctx: RunContext, v: unknown, t: QType, vaccs: Map<string,
     case 'LIST':
     case 'SET':
     case 'BAG':
-      return collectionItems(v).map((x) => toJson(ctx, x, t.elem, vaccs));
+      return collectionItems(v).map((x) => elementJson(ctx, x, t.elem, vaccs));
     case 'MAP': {
       if (v instanceof MapAccum)
         return accumJson(ctx, v, { kind: 'ACCUM', accum: 'MapAccum', key: t.key, elem: t.value }, vaccs);
       const obj: JsonObject = {};
-      for (const [k, x] of v as Map<unknown, unknown>) obj[keyText(ctx, k)] = toJson(ctx, x, t.value, vaccs);
+      for (const [k, x] of v as Map<unknown, unknown>)
+        obj[keyText(ctx, k)] = elementJson(ctx, x, t.value, vaccs);
       return obj;
     }
     case 'TUPLE': {

@@ -6,6 +6,7 @@
 import type { AdjacencyView, EdgeFilter } from '../engine/api.js';
 import type { Expr, Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import { compileExpr, expectType } from './compile-expr.js';
+import { callsEvaluate } from './evaluate.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import { ClauseUpdates } from './clause-updates.js';
@@ -307,7 +308,8 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   // The edge alias is bound only when some clause reads it; otherwise the fast path applies.
   const edgeUsed =
     b.edge?.alias !== undefined &&
-    namesIn([b.where, b.accum, b.postAccum, b.having, b.orderBy], new Set()).has(b.edge.alias);
+    (namesIn([b.where, b.accum, b.postAccum, b.having, b.orderBy], new Set()).has(b.edge.alias) ||
+      callsEvaluate([b.where, b.accum]));
   const fast = !edgeUsed;
   // Deferring updates to the clause end only matters when the clause reads what it accumulates.
   // WHERE runs per row between ACCUM rows, so what it reads must not change before the clause ends.

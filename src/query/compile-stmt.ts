@@ -3,6 +3,7 @@
  * loop and can be cancelled); ACCUM/POST-ACCUM statements compile to synchronous ones that run once
  * per row.
  */
+import { bodyStmtSkippingFailures, rowStmtSkippingFailures } from './evaluate.js';
 import type { ForeachSource, Stmt } from '../gsql/ast-query.js';
 import { collectionItems, GroupByAccum, MapAccum } from './accumulators.js';
 import { compileAssign } from './compile-assign.js';
@@ -37,11 +38,11 @@ async function runBodyList(ctx: RunContext, list: BodyStmt[]): Promise<Flow> {
 }
 
 export function compileRowStmts(cx: Cx, stmts: Stmt[]): RowStmt[] {
-  return stmts.map((s) => compileRowStmt(cx, s));
+  return stmts.map((s) => rowStmtSkippingFailures(cx, () => compileRowStmt(cx, s)));
 }
 
 export function compileBodyStmts(cx: Cx, stmts: Stmt[]): BodyStmt[] {
-  return stmts.map((s) => compileBodyStmt(cx, s));
+  return stmts.map((s) => bodyStmtSkippingFailures(cx, () => compileBodyStmt(cx, s)));
 }
 
 function cond(cx: Cx, e: Parameters<typeof compileExpr>[1], what: string): Eval {

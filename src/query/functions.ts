@@ -6,6 +6,7 @@ import { collectionItems } from './accumulators.js';
 import { arity, num, typed, type Call } from './builtin-args.js';
 import { coerce, compileExpr, compileNullTest, expectType } from './compile-expr.js';
 import { zeroOf } from './accum-scalar.js';
+import { compileEvaluate } from './evaluate.js';
 import { compileJsonParse } from './json-values.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
@@ -41,6 +42,7 @@ function toIntText(s: string): number | bigint {
 }
 
 const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
+  evaluate: compileEvaluate,
   abs: (cx, e) => {
     arity(e, 1);
     const x = compileExpr(cx, e.args[0]);

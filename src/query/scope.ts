@@ -79,8 +79,17 @@ class Scope {
   }
 }
 
+/** Where an expression was compiled: enough to compile another one there later (evaluate()). */
+export interface CxPlace {
+  scope: Scope;
+  clause: Clause;
+  clauseSlotBase: number;
+}
+
 export class Cx {
   slots = 0;
+  /** How many evaluate() calls have been compiled (a statement holding one may fail silently). */
+  evaluateCalls = 0;
   private scope = new Scope();
   readonly globals = new Map<string, GlobalAccum>();
   readonly vaccs = new Map<string, VertexAccum>();
@@ -145,6 +154,26 @@ export class Cx {
   /** Makes `name` another name of an existing binding in the current scope. */
   bindAs(name: string, b: VarBinding): void {
     this.scope.names.set(name, b);
+  }
+
+  /** The current place: names in scope and the clause being compiled. */
+  place(): CxPlace {
+    return { scope: this.scope, clause: this.clause, clauseSlotBase: this.clauseSlotBase };
+  }
+
+  /** Runs fn as if compiling at `p` again. */
+  at<R>(p: CxPlace, fn: () => R): R {
+    const saved = this.place();
+    this.scope = p.scope;
+    this.clause = p.clause;
+    this.clauseSlotBase = p.clauseSlotBase;
+    try {
+      return fn();
+    } finally {
+      this.scope = saved.scope;
+      this.clause = saved.clause;
+      this.clauseSlotBase = saved.clauseSlotBase;
+    }
   }
 
   /** Runs fn in a nested scope (block, loop body, SELECT). */

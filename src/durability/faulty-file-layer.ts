@@ -123,6 +123,11 @@ class FaultyHandle implements FileHandle {
     this.layer.counts.bytesWritten += bytes.byteLength;
   }
 
+  async writeAndSync(data: Uint8Array | readonly Uint8Array[], position: number): Promise<void> {
+    await this.write(data, position);
+    await this.sync();
+  }
+
   async read(position: number, length: number): Promise<Buffer> {
     this.live();
     this.layer.fail({ kind: 'read', path: this.path, position, length });

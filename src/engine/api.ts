@@ -212,6 +212,28 @@ export interface UpsertEdgeOptions {
 export type UpsertResult = 'inserted' | 'updated' | 'skipped';
 
 /**
+ * A run of vertex upserts of one vertex type, given as columns: vertex i (start <= i < end) has id
+ * `ids[i]` and attributes `attrs[i]` (none when `attrs` or `attrs[i]` is null).
+ */
+export interface VertexRun {
+  vertexType: string;
+  ids: ArrayLike<ExternalId>;
+  attrs: ArrayLike<Record<string, AttrUpdate> | null> | null;
+  start: number;
+  end: number;
+}
+
+/** What upsertVertices did with the vertices of a run. */
+export interface VertexRunCounts {
+  inserted: number;
+  updated: number;
+  /** Deleted permanently: such an id is never inserted again. */
+  skipped: number;
+  /** Refused: a bad id or attribute value. */
+  invalid: number;
+}
+
+/**
  * A run of edge upserts of one edge type between one FROM type and one TO type, given as columns:
  * edge i (start <= i < end) goes from `fromIds[i]` to `toIds[i]` with attributes `attrs[i]` (none
  * when `attrs` or `attrs[i]` is null).
@@ -249,6 +271,12 @@ export interface WriteTx extends ReadTx {
     attrs: Record<string, AttrUpdate>,
     opts?: UpsertVertexOptions,
   ): UpsertResult;
+  /**
+   * Upserts a run of vertices of one type, with the outcome of upsertVertex (no options) on each in
+   * order, logged as one WAL op. A vertex the engine refuses is counted as invalid and left out;
+   * the caller decides whether that fails the transaction.
+   */
+  upsertVertices(run: VertexRun): VertexRunCounts;
   /**
    * Upsert one edge. For an edge type with a discriminator, an edge with the same discriminator
    * values is updated, otherwise a new one is added. Undirected edges may be given in either

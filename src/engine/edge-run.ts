@@ -7,7 +7,6 @@
  * the run creates, because replaying the run creates them again in the same order.
  */
 import { attributeDefault } from '../catalog/defaults.js';
-import type { VertexType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import type { Column } from '../store/columns.js';
 import type { EdgeBlock } from '../store/edge-block.js';
@@ -20,6 +19,7 @@ import {
   type ExternalId,
   type UpsertEdgeOptions,
 } from './api.js';
+import { type IdReader, idReader } from './id-reader.js';
 import { applyOp, parseId } from './values.js';
 import type { Checked, WriteTxImpl } from './write-tx.js';
 
@@ -31,37 +31,6 @@ const NO_ATTRS: Record<string, AttrUpdate> = {};
 const CHUNK = 256;
 /** Where the touched values go, so that the optimizer cannot drop the reads as dead code. */
 let _touchSink = 0;
-
-interface IdReader {
-  /** The id index key of an external id (parseId's key, without its allocation on the fast paths). */
-  keyOf: (id: ExternalId) => IdKey;
-  /** Whether the key is also the stored id value (so logging needs no id column read). */
-  keyIsValue: boolean;
-}
-
-function idReader(vt: VertexType): IdReader {
-  if (vt.keyKind === 'primary_id') {
-    const t = vt.primaryId.type;
-    // The same fast paths as parseId, falling back to it for everything else.
-    if (t.kind === 'INT')
-      return {
-        keyOf: (id) => (typeof id === 'number' && Number.isSafeInteger(id) ? id : parseId(vt, id).key),
-        keyIsValue: true,
-      };
-    if (t.kind === 'UINT' && t.bytes === 8)
-      return {
-        keyOf: (id) =>
-          typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : parseId(vt, id).key,
-        keyIsValue: true,
-      };
-    if (t.kind === 'STRING')
-      return {
-        keyOf: (id) => (typeof id === 'string' && id !== '' ? id : parseId(vt, id).key),
-        keyIsValue: true,
-      };
-  }
-  return { keyOf: (id) => parseId(vt, id).key, keyIsValue: false };
-}
 
 /** The segments a run touches, as bits, added to the table's dirty set once at the end. */
 class SegmentMarks {
@@ -256,7 +225,7 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
     }
   } finally {
     _touchSink ^= touched;
-    record.endEdgeRun();
+    record.endRun();
     fSegs.flush();
     if (!sameType) tSegs.flush();
   }

@@ -253,7 +253,7 @@ export interface ParsedId {
 const NO_KEY_VALUES: Value[] = [];
 
 /** The value of an optionally negative decimal of at most 15 digits (always a safe integer), else undefined. */
-function shortDecimal(s: string): number | undefined {
+export function shortDecimal(s: string): number | undefined {
   const n = s.length;
   let i = s.charCodeAt(0) === 45 ? 1 : 0;
   if (i === n || n - i > 15) return undefined;

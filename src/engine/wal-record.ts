@@ -2,7 +2,7 @@
  * WAL record encoding (the durability layer stores these bytes opaquely, framed and checksummed).
  *
  * A record is one committed transaction:
- *   u8 RECORD_FORMAT (=2; 1 is still read) | u8 kind | varuint commit version | body
+ *   u8 RECORD_FORMAT (=3; 1 and 2 are still read) | u8 kind | varuint commit version | body
  * kind 1 DATA: a sequence of ops, each starting with an op byte; values use the tagged Value
  *   encoding of bytes.ts, ids are the typed stored id value:
  *     1 UPSERT_VERTEX  str type, value id, varuint n, n × (str attribute, value)
@@ -15,6 +15,8 @@
  *                      count × (value FROM id, value TO id, varuint n, n × (str attribute, value))
  *                      (format 2: a bulk run; its missing endpoints are not logged, replay creates
  *                      them again as the original run did)
+ *     6 UPSERT_VERTICES str type, u32 count, count × (value id, varuint n, n × (str attribute, value))
+ *                      (format 3: a bulk run of UPSERT_VERTEX ops of one type)
  *   Type and attribute names are interned per record: varuint 0 + str for a first occurrence,
  *   varuint k for the k-th distinct name of the record.
  *   Attribute values are the final values written (upsert ops already applied), so replay is a
@@ -28,8 +30,8 @@ import { type AttrUpdate, EngineError, type ExternalId } from './api.js';
 import { ByteReader, ByteWriter } from './bytes.js';
 import type { WriteTxImpl } from './write-tx.js';
 
-export const RECORD_FORMAT = 2;
-/** The oldest record format this build still reads (format 1 has no UPSERT_EDGES op). */
+export const RECORD_FORMAT = 3;
+/** The oldest record format this build still reads (format 1 has no UPSERT_EDGES op, 2 no UPSERT_VERTICES). */
 const OLDEST_RECORD_FORMAT = 1;
 const KIND_DATA = 1;
 const KIND_CATALOG = 2;
@@ -40,13 +42,15 @@ const OP_UPSERT_EDGE = 2;
 const OP_DELETE_VERTEX = 3;
 const OP_DELETE_EDGE = 4;
 const OP_UPSERT_EDGES = 5;
+const OP_UPSERT_VERTICES = 6;
 
 export class RecordWriter {
   private w = new ByteWriter(256);
   private names = new Map<string, number>();
   ops = 0;
-  private run: [string, string, string] | undefined;
-  /** Where the open run's count goes; -1 until its first edge is written. */
+  /** The open run's op and names, written before its first item. */
+  private run: [number, string[]] | undefined;
+  /** Where the open run's count goes; -1 until its first item is written. */
   private runAt = -1;
   private runCount = 0;
 
@@ -106,29 +110,48 @@ export class RecordWriter {
 
   /**
    * Opens a run of edge upserts of one stored (edge type, FROM type, TO type). Nothing is written
-   * until its first edge; no other op may be written until endEdgeRun.
+   * until its first edge; no other op may be written until endRun.
    */
   beginEdgeRun(et: string, ft: string, tt: string): void {
-    this.run = [et, ft, tt];
+    this.beginRun(OP_UPSERT_EDGES, [et, ft, tt]);
+  }
+
+  /** Opens a run of vertex upserts of one type, as beginEdgeRun does for edges. */
+  beginVertexRun(type: string): void {
+    this.beginRun(OP_UPSERT_VERTICES, [type]);
+  }
+
+  private beginRun(op: number, names: string[]): void {
+    this.run = [op, names];
     this.runAt = -1;
     this.runCount = 0;
   }
 
-  /** Writes one edge of the open run; its `attrs` attributes follow through runAttr. */
-  runEdge(fid: Value, tid: Value, attrs: number): void {
+  /** Counts one item of the open run, writing the run's head before the first. */
+  private runItem(): void {
     if (this.runAt < 0) {
-      const [et, ft, tt] = this.run as [string, string, string];
-      this.w.u8(OP_UPSERT_EDGES);
-      this.name(et);
-      this.name(ft);
-      this.name(tt);
+      const [op, names] = this.run as [number, string[]];
+      this.w.u8(op);
+      for (const n of names) this.name(n);
       this.runAt = this.w.pos;
       this.w.u32(0);
     }
     this.ops++;
     this.runCount++;
+  }
+
+  /** Writes one edge of the open edge run; its `attrs` attributes follow through runAttr. */
+  runEdge(fid: Value, tid: Value, attrs: number): void {
+    this.runItem();
     this.w.value(fid);
     this.w.value(tid);
+    this.w.varuint(attrs);
+  }
+
+  /** Writes one vertex of the open vertex run; its `attrs` attributes follow through runAttr. */
+  runVertex(id: Value, attrs: number): void {
+    this.runItem();
+    this.w.value(id);
     this.w.varuint(attrs);
   }
 
@@ -137,7 +160,7 @@ export class RecordWriter {
     this.w.value(v);
   }
 
-  endEdgeRun(): void {
+  endRun(): void {
     if (this.runAt >= 0) this.w.u32At(this.runAt, this.runCount);
     this.run = undefined;
     this.runAt = -1;
@@ -265,6 +288,9 @@ export function replayData(r: ByteReader, tx: WriteTxImpl): void {
       case OP_UPSERT_EDGES:
         replayEdgeRun(r, names, tx);
         break;
+      case OP_UPSERT_VERTICES:
+        replayVertexRun(r, names, tx);
+        break;
       case OP_DELETE_VERTEX: {
         const type = names.next();
         const id = r.value() as string | number | bigint;
@@ -302,5 +328,26 @@ function replayEdgeRun(r: ByteReader, names: NameReader, tx: WriteTxImpl): void 
     throw new EngineError(
       'DATA-DIR',
       `A logged ${edgeType} edge run has ${c.invalid} edges that do not apply.`,
+    );
+}
+
+function replayVertexRun(r: ByteReader, names: NameReader, tx: WriteTxImpl): void {
+  const vertexType = names.next();
+  const n = r.u32();
+  const ids: ExternalId[] = new Array<ExternalId>(n);
+  let attrs: (Record<string, AttrUpdate> | null)[] | null = null;
+  for (let i = 0; i < n; i++) {
+    ids[i] = r.value() as ExternalId;
+    const k = r.varuint();
+    if (k > 0) {
+      attrs ??= new Array<Record<string, AttrUpdate> | null>(n).fill(null);
+      attrs[i] = readAttrs(r, names, k);
+    }
+  }
+  const c = tx.upsertVertices({ vertexType, ids, attrs, start: 0, end: n });
+  if (c.invalid > 0 || c.skipped > 0)
+    throw new EngineError(
+      'DATA-DIR',
+      `A logged ${vertexType} vertex run has ${c.invalid + c.skipped} vertices that do not apply.`,
     );
 }

@@ -23,9 +23,12 @@ import {
   type UpsertEdgeOptions,
   type UpsertResult,
   type UpsertVertexOptions,
+  type VertexRun,
+  type VertexRunCounts,
   type WriteTx,
 } from './api.js';
 import { upsertEdgeRun } from './edge-run.js';
+import { upsertVertexRun } from './vertex-run.js';
 import { ReadTxImpl } from './read-tx.js';
 import { edgeTypeOf, pairAllowed } from './schema.js';
 import { applyOp, checkValue, idText, parseId, typeName } from './values.js';
@@ -149,7 +152,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const row = t.lookup(pid.key, WRITER_VERSION);
     if (row !== undefined) {
       if (opts.newOnly) return 'skipped';
-      this.updateVertexRow(t, row, checked, where);
+      this.updateVertexCells(t, row, checked, where, false);
       return 'updated';
     }
     if (opts.updateOnly || t.permanentlyDeleted.has(pid.key)) return 'skipped';
@@ -199,7 +202,17 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     return row;
   }
 
-  private updateVertexRow(t: VertexTable, row: number, checked: Checked[], where: () => string): void {
+  /**
+   * Applies checked updates to an existing row and logs the resulting values: as its own op, or as
+   * the next vertex of the open vertex run (`inRun`, vertex-run.ts).
+   */
+  updateVertexCells(
+    t: VertexTable,
+    row: number,
+    checked: Checked[],
+    where: () => string,
+    inRun: boolean,
+  ): void {
     const changes: [string, Value][] = [];
     for (const c of checked) {
       const col = t.columns.get(c.attr.name) as Column;
@@ -210,7 +223,12 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     const isNew = row >= m.count;
     for (const [name, v] of changes) this.changes.writeCell(t.columns.get(name) as Column, row, v, isNew);
     t.dirtySegments.add(row >>> SEGMENT_BITS);
-    this.record.upsertVertex(t.type.name, t.idColumn.get(row), changes);
+    if (!inRun) {
+      this.record.upsertVertex(t.type.name, t.idColumn.get(row), changes);
+      return;
+    }
+    this.record.runVertex(t.idColumn.get(row), changes.length);
+    for (const [name, v] of changes) this.record.runAttr(name, v);
   }
 
   setVertexAttrs(vertexType: string, row: number, attrs: Record<string, AttrUpdate>): void {
@@ -218,11 +236,12 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     if (!t.isVisible(row, WRITER_VERSION))
       throw new EngineError('REST-30000', `No such ${vertexType} vertex.`);
     const where = (): string => `vertex type '${vertexType}' (id '${idText(t.type, t.idColumn.get(row))}')`;
-    this.updateVertexRow(
+    this.updateVertexCells(
       t,
       row,
       this.checkAttrs(attrs, t.type.attributes, t.type.keyAttributes, where),
       where,
+      false,
     );
   }
 
@@ -398,6 +417,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     b.live.current++;
     this.logEdge(b, eid, values.size === 0 ? NO_CHANGES : [...values], fRow, tRow, ft, tt);
     return 'inserted';
+  }
+
+  upsertVertices(run: VertexRun): VertexRunCounts {
+    return upsertVertexRun(this, run);
   }
 
   upsertEdges(run: EdgeRun, opts: UpsertEdgeOptions = { createMissingEndpoints: true }): EdgeRunCounts {

@@ -4,7 +4,7 @@
  * reports them.
  */
 import type { WriteTx } from '../../engine/api.js';
-import { upsertError, type PreparedEdge, type PreparedUpsert } from './graph-upsert.js';
+import { upsertError, type PreparedEdge, type PreparedUpsert, type PreparedVertex } from './graph-upsert.js';
 
 export interface UpsertFlags {
   newVertexOnly: boolean;
@@ -32,21 +32,24 @@ export interface UpsertCounts {
 
 /** Applies a prepared upsert inside a write transaction and counts what happened. */
 export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlags): UpsertCounts {
+  const vertexFlag = flags.newVertexOnly || flags.updateVertexOnly;
   let acceptedVertices = 0;
   const skippedVertices: VertexKey[] = [];
-  for (const v of plan.vertices) {
-    const r = tx.upsertVertex(v.type, v.id, v.attrs, {
-      newOnly: flags.newVertexOnly,
-      updateOnly: flags.updateVertexOnly,
-    });
-    if (r === 'skipped') skippedVertices.push({ v_type: v.type, v_id: v.id });
-    else acceptedVertices++;
+  if (!vertexFlag) acceptedVertices = applyVertexRuns(tx, plan.vertices);
+  else {
+    for (const v of plan.vertices) {
+      const r = tx.upsertVertex(v.type, v.id, v.attrs, {
+        newOnly: flags.newVertexOnly,
+        updateOnly: flags.updateVertexOnly,
+      });
+      if (r === 'skipped') skippedVertices.push({ v_type: v.type, v_id: v.id });
+      else acceptedVertices++;
+    }
   }
 
   const edgeFlag = flags.vertexMustExist || flags.sourceVertexMustExist || flags.targetVertexMustExist;
   const edgeCounts = edgeFlag ? applyEdgesChecked(tx, plan.edges, flags) : applyEdgeRuns(tx, plan.edges);
 
-  const vertexFlag = flags.newVertexOnly || flags.updateVertexOnly;
   return {
     accepted_vertices: acceptedVertices,
     ...(vertexFlag ? { skipped_vertices: skippedVertices.length } : {}),
@@ -55,6 +58,31 @@ export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlag
     accepted_edges: edgeCounts.accepted,
     ...(edgeFlag ? { skipped_edges: edgeCounts.skipped, edge_vertices_not_exist: edgeCounts.missing } : {}),
   };
+}
+
+/**
+ * Without vertex flags: consecutive vertices of one type go to the engine as one run. Returns how
+ * many were accepted (a permanently deleted id is not).
+ */
+function applyVertexRuns(tx: WriteTx, vertices: readonly PreparedVertex[]): number {
+  if (vertices.length === 0) return 0;
+  const ids = vertices.map((v) => v.id);
+  const attrs = vertices.map((v) => v.attrs);
+  let accepted = 0;
+  for (let start = 0; start < vertices.length;) {
+    const type = vertices[start].type;
+    let end = start + 1;
+    while (end < vertices.length && vertices[end].type === type) end++;
+    const c = tx.upsertVertices({ vertexType: type, ids, attrs, start, end });
+    // prepareUpsert checked every id and value, so the engine refuses none; if it did, the whole
+    // request fails (and changes nothing) rather than part of it.
+    if (c.invalid > 0) {
+      throw upsertError(`${c.invalid} vertices of type '${type}' were refused by the storage engine.`);
+    }
+    accepted += c.inserted + c.updated;
+    start = end;
+  }
+  return accepted;
 }
 
 interface EdgeCounts {

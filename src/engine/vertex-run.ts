@@ -1,0 +1,126 @@
+/**
+ * Bulk vertex upsert (WriteTx.upsertVertices): a run of vertices of one type, as a REST++ upsert body
+ * lists them. The outcome is that of upsertVertex on each vertex in order. What upsertVertex does per
+ * vertex is done once per run here: the table, its columns and defaults, the row capacity, marking
+ * the table. A new vertex's attributes are read straight from its input into the columns, without an
+ * intermediate list. The run is logged as one UPSERT_VERTICES op (wal-record.ts).
+ */
+import { attributeDefault } from '../catalog/defaults.js';
+import type { Value } from '../catalog/value.js';
+import type { Column } from '../store/columns.js';
+import { WRITER_VERSION } from '../store/vertex-table.js';
+import {
+  type AttrUpdate,
+  EngineError,
+  type ExternalId,
+  type VertexRun,
+  type VertexRunCounts,
+} from './api.js';
+import { idReader } from './id-reader.js';
+import { checkValue, parseId, typeName } from './values.js';
+import type { Checked, WriteTxImpl } from './write-tx.js';
+
+const NO_CHECKED: Checked[] = [];
+const NO_KEY_VALUES: Value[] = [];
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
+
+export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCounts {
+  const counts: VertexRunCounts = { inserted: 0, updated: 0, skipped: 0, invalid: 0 };
+  if (run.end <= run.start) return counts;
+  const t = tx.tableOf(run.vertexType);
+  const vt = t.type;
+  const catalog = tx.graph.catalog;
+  const version = tx.commitVersion;
+  const record = tx.record;
+  const reader = idReader(vt);
+  // Key attributes (PRIMARY KEY / composite types) take the id's values, never the given ones.
+  const keyAttrs = vt.keyAttributes;
+  const attributes = vt.attributes;
+  const n = attributes.length;
+  const keyIndex = attributes.map((a) => (keyAttrs.length === 0 ? -1 : keyAttrs.indexOf(a.name)));
+  const names = attributes.map((a) => a.name);
+  const cols = attributes.map((a) => t.columns.get(a.name) as Column);
+  const defaults = attributes.map((a) => attributeDefault(catalog, a));
+  // Collection defaults are objects: each new vertex gets its own, as upsertVertex gives it.
+  const shared = defaults.map((d) => typeof d !== 'object' || d === null);
+  const given: (Value | undefined)[] = new Array<Value | undefined>(n).fill(undefined);
+  // The vertex being written, for error messages.
+  let cur: ExternalId = '';
+  const where = (): string => `vertex type '${vt.name}' (id '${String(cur)}')`;
+  const invalidValue = (name: string, i: number): EngineError =>
+    new EngineError(
+      'REST-30200',
+      `Invalid value for attribute '${name}' of ${where()}: expected ${typeName(attributes[i].type)}.`,
+    );
+  tx.changes.markTable(t);
+  t.ensure(t.count + (run.end - run.start));
+  record.beginVertexRun(vt.name);
+  try {
+    for (let i = run.start; i < run.end; i++) {
+      const id = run.ids[i];
+      cur = id;
+      try {
+        const key = reader.keyOf(id);
+        const attrs: Record<string, AttrUpdate> | null = run.attrs === null ? null : run.attrs[i];
+        const hasAttrs = attrs !== null && !isEmpty(attrs);
+        const row = t.lookup(key, WRITER_VERSION);
+        if (row !== undefined) {
+          const checked = hasAttrs ? tx.checkAttrs(attrs, attributes, keyAttrs, where) : NO_CHECKED;
+          tx.updateVertexCells(t, row, checked, where, true);
+          counts.updated++;
+          continue;
+        }
+        if (t.permanentlyDeleted.size > 0 && t.permanentlyDeleted.has(key)) {
+          counts.skipped++;
+          continue;
+        }
+        // Every value is checked before the row exists, so a refused vertex leaves nothing behind.
+        let logged = 0;
+        if (hasAttrs) {
+          for (let j = 0; j < n; j++) {
+            if (keyIndex[j] >= 0) continue;
+            const u = attrs[names[j]];
+            if (u === undefined || !Object.hasOwn(attrs, names[j])) continue;
+            const v = checkValue(attributes[j].type, u.value, catalog);
+            if (v === undefined) throw invalidValue(names[j], j);
+            given[j] = v;
+            logged++;
+          }
+        }
+        let idValue: Value = key;
+        let keyValues = NO_KEY_VALUES;
+        if (!reader.keyIsValue) {
+          const p = parseId(vt, id);
+          idValue = p.value;
+          keyValues = p.keyValues;
+        }
+        const newRow = t.allocRow(key, version);
+        t.idColumn.init(newRow, idValue);
+        t.live.current++;
+        counts.inserted++;
+        record.runVertex(idValue, logged);
+        for (let j = 0; j < n; j++) {
+          const k = keyIndex[j];
+          const g = given[j];
+          if (k >= 0) cols[j].init(newRow, keyValues[k]);
+          else if (g !== undefined) {
+            cols[j].init(newRow, g);
+            record.runAttr(names[j], g);
+            given[j] = undefined;
+          } else cols[j].init(newRow, shared[j] ? defaults[j] : attributeDefault(catalog, attributes[j]));
+        }
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e;
+        given.fill(undefined);
+        counts.invalid++;
+      }
+    }
+  } finally {
+    record.endRun();
+  }
+  return counts;
+}

@@ -32,8 +32,9 @@ Options (each also read from the environment variable shown; a flag wins over th
   --tigergraph-version X.Y.Z  TigerGraph release to report (OCELOT_TIGERGRAPH_VERSION, default ${DEFAULT_TIGERGRAPH_VERSION})
   --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
   --output-dir DIR            directory that queries' FILE objects (f.println, PRINT … TO_CSV)
-                              write into; paths outside it are refused, and without it FILE
-                              output is refused (OCELOT_OUTPUT_DIR)
+                              write into and SelectVertex()/LOADACCUM() read from; paths outside
+                              it are refused, and without it query files are refused
+                              (OCELOT_OUTPUT_DIR)
   --auth                      REST++ authentication: requests need a token (Authorization: Bearer),
                               /requesttoken is served (OCELOT_AUTH=true)
   --body-limit-mb N           largest request body in MB, 1 to 1024; larger bodies (e.g. POST /ddl

@@ -148,7 +148,25 @@ export type Expr =
   | (ExprBase & { kind: 'select'; select: SelectBlock });
 
 export type SeedItem =
-  { kind: 'all'; vertexType: string; pos: Pos } | { kind: 'any'; pos: Pos } | { kind: 'expr'; expr: Expr };
+  | { kind: 'all'; vertexType: string; pos: Pos }
+  | { kind: 'any'; pos: Pos }
+  | { kind: 'expr'; expr: Expr }
+  /** `SelectVertex(file, $id, $type | Type, separator, header)`: vertices listed in a file. */
+  | {
+      kind: 'selectVertex';
+      file: Expr;
+      id: FileColumn;
+      type: FileColumn | { kind: 'type'; name: string; pos: Pos };
+      separator: Expr;
+      header: Expr;
+      pos: Pos;
+    }
+  /** `LOADACCUM(file, $c…, separator, header)`: accumulator input read from a file. */
+  | { kind: 'loadAccum'; file: Expr; columns: FileColumn[]; separator: Expr; header: Expr; pos: Pos };
+
+/** A column of an input file: `$n` (from 0) or `$"name"` (a header's name). */
+export type FileColumn =
+  { kind: 'position'; index: number; pos: Pos } | { kind: 'named'; name: string; pos: Pos };
 
 // ---------------------------------------------------------------------------------------------
 // SELECT

@@ -3,7 +3,7 @@
  * Kept separate from the query parser so that other parts of the language (path filters, GraphQL
  * where-expressions, loading-job conditions) can parse expressions with the same rules.
  */
-import type { BinaryOp, Expr, IntervalUnit, Pos, SeedItem } from './ast-query.js';
+import type { BinaryOp, Expr, FileColumn, IntervalUnit, Pos, SeedItem } from './ast-query.js';
 import { GsqlSyntaxError, type Token } from './lexer.js';
 
 /** What the cursor reads tokens from: a token array, or the statement parser's own cursor. */
@@ -460,7 +460,67 @@ function parseSeedItem(c: TokenCursor): SeedItem {
     c.next();
     return { kind: 'all', vertexType: t.text, pos };
   }
+  if (t.kind === 'ident' && c.isPunct('(', 1)) {
+    const w = t.text.toUpperCase();
+    if (w === 'SELECTVERTEX') return parseSelectVertex(c, pos);
+    if (w === 'LOADACCUM') return parseLoadAccum(c, pos);
+  }
   return { kind: 'expr', expr: parseExpr(c) };
+}
+
+/** `$n` or `$"name"`. */
+function parseFileColumn(c: TokenCursor): FileColumn {
+  const d = c.expectPunct('$');
+  const pos = { line: d.line, column: d.column };
+  const n = c.peek();
+  if (n.kind === 'number' && /^\d+$/.test(n.text)) {
+    c.next();
+    return { kind: 'position', index: Number(n.text), pos };
+  }
+  if (n.kind === 'string') {
+    c.next();
+    return { kind: 'named', name: n.text, pos };
+  }
+  throw c.error('expected a column number or a quoted column name after "$"');
+}
+
+function parseSelectVertex(c: TokenCursor, pos: Pos): SeedItem {
+  c.next();
+  c.expectPunct('(');
+  const file = parseExpr(c);
+  c.expectPunct(',');
+  const id = parseFileColumn(c);
+  c.expectPunct(',');
+  let type: FileColumn | { kind: 'type'; name: string; pos: Pos };
+  if (c.isPunct('$')) type = parseFileColumn(c);
+  else {
+    const n = c.expectIdent('a vertex type or a column ($n, $"name")');
+    type = { kind: 'type', name: n.text, pos: { line: n.line, column: n.column } };
+  }
+  c.expectPunct(',');
+  const separator = parseExpr(c);
+  c.expectPunct(',');
+  const header = parseExpr(c);
+  c.expectPunct(')');
+  return { kind: 'selectVertex', file, id, type, separator, header, pos };
+}
+
+function parseLoadAccum(c: TokenCursor, pos: Pos): SeedItem {
+  c.next();
+  c.expectPunct('(');
+  const file = parseExpr(c);
+  const columns: FileColumn[] = [];
+  c.expectPunct(',');
+  while (c.isPunct('$')) {
+    columns.push(parseFileColumn(c));
+    c.expectPunct(',');
+  }
+  if (columns.length === 0) throw c.error('expected a column ($n, $"name") after the file of LOADACCUM');
+  const separator = parseExpr(c);
+  c.expectPunct(',');
+  const header = parseExpr(c);
+  c.expectPunct(')');
+  return { kind: 'loadAccum', file, columns, separator, header, pos };
 }
 
 function parseWordPrimary(c: TokenCursor, t: Token): Expr {

@@ -3,6 +3,7 @@
  * semantics: inside a clause, updates wait for the clause's end), local and vertex-set variables,
  * and vertex/edge attribute updates (DML, applied when the query ends).
  */
+import { compileLoadAccum } from './file-seeds.js';
 import type { Expr, Pos, Stmt } from '../gsql/ast-query.js';
 import { collectionItems, Spread, type Accum } from './accumulators.js';
 import { accumRef } from './methods.js';
@@ -154,6 +155,11 @@ export function compileAssign(cx: Cx, s: Stmt & { kind: 'assign' }): RowStmt {
         s.pos,
         `the global accumulator @@${target.name} cannot be assigned with "=" in an ACCUM clause; use "+="`,
       );
+    }
+    if (value.kind === 'seed' && value.items.some((i) => i.kind === 'loadAccum')) {
+      if (target.kind !== 'global' || target.index || op !== '=')
+        throw compileError(s.pos, 'LOADACCUM(…) fills a global accumulator: @@acc = { LOADACCUM(…) }');
+      return compileLoadAccum(cx, acc.t, acc.get, value.items, value.pos);
     }
     if (acc.t.accum === 'ArrayAccum') {
       const cell = target.kind === 'vattach' ? 'v.@a[0]' : '@@a[0]';

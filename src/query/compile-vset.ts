@@ -2,6 +2,7 @@
  * Vertex-set expressions: seeds ({p}, {T.*}, {ANY}, {@@set}) and the set operators UNION,
  * INTERSECT and MINUS on vertex sets and on sets of values.
  */
+import { compileSelectVertex } from './file-seeds.js';
 import type { Expr, Pos } from '../gsql/ast-query.js';
 import { collectionItems } from './accumulators.js';
 import { compileExpr } from './compile-expr.js';
@@ -110,6 +111,12 @@ export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
       parts.push((ctx, out) => {
         for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
       });
+    } else if (item.kind === 'selectVertex') {
+      const sv = compileSelectVertex(cx, item);
+      types.add(sv.vertexType);
+      parts.push(sv.add);
+    } else if (item.kind === 'loadAccum') {
+      throw compileError(item.pos, 'LOADACCUM(…) fills a global accumulator: @@acc = { LOADACCUM(…) }');
     } else {
       const x = compileExpr(cx, item.expr);
       const f = x.f;

@@ -49,7 +49,7 @@ function refuse(given: string, why: string): QueryRuntimeError {
 }
 
 /** Whether `p` is `dir` itself or below it. */
-function inside(dir: string, p: string): boolean {
+export function inside(dir: string, p: string): boolean {
   const rel = relative(dir, p);
   return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
 }

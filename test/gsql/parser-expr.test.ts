@@ -50,7 +50,7 @@ function show(e: Expr): string {
     case 'case':
       return `CASE ${e.subject ? show(e.subject) + ' ' : ''}${e.whens.map((w) => `WHEN ${show(w.when)} THEN ${show(w.then)}`).join(' ')}${e.otherwise ? ' ELSE ' + show(e.otherwise) : ''} END`;
     case 'seed':
-      return `{${e.items.map((i) => (i.kind === 'all' ? i.vertexType + '.*' : i.kind === 'any' ? 'ANY' : show(i.expr))).join(', ')}}`;
+      return `{${e.items.map((i) => (i.kind === 'all' ? i.vertexType + '.*' : i.kind === 'any' ? 'ANY' : i.kind === 'expr' ? show(i.expr) : i.kind)).join(', ')}}`;
     default:
       return e.kind;
   }
@@ -96,7 +96,10 @@ test('PRINT keys are the expression text without blanks and string quotes', () =
   const src = '@@m.get("bar") + s.@x';
   assert.equal(exprKey(src, parse(src)), '@@m.get(bar)+s.@x');
   const call = 'COALESCE(a, "x y")';
-  assert.equal(exprKey(call, parse(call), (n) => n === 'COALESCE'), 'coalesce(a,x y)');
+  assert.equal(
+    exprKey(call, parse(call), (n) => n === 'COALESCE'),
+    'coalesce(a,x y)',
+  );
 });
 
 test('errors name the line, the column and what was found', () => {

@@ -16,7 +16,7 @@ import type {
   TypeExpr,
 } from './ast-query.js';
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
-import { parseExpr, parseExprList, parseIndexes, TokenCursor } from './parser-expr.js';
+import { parseExpr, parseExprList, TokenCursor } from './parser-expr.js';
 import { parseSelect } from './parser-select.js';
 import { ACCUMS, closeAngle, isTypeStart, parseType, posOf } from './parser-type.js';
 import { parsePrint } from './parser-print.js';
@@ -396,6 +396,30 @@ function parseBareSeed(c: TokenCursor): Expr | undefined {
   return { kind: 'seed', items: [item], pos, start: t.start, end: last.end };
 }
 
+/**
+ * The sizes of an ArrayAccum declaration, `[3][n]`; an empty `[]` is size 0, which `reallocate`
+ * (or an assignment of a whole array) sets later.
+ */
+function parseDeclSizes(c: TokenCursor): Expr[] {
+  const sizes: Expr[] = [];
+  for (let t = c.peek(); c.acceptPunct('['); t = c.peek()) {
+    if (c.isPunct(']')) {
+      const close = c.expectPunct(']');
+      sizes.push({
+        kind: 'int',
+        value: 0,
+        pos: { line: t.line, column: t.column },
+        start: t.start,
+        end: close.end,
+      });
+    } else {
+      sizes.push(parseExpr(c));
+      c.expectPunct(']');
+    }
+  }
+  return sizes;
+}
+
 function parseDeclNames(c: TokenCursor, accum: boolean, single = false): DeclName[] {
   const names: DeclName[] = [];
   do {
@@ -403,7 +427,7 @@ function parseDeclNames(c: TokenCursor, accum: boolean, single = false): DeclNam
     const global = accum && c.acceptPunct('@@');
     if (accum && !global && !c.acceptPunct('@')) throw c.error('expected "@name" or "@@name"');
     const name = c.expectIdent('a name').text;
-    const dims = accum ? parseIndexes(c).index : [];
+    const dims = accum ? parseDeclSizes(c) : [];
     names.push({
       name,
       ...(accum && { global }),

@@ -1,6 +1,8 @@
 /**
- * ArrayAccum: a fixed-size array (one or more dimensions) of accumulators of one type, declared
- * `ArrayAccum<SumAccum<INT>> @@a[3][4];` and updated cell by cell (`@@a[1][2] += 5`).
+ * ArrayAccum: an array (one or more dimensions) of accumulators of one type, declared
+ * `ArrayAccum<SumAccum<INT>> @@a[3][4];` (or `[]`, size set later), updated cell by cell
+ * (`@@a[1][2] += 5`) or as a whole: `=` takes another array's sizes, dimensions and values, `+=`
+ * adds another array of the same sizes cell by cell.
  */
 import type { Accum } from './accumulators.js';
 import { QueryRuntimeError } from './values.js';
@@ -34,6 +36,11 @@ export class ArrayAccum implements Accum {
 
   /** The accumulator of one cell; an index outside the array stops the query. */
   cell(index: number[]): Accum {
+    if (index.length !== this.sizes.length) {
+      throw new QueryRuntimeError(
+        `Runtime Error: this ArrayAccum has ${this.sizes.length} dimensions, but ${index.length} indexes are given.`,
+      );
+    }
     let level: Cells = this.cells;
     for (let d = 0; d < index.length; d++) {
       const i = index[d];
@@ -54,12 +61,41 @@ export class ArrayAccum implements Accum {
     return this.cells.length;
   }
 
-  add(): void {
-    throw new QueryRuntimeError('Runtime Error: an ArrayAccum is updated one cell at a time.');
+  /** The sizes of every dimension. */
+  dimensions(): readonly number[] {
+    return this.sizes;
   }
 
-  set(): void {
-    throw new QueryRuntimeError('Runtime Error: an ArrayAccum is updated one cell at a time.');
+  /** `+=` of a whole array: each cell of `o` is added into this array's cell at the same place. */
+  add(o: unknown): void {
+    const other = o as ArrayAccum;
+    if (other.sizes.join() !== this.sizes.join()) {
+      throw new QueryRuntimeError(
+        `Runtime Error: ArrayAccums of sizes [${this.sizes.join('][')}] and [${other.sizes.join('][')}] cannot be combined cell by cell.`,
+      );
+    }
+    const src: Accum[] = [];
+    other.map((a) => src.push(a));
+    let i = 0;
+    this.map((a) => a.add(src[i++].value()));
+  }
+
+  /** `=` of a whole array: this one takes the other's sizes, dimensions and values. */
+  set(o: unknown): void {
+    const other = o as ArrayAccum;
+    const src: Accum[] = [];
+    other.map((a) => src.push(a));
+    this.reallocate([...other.sizes]);
+    let i = 0;
+    this.map((a) => a.set(src[i++].value()));
+  }
+
+  /** A new array with this one's sizes and values, then `o` added cell by cell (`A + B`). */
+  plus(o: ArrayAccum): ArrayAccum {
+    const r = new ArrayAccum(this.makeCell, []);
+    r.set(this);
+    r.add(o);
+    return r;
   }
 
   value(): unknown {

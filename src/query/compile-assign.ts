@@ -3,6 +3,7 @@
  * semantics: inside a clause, updates wait for the clause's end), local and vertex-set variables,
  * and vertex/edge attribute updates (DML, applied when the query ends).
  */
+import { compileArrayValue } from './accum-array-ops.js';
 import { compileLoadAccum } from './file-seeds.js';
 import type { Expr, Pos, Stmt } from '../gsql/ast-query.js';
 import { collectionItems, Spread, type Accum } from './accumulators.js';
@@ -161,9 +162,23 @@ export function compileAssign(cx: Cx, s: Stmt & { kind: 'assign' }): RowStmt {
         throw compileError(s.pos, 'LOADACCUM(…) fills a global accumulator: @@acc = { LOADACCUM(…) }');
       return compileLoadAccum(cx, acc.t, acc.get, value.items, value.pos);
     }
+    const whole = acc.t.accum === 'ArrayAccum' && target.kind === 'global' && cx.clause === 'body';
+    const arrayValue = whole ? compileArrayValue(cx, acc.t, value) : undefined;
+    if (arrayValue) {
+      const get = acc.get;
+      const add = op === '+=';
+      return (ctx) => {
+        update(ctx, get(ctx), add, arrayValue(ctx), true);
+        return Flow.Next;
+      };
+    }
     if (acc.t.accum === 'ArrayAccum') {
       const cell = target.kind === 'vattach' ? 'v.@a[0]' : '@@a[0]';
-      throw compileError(s.pos, `an ArrayAccum is updated one cell at a time, e.g. ${cell} ${op} …`);
+      const whole =
+        target.kind === 'global'
+          ? ', or at the query-body level from whole ArrayAccums (@@a = @@b + @@c)'
+          : '';
+      throw compileError(s.pos, `an ArrayAccum is updated one cell at a time, e.g. ${cell} ${op} …${whole}`);
     }
     const input = compileAccumInput(cx, acc.t, value, op);
     const add = op === '+=';

@@ -196,13 +196,25 @@ function withPrintWhere(cx: Cx, item: PrintItem, x: Typed, where: Expr | undefin
   };
 }
 
+/**
+ * A whole global ArrayAccum prints from its cells: an assignment of another array may have changed
+ * its dimensions since the declaration.
+ */
+function wholeArray(cx: Cx, e: Expr): Typed | undefined {
+  if (e.kind !== 'global' || e.index || e.prev) return undefined;
+  const g = cx.globals.get(e.name);
+  if (!g || g.t.accum !== 'ArrayAccum') return undefined;
+  const slot = g.slot;
+  return { t: g.t, f: (ctx) => ctx.vars[slot] };
+}
+
 export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunContext) => void {
   if (cx.clause !== 'body') throw compileError(s.pos, `PRINT is not allowed in ${cx.clause}`);
   const vaccs = cx.vaccs;
   let filtered = 0;
   const items = s.items.map((item) => {
     const key = printKey(cx, item);
-    const x = withPrintWhere(cx, item, compileExpr(cx, item.expr), s.where);
+    const x = withPrintWhere(cx, item, wholeArray(cx, item.expr) ?? compileExpr(cx, item.expr), s.where);
     if (s.where && x.t.kind === 'VSET') filtered++;
     if (item.projection) {
       if (x.t.kind !== 'VSET') throw compileError(item.pos, `only a vertex set can be printed with [ … ]`);

@@ -49,9 +49,13 @@ test('ArrayAccum errors: an index out of range at run time, misuse at CREATE tim
   assert.equal(err('ArrayAccum<SumAccum<INT>> @@a[2];\n  @@a[0][1] += 1;'), '@@a has 1 dimension, not 2');
   assert.equal(
     err('ArrayAccum<SumAccum<INT>> @@a[2];\n  @@a += 1;'),
-    'an ArrayAccum is updated one cell at a time, e.g. @@a[0] += …',
+    'an ArrayAccum is updated one cell at a time, e.g. @@a[0] += …, or at the query-body level from whole ArrayAccums (@@a = @@b + @@c)',
   );
   assert.equal(err('ArrayAccum<SumAccum<INT>> @@a;'), 'the ArrayAccum @@a needs its sizes, e.g. @@a[3]');
+  assert.equal(
+    err('ArrayAccum<SumAccum<INT>> @@a[2];\n  ArrayAccum<SumAccum<FLOAT>> @@b[2];\n  @@a = @@b;'),
+    '@@b is an ArrayAccum of SumAccum<FLOAT>, not of SumAccum<INT>; whole arrays combine only with the same cell type',
+  );
   assert.equal(
     err('ArrayAccum<INT> @@a[3];'),
     'the cells of an ArrayAccum must be accumulators, e.g. ArrayAccum<SumAccum<INT>>',
@@ -152,5 +156,85 @@ test('vertex-attached ArrayAccum misuse is refused at CREATE, an index out of ra
       message: /^Runtime Error: index (27|31|45) is out of range \[0, 2\) of an ArrayAccum\.$/,
       code: 'GSQL-2620',
     },
+  );
+});
+
+test('a size-less ArrayAccum is sized by reallocate; = takes sizes and dimensions, += and + add cell by cell', async () => {
+  const out = await runText(
+    socialNet(),
+    q(`ArrayAccum<SumAccum<INT>> @@one[4];
+  ArrayAccum<SumAccum<INT>> @@two[][];
+  ArrayAccum<SumAccum<INT>> @@sum[1];
+  ArrayAccum<ListAccum<STRING>> @@words[];
+  ArrayAccum<ListAccum<STRING>> @@more[2];
+  @@two.reallocate(2, 3);
+  @@words.reallocate(2);
+  FOREACH i IN RANGE[0, 1] DO
+    @@words[i] += "w" + to_string(i);
+    @@more[i] += "m";
+    FOREACH j IN RANGE[0, 2] DO
+      @@two[i][j] += 10 * i + j;
+    END;
+  END;
+  @@one[3] += 7;
+  PRINT @@one.size() AS before, @@two;
+  @@sum = @@one;
+  @@one = @@two;
+  @@two = @@sum;
+  PRINT @@one, @@two;
+  @@sum += @@two;
+  @@words += @@more;
+  PRINT @@sum, @@words;
+  @@sum = @@sum + @@two + @@two;
+  PRINT @@sum;`),
+  );
+  assert.deepEqual(out, [
+    {
+      before: 4,
+      '@@two': [
+        [0, 1, 2],
+        [10, 11, 12],
+      ],
+    },
+    {
+      '@@one': [
+        [0, 1, 2],
+        [10, 11, 12],
+      ],
+      '@@two': [0, 0, 0, 7],
+    },
+    {
+      '@@sum': [0, 0, 0, 14],
+      '@@words': [
+        ['w0', 'm'],
+        ['w1', 'm'],
+      ],
+    },
+    { '@@sum': [0, 0, 0, 28] },
+  ]);
+});
+
+test('whole-array += of different sizes, and a cell of a size-less array, stop the query', async () => {
+  await assert.rejects(
+    runText(
+      socialNet(),
+      q(`ArrayAccum<SumAccum<INT>> @@a[2];
+  ArrayAccum<SumAccum<INT>> @@b[3];
+  @@a += @@b;`),
+    ),
+    { message: 'Runtime Error: ArrayAccums of sizes [2] and [3] cannot be combined cell by cell.' },
+  );
+  await assert.rejects(runText(socialNet(), q(`ArrayAccum<SumAccum<INT>> @@a[][];\n  @@a[0][0] += 1;`)), {
+    message: 'Runtime Error: index 0 is out of range [0, 0) of an ArrayAccum.',
+  });
+  await assert.rejects(
+    runText(
+      socialNet(),
+      q(`ArrayAccum<SumAccum<INT>> @@a[2];
+  ArrayAccum<SumAccum<INT>> @@b[2][2];
+  @@a = @@b;
+  @@a[1] += 1;`),
+    ),
+    { message: 'Runtime Error: this ArrayAccum has 2 dimensions, but 1 indexes are given.' },
   );
 });

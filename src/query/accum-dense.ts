@@ -25,6 +25,11 @@ export const enum DenseKind {
 }
 
 /** The dense kind of an accumulator type, or undefined when its values are not plain numbers. */
+/** Whether a dense kind can keep previous values (`@x'`) in a typed array: not the integer kinds. */
+export function keepsPrevious(kind: DenseKind): boolean {
+  return kind !== DenseKind.SumInt && kind !== DenseKind.MinInt && kind !== DenseKind.MaxInt;
+}
+
 export function denseKind(t: AccumT): DenseKind | undefined {
   const e = t.elem.kind;
   const float = e === 'FLOAT' || e === 'DOUBLE';
@@ -57,11 +62,18 @@ const CHUNK_BITS = 10;
 export class DenseColumn {
   /** The cells; those of chunks not yet `ready` hold leftovers of an earlier run. */
   vals: Float64Array;
-  private ready: Uint8Array;
+  /** Per chunk of 1,024 cells: 1 once the chunk holds real values (select-kernel.ts reads it inline). */
+  ready: Uint8Array;
+  /**
+   * For `@x'`: per cell, the stamp of the SELECT that last changed it and the value it had before
+   * that SELECT (null when the query never reads `@x'`).
+   */
+  prevAt: Int32Array | null = null;
+  prevVals: Float64Array | null = null;
   /** Integer cells whose value is not a safe integer (their cell is NaN). */
   private readonly spill = new Map<number, Accum>();
   /** The stored form of the initial state (NaN when it needs an object). */
-  private readonly init: number;
+  readonly init: number;
   private readonly bool: boolean;
   private readonly int: boolean;
 
@@ -79,6 +91,27 @@ export class DenseColumn {
     this.ready = new Uint8Array((cells.length >> CHUNK_BITS) + 1);
   }
 
+  /** Keeps previous values for `@x'` (kinds whose cells hold every value: not the integer ones). */
+  keepPrevious(): void {
+    this.prevAt = new Int32Array(this.vals.length);
+    this.prevVals = new Float64Array(this.vals.length);
+  }
+
+  /** Before cell g first changes in the SELECT with `stamp`: keeps its value for `@x'`. */
+  remember(g: number, stamp: number): void {
+    const at = this.prevAt!;
+    if (at[g] === stamp) return;
+    at[g] = stamp;
+    this.prevVals![g] = g < this.vals.length && this.ready[g >> CHUNK_BITS] === 1 ? this.vals[g] : this.init;
+  }
+
+  /** `@x'`: the value before the SELECT with `stamp` changed cell g, else its value. */
+  previous(g: number, stamp: number): unknown {
+    if (this.prevAt![g] !== stamp) return this.get(g);
+    const x = this.prevVals![g];
+    return this.bool ? x === 1 : x;
+  }
+
   /** The stored number for a value, NaN when an integer cell must spill. */
   private encode(v: unknown): number {
     if (this.bool) return v === true ? 1 : 0;
@@ -87,7 +120,7 @@ export class DenseColumn {
   }
 
   /** Makes cell g writable: fills its chunk with the initial state first (and grows if needed). */
-  private prepare(g: number): void {
+  prepare(g: number): void {
     if (g >= this.vals.length) {
       const next = new Float64Array(Math.max(g + 1, this.vals.length * 2));
       next.set(this.vals);
@@ -176,6 +209,10 @@ export class DenseColumn {
     }
     if (!this.int) {
       this.vals[g] = typeof v === 'number' ? v : toNumber(v);
+      return;
+    }
+    if (typeof v === 'number' && Number.isSafeInteger(v)) {
+      this.vals[g] = v;
       return;
     }
     const a = this.make();

@@ -127,11 +127,15 @@ function vertexAccumAssign(cx: Cx, target: Expr & { kind: 'vattach' }, add: bool
     return (ctx) => {
       const x = input(ctx);
       const col = ctx.dense[index] ?? ctx.column(va);
-      if (col === null) update(ctx, vaccForUpdate(ctx, vertex(ctx), va), add, x, false);
-      else if (ctx.pending !== null && ctx.deferVertexUpdates)
-        ctx.pending.pushDense(col, ctx.gids[aliasSlot], add, x);
-      else if (add) col.add(ctx.gids[aliasSlot], x);
-      else col.set(ctx.gids[aliasSlot], x);
+      if (col === null) {
+        update(ctx, vaccForUpdate(ctx, vertex(ctx), va), add, x, false);
+        return Flow.Next;
+      }
+      const g = ctx.gids[aliasSlot];
+      if (col.prevAt !== null) col.remember(g, ctx.selectStamp);
+      if (ctx.pending !== null && ctx.deferVertexUpdates) ctx.pending.pushDense(col, g, add, x);
+      else if (add) col.add(g, x);
+      else col.set(g, x);
       return Flow.Next;
     };
   }
@@ -139,8 +143,12 @@ function vertexAccumAssign(cx: Cx, target: Expr & { kind: 'vattach' }, add: bool
     const v = ctx.own(vertex(ctx));
     const x = input(ctx);
     const col = ctx.dense[index] ?? ctx.column(va);
-    if (col === null) update(ctx, vaccForUpdate(ctx, v, va), add, x, false);
-    else if (ctx.pending !== null && ctx.deferVertexUpdates) ctx.pending.pushDense(col, v.gid, add, x);
+    if (col === null) {
+      update(ctx, vaccForUpdate(ctx, v, va), add, x, false);
+      return Flow.Next;
+    }
+    if (col.prevAt !== null) col.remember(v.gid, ctx.selectStamp);
+    if (ctx.pending !== null && ctx.deferVertexUpdates) ctx.pending.pushDense(col, v.gid, add, x);
     else if (add) col.add(v.gid, x);
     else col.set(v.gid, x);
     return Flow.Next;

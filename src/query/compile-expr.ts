@@ -45,6 +45,11 @@ export function vaccOf(ctx: RunContext, vertex: Vtx, va: VertexAccum): Accum {
 /** The accumulator about to be updated; keeps its value from before the running SELECT if `@x'` is read. */
 export function vaccForUpdate(ctx: RunContext, vertex: Vtx, va: VertexAccum): Accum {
   const v = ctx.own(vertex);
+  const col = ctx.column(va);
+  if (col !== null) {
+    if (col.prevAt !== null) col.remember(v.gid, ctx.selectStamp);
+    return col.cell(v.gid);
+  }
   const a = vaccOf(ctx, v, va);
   if (va.primed) {
     const at = (v.prevAt ??= []);
@@ -59,6 +64,8 @@ export function vaccForUpdate(ctx: RunContext, vertex: Vtx, va: VertexAccum): Ac
 /** `@x'`: the value before the running (or last) SELECT changed it, else the current value. */
 function prevValue(ctx: RunContext, vertex: Vtx, va: VertexAccum): unknown {
   const v = ctx.own(vertex);
+  const col = ctx.column(va);
+  if (col !== null) return col.previous(v.gid, ctx.selectStamp);
   if (v.prevAt?.[va.index] === ctx.selectStamp) return v.prev![va.index];
   return vaccOf(ctx, v, va).value();
 }

@@ -10,6 +10,7 @@ import { callsEvaluate } from './evaluate.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import { ClauseUpdates } from './clause-updates.js';
+import { compileSelectKernel, selectKernels, type KernelHop, type SelectRun } from './select-kernel.js';
 import type { Cx, Eval, RowStmt, Typed } from './scope.js';
 import { runtimeTypeNames } from './type-names.js';
 import { T, isNumeric, typeText, type QType } from './types.js';
@@ -18,6 +19,9 @@ import { compareValues, EdgeVal, toNumber, Vtx } from './values.js';
 interface Step {
   filter: EdgeFilter;
 }
+
+/** Vertices handled between two chances to yield to the event loop. */
+const CHUNK = 1024;
 
 /** Names a statement refers to (to decide which alias a POST-ACCUM statement iterates). */
 function namesIn(node: unknown, out: Set<string>): Set<string> {
@@ -122,6 +126,7 @@ export function compileSelect(cx: Cx, b: SelectBlock, _pos: Pos): Typed {
 }
 
 function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
+  const querySlots = cx.slots;
   // The source: a vertex-set variable, or a vertex type (V2 style `FROM Person:p`).
   const srcBinding = cx.lookup(b.source.name);
   let source: Eval;
@@ -242,7 +247,13 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const where = b.where ? cx.inClause('WHERE', () => compileExpr(cx, b.where!)) : undefined;
   if (where && b.where) expectType(where, T.BOOL, b.where.pos, 'WHERE');
   const accum = cx.inClause('ACCUM', () => cx.withClauseSlots(() => cx.compileRowStmts(cx, b.accum)));
-  const postGroups: { slot: number; target: boolean; stmts: RowStmt[]; deferGlobals: boolean }[] = [];
+  const postGroups: {
+    slot: number;
+    target: boolean;
+    ast: Stmt[];
+    stmts: RowStmt[];
+    deferGlobals: boolean;
+  }[] = [];
   // The edge alias names one matched edge: it means nothing once the rows are reduced to vertices.
   const edgeAlias = b.edge?.alias;
   if (edgeAlias) {
@@ -281,6 +292,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       postGroups.push({
         slot: target ? tSlot : sSlot,
         target,
+        ast: stmts,
         stmts: cx.inClause('POST-ACCUM', () => cx.withClauseSlots(() => cx.compileRowStmts(cx, stmts))),
         deferGlobals: readsWhatItWrites(stmts, true),
       });
@@ -317,6 +329,22 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const needSources = postGroups.some((g) => !g.target);
   const needTargets = postGroups.some((g) => g.target);
   const allTypes = cx.vertexTypeNames();
+  // Blocks whose edge steps all name their types run as generated code (select-kernel.ts).
+  const kernel =
+    fast && (!hasEdge || steps.every((st) => st.filter.edgeType !== undefined))
+      ? compileSelectKernel(cx, {
+          sourceSlot: sSlot,
+          targetSlot: tSlot,
+          hasEdge,
+          resultIsTarget,
+          needSources,
+          needTargets,
+          ...(b.where ? { where: b.where } : {}),
+          accum: { stmts: b.accum, rows: accum, deferred: deferAccum },
+          posts: postGroups.map((g) => ({ slot: g.slot, stmts: g.ast, rows: g.stmts })),
+          querySlots,
+        })
+      : undefined;
 
   /** Per-run state and the per-vertex work, in plain closures (hot code stays out of the generator). */
   const prepare = (ctx: RunContext) => {
@@ -446,30 +474,89 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       bind(slot, v);
       runRows(ctx, stmts);
     };
-    return { result, sources, targets, visit, post, bind };
+    const kernelPlans = new Map<string, KernelHop[][]>();
+    let scratch = new Int32Array(64);
+    const selectRun: SelectRun = {
+      stamp,
+      resultMark,
+      sourceMark,
+      targetMark,
+      result,
+      sources,
+      targets,
+      plan(sourceType) {
+        let plan = kernelPlans.get(sourceType);
+        if (!plan) {
+          plan = runSteps.map(({ filter }) => {
+            const { edgeType, direction = 'out' } = filter;
+            if (edgeType === undefined || direction === 'both') return [];
+            return [...(tTypes ?? allTypes)].flatMap((type) =>
+              ctx.graph
+                .adjacency(edgeType, sourceType, type, direction)
+                .map((view) => ({ view, base: ctx.base(type), type, interned: ctx.internedOf(type) })),
+            );
+          });
+          kernelPlans.set(sourceType, plan);
+        }
+        return plan;
+      },
+      collect(view, row) {
+        let n = 0;
+        view.forEach(row, (tr) => {
+          if (n === scratch.length) {
+            const next = new Int32Array(n * 2);
+            next.set(scratch);
+            scratch = next;
+          }
+          scratch[n++] = tr;
+        });
+        this.collected = n;
+        return scratch;
+      },
+      collected: 0,
+    };
+    return { result, sources, targets, visit, post, bind, selectRun };
   };
 
   // A generator so that a long SELECT can pause every thousand vertices or so.
   const run = function* (ctx: RunContext): Generator<undefined, Vtx[], undefined> {
     const src = source(ctx) as Vtx[];
-    const { result, sources, targets, visit, post, bind } = prepare(ctx);
+    const { result, sources, targets, visit, post, bind, selectRun } = prepare(ctx);
+    const k = kernel !== undefined && selectKernels.enabled && kernel.usable(ctx) ? kernel : undefined;
+    if (k) selectKernels.runs++;
     const pendingAccum = beginClause(ctx, deferAccum, true);
     let n = 0;
     try {
-      for (const s of src) {
-        if ((++n & 1023) === 0) yield;
-        visit(s);
+      if (k) {
+        for (let from = 0; from < src.length; from += CHUNK) {
+          k.accum(ctx, src, from, Math.min(src.length, from + CHUNK), selectRun);
+          yield;
+        }
+      } else {
+        for (const s of src) {
+          if ((++n & (CHUNK - 1)) === 0) yield;
+          visit(s);
+        }
       }
     } finally {
       endClause(ctx);
     }
     pendingAccum?.apply();
-    for (const g of postGroups) {
+    for (let i = 0; i < postGroups.length; i++) {
+      const g = postGroups[i];
+      const list = g.target ? targets : sources;
       const pendingPost = beginClause(ctx, g.deferGlobals, false);
       try {
-        for (const v of g.target ? targets : sources) {
-          if ((++n & 1023) === 0) yield;
-          post(g.slot, g.stmts, v);
+        if (k) {
+          for (let from = 0; from < list.length; from += CHUNK) {
+            k.posts[i](ctx, list, from, Math.min(list.length, from + CHUNK), selectRun);
+            yield;
+          }
+        } else {
+          for (const v of list) {
+            if ((++n & (CHUNK - 1)) === 0) yield;
+            post(g.slot, g.stmts, v);
+          }
         }
       } finally {
         endClause(ctx);

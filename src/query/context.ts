@@ -4,7 +4,7 @@
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { JsonValue } from '../util/json.js';
-import { DenseColumn } from './accum-dense.js';
+import { DenseColumn, keepsPrevious } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
@@ -210,11 +210,12 @@ export class RunContext {
   column(va: VertexAccum): DenseColumn | null {
     let c = this.dense[va.index];
     if (c === undefined) {
-      // `@x'` readers need the per-vertex previous values the object form keeps.
+      // `@x'` of an integer accumulator needs the previous values the object form keeps.
       c =
-        va.dense !== undefined && !va.primed
+        va.dense !== undefined && (!va.primed || keepsPrevious(va.dense))
           ? new DenseColumn(va.dense, () => va.make(this), this.buffers.cells(this.gidLimit()))
           : null;
+      if (c !== null && va.primed) c.keepPrevious();
       this.dense[va.index] = c;
     }
     return c;

@@ -1,0 +1,279 @@
+/**
+ * Expressions of a SELECT kernel (see select-kernel.ts) as JavaScript source. Numbers, booleans,
+ * dense accumulator cells of the SELECT's aliases and the operators on them become inline code;
+ * any other expression calls the closure compile-expr.ts makes for it, so a kernel computes exactly
+ * what the closures compute. An expression over the source vertex alone (`s.@score / s.outdegree()`)
+ * is computed once per source vertex instead of once per edge.
+ */
+import type { Expr } from '../gsql/ast-query.js';
+import { DenseKind, keepsPrevious } from './accum-dense.js';
+import { compileExpr } from './compile-expr.js';
+import type { Cx, VertexAccum } from './scope.js';
+import { isFloat, isInteger, isNumeric, T, type QType } from './types.js';
+import { compareValues, intArith, QueryRuntimeError, toNumber, valuesEqual } from './values.js';
+
+/** Source code with the constants it refers to (`k0`, `k1`, … in the generated function). */
+export class KernelSource {
+  readonly consts: unknown[] = [];
+  private temps = 0;
+  private memos = 0;
+  /** Dense columns the code reads or writes, by accumulator index. */
+  readonly columns = new Map<number, VertexAccum>();
+  /** Columns whose previous values (`@x'`) the code reads. */
+  readonly primed = new Set<number>();
+
+  constant(v: unknown): string {
+    let i = this.consts.indexOf(v);
+    if (i < 0) i = this.consts.push(v) - 1;
+    return `k${i}`;
+  }
+
+  temp(): string {
+    return `t${this.temps++}`;
+  }
+
+  memo(): string {
+    return `m${this.memos++}`;
+  }
+
+  /** Declarations of the temporaries, for the top of a generated function. */
+  tempDecls(): string {
+    return this.temps === 0 ? '' : `let ${Array.from({ length: this.temps }, (_, i) => `t${i}`).join(', ')};`;
+  }
+
+  /** Names of the memo variables a source vertex resets (`m0 = undefined`). */
+  memoNames(): string[] {
+    return Array.from({ length: this.memos }, (_, i) => `m${i}`);
+  }
+
+  /**
+   * The column's locals: cells `V<i>`, chunk-ready flags `R<i>`, initial value `I<i>`, column `C<i>`,
+   * and for `@x'` the stamps `PA<i>` and previous values `PV<i>`.
+   */
+  column(va: VertexAccum): number {
+    this.columns.set(va.index, va);
+    return va.index;
+  }
+}
+
+/** Where the aliases' run indexes are while a kernel runs: alias slot -> JS variable. */
+export type AliasCells = Map<number, string>;
+
+export interface Code {
+  src: string;
+  t: QType;
+  /** A value over the source alias, parameters, query variables and literals only, with no side effects. */
+  perSource: boolean;
+  /** A literal or a variable read: not worth remembering. */
+  trivial: boolean;
+}
+
+/** What kernel expression compilation needs to know about the SELECT. */
+export interface KernelScope {
+  cx: Cx;
+  out: KernelSource;
+  cells: AliasCells;
+  /** The source alias's slot (for per-source values), or -1 when values are not kept per source. */
+  sourceSlot: number;
+  /** Slots below this belong to the query body (parameters, variables declared before the SELECT). */
+  querySlots: number;
+}
+
+/** Functions without side effects whose result depends on their arguments only. */
+const PURE_CALLS = new Set([
+  'abs',
+  'sqrt',
+  'pow',
+  'exp',
+  'log',
+  'log10',
+  'ceil',
+  'floor',
+  'round',
+  'getvid',
+  'to_string',
+  'float_to_int',
+]);
+
+const isFloatKind = (k: DenseKind): boolean =>
+  k === DenseKind.SumFloat ||
+  k === DenseKind.SumFloat32 ||
+  k === DenseKind.MinFloat ||
+  k === DenseKind.MaxFloat;
+
+/** Code reading cell `g` of a dense column (chunks not yet written hold the initial value). */
+export function cellRead(ks: KernelScope, va: VertexAccum, g: string): string {
+  const i = ks.out.column(va);
+  const raw = `(R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i})`;
+  const kind = va.dense!;
+  if (isFloatKind(kind)) return raw;
+  if (kind === DenseKind.Or || kind === DenseKind.And) return `(${raw} === 1)`;
+  // An integer cell holding NaN spilled to an object (a value beyond ±2^53).
+  const t = ks.out.temp();
+  return `((${t} = ${raw}) === ${t} ? ${t} : C${i}.get(${g}))`;
+}
+
+/** Code reading the value cell `g` had before the running SELECT changed it (`@x'`). */
+function previousRead(ks: KernelScope, va: VertexAccum, g: string): string {
+  const i = ks.out.column(va);
+  ks.out.primed.add(i);
+  const bool = va.dense === DenseKind.Or || va.dense === DenseKind.And;
+  const prev = bool ? `(PV${i}[${g}] === 1)` : `PV${i}[${g}]`;
+  return `(PA${i}[${g}] === stamp ? ${prev} : ${cellRead(ks, va, g)})`;
+}
+
+/** The code of `e` as a value: remembered per source vertex when it can be. */
+export function use(ks: KernelScope, c: Code): string {
+  if (!c.perSource || c.trivial || ks.sourceSlot < 0) return c.src;
+  const m = ks.out.memo();
+  return `(${m} === undefined ? (${m} = ${c.src}) : ${m})`;
+}
+
+function fallback(ks: KernelScope, e: Expr, perSource: boolean): Code {
+  const x = compileExpr(ks.cx, e);
+  return { src: `${ks.out.constant(x.f)}(ctx)`, t: x.t, perSource, trivial: false };
+}
+
+/** Whether `e` mentions no alias but the source and no clause-local variable. */
+function overSourceOnly(ks: KernelScope, e: unknown): boolean {
+  if (ks.sourceSlot < 0) return false;
+  if (Array.isArray(e)) return e.every((x) => overSourceOnly(ks, x));
+  if (!e || typeof e !== 'object') return true;
+  const o = e as { kind?: string; name?: string };
+  if (o.kind === 'name' && typeof o.name === 'string') {
+    const b = ks.cx.lookup(o.name);
+    if (!b) return true;
+    return b.slot === ks.sourceSlot || (!b.aliasTypes && b.slot < ks.querySlots);
+  }
+  if (o.kind === 'call' && !PURE_CALLS.has(String(o.name))) return false;
+  if (o.kind === 'method' && o.name !== 'outdegree') return false;
+  if (o.kind === 'select' || o.kind === 'seed') return false;
+  if ((o.kind === 'vattach' || o.kind === 'global') && (e as { prev?: boolean }).prev) return false;
+  for (const [k, v] of Object.entries(o)) if (k !== 'pos' && !overSourceOnly(ks, v)) return false;
+  return true;
+}
+
+export function emitExpr(ks: KernelScope, e: Expr): Code {
+  const perSource = overSourceOnly(ks, e);
+  switch (e.kind) {
+    case 'int':
+      if (typeof e.value === 'number' && Number.isSafeInteger(e.value))
+        return { src: `${e.value}`, t: T.INT, perSource, trivial: true };
+      return fallback(ks, e, perSource);
+    case 'float':
+      if (Number.isFinite(e.value) && !Object.is(e.value, -0))
+        return { src: `${e.value}`, t: T.DOUBLE, perSource, trivial: true };
+      return fallback(ks, e, perSource);
+    case 'bool':
+      return { src: `${e.value}`, t: T.BOOL, perSource, trivial: true };
+    case 'name': {
+      const b = ks.cx.lookup(e.name);
+      if (!b || b.aliasTypes || !(isNumeric(b.t) || b.t.kind === 'BOOL')) return fallback(ks, e, perSource);
+      return { src: `vars[${b.slot}]`, t: b.t, perSource, trivial: true };
+    }
+    case 'vattach': {
+      const va = ks.cx.vaccs.get(e.name);
+      const alias = e.target?.kind === 'name' ? ks.cx.lookup(e.target.name) : undefined;
+      const g = alias?.aliasTypes ? ks.cells.get(alias.slot) : undefined;
+      if (!va || va.dense === undefined || e.index || g === undefined) return fallback(ks, e, perSource);
+      if (e.prev && !keepsPrevious(va.dense)) return fallback(ks, e, perSource);
+      const x = compileExpr(ks.cx, e);
+      const src = e.prev ? previousRead(ks, va, g) : cellRead(ks, va, g);
+      return { src, t: x.t, perSource, trivial: false };
+    }
+    case 'unary': {
+      const x = emitExpr(ks, e.operand);
+      const xs = perSource ? x.src : use(ks, x);
+      if (e.op === 'NOT') return { src: `!(${xs})`, t: T.BOOL, perSource, trivial: false };
+      if (isFloat(x.t)) return { src: `(-(${xs}))`, t: x.t, perSource, trivial: false };
+      return fallback(ks, e, perSource);
+    }
+    case 'binary':
+      return emitBinary(ks, e, perSource);
+    default:
+      return fallback(ks, e, perSource);
+  }
+}
+
+function emitBinary(ks: KernelScope, e: Expr & { kind: 'binary' }, perSource: boolean): Code {
+  const l = emitExpr(ks, e.left);
+  const r = emitExpr(ks, e.right);
+  const ls = perSource ? l.src : use(ks, l);
+  const rs = perSource ? r.src : use(ks, r);
+  const bool = (src: string): Code => ({ src, t: T.BOOL, perSource, trivial: false });
+  const op = e.op;
+  switch (op) {
+    case 'AND':
+      return bool(`(${ls} === true && ${rs} === true)`);
+    case 'OR':
+      return bool(`(${ls} === true || ${rs} === true)`);
+    case '==':
+    case '!=': {
+      const kind = l.t.kind === r.t.kind ? l.t.kind : '';
+      const neq = op === '!=';
+      if (kind === 'BOOL') return bool(`((${ls} === ${rs}) !== ${neq})`);
+      if (isNumeric(l.t) && isNumeric(r.t))
+        return bool(`(${ks.out.constant(VALUES_EQUAL)}(${ls}, ${rs}) !== ${neq})`);
+      return fallback(ks, e, perSource);
+    }
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      if (!isNumeric(l.t) || !isNumeric(r.t)) return fallback(ks, e, perSource);
+      // As compile-binary: `a <= b` is `!(a > b)` for two numbers (NaN compares as there).
+      const test = (a: string, b: string): string =>
+        op === '<'
+          ? `${a} < ${b}`
+          : op === '>'
+            ? `${a} > ${b}`
+            : op === '<='
+              ? `!(${a} > ${b})`
+              : `!(${a} < ${b})`;
+      if (isFloat(l.t) && isFloat(r.t)) return bool(`(${test(`(${ls})`, `(${rs})`)})`);
+      const a = ks.out.temp();
+      const b = ks.out.temp();
+      const cmp = ks.out.constant(COMPARE_OP[op]);
+      return bool(
+        `((${a} = ${ls}), (${b} = ${rs}), typeof ${a} === 'number' && typeof ${b} === 'number' ? ${test(a, b)} : ${cmp}(${a}, ${b}))`,
+      );
+    }
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%': {
+      if (!isNumeric(l.t) || !isNumeric(r.t)) return fallback(ks, e, perSource);
+      if (isInteger(l.t) && isInteger(r.t)) {
+        const t = l.t.kind === 'UINT' && r.t.kind === 'UINT' && op !== '-' ? T.UINT : T.INT;
+        return { src: `${ks.out.constant(INT_ARITH)}('${op}', ${ls}, ${rs})`, t, perSource, trivial: false };
+      }
+      const t = l.t.kind !== 'DOUBLE' && r.t.kind !== 'DOUBLE' ? T.FLOAT : T.DOUBLE;
+      const num = (c: Code, s: string): string =>
+        isFloat(c.t) ? `(${s})` : `${ks.out.constant(TO_NUMBER)}(${s})`;
+      let src: string;
+      if (op === '/' || op === '%') {
+        // compile-binary evaluates the divisor first.
+        const d = ks.out.temp();
+        src = `((${d} = ${num(r, rs)}) === 0 ? ${ks.out.constant(DIVIDE_BY_ZERO)}() : ${num(l, ls)} ${op} ${d})`;
+      } else src = `(${num(l, ls)} ${op} ${num(r, rs)})`;
+      return { src: t === T.FLOAT ? `Math.fround(${src})` : src, t, perSource, trivial: false };
+    }
+    default:
+      return fallback(ks, e, perSource);
+  }
+}
+
+/** Run-time helpers the generated code calls, with the semantics of the closures. */
+const VALUES_EQUAL = valuesEqual;
+const INT_ARITH = intArith;
+const TO_NUMBER = toNumber;
+const DIVIDE_BY_ZERO = (): never => {
+  throw new QueryRuntimeError('Runtime Error: divider is zero.', 'GSQL-2500');
+};
+const COMPARE_OP: Record<string, (a: unknown, b: unknown) => boolean> = {
+  '<': (a, b) => compareValues(a, b) < 0,
+  '<=': (a, b) => compareValues(a, b) <= 0,
+  '>': (a, b) => compareValues(a, b) > 0,
+  '>=': (a, b) => compareValues(a, b) >= 0,
+};

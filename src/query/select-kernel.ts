@@ -1,0 +1,325 @@
+/**
+ * SELECT kernels: a SELECT block's per-row work generated as one JavaScript function per phase (the
+ * ACCUM phase over the source vertices and their edges, and each POST-ACCUM group), so that V8
+ * compiles the loop over the CSR adjacency, WHERE, the accumulator updates and the collection of
+ * the result as one piece of code instead of a chain of closure calls per row.
+ *
+ * A kernel computes exactly what the closures compute: statements and expressions it has no inline
+ * form for call their closures (kernel-expr.ts), and the aliases are bound in `ctx.vars`/`ctx.gids`
+ * as the closures expect. Updates of dense vertex accumulators are inline; when the clause reads
+ * what it updates they wait in `ctx.pending` for the clause's end, as with the closures.
+ */
+import type { AdjacencyView } from '../engine/api.js';
+import type { Expr, Stmt } from '../gsql/ast-query.js';
+import { DenseKind } from './accum-dense.js';
+import { compileExpr } from './compile-expr.js';
+import type { RunContext } from './context.js';
+import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
+import type { Cx, RowStmt, VertexAccum } from './scope.js';
+import { accumValueType, isFloat, isInteger, isNumeric, type AccumT, type QType } from './types.js';
+import { toNumber, type Vtx } from './values.js';
+
+/** One adjacency walked from a source vertex type: the view, and the target type's run-index base. */
+export interface KernelHop {
+  view: AdjacencyView;
+  base: number;
+  type: string;
+  /** The run's interned vertices of the target type, by row. */
+  interned: Vtx[];
+}
+
+/** The state of one SELECT run that the generated code reads and fills. */
+export interface SelectRun {
+  stamp: number;
+  resultMark: Int32Array;
+  sourceMark: Int32Array;
+  targetMark: Int32Array;
+  result: Vtx[];
+  sources: Vtx[];
+  targets: Vtx[];
+  /** Per edge step of the block, the adjacencies of a source vertex type. */
+  plan(sourceType: string): KernelHop[][];
+  /** The targets of `row` in a view that is not compacted yet; their count is `collected`. */
+  collect(view: AdjacencyView, row: number): Int32Array;
+  collected: number;
+}
+
+/** A phase over vertices `list[from..to)`. */
+export type KernelPhase = (ctx: RunContext, list: Vtx[], from: number, to: number, st: SelectRun) => void;
+
+export interface SelectKernel {
+  accum: KernelPhase;
+  posts: KernelPhase[];
+  /** Whether this run can use the kernel (every accumulator it inlines is dense in this run). */
+  usable(ctx: RunContext): boolean;
+}
+
+/** What the SELECT compiler tells the kernel about the block. */
+export interface KernelBlock {
+  sourceSlot: number;
+  targetSlot: number;
+  hasEdge: boolean;
+  resultIsTarget: boolean;
+  needSources: boolean;
+  needTargets: boolean;
+  where?: Expr;
+  accum: { stmts: Stmt[]; rows: RowStmt[]; deferred: boolean };
+  posts: { slot: number; stmts: Stmt[]; rows: RowStmt[] }[];
+  /** Slots below this belong to the query body. */
+  querySlots: number;
+}
+
+/**
+ * Whether SELECT blocks use kernels (tests turn it off to compare kernels with the closures), and
+ * how many SELECT runs used one.
+ */
+export const selectKernels = { enabled: true, runs: 0 };
+
+const KINDS_FLOAT = [DenseKind.SumFloat, DenseKind.SumFloat32, DenseKind.MinFloat, DenseKind.MaxFloat];
+
+/** The input conversion compile-expr's coerce() applies for a value of type `from` stored as `to`. */
+function coerceSrc(out: KernelSource, to: QType, from: QType, src: string): string {
+  if (isInteger(to) && isFloat(from)) return `Math.trunc(${src})`;
+  if (to.kind === 'FLOAT' && from.kind !== 'FLOAT') return `Math.fround(${out.constant(toNumber)}(${src}))`;
+  if (isFloat(to) && isInteger(from)) return `${out.constant(toNumber)}(${src})`;
+  return src;
+}
+
+/** Inline code for `alias.@acc += v` / `= v` on a dense column, or undefined when it has none. */
+function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | undefined {
+  if (s.kind !== 'assign') return undefined;
+  const target = s.target;
+  if (target.kind !== 'vattach' || target.index || target.prev || target.target?.kind !== 'name')
+    return undefined;
+  const va = ks.cx.vaccs.get(target.name);
+  const alias = ks.cx.lookup(target.target.name);
+  const g = alias?.aliasTypes ? ks.cells.get(alias.slot) : undefined;
+  if (!va || va.dense === undefined || g === undefined || s.value.kind === 'arrow') return undefined;
+  const add = s.op === '+=';
+  const kind = va.dense;
+  const bool = kind === DenseKind.Or || kind === DenseKind.And;
+  const x = compileExpr(ks.cx, s.value);
+  if (bool ? x.t.kind !== 'BOOL' : !isNumeric(x.t)) return undefined;
+  const to = add && bool ? x.t : add ? (va.t as AccumT).elem : accumValueType(va.t);
+  const code = emitExpr(ks, s.value);
+  const v = ks.out.temp();
+  const i = ks.out.column(va);
+  // `@x'` keeps the value from before the SELECT's first change of the cell.
+  const remember =
+    `if (PA${i} !== null && PA${i}[${g}] !== stamp) ` +
+    `{ PA${i}[${g}] = stamp; PV${i}[${g}] = R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i}; }`;
+  const value = `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, code))}; ${remember}`;
+  if (deferred) return `${value} P.pushDense(C${i}, ${g}, ${add}, ${v});`;
+  const cell = `V${i}[${g}]`;
+  const prep = `if (R${i}[${g} >> 10] === 0) C${i}.prepare(${g});`;
+  let apply: string;
+  if (!add) {
+    if (bool) apply = `${cell} = ${v} === true ? 1 : 0;`;
+    else if (kind === DenseKind.SumFloat32) apply = `${cell} = Math.fround(${v});`;
+    else if (KINDS_FLOAT.includes(kind)) apply = `${cell} = ${v};`;
+    else apply = `C${i}.set(${g}, ${v});`;
+    return `${value} ${prep} ${apply}`;
+  }
+  const c = ks.out.temp();
+  switch (kind) {
+    case DenseKind.SumFloat:
+      apply = `${cell} += ${v};`;
+      break;
+    case DenseKind.SumFloat32:
+      apply = `${cell} = Math.fround(${cell} + ${v});`;
+      break;
+    case DenseKind.MinFloat:
+      apply = `if (${v} < ${cell}) ${cell} = ${v};`;
+      break;
+    case DenseKind.MaxFloat:
+      apply = `if (${v} > ${cell}) ${cell} = ${v};`;
+      break;
+    case DenseKind.Or:
+      apply = `if (${v} === true) ${cell} = 1;`;
+      break;
+    case DenseKind.And:
+      apply = `if (${v} !== true) ${cell} = 0;`;
+      break;
+    case DenseKind.SumInt: {
+      const r = ks.out.temp();
+      apply =
+        `if (typeof ${v} === 'number' && (${c} = ${cell}) === ${c} && Number.isSafeInteger(${r} = ${c} + Math.trunc(${v}))) ` +
+        `${cell} = ${r}; else C${i}.add(${g}, ${v});`;
+      break;
+    }
+    case DenseKind.MinInt:
+    case DenseKind.MaxInt: {
+      const better = kind === DenseKind.MinInt ? '<' : '>';
+      apply = `if (typeof ${v} === 'number' && (${c} = ${cell}) === ${c}) { if (${v} ${better} ${c}) ${cell} = ${v}; } else C${i}.add(${g}, ${v});`;
+      break;
+    }
+  }
+  return `${value} ${prep} ${apply}`;
+}
+
+/** The statements of a clause: inline where possible, otherwise their closures. */
+function emitStmts(ks: KernelScope, stmts: Stmt[], rows: RowStmt[], deferred: boolean): string {
+  return stmts
+    .map((s, k) => emitAccumUpdate(ks, s, deferred) ?? `${ks.out.constant(rows[k])}(ctx);`)
+    .join('\n');
+}
+
+/** The locals of the columns the code uses, read once per call. */
+function columnLocals(out: KernelSource): string {
+  return [...out.columns.keys()]
+    .map(
+      (i) =>
+        `const C${i} = ctx.dense[${i}], V${i} = C${i}.vals, R${i} = C${i}.ready, I${i} = C${i}.init, ` +
+        `PA${i} = C${i}.prevAt, PV${i} = C${i}.prevVals;`,
+    )
+    .join('\n');
+}
+
+/** A generated phase and the columns it needs dense (and with previous values). */
+interface Phase {
+  fn: KernelPhase;
+  columns: Map<number, VertexAccum>;
+  primed: Set<number>;
+}
+
+function build(out: KernelSource, body: string): KernelPhase {
+  const names = out.consts.map((_, i) => `k${i}`);
+  const factory = new Function(
+    ...names,
+    `'use strict';\nreturn function phase(ctx, list, from, to, st) {\n${body}\n};`,
+  );
+  return factory(...out.consts) as KernelPhase;
+}
+
+function accumPhase(cx: Cx, b: KernelBlock): Phase {
+  const out = new KernelSource();
+  const cells: AliasCells = new Map([[b.sourceSlot, 'sg']]);
+  if (b.hasEdge) cells.set(b.targetSlot, 'tg');
+  const ks: KernelScope = {
+    cx,
+    out,
+    cells,
+    sourceSlot: b.hasEdge ? b.sourceSlot : -1,
+    querySlots: b.querySlots,
+  };
+  const where = b.where
+    ? cx.inClause('WHERE', () => `if (${use(ks, emitExpr(ks, b.where!))} !== true) continue;`)
+    : '';
+  const accum = cx.inClause('ACCUM', () => emitStmts(ks, b.accum.stmts, b.accum.rows, b.accum.deferred));
+  const S = b.sourceSlot;
+  const T = b.targetSlot;
+  const keepSource = b.needSources
+    ? 'if (sourceMark[sg] !== stamp) { sourceMark[sg] = stamp; sources.push(s); }'
+    : '';
+  let body: string;
+  if (!b.hasEdge) {
+    body = `for (let n = from; n < to; n++) {
+  let s = list[n]; if (s.run !== ctx) s = ctx.own(s);
+  const sg = s.gid; vars[${S}] = s; gids[${S}] = sg;
+  ctx.step();
+  ${where}
+  ${accum}
+  if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(s); }
+  ${keepSource}
+}`;
+  } else {
+    // Closures read the aliases from ctx.vars/ctx.gids; fully inline code needs no binding.
+    const closures = /\bk\d+\(ctx\)/.test(where + accum);
+    const target = closures
+      ? `(vars[${T}] ?? (vars[${T}] = arr[tr] ?? ctx.intern(arr, ttype, tr)))`
+      : '(arr[tr] ?? ctx.intern(arr, ttype, tr))';
+    const keepResult = b.resultIsTarget
+      ? `if (resultMark[tg] !== stamp) { resultMark[tg] = stamp; result.push(${target}); }`
+      : 'if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(s); }';
+    const keepTarget = b.needTargets
+      ? `if (targetMark[tg] !== stamp) { targetMark[tg] = stamp; targets.push(${target}); }`
+      : '';
+    const memos = out.memoNames();
+    body = `let lastType = null, plan = null;
+${memos.length > 0 ? `let ${memos.join(', ')};` : ''}
+for (let n = from; n < to; n++) {
+  let s = list[n]; if (s.run !== ctx) s = ctx.own(s);
+  const sg = s.gid, row = s.row; vars[${S}] = s; gids[${S}] = sg;
+  ${memos.map((m) => `${m} = undefined;`).join(' ')}
+  if (s.type !== lastType) { lastType = s.type; plan = st.plan(lastType); }
+  for (let k = 0; k < plan.length; k++) {
+    const hops = plan[k];
+    for (let h = 0; h < hops.length; h++) {
+      const hop = hops[h], view = hop.view, base = hop.base, arr = hop.interned, ttype = hop.type;
+      let tgts, b, e, skip;
+      if (view.clean) {
+        const off = view.offsets;
+        if (row + 1 >= off.length) continue;
+        b = off[row]; e = off[row + 1]; tgts = view.targets; skip = view.skipSelfLoops;
+      } else {
+        tgts = st.collect(view, row); b = 0; e = st.collected; skip = false;
+      }
+      ctx.steps(e - b);
+      for (let i = b; i < e; i++) {
+        const tr = tgts[i];
+        if (skip && tr === row) continue;
+        const tg = base + tr;
+        ${closures ? `vars[${T}] = undefined; gids[${T}] = tg;` : ''}
+        ${where}
+        ${accum}
+        ${keepResult}
+        ${keepSource}
+        ${keepTarget}
+      }
+    }
+  }
+}`;
+  }
+  const head = `const vars = ctx.vars, gids = ctx.gids, P = ctx.pending;
+const stamp = st.stamp, resultMark = st.resultMark, sourceMark = st.sourceMark, targetMark = st.targetMark;
+const result = st.result, sources = st.sources, targets = st.targets;
+${columnLocals(out)}
+${out.tempDecls()}`;
+  return { fn: build(out, `${head}\n${body}`), columns: out.columns, primed: out.primed };
+}
+
+function postPhase(cx: Cx, b: KernelBlock, p: KernelBlock['posts'][number]): Phase {
+  const out = new KernelSource();
+  const ks: KernelScope = {
+    cx,
+    out,
+    cells: new Map([[p.slot, 'g']]),
+    sourceSlot: -1,
+    querySlots: b.querySlots,
+  };
+  // POST-ACCUM updates of vertex accumulators apply at once (each vertex is processed on its own).
+  const stmts = cx.inClause('POST-ACCUM', () => emitStmts(ks, p.stmts, p.rows, false));
+  const body = `const vars = ctx.vars, gids = ctx.gids, stamp = st.stamp;
+${columnLocals(out)}
+${out.tempDecls()}
+for (let n = from; n < to; n++) {
+  const v = list[n];
+  ctx.step();
+  const g = v.gid; vars[${p.slot}] = v; gids[${p.slot}] = g;
+  ${stmts}
+}`;
+  return { fn: build(out, body), columns: out.columns, primed: out.primed };
+}
+
+/** Generates the kernel of a SELECT block (called while the block's names are in scope). */
+export function compileSelectKernel(cx: Cx, b: KernelBlock): SelectKernel {
+  const accum = accumPhase(cx, b);
+  const posts = b.posts.map((p) => postPhase(cx, b, p));
+  const columns = new Map(accum.columns);
+  for (const p of posts) for (const [i, va] of p.columns) columns.set(i, va);
+  const used = [...columns.values()];
+  const primed = new Set([accum.primed, ...posts.map((p) => p.primed)].flatMap((x) => [...x]));
+  return {
+    accum: accum.fn,
+    posts: posts.map((p) => p.fn),
+    usable(ctx) {
+      const limit = ctx.gidLimit();
+      for (const va of used) {
+        const col = ctx.dense[va.index] ?? ctx.column(va);
+        if (col === null || col.vals.length < limit) return false;
+        if (primed.has(va.index) && col.prevAt === null) return false;
+      }
+      return true;
+    },
+  };
+}

@@ -4,7 +4,9 @@
  * Small non-negative integer ids — the common case for INT ids — live in a direct Int32Array indexed
  * by the id (one memory access per lookup; a JS Map of a million entries costs several cache misses).
  * The array grows while the ids stay dense enough (below 8 × (entries + 1) + 2^16); any other key goes
- * to a Map. Slot encoding: 0 absent, row + 1 for a row, ~row (negative) for a deleted one.
+ * to a Map. When the array grows, the Map's integer keys it now covers move into it, so a key below
+ * the array's length is only ever in the array (ids arriving in random order would otherwise stay
+ * in the Map for good). Slot encoding: 0 absent, row + 1 for a row, ~row (negative) for a deleted one.
  */
 import type { IdKey } from './vertex-table.js';
 
@@ -28,7 +30,7 @@ export class IdIndex {
   get(key: IdKey): number | undefined {
     if (typeof key === 'number' && key >= 0 && key < this.direct.length && Number.isInteger(key)) {
       const s = this.direct[key];
-      if (s !== 0) return s > 0 ? s - 1 : s;
+      return s === 0 ? undefined : s > 0 ? s - 1 : s;
     }
     return this.map.size === 0 ? undefined : this.map.get(key);
   }
@@ -41,10 +43,7 @@ export class IdIndex {
     if (this.directKey(key)) {
       if (key >= this.direct.length && key < Math.max(DIRECT_MIN, 8 * (this.size + 1))) this.grow(key + 1);
       if (key < this.direct.length) {
-        if (this.direct[key] === 0) {
-          this.directCount++;
-          if (this.map.size > 0) this.map.delete(key);
-        }
+        if (this.direct[key] === 0) this.directCount++;
         this.direct[key] = entry >= 0 ? entry + 1 : entry;
         return;
       }
@@ -57,8 +56,8 @@ export class IdIndex {
       if (this.direct[key] !== 0) {
         this.direct[key] = 0;
         this.directCount--;
-        return;
       }
+      return;
     }
     this.map.delete(key);
   }
@@ -69,6 +68,13 @@ export class IdIndex {
     const d = new Int32Array(Math.min(cap, DIRECT_MAX));
     d.set(this.direct);
     this.direct = d;
+    for (const [k, entry] of this.map) {
+      if (this.directKey(k) && k < d.length) {
+        d[k] = entry >= 0 ? entry + 1 : entry;
+        this.directCount++;
+        this.map.delete(k);
+      }
+    }
   }
 
   *entries(): IterableIterator<[IdKey, number]> {

@@ -53,3 +53,36 @@ test('dense integer ids go to the direct array, far ones to the map, and move in
   assert.equal(idx.get(1_999_999), 1_999_999);
   assert.equal(idx.size, 2_000_001);
 });
+
+test('ids arriving in random order end up findable after the direct array grows over them', () => {
+  // A shuffled 0..2^18: early ids above 8 x (entries + 1) go to the map, and the direct array later
+  // grows over them; updates, deletions and re-inserts are mixed in while it grows.
+  const n = 1 << 18;
+  const keys = Array.from({ length: n }, (_, i) => i);
+  let seed = 12345;
+  for (let i = n - 1; i > 0; i--) {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    const j = seed % (i + 1);
+    [keys[i], keys[j]] = [keys[j], keys[i]];
+  }
+  const idx = new IdIndex();
+  const model = new Map<IdKey, number>();
+  for (let i = 0; i < n; i++) {
+    const k = keys[i];
+    idx.set(k, i);
+    model.set(k, i);
+    if (i % 7 === 3) {
+      idx.set(keys[i - 2], ~(i - 2)); // deleted
+      model.set(keys[i - 2], ~(i - 2));
+    }
+    if (i % 11 === 5) {
+      idx.delete(keys[i - 4]);
+      model.delete(keys[i - 4]);
+    }
+  }
+  assert.equal(idx.size, model.size);
+  for (let k = 0; k < n; k++) assert.equal(idx.get(k), model.get(k), `key ${k}`);
+  const seen = [...idx.entries()];
+  assert.equal(seen.length, model.size);
+  assert.deepEqual(new Map(seen), model);
+});

@@ -32,6 +32,30 @@ const CHUNK = 256;
 /** Where the touched values go, so that the optimizer cannot drop the reads as dead code. */
 let _touchSink = 0;
 
+/** An id index entry that no row can have (~row is above it for every row an Int32Array holds). */
+const ABSENT = -0x80000000;
+
+/** The id index entry of an external id (row, or ~row when deleted), or ABSENT. */
+function indexEntry(t: VertexTable, r: IdReader, id: ExternalId): number {
+  try {
+    return t.index.get(r.keyOf(id)) ?? ABSENT;
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    return ABSENT;
+  }
+}
+
+/** Turns the first n index entries into the rows the writer sees (lookup at WRITER_VERSION), or -1. */
+function writerRows(t: VertexTable, entries: Int32Array, n: number): void {
+  const count = t.count;
+  const deleted = t.deleted;
+  for (let k = 0; k < n; k++) {
+    const e = entries[k];
+    const row = e === ABSENT ? -1 : e < 0 ? ~e : e;
+    entries[k] = row >= 0 && row < count && deleted[row] === 0 ? row : -1;
+  }
+}
+
 /** The segments a run touches, as bits, added to the table's dirty set once at the end. */
 class SegmentMarks {
   private bits = new Uint8Array(16);
@@ -107,25 +131,26 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   const createMissing = opts.createMissingEndpoints;
   const fRows = new Int32Array(CHUNK);
   const tRows = new Int32Array(CHUNK);
-  // The rows of a chunk's endpoints, and the cache lines of their adjacency, are read in a loop of
-  // independent iterations first: the CPU then overlaps the cache misses instead of taking them one
-  // after the other. Rows found there stay valid (a run deletes nothing); missing ones are looked up
-  // again, since an earlier edge of the chunk may create them.
+  // The rows of a chunk's endpoints, and the cache lines of their adjacency, are read first, in
+  // passes of small independent iterations (id index entries, then the rows' deleted stamps, then
+  // the block's hash and list heads): the CPU then overlaps many cache misses instead of taking
+  // them one after the other. Rows found there stay valid (a run deletes nothing); missing ones are
+  // looked up again, since an earlier edge of the chunk may create them.
   const touchChunk = (lo: number, hi: number): number => {
-    let sink = 0;
+    const n = hi - lo;
     for (let i = lo; i < hi; i++) {
-      let f = -1;
-      let t = -1;
-      try {
-        f = ft.lookup(fr.keyOf(fIds[i]), WRITER_VERSION) ?? -1;
-        t = tt.lookup(tr.keyOf(tIds[i]), WRITER_VERSION) ?? -1;
-      } catch (e) {
-        if (!(e instanceof EngineError)) throw e;
-      }
-      fRows[i - lo] = f;
-      tRows[i - lo] = t;
-      if (block !== undefined && f >= 0 && t >= 0) sink ^= block.touch(f, t);
+      fRows[i - lo] = indexEntry(ft, fr, fIds[i]);
+      tRows[i - lo] = indexEntry(tt, tr, tIds[i]);
     }
+    writerRows(ft, fRows, n);
+    writerRows(tt, tRows, n);
+    let sink = 0;
+    if (block !== undefined)
+      for (let k = 0; k < n; k++) {
+        const f = fRows[k];
+        const t = tRows[k];
+        if (f >= 0 && t >= 0) sink ^= block.touch(f, t);
+      }
     return sink;
   };
   let touched = 0;

@@ -116,7 +116,20 @@ export class ByteWriter {
         this.u8(v ? 1 : 0);
         return;
       case 'number':
-        if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
+        if (v >= 0 && v <= 0x7fffffff && (v | 0) === v && (v !== 0 || 1 / v > 0)) {
+          // The common case (INT ids of a load): tag and varuint with one bounds check.
+          this.room(6);
+          const buf = this.buf;
+          let p = this.pos;
+          buf[p++] = 2;
+          let x = v;
+          while (x >= 0x80) {
+            buf[p++] = (x & 0x7f) | 0x80;
+            x >>>= 7;
+          }
+          buf[p++] = x;
+          this.pos = p;
+        } else if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
           this.u8(v >= 0 ? 2 : 3);
           this.varuint(Math.abs(v));
         } else {

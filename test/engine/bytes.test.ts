@@ -28,3 +28,40 @@ test('strings round-trip through the byte writer: short ASCII, long, and non-ASC
   }
   assert.equal(r.pos, w.result().length);
 });
+
+test('numbers round-trip through the byte writer, small integers in their short encoding', () => {
+  const nums = [
+    0,
+    -0,
+    1,
+    127,
+    128,
+    300,
+    16383,
+    16384,
+    2 ** 31 - 1,
+    2 ** 31,
+    2 ** 53 - 1,
+    -1,
+    -(2 ** 40),
+    0.5,
+    -2.25,
+    1e300,
+  ];
+  const w = new ByteWriter(4);
+  for (const n of nums) w.value(n);
+  const r = new ByteReader(w.result());
+  for (const n of nums) assert.ok(Object.is(r.value(), n), `value ${n}`);
+  assert.equal(r.pos, w.result().length);
+  // Tag 2 then a varuint: 300 takes 1 + 2 bytes, 2^31 - 1 takes 1 + 5; -0 is a float64 (1 + 8).
+  const sizes = [300, 2 ** 31 - 1, -0].map((n) => {
+    const one = new ByteWriter(4);
+    one.value(n);
+    return Array.from(one.result());
+  });
+  assert.deepEqual(sizes, [
+    [2, 0xac, 0x02],
+    [2, 0xff, 0xff, 0xff, 0xff, 0x07],
+    [4, 0, 0, 0, 0, 0, 0, 0, 0x80],
+  ]);
+});

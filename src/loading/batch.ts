@@ -4,7 +4,15 @@
  * one run (WriteTx.upsertEdges). An operation the engine refuses (EngineError) is counted against
  * its type and skipped; it never fails the batch.
  */
-import { EngineError, type AttrUpdate, type ExternalId, type WriteTx } from '../engine/api.js';
+import {
+  EngineError,
+  type AttrUpdate,
+  type EdgeRun,
+  type ExternalId,
+  type UpsertEdgeOptions,
+  type WriteTx,
+} from '../engine/api.js';
+import type { IdSegment } from './edge-lines.js';
 import type { ObjectStatistics } from './statistics.js';
 
 export type AttrMap = Record<string, AttrUpdate>;
@@ -38,6 +46,8 @@ const enum Kind {
   Edge,
   DeleteVertex,
   DeleteEdge,
+  /** A segment of edges read on the edge file reader's thread (edge-lines.ts). */
+  EdgeIds,
 }
 
 /**
@@ -47,6 +57,8 @@ const enum Kind {
 export class Batch implements BatchSink {
   conditionFailed = false;
   size = 0;
+  /** Write operations held (an EdgeIds operation counts its edges). */
+  weight = 0;
   private readonly kinds: Kind[] = [];
   private readonly types: string[] = [];
   private readonly fromTypes: string[] = [];
@@ -55,10 +67,12 @@ export class Batch implements BatchSink {
   private readonly toIds: ExternalId[] = [];
   private readonly attrs: (AttrMap | null)[] = [];
   private readonly stats: ObjectStatistics[] = [];
+  private readonly segments: (IdSegment | null)[] = [];
 
   /** Empties the batch for reuse (slots are overwritten by later operations). */
   clear(): void {
     this.size = 0;
+    this.weight = 0;
   }
 
   private push(
@@ -72,6 +86,7 @@ export class Batch implements BatchSink {
     stats: ObjectStatistics,
   ): void {
     const n = this.size++;
+    this.weight++;
     this.kinds[n] = kind;
     this.types[n] = type;
     this.fromTypes[n] = fromType;
@@ -113,6 +128,20 @@ export class Batch implements BatchSink {
     this.push(Kind.DeleteEdge, type, fromType, fromId, toType, toId, null, stats);
   }
 
+  /** Upserts the edges of a segment (the same as upsertEdge for each of its ids in order). */
+  upsertEdgeIds(
+    type: string,
+    fromType: string,
+    toType: string,
+    seg: IdSegment,
+    stats: ObjectStatistics,
+  ): void {
+    if (seg.n === 0) return;
+    this.segments[this.size] = seg;
+    this.push(Kind.EdgeIds, type, fromType, '', toType, '', null, stats);
+    this.weight += seg.n - 1;
+  }
+
   /** The end of the run of edge upserts like the one at `start` (same types, same counters). */
   private runEnd(start: number): number {
     const { kinds, types, fromTypes, toTypes, stats } = this;
@@ -144,18 +173,20 @@ export class Batch implements BatchSink {
           case Kind.Edge: {
             const end = this.runEnd(i);
             const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
-            try {
-              const c = tx.upsertEdges({ ...run, fromIds, toIds, attrs, start: i, end }, edgeOpts);
-              s.validObject += c.inserted + c.updated;
-              // VERTEX_MUST_EXIST: an endpoint vertex is missing.
-              s.noIdFound += c.skipped;
-              s.invalidAttribute += c.invalid;
-            } catch (e) {
-              if (!(e instanceof EngineError)) throw e;
-              // The run's types were refused: every edge of it is.
-              s.invalidAttribute += end - i;
-            }
+            applyRun(tx, { ...run, fromIds, toIds, attrs, start: i, end }, edgeOpts, s);
             i = end - 1;
+            break;
+          }
+          case Kind.EdgeIds: {
+            const seg = this.segments[i] as IdSegment;
+            this.segments[i] = null;
+            const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
+            applyRun(
+              tx,
+              { ...run, fromIds: seg.from, toIds: seg.to, attrs: null, start: 0, end: seg.n },
+              edgeOpts,
+              s,
+            );
             break;
           }
           case Kind.DeleteVertex:
@@ -172,5 +203,20 @@ export class Batch implements BatchSink {
         s.invalidAttribute++;
       }
     }
+  }
+}
+
+/** Applies one run of edge upserts, counting what happened to its edges. */
+function applyRun(tx: WriteTx, run: EdgeRun, opts: UpsertEdgeOptions, s: ObjectStatistics): void {
+  try {
+    const c = tx.upsertEdges(run, opts);
+    s.validObject += c.inserted + c.updated;
+    // VERTEX_MUST_EXIST: an endpoint vertex is missing.
+    s.noIdFound += c.skipped;
+    s.invalidAttribute += c.invalid;
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    // The run's types were refused: every edge of it is.
+    s.invalidAttribute += run.end - run.start;
   }
 }

@@ -6,7 +6,7 @@
  * Every schema mismatch (unknown type, wrong number of values, bad endpoint type) is reported here,
  * with its position, before any data is read.
  */
-import type { Catalog, EdgeType, GraphDef, VertexType } from '../catalog/types.js';
+import type { AttrType, Catalog, EdgeType, GraphDef, VertexType } from '../catalog/types.js';
 import type {
   FilenameDef,
   LoadCond,
@@ -17,6 +17,7 @@ import type {
   UsingOption,
 } from '../gsql/ast-loading.js';
 import { INVALID } from './convert.js';
+import type { IntColumn } from './edge-lines.js';
 import {
   ColumnSlots,
   compileCond,
@@ -26,7 +27,7 @@ import {
   type Needs,
 } from './expressions.js';
 import { LoadingOptionError, formatFromOptions, type FileFormat } from './format.js';
-import type { ObjectKind } from './statistics.js';
+import type { LoadStatistics, ObjectKind, ObjectStatistics } from './statistics.js';
 import {
   EMPTY_ATTRS,
   NO_ID,
@@ -57,6 +58,22 @@ export interface InputPlan {
   used: boolean;
   /** The types this input loads or deletes, in statement order (their statistics are listed even when zero). */
   targets: { kind: ObjectKind; typeName: string }[];
+  /**
+   * Set when the input's only statement loads one edge type from two `$n` columns of 64-bit INT or
+   * UINT ids, with no attributes and no WHERE: its lines can then be read outside the main thread
+   * (edge-file-reader.ts).
+   */
+  intEdge?: IntEdgeShape;
+}
+
+/** What an edge-only input of integer ids does with each line (see InputPlan.intEdge). */
+export interface IntEdgeShape {
+  edgeType: string;
+  fromType: string;
+  toType: string;
+  from: IntColumn;
+  to: IntColumn;
+  counters: (stats: LoadStatistics) => ObjectStatistics;
 }
 
 export interface CompiledJob {
@@ -87,6 +104,13 @@ function graphTypes(
 interface Endpoint {
   id: IdFn;
   type: string;
+  /** Set when the id is a `$n` column of a 64-bit INT/UINT id (read straight from the bytes). */
+  int?: IntColumn;
+}
+
+function intColumn(e: LoadExpr, t: AttrType): IntColumn | undefined {
+  if (e.kind !== 'position' || (t.kind !== 'INT' && t.kind !== 'UINT') || t.bytes !== 8) return undefined;
+  return { position: e.index, unsigned: t.kind === 'UINT' };
 }
 
 export interface CompileOptions {
@@ -221,9 +245,11 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
         (!et.directed && (p.from === '*' || p.from === tt) && (p.to === '*' || p.to === ft)),
     );
     if (!ok) throw jobError(`Edge type "${et.name}" does not connect "${ft}" to "${tt}".`, fromE);
+    const fType = idTypeOf(vertexType(ft, fromE));
+    const tType = idTypeOf(vertexType(tt, toE));
     return [
-      { id: compileId(fe, idTypeOf(vertexType(ft, fromE)), scope, needs), type: ft },
-      { id: compileId(te, idTypeOf(vertexType(tt, toE)), scope, needs), type: tt },
+      { id: compileId(fe, fType, scope, needs), type: ft, int: intColumn(fe, fType) },
+      { id: compileId(te, tType, scope, needs), type: tt, int: intColumn(te, tType) },
     ];
   };
 
@@ -236,6 +262,7 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
     let addExec: (x: StmtExec) => void;
     let tableCheck: { width: number; name: string } | undefined;
     let root: InputPlan | undefined;
+    let filePlan: InputPlan | undefined;
     if (stmt.source.kind === 'temp_table') {
       const table = tempTables.get(stmt.source.name);
       if (!table)
@@ -261,6 +288,7 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
     } else {
       const plan = inputFor(stmt.source, stmt.using, stmt);
       root = plan;
+      filePlan = plan;
       scope = fileScope(plan);
       needs = plan.needs;
       addExec = (x) => plan.execs.push(x);
@@ -335,6 +363,16 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
           const where = cond(t.where, scope, needs);
           const typeName = et.name;
           const counters = statsOf('edge', typeName);
+          if (filePlan && attrs.length === 0 && !where && from.int && to.int) {
+            filePlan.intEdge = {
+              edgeType: typeName,
+              fromType: from.type,
+              toType: to.type,
+              from: from.int,
+              to: to.int,
+              counters,
+            };
+          }
           addExec((row, sink, stats) => {
             const s = counters(stats);
             if (where && !where(row)) {
@@ -366,6 +404,8 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
   };
 
   for (const stmt of ast.statements) compileStmt(stmt);
+  // Another statement reading the same input (or a TEMP_TABLE fed from it) needs the whole line.
+  for (const plan of inputs.values()) if (plan.execs.length !== 1 || plan.format.json) delete plan.intEdge;
 
   // With USER_DEFINED_HEADER the columns are known now.
   for (const plan of inputs.values()) {

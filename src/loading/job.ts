@@ -11,7 +11,18 @@ import { parseCreateLoadingJob } from '../gsql/parser-loading.js';
 import { compileLoadingJob, type CompiledJob, type InputPlan } from './compiler.js';
 import { LoadingJobError } from './expressions.js';
 import { decodeSpecial } from './format.js';
-import { bufferChunks, fileChunks, loadInput, type LoadingDatabase, type RunOptions } from './runner.js';
+import { edgeFileItems, WORKER_MIN_BYTES, workerFormat } from './edge-file-reader.js';
+import type { IdSegment } from './edge-lines.js';
+import {
+  bufferChunks,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_TOKEN_BYTES,
+  fileChunks,
+  loadInput,
+  type LoadingDatabase,
+  type RunOptions,
+} from './runner.js';
 import { LoadStatistics } from './statistics.js';
 
 /** Parses the text of one `CREATE LOADING JOB` statement. */
@@ -63,6 +74,11 @@ export interface RunFilesOptions extends RunOptions {
   paths?: ReadonlyMap<string, string>;
   /** Called before each file starts. */
   onFile?: (key: string, path: string) => void;
+  /**
+   * Read an edge file of integer ids on a worker thread (edge-file-reader.ts): always, never, or
+   * (the default) for files of WORKER_MIN_BYTES and more.
+   */
+  edgeWorker?: boolean;
 }
 
 /** RUN LOADING JOB: loads every input from its file(s), one after another. */
@@ -94,11 +110,35 @@ export async function runJobOnFiles(
     for (const file of files) {
       opts.onFile?.(plan.key, file);
       const started = Date.now();
-      const stats = await loadInput(db, plan, fileChunks(file), opts);
+      const stats = await loadInput(db, plan, await chunksOf(plan, file, opts), opts);
       results.push({ key: plan.key, path: file, stats, elapsedMs: Date.now() - started });
     }
   }
   return results;
+}
+
+/** The file's bytes, or its lines split on a worker thread when the input allows it and it pays. */
+async function chunksOf(
+  plan: InputPlan,
+  file: string,
+  opts: RunFilesOptions,
+): Promise<AsyncIterable<Buffer | IdSegment>> {
+  const format = { ...plan.format, ...opts.format };
+  if (plan.intEdge === undefined || !workerFormat(format) || opts.edgeWorker === false)
+    return fileChunks(file);
+  if (opts.edgeWorker === undefined) {
+    const size = await stat(file).then(
+      (s) => s.size,
+      () => 0,
+    );
+    if (size < WORKER_MIN_BYTES) return fileChunks(file);
+  }
+  return edgeFileItems(file, plan.intEdge, format, {
+    needed: plan.needs.maxPosition,
+    maxTokenBytes: opts.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES,
+    maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+    segmentLines: opts.batchSize ?? DEFAULT_BATCH_SIZE,
+  });
 }
 
 /**

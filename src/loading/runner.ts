@@ -11,7 +11,8 @@ import type { Catalog } from '../catalog/types.js';
 import type { WriteTx } from '../engine/api.js';
 import { JsonSyntaxError, parseJson, type ParsedJson } from '../util/json-parse.js';
 import { Batch } from './batch.js';
-import type { InputPlan } from './compiler.js';
+import type { InputPlan, IntEdgeShape } from './compiler.js';
+import type { IdSegment } from './edge-lines.js';
 import { dig, jsonToken } from './json-tokens.js';
 import { ArrayRow, LoadingJobError, type Row } from './expressions.js';
 import type { FileFormat } from './format.js';
@@ -42,6 +43,9 @@ export interface RunOptions {
 }
 
 export const CHUNK_BYTES = 1 << 20;
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_TOKEN_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_BATCH_SIZE = 65536;
 
 /** Commits of one load that may wait for their fsync at the same time. */
 const MAX_IN_FLIGHT = 2;
@@ -52,14 +56,14 @@ const YIELD_MS = 20;
 export async function loadInput(
   db: LoadingDatabase,
   plan: InputPlan,
-  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+  chunks: AsyncIterable<Buffer | IdSegment> | Iterable<Buffer>,
   opts: RunOptions = {},
 ): Promise<LoadStatistics> {
   const stats = opts.stats ?? new LoadStatistics();
   for (const t of plan.targets) stats.object(t.kind, t.typeName);
   const format: FileFormat = { ...plan.format, ...opts.format };
-  const batchSize = opts.batchSize ?? 65536;
-  const maxToken = opts.maxTokenBytes ?? 16 * 1024 * 1024;
+  const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
+  const maxToken = opts.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES;
   const createMissing = !format.vertexMustExist;
   const execs = plan.execs;
   const slots = plan.slots;
@@ -148,19 +152,28 @@ export async function loadInput(
     format.json ? { ...format, quote: 0 } : format,
     onLine,
     () => stats.oversizeToken++,
-    { maxLineBytes: opts.maxLineBytes ?? 64 * 1024 * 1024 },
+    { maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES },
   );
   try {
     for await (const chunk of chunks) {
       if (opts.signal?.aborted) break;
-      // A chunk that is valid UTF-8 as a whole needs no per-line check.
-      // A line carried over from an invalid chunk ends in this one: check both chunks' lines.
-      const bad = !isUtf8(chunk);
-      checkUtf8 = bad || prevBad;
-      prevBad = bad;
-      tokenizer.push(chunk);
-      stats.bytes += chunk.length;
-      if (batch.size >= batchSize) await flush();
+      if (chunk instanceof Uint8Array) {
+        // A chunk that is valid UTF-8 as a whole needs no per-line check.
+        // A line carried over from an invalid chunk ends in this one: check both chunks' lines.
+        const bad = !isUtf8(chunk);
+        checkUtf8 = bad || prevBad;
+        prevBad = bad;
+        tokenizer.push(chunk);
+        stats.bytes += chunk.length;
+      } else {
+        // Whole lines already read as the ids of the input's one edge statement (edge-lines.ts).
+        const e = plan.intEdge as IntEdgeShape;
+        batch.upsertEdgeIds(e.edgeType, e.fromType, e.toType, chunk, e.counters(stats));
+        stats.validLine += chunk.n;
+        stats.bytes += chunk.bytes;
+        prevBad = false;
+      }
+      if (batch.weight >= batchSize) await flush();
       opts.onProgress?.(stats);
       // In-memory input and unsynced commits never wait on I/O: let other requests in regularly.
       if (Date.now() - lastYield > YIELD_MS) {

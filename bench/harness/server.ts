@@ -4,6 +4,7 @@
  * shell transport. Every started child is killed when the bench process exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { GsqlSession } from '../../src/cli/gsql-transport.js';
@@ -115,6 +116,51 @@ export class OcelotServer {
     const kb = /VmRSS:\s+(\d+) kB/.exec(status);
     if (!kb) throw new Error('VmRSS not found');
     return Number(kb[1]) * 1024;
+  }
+
+  /** User + system CPU milliseconds the server process has used (Linux /proc, 100 ticks/s). */
+  cpuMs(): number {
+    const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  }
+
+  /**
+   * A POST client for one REST++ path over one keep-alive connection, taking pre-encoded bodies:
+   * `rest()` goes through fetch, whose own CPU per call (about 3 ms for a 66 KB body) would be
+   * counted in a rate measured from the client.
+   */
+  poster(path: string): (body: Buffer) => Promise<void> {
+    const url = new URL(`${this.urls.restpp}${path}`);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    return (body) =>
+      new Promise<void>((resolve, reject) => {
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            agent,
+            headers: { 'Content-Type': 'application/json', 'Content-Length': body.length },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => {
+              const text = Buffer.concat(chunks).toString();
+              const env = JSON.parse(text) as { error?: unknown; message?: unknown };
+              if (res.statusCode !== 200 || env.error === true) {
+                reject(new Error(`POST ${path}: HTTP ${res.statusCode} ${String(env.message ?? '')}`));
+              } else resolve();
+            });
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
   }
 
   stop(): Promise<void> {

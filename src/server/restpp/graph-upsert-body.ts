@@ -92,7 +92,6 @@ function decodeAttrs(r: JsonReader, where: Where): readonly AttrInput[] {
 
 /** One `<attr>: {"value": v, "op": o}` entry, its key already read. */
 function decodeAttr(r: JsonReader, name: string, where: Where): AttrInput {
-  const place = (): string => `attribute '${name}' of ${where()}`;
   let value: ParsedJson | undefined;
   let op: ParsedJson | undefined;
   let values = 0;
@@ -109,12 +108,25 @@ function decodeAttr(r: JsonReader, name: string, where: Where): AttrInput {
       }
     }
   }
-  if (values === 0) {
-    throw payloadError(`Invalid upsert payload: ${place()} must be an object {"value": ..., "op": ...}.`);
-  }
-  if (values > 1) throw payloadError(`Invalid upsert payload: ${place()} gives "value" more than once.`);
-  if (ops > 1) throw payloadError(`Invalid upsert payload: ${place()} gives "op" more than once.`);
-  return { name, value: value as ParsedJson, op: parseOp(op, place) };
+  if (values !== 1 || ops > 1) throw attrShapeError(name, where, values);
+  return {
+    name,
+    value: value as ParsedJson,
+    op: op === undefined ? 'set' : parseOp(op, () => attrPlace(name, where)),
+  };
+}
+
+function attrPlace(name: string, where: Where): string {
+  return `attribute '${name}' of ${where()}`;
+}
+
+/** The error for an attribute object without exactly one "value" or with several "op". */
+function attrShapeError(name: string, where: Where, values: number): RestError {
+  const place = attrPlace(name, where);
+  if (values === 0)
+    return payloadError(`Invalid upsert payload: ${place} must be an object {"value": ..., "op": ...}.`);
+  if (values > 1) return payloadError(`Invalid upsert payload: ${place} gives "value" more than once.`);
+  return payloadError(`Invalid upsert payload: ${place} gives "op" more than once.`);
 }
 
 /** Decodes an upsert body from its reader; the whole text must be this one object. */
@@ -141,9 +153,12 @@ function decodeVertices(r: JsonReader, out: VertexInput[]): void {
   for (let type = r.firstKey(); type !== undefined; type = r.nextKey()) {
     const t = type;
     enter(r, () => `vertex type '${t}'`);
+    // One closure per type, reading the vertex being decoded: none is made per vertex.
+    let i = '';
+    const where = (): string => `vertex '${i}' of type '${t}'`;
     for (let id = r.firstKey(); id !== undefined; id = r.nextKey()) {
-      const i = id;
-      out.push({ type, id, attrs: decodeAttrs(r, () => `vertex '${i}' of type '${t}'`) });
+      i = id;
+      out.push({ type, id, attrs: decodeAttrs(r, where) });
     }
   }
 }

@@ -191,6 +191,8 @@ export interface SelectBlock {
   /** Target vertex types (empty: any) and alias. */
   target?: { types: { name: string; pos: Pos }[]; alias?: string; pos: Pos };
   where?: Expr;
+  /** `SAMPLE n [%] EDGE WHEN cond`: per source vertex, a random sample of its matched edges. */
+  sample?: { size: Expr; percent: boolean; when: Expr; pos: Pos };
   accum: Stmt[];
   /** Each POST-ACCUM clause, in order (V2 allows several; UPDATE's SET is one). */
   postAccum: Stmt[][];

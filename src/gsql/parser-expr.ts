@@ -175,6 +175,11 @@ export function parseExpr(c: TokenCursor): Expr {
   return parseBinary(c, 0);
 }
 
+/** Parses an operand that stops before `*`, `/` and `%` (SAMPLE's size, where `%` means percent). */
+export function parseTerm(c: TokenCursor): Expr {
+  return parseBinary(c, BP_MUL + 1);
+}
+
 /** Parses `expr, expr, …` up to (not including) the closing token `close`. */
 export function parseExprList(c: TokenCursor, close: string): Expr[] {
   const items: Expr[] = [];

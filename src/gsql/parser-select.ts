@@ -4,7 +4,7 @@
  */
 import type { EdgeStep, Pos, SelectBlock } from './ast-query.js';
 import { GsqlSyntaxError } from './lexer.js';
-import { parseExpr, type TokenCursor } from './parser-expr.js';
+import { parseExpr, parseTerm, type TokenCursor } from './parser-expr.js';
 import { parseAccumList } from './parser-query.js';
 import { posOf } from './parser-type.js';
 
@@ -39,7 +39,9 @@ export function parseSelectFrom(c: TokenCursor, result: string, pos: Pos, update
     c.expectWord('SET');
     block.postAccum = [parseAccumList(c)];
   }
+  if (c.isWord('SAMPLE')) parseSample(c, block);
   if (c.acceptWord('WHERE')) block.where = parseExpr(c);
+  if (c.isWord('SAMPLE') && !block.sample) parseSample(c, block);
   if (c.isWord('SAMPLE') || c.isWord('PER')) {
     throw new GsqlSyntaxError(
       c.peek().line,
@@ -130,4 +132,18 @@ function parseStep(c: TokenCursor, block: SelectBlock): void {
 
 function isClauseWord(c: TokenCursor): boolean {
   return isPostAccum(c) || ['WHERE', 'ACCUM', 'HAVING', 'ORDER', 'LIMIT', 'SET'].some((w) => c.isWord(w));
+}
+
+/** `SAMPLE n [%] EDGE WHEN cond`; the TARGET forms are refused. */
+function parseSample(c: TokenCursor, block: SelectBlock): void {
+  const t = c.next();
+  const pos = posOf(t);
+  const size = parseTerm(c);
+  const percent = c.acceptPunct('%');
+  if (c.isWord('TARGET')) {
+    throw new GsqlSyntaxError(c.peek().line, c.peek().column, 'SAMPLE … TARGET is not supported yet');
+  }
+  c.expectWord('EDGE');
+  c.expectWord('WHEN');
+  block.sample = { size, percent, when: parseExpr(c), pos };
 }

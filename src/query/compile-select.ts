@@ -3,10 +3,11 @@
  * ORDER BY and LIMIT. ACCUM runs once per matched row; accumulator updates wait for the clause's
  * end, so every row reads the state from before the clause (GSQL's map-reduce semantics).
  */
-import type { AdjacencyView, EdgeFilter } from '../engine/api.js';
+import type { AdjacencyView, EdgeFilter, EdgeHandle } from '../engine/api.js';
 import type { Expr, Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import { compileExpr, expectType } from './compile-expr.js';
 import { callsEvaluate } from './evaluate.js';
+import { compileSample } from './select-sample.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import { ClauseUpdates } from './clause-updates.js';
@@ -244,6 +245,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   else
     throw compileError(b.resultPos, `SELECT must name an alias of the FROM clause; "${b.result}" is not one`);
 
+  const sampler = compileSample(cx, b);
   const where = b.where ? cx.inClause('WHERE', () => compileExpr(cx, b.where!)) : undefined;
   if (where && b.where) expectType(where, T.BOOL, b.where.pos, 'WHERE');
   const accum = cx.inClause('ACCUM', () => cx.withClauseSlots(() => cx.compileRowStmts(cx, b.accum)));
@@ -322,7 +324,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     b.edge?.alias !== undefined &&
     (namesIn([b.where, b.accum, b.postAccum, b.having, b.orderBy], new Set()).has(b.edge.alias) ||
       callsEvaluate([b.where, b.accum]));
-  const fast = !edgeUsed;
+  const fast = !edgeUsed && sampler === undefined;
   // Deferring updates to the clause end only matters when the clause reads what it accumulates.
   // WHERE runs per row between ACCUM rows, so what it reads must not change before the clause ends.
   const deferAccum = readsWhatItWrites(b.accum, false, b.where);
@@ -428,6 +430,16 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         if (!plan) plans.set(lastType, (plan = planOf(lastType)));
         lastPlan = plan;
       }
+      if (sampler !== undefined) {
+        const rows = sampler.pick(
+          ctx,
+          s,
+          runSteps.map((st) => st.filter),
+          tTypes,
+        );
+        for (const h of rows) edgeRow(s, sg, h);
+        return;
+      }
       const row = s.row;
       for (let k = 0; k < lastPlan.length; k++) {
         const hops = lastPlan[k];
@@ -459,15 +471,17 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     };
     /** The rows of one step through edge handles (the edge alias is bound). */
     const edgeRows = (s: Vtx, sg: number, step: Step): void => {
-      for (const h of ctx.graph.edges(s.type, s.row, step.filter)) {
-        ctx.step();
-        if (tTypes && !tTypes.has(h.tgtType)) continue;
-        bind(tSlot, ctx.vertex(h.tgtType, h.tgtRow));
-        if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
-        if (whereF && whereF(ctx) !== true) continue;
-        runRows(ctx, accum);
-        keep(s, sg, gids[tSlot]);
-      }
+      for (const h of ctx.graph.edges(s.type, s.row, step.filter)) edgeRow(s, sg, h);
+    };
+    /** One row through an edge handle. */
+    const edgeRow = (s: Vtx, sg: number, h: EdgeHandle): void => {
+      ctx.step();
+      if (tTypes && !tTypes.has(h.tgtType)) return;
+      bind(tSlot, ctx.vertex(h.tgtType, h.tgtRow));
+      if (eSlot >= 0) vars[eSlot] = new EdgeVal(h);
+      if (whereF && whereF(ctx) !== true) return;
+      runRows(ctx, accum);
+      keep(s, sg, gids[tSlot]);
     };
     const post = (slot: number, stmts: RowStmt[], v: Vtx): void => {
       ctx.step();

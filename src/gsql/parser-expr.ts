@@ -540,6 +540,11 @@ function parseWordPrimary(c: TokenCursor, t: Token): Expr {
     return { kind: 'null', ...at, end: t.end };
   }
   if (w === 'CASE') return parseCaseExpr(c);
+  // `S = SelectVertex(…);` without braces is the one-item seed `{SelectVertex(…)}`.
+  if (w === 'SELECTVERTEX' && c.isPunct('(', 1)) {
+    const item = parseSelectVertex(c, at.pos);
+    return { kind: 'seed', items: [item], ...at, end: c.lastEnd() };
+  }
   if (w === 'INTERVAL' && !c.isPunct('(', 1)) {
     c.next();
     const amount = parseBinary(c, BP_UNARY);

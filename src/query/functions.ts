@@ -43,6 +43,16 @@ function toIntText(s: string): number | bigint {
 
 const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
   evaluate: compileEvaluate,
+  /** ISEMPTY(setBagExpr): whether a collection or vertex set has no elements. */
+  isempty: (cx, e) => {
+    arity(e, 1);
+    const x = compileExpr(cx, e.args[0]);
+    if (!['SET', 'BAG', 'LIST', 'MAP', 'VSET'].includes(x.t.kind)) {
+      throw compileError(e.args[0].pos, `ISEMPTY() needs a collection or a vertex set, not ${typeText(x.t)}`);
+    }
+    const f = x.f;
+    return { t: T.BOOL, f: (ctx) => collectionItems(f(ctx)).length === 0 };
+  },
   abs: (cx, e) => {
     arity(e, 1);
     const x = compileExpr(cx, e.args[0]);

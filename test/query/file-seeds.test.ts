@@ -48,6 +48,14 @@ test('SelectVertex reads ids by header name or position, types from a column or 
   ]);
 });
 
+test('SelectVertex(…) without braces is a one-item seed', async () => {
+  const q = `CREATE QUERY sv1(STRING f) FOR GRAPH library {
+  S = SelectVertex(f, $2, book, "|", true);
+  PRINT S.size() AS n;
+}`;
+  assert.deepEqual(await runText(libraryGraph(), q, { f: 'picks.csv' }, undefined, opts), [{ n: 2 }]);
+});
+
 test('ids that are not vertices are left out with a run-time warning', async () => {
   const [stmt] = parseQueryText(SELECT);
   if (stmt.kind !== 'createQuery') throw new Error('expected CREATE QUERY');

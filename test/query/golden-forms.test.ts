@@ -344,7 +344,10 @@ test("vertices kept by a STATIC accumulator are this run's vertices in the next 
   // A new reader moves every book's run index (readers come first) between the two runs.
   db.addVertex('reader', 'dee', { city: 'Kyiv', age: 50 });
   const second = await executeQuery(db, compiled, { phase: 2 });
-  const out = second.results[0] as { '@@total': number; A: { v_id: string; attributes: { 'A.@n': number } }[] };
+  const out = second.results[0] as {
+    '@@total': number;
+    A: { v_id: string; attributes: { 'A.@n': number } }[];
+  };
   assert.equal(out['@@total'], 2);
   assert.deepEqual(Object.fromEntries(out.A.map((b) => [b.v_id, b.attributes['A.@n']])), {
     b1: 1,
@@ -550,5 +553,22 @@ test('neighborAttribute(), edgeAttribute() and filter() misuse is refused at CRE
   assert.equal(
     err('r.neighbors(s).filter(true)'),
     at(54, 'neighbors() needs the edge type as a string literal'),
+  );
+});
+
+test('ISEMPTY() of a set parameter, an accumulator and a vertex set; a non-collection is refused', async () => {
+  const src = `CREATE QUERY e(SET<VERTEX<reader>> rs) FOR GRAPH library {
+    SetAccum<INT> @@none;
+    ListAccum<INT> @@some = [1];
+    S = SELECT r FROM reader:r WHERE r.age > 100;
+    PRINT ISEMPTY(rs) AS p, isEmpty(@@none) AS n, ISEMPTY(@@some) AS s, ISEMPTY(S) AS v;
+  }`;
+  assert.deepEqual(await runText(libraryGraph(), src, { rs: [] }), [{ p: true, n: true, s: false, v: true }]);
+  assert.deepEqual(await runText(libraryGraph(), src, { rs: [v('reader', 'ann')] }), [
+    { p: false, n: true, s: false, v: true },
+  ]);
+  assert.match(
+    compileErrorOf(libraryGraph(), q('INT n = 3;\n PRINT ISEMPTY(n);')),
+    /line 3, col 16\nISEMPTY\(\) needs a collection or a vertex set, not INT/,
   );
 });

@@ -106,7 +106,8 @@ export class RunContext {
   internedOf(type: string): Vtx[] {
     let arr = this.interned.get(type);
     if (!arr) {
-      arr = [];
+      // Sized up front: an empty array filled at scattered rows turns into a slow dictionary.
+      arr = new Array<Vtx>(this.graph.rowLimit(type));
       this.interned.set(type, arr);
     }
     return arr;

@@ -70,6 +70,14 @@ export class DenseColumn {
    */
   prevAt: Int32Array | null = null;
   prevVals: Float64Array | null = null;
+  /**
+   * A copy-on-write snapshot for a clause that reads what it updates (select-kernel.ts): per chunk,
+   * the stamp of the SELECT whose clause copied it, the copied cells, and the values of copied
+   * integer cells that had spilled.
+   */
+  snapAt: Int32Array | null = null;
+  snapVals: Float64Array | null = null;
+  private readonly snapSpill = new Map<number, unknown>();
   /** Integer cells whose value is not a safe integer (their cell is NaN). */
   private readonly spill = new Map<number, Accum>();
   /** The stored form of the initial state (NaN when it needs an object). */
@@ -103,6 +111,33 @@ export class DenseColumn {
     if (at[g] === stamp) return;
     at[g] = stamp;
     this.prevVals![g] = g < this.vals.length && this.ready[g >> CHUNK_BITS] === 1 ? this.vals[g] : this.init;
+  }
+
+  /** Makes room for snapshots (once per run). */
+  ensureSnapshot(): void {
+    if (this.snapAt !== null) return;
+    this.snapAt = new Int32Array(this.ready.length);
+    this.snapVals = new Float64Array(this.vals.length);
+  }
+
+  /** Before chunk c first changes in the clause with `stamp`: keeps a copy of it for the clause's reads. */
+  snapshotChunk(c: number, stamp: number): void {
+    this.snapAt![c] = stamp;
+    const from = c << CHUNK_BITS;
+    const to = Math.min(this.vals.length, from + (1 << CHUNK_BITS));
+    const snap = this.snapVals!;
+    if (this.ready[c] === 0) {
+      snap.fill(this.init, from, to);
+      if (this.init !== this.init) for (let g = from; g < to; g++) this.snapSpill.set(g, this.make().value());
+      return;
+    }
+    snap.set(this.vals.subarray(from, to), from);
+    if (this.int) for (let g = from; g < to; g++) if (snap[g] !== snap[g]) this.snapSpill.set(g, this.get(g));
+  }
+
+  /** The snapshot value of an integer cell that had spilled (its snapshot cell is NaN). */
+  snapshotValue(g: number): unknown {
+    return this.snapSpill.get(g);
   }
 
   /** `@x'`: the value before the SELECT with `stamp` changed cell g, else its value. */

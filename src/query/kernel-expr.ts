@@ -21,6 +21,15 @@ export class KernelSource {
   readonly columns = new Map<number, VertexAccum>();
   /** Columns whose previous values (`@x'`) the code reads. */
   readonly primed = new Set<number>();
+  /** How many reads and updates of each column are inline (the rest happen in closures). */
+  readonly inlineUses = new Map<number, number>();
+  /** Columns updated inline in a clause whose updates wait for its end. */
+  readonly deferredWrites = new Set<number>();
+
+  constructor(
+    /** Columns read from the clause's copy-on-write snapshot (see DenseColumn.snapshotChunk). */
+    readonly snapshot: ReadonlySet<number> = new Set(),
+  ) {}
 
   constant(v: unknown): string {
     let i = this.consts.indexOf(v);
@@ -52,6 +61,7 @@ export class KernelSource {
    */
   column(va: VertexAccum): number {
     this.columns.set(va.index, va);
+    this.inlineUses.set(va.index, (this.inlineUses.get(va.index) ?? 0) + 1);
     return va.index;
   }
 }
@@ -104,18 +114,24 @@ const isFloatKind = (k: DenseKind): boolean =>
 /** Code reading cell `g` of a dense column (chunks not yet written hold the initial value). */
 export function cellRead(ks: KernelScope, va: VertexAccum, g: string): string {
   const i = ks.out.column(va);
-  const raw = `(R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i})`;
+  const live = `(R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i})`;
+  const snap = ks.out.snapshot.has(i);
   const kind = va.dense!;
-  if (isFloatKind(kind)) return raw;
-  if (kind === DenseKind.Or || kind === DenseKind.And) return `(${raw} === 1)`;
+  const bool = kind === DenseKind.Or || kind === DenseKind.And;
+  if (isFloatKind(kind) || bool) {
+    const raw = snap ? `(SA${i}[${g} >> 10] === stamp ? SV${i}[${g}] : ${live})` : live;
+    return bool ? `(${raw} === 1)` : raw;
+  }
   // An integer cell holding NaN spilled to an object (a value beyond ±2^53).
   const t = ks.out.temp();
-  return `((${t} = ${raw}) === ${t} ? ${t} : C${i}.get(${g}))`;
+  const liveInt = `((${t} = ${live}) === ${t} ? ${t} : C${i}.get(${g}))`;
+  if (!snap) return liveInt;
+  return `(SA${i}[${g} >> 10] === stamp ? ((${t} = SV${i}[${g}]) === ${t} ? ${t} : C${i}.snapshotValue(${g})) : ${liveInt})`;
 }
 
 /** Code reading the value cell `g` had before the running SELECT changed it (`@x'`). */
 function previousRead(ks: KernelScope, va: VertexAccum, g: string): string {
-  const i = ks.out.column(va);
+  const i = va.index;
   ks.out.primed.add(i);
   const bool = va.dense === DenseKind.Or || va.dense === DenseKind.And;
   const prev = bool ? `(PV${i}[${g}] === 1)` : `PV${i}[${g}]`;

@@ -109,9 +109,16 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
     `if (PA${i} !== null && PA${i}[${g}] !== stamp) ` +
     `{ PA${i}[${g}] = stamp; PV${i}[${g}] = R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i}; }`;
   const value = `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, code))}; ${remember}`;
-  if (deferred) return `${value} P.pushDense(C${i}, ${g}, ${add}, ${v});`;
+  const snap = ks.out.snapshot.has(i);
+  if (deferred && !snap) {
+    ks.out.deferredWrites.add(i);
+    return `${value} P.pushDense(C${i}, ${g}, ${add}, ${v});`;
+  }
   const cell = `V${i}[${g}]`;
-  const prep = `if (R${i}[${g} >> 10] === 0) C${i}.prepare(${g});`;
+  // With a snapshot the clause's reads see the copy, so the update can happen at once.
+  const prep =
+    (snap ? `if (SA${i}[${g} >> 10] !== stamp) C${i}.snapshotChunk(${g} >> 10, stamp); ` : '') +
+    `if (R${i}[${g} >> 10] === 0) C${i}.prepare(${g});`;
   let apply: string;
   if (!add) {
     if (bool) apply = `${cell} = ${v} === true ? 1 : 0;`;
@@ -170,9 +177,22 @@ function columnLocals(out: KernelSource): string {
     .map(
       (i) =>
         `const C${i} = ctx.dense[${i}], V${i} = C${i}.vals, R${i} = C${i}.ready, I${i} = C${i}.init, ` +
-        `PA${i} = C${i}.prevAt, PV${i} = C${i}.prevVals;`,
+        `PA${i} = C${i}.prevAt, PV${i} = C${i}.prevVals;` +
+        (out.snapshot.has(i)
+          ? ` C${i}.ensureSnapshot(); const SA${i} = C${i}.snapAt, SV${i} = C${i}.snapVals;`
+          : ''),
     )
     .join('\n');
+}
+
+/** How many times the accumulator `name` appears in `node` (reads, updates, `@x'`). */
+function mentions(node: unknown, name: string): number {
+  if (Array.isArray(node)) return node.reduce((n: number, x) => n + mentions(x, name), 0);
+  if (!node || typeof node !== 'object') return 0;
+  const o = node as { kind?: string; name?: string };
+  let n = o.kind === 'vattach' && o.name === name ? 1 : 0;
+  for (const [k, v] of Object.entries(o)) if (k !== 'pos') n += mentions(v, name);
+  return n;
 }
 
 /** A generated phase and the columns it needs dense (and with previous values). */
@@ -191,8 +211,33 @@ function build(out: KernelSource, body: string): KernelPhase {
   return factory(...out.consts) as KernelPhase;
 }
 
+/**
+ * The ACCUM phase. A clause that reads what it updates defers its updates to its end; a column
+ * whose every read and update in the clause is inline reads a snapshot instead and is updated at
+ * once (same values, without queuing each update).
+ */
 function accumPhase(cx: Cx, b: KernelBlock): Phase {
-  const out = new KernelSource();
+  const first = emitAccumPhase(cx, b, new KernelSource());
+  if (first.deferredWrites.size === 0) return first.phase;
+  const snapshot = new Set<number>();
+  for (const i of first.deferredWrites) {
+    const va = first.columns.get(i)!;
+    if (first.inlineUses.get(i) === mentions([b.where, b.accum.stmts], va.name)) snapshot.add(i);
+  }
+  if (snapshot.size === 0) return first.phase;
+  return emitAccumPhase(cx, b, new KernelSource(snapshot)).phase;
+}
+
+function emitAccumPhase(
+  cx: Cx,
+  b: KernelBlock,
+  out: KernelSource,
+): {
+  phase: Phase;
+  deferredWrites: Set<number>;
+  inlineUses: Map<number, number>;
+  columns: Map<number, VertexAccum>;
+} {
   const cells: AliasCells = new Map([[b.sourceSlot, 'sg']]);
   if (b.hasEdge) cells.set(b.targetSlot, 'tg');
   const ks: KernelScope = {
@@ -275,7 +320,12 @@ const stamp = st.stamp, resultMark = st.resultMark, sourceMark = st.sourceMark, 
 const result = st.result, sources = st.sources, targets = st.targets;
 ${columnLocals(out)}
 ${out.tempDecls()}`;
-  return { fn: build(out, `${head}\n${body}`), columns: out.columns, primed: out.primed };
+  return {
+    phase: { fn: build(out, `${head}\n${body}`), columns: out.columns, primed: out.primed },
+    deferredWrites: out.deferredWrites,
+    inlineUses: out.inlineUses,
+    columns: out.columns,
+  };
 }
 
 function postPhase(cx: Cx, b: KernelBlock, p: KernelBlock['posts'][number]): Phase {

@@ -205,3 +205,32 @@ test('a division by zero in a kernel stops the query with GSQL-2500', async () =
     }
   }
 });
+
+test('a clause reading what it updates sees values from before it, spilled 64-bit values included', async () => {
+  // Values are multiples of 2^59 (beyond 2^53, so the dense cells spill). Rows passing WHERE on the
+  // values from before the clause: a->b, a->c, b->c, so b = 1 + 2, c = 3 + 1 + 2 (in 2^59).
+  const unit = 2 ** 59;
+  const expected = [
+    {
+      changed: 2,
+      R: [1, 3, 6, 4, 5].map((k, i) => ({
+        v_id: 'abcde'[i],
+        v_type: 'node',
+        attributes: { 'R.@v': k * unit },
+      })),
+    },
+  ];
+  // The first form is all inline (the kernel reads a snapshot); the second reads the values in a
+  // closure (abs), so the kernel queues the updates as the closures do.
+  for (const where of ['s.@v < t.@v', 'abs(s.@v) < abs(t.@v)']) {
+    await same(
+      q(`SumAccum<INT> @v;
+         S = {node.*};
+         S = SELECT s FROM S:s POST-ACCUM s.@v = s.w * 576460752303423488;
+         S = SELECT t FROM S:s -(link:e)- node:t WHERE ${where} ACCUM t.@v += s.@v;
+         R = SELECT s FROM node:s ORDER BY s.w;
+         PRINT S.size() AS changed, R[R.@v];`),
+      expected,
+    );
+  }
+});

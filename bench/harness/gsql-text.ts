@@ -2,13 +2,17 @@
  * The GSQL the benchmark installs: TigerGraph's benchmark schema and loading job for RMAT
  * (`MyNode`/`MyEdge`), a social graph, and the queries each scenario runs. The k-hop query counts
  * vertices at exact distance 1..k (an @visited flag), the semantics Kùzu's `* SHORTEST 1..k` has. PageRank reads each
- * vertex's out-degree once into an accumulator rather than once per edge.
+ * vertex's out-degree once into an accumulator rather than once per edge. `lib_pagerank` and
+ * `lib_wcc` are written the way the algorithm library's tg_pagerank and tg_wcc are (type names as
+ * STRING / SET<STRING> parameters, `outdegree(e_type)` per edge, `@score'` for the change,
+ * `WHILE … LIMIT`, a top-k HeapAccum, component sizes in a MapAccum); they are our own text, not
+ * the library's.
  */
 export const RMAT_GRAPH = 'rmat';
 export const SOCIAL_GRAPH = 'social';
 
 export const RMAT_SCHEMA = `CREATE VERTEX MyNode (PRIMARY_ID id INT)
-CREATE DIRECTED EDGE MyEdge (FROM MyNode, TO MyNode)
+CREATE DIRECTED EDGE MyEdge (FROM MyNode, TO MyNode) WITH REVERSE_EDGE="reverse_MyEdge"
 CREATE VERTEX Extra (PRIMARY_ID id INT, name STRING, score DOUBLE)
 CREATE DIRECTED EDGE ExtraEdge (FROM Extra, TO Extra)
 CREATE GRAPH ${RMAT_GRAPH} (MyNode, MyEdge, Extra, ExtraEdge)
@@ -79,4 +83,38 @@ CREATE QUERY wcc() FOR GRAPH ${RMAT_GRAPH} {
   Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
   PRINT @@components;
 }
-INSTALL QUERY khop, two_hop, page_rank, wcc`;
+CREATE QUERY lib_pagerank(STRING v_type, STRING e_type, FLOAT max_change = 0.001,
+    INT maximum_iteration = 25, FLOAT damping = 0.85, INT top_k = 100) FOR GRAPH ${RMAT_GRAPH} SYNTAX V1 {
+  TYPEDEF TUPLE<VERTEX vertex_id, FLOAT score> Vertex_Score;
+  HeapAccum<Vertex_Score>(top_k, score DESC) @@top_scores;
+  MaxAccum<FLOAT> @@max_diff = 9999;
+  SumAccum<FLOAT> @received = 0;
+  SumAccum<FLOAT> @score = 1;
+  Start = {v_type};
+  WHILE @@max_diff > max_change LIMIT maximum_iteration DO
+    @@max_diff = 0;
+    V = SELECT s FROM Start:s -(e_type:e)- v_type:t
+        ACCUM t.@received += s.@score / (s.outdegree(e_type))
+        POST-ACCUM s.@score = (1.0 - damping) + damping * s.@received,
+                   s.@received = 0,
+                   @@max_diff += abs(s.@score - s.@score');
+  END;
+  V = SELECT s FROM Start:s POST-ACCUM @@top_scores += Vertex_Score(s, s.@score);
+  PRINT @@top_scores;
+}
+CREATE QUERY lib_wcc(SET<STRING> v_type_set, SET<STRING> e_type_set, INT output_limit = 100)
+    FOR GRAPH ${RMAT_GRAPH} SYNTAX V1 {
+  MinAccum<INT> @cc_id = 0;
+  MapAccum<INT, INT> @@component_sizes;
+  Start = {v_type_set};
+  S = SELECT x FROM Start:x POST-ACCUM x.@cc_id = getvid(x);
+  WHILE Start.size() > 0 DO
+    Start = SELECT t FROM Start:s -(e_type_set:e)- v_type_set:t
+            WHERE s.@cc_id < t.@cc_id
+            ACCUM t.@cc_id += s.@cc_id;
+  END;
+  Start = {v_type_set};
+  Start = SELECT s FROM Start:s POST-ACCUM @@component_sizes += (s.@cc_id -> 1);
+  PRINT @@component_sizes.size() AS components;
+}
+INSTALL QUERY khop, two_hop, page_rank, wcc, lib_pagerank, lib_wcc`;

@@ -24,11 +24,13 @@ function getText(url: string): Promise<string> {
 }
 
 export type QueryResults = Record<string, unknown>[];
+export type QueryParam = string | number | (string | number)[];
 
 export interface QueryClient {
   /** 'REST++ /query' or 'gsql shell RUN QUERY'. */
   via: string;
-  run(name: string, params: Record<string, string | number>): Promise<QueryResults>;
+  /** A list value is a SET/LIST parameter (its key repeated in the query string). */
+  run(name: string, params: Record<string, QueryParam>): Promise<QueryResults>;
 }
 
 function parseEnvelope(text: string, what: string): QueryResults {
@@ -55,7 +57,9 @@ export async function queryClient(server: OcelotServer, graph: string, probe: st
       via: 'REST++ /query',
       run: async (name, params) => {
         const qs = new URLSearchParams(
-          Object.entries(params).map(([k, v]): [string, string] => [k, String(v)]),
+          Object.entries(params).flatMap(([k, v]): [string, string][] =>
+            (Array.isArray(v) ? v : [v]).map((x) => [k, String(x)]),
+          ),
         );
         const text = await getText(`${server.urls.restpp}/query/${graph}/${name}?${qs.toString()}`);
         return parseEnvelope(text, `GET /query/${graph}/${name}`);
@@ -66,7 +70,9 @@ export async function queryClient(server: OcelotServer, graph: string, probe: st
   return {
     via: 'gsql shell RUN QUERY (GET /query not served yet)',
     run: async (name, params) => {
-      const args = Object.values(params).join(', ');
+      const args = Object.values(params)
+        .map((v) => (Array.isArray(v) ? `[${v.map((x) => JSON.stringify(x)).join(', ')}]` : v))
+        .join(', ');
       return parseEnvelope(await session.run(`RUN QUERY ${name}(${args})`), `RUN QUERY ${name}`);
     },
   };

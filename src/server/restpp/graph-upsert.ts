@@ -110,7 +110,8 @@ function convertAttrs(
         `Operation '${input.op}' does not apply to attribute '${input.name}' of type ${typeLabel(type)} in ${where}.`,
       );
     }
-    attrs[input.name] = { value, op: input.op };
+    // The catalog's name, not the one read from the body: a property key V8 has already interned.
+    attrs[p.attr.name] = { value, op: input.op };
   }
   return attrs;
 }

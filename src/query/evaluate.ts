@@ -63,6 +63,8 @@ export function compileEvaluate(cx: Cx, e: Call): Typed {
   const compile = (src: string): Eval => {
     let f = compiled.get(src);
     if (!f) {
+      // An installed query keeps its call sites: bound what one remembers across runs.
+      if (compiled.size >= 256) compiled.clear();
       f = cx.at(place, () => compileText(cx, src, want));
       compiled.set(src, f);
     }

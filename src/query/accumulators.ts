@@ -145,12 +145,11 @@ export class MapAccum implements Accum {
 }
 
 /**
- * A plain value inside a MapAccum behaves like an accumulator whose `+=` is the type's `+`; a
- * DATETIME value adds epoch seconds, as TigerGraph's MapAccum<K, DATETIME> does.
+ * A plain value inside a MapAccum behaves like an accumulator whose `+=` is the type's `+`; other
+ * values (DATETIME among them, as TigerGraph documents since 2022) are overwritten by the latest.
  */
 function valueAccum(t: QType): Accum {
   if (t.kind === 'ACCUM') return makeAccum(t);
-  if (t.kind === 'DATETIME') return makeAccum({ kind: 'ACCUM', accum: 'SumAccum', elem: { kind: 'INT' } });
   if (
     t.kind === 'INT' ||
     t.kind === 'UINT' ||

@@ -156,12 +156,13 @@ function compileArith(l: Typed, r: Typed, op: BinaryOp, pos: Pos): Typed {
     l.t.elem.kind === 'STRING' &&
     r.t.elem.kind === 'STRING'
   ) {
-    // Lists of strings multiply into every concatenation: [a, b] * [c, d] = [ac, ad, bc, bd].
+    // Lists of strings multiply into every concatenation, the right list's order outermost as
+    // TigerGraph's recorded examples show: [a, b] * [c, d] = [ac, bc, ad, bd].
     return {
       t: l.t,
       f: (ctx) => {
-        const b = collectionItems(rf(ctx)) as string[];
-        return (collectionItems(lf(ctx)) as string[]).flatMap((x) => b.map((y) => x + y));
+        const a = collectionItems(lf(ctx)) as string[];
+        return (collectionItems(rf(ctx)) as string[]).flatMap((y) => a.map((x) => x + y));
       },
     };
   }

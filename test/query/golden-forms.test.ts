@@ -218,7 +218,7 @@ test('nested lists: += a list of lists adds each; string lists multiply; get() p
   assert.deepEqual(out, [
     {
       '@@grid': [[7], [1, 2], [3]],
-      '@@ab': ['x1', 'x2', 'y1', 'y2'],
+      '@@ab': ['x1', 'y1', 'x2', 'y2'],
       '@@row.get(5)': 0,
       '@@a.get(2)': '',
       '@@grid.get(9)': [],

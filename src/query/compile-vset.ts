@@ -92,24 +92,38 @@ export function asVertexSet(x: Typed): Typed | undefined {
   };
 }
 
+/** Every vertex of the given types, each once, in type then row order. */
+function wholeTypes(ctx: RunContext, typeNames: Iterable<string>): Vtx[] {
+  const out: Vtx[] = [];
+  for (const tn of new Set(typeNames)) {
+    const interned = ctx.internedOf(tn);
+    for (const row of ctx.graph.rows(tn)) out.push(interned[row] ?? ctx.intern(interned, tn, row));
+  }
+  return out;
+}
+
 export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
   const parts: ((ctx: RunContext, out: Set<Vtx>) => void)[] = [];
+  // While every item names whole vertex types, the seed is those types' vertices (no Set needed).
+  const typeParts: ((ctx: RunContext) => Iterable<string>)[] = [];
   const types = new Set<string | undefined>();
   for (const item of e.items) {
     if (item.kind === 'any') {
       const all = cx.vertexTypeNames();
       types.add(undefined);
+      typeParts.push(() => all);
       parts.push((ctx, out) => {
-        for (const tn of all) for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
+        for (const v of wholeTypes(ctx, all)) out.add(v);
       });
     } else if (item.kind === 'all') {
       if (!cx.vertexType(item.vertexType)) {
         throw compileError(item.pos, `"${item.vertexType}" is not a vertex type of graph ${cx.graphName}`);
       }
-      const tn = item.vertexType;
-      types.add(tn);
+      const tn = [item.vertexType];
+      types.add(item.vertexType);
+      typeParts.push(() => tn);
       parts.push((ctx, out) => {
-        for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
+        for (const v of wholeTypes(ctx, tn)) out.add(v);
       });
     } else if (item.kind === 'selectVertex') {
       const sv = compileSelectVertex(cx, item);
@@ -138,8 +152,9 @@ export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
         // `{v_type}`, `{v_type_set}`: every vertex of the types named at run time.
         const names = typeNamesOf(cx, x, 'vertex')!;
         types.add(undefined);
+        typeParts.push(names);
         parts.push((ctx, out) => {
-          for (const tn of names(ctx)) for (const row of ctx.graph.rows(tn)) out.add(ctx.vertex(tn, row));
+          for (const v of wholeTypes(ctx, names(ctx))) out.add(v);
         });
       } else {
         throw compileError(item.expr.pos, `a vertex set seed needs vertices, not ${typeText(x.t)}`);
@@ -147,6 +162,16 @@ export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
     }
   }
   const only = types.size === 1 ? [...types][0] : undefined;
+  if (typeParts.length === e.items.length) {
+    return {
+      t: { kind: 'VSET', vertexType: only },
+      f: (ctx) =>
+        wholeTypes(
+          ctx,
+          typeParts.flatMap((p) => [...p(ctx)]),
+        ),
+    };
+  }
   return {
     t: { kind: 'VSET', vertexType: only },
     f: (ctx) => {

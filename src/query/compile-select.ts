@@ -349,7 +349,9 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       : undefined;
 
   /** Per-run state and the per-vertex work, in plain closures (hot code stays out of the generator). */
-  const prepare = (ctx: RunContext) => {
+  const prepare = (ctx: RunContext, sourceCount: number) => {
+    // A SELECT from many sources reaches many targets: their interned vertices get a sized array.
+    const wide = sourceCount * 64 >= ctx.gidLimit();
     const stamp = ctx.nextStamp();
     ctx.selectStamp = stamp;
     const runSteps = dynSteps.length > 0 ? steps.concat(dynSteps.flatMap((d) => d(ctx))) : steps;
@@ -505,9 +507,12 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
             const { edgeType, direction = 'out' } = filter;
             if (edgeType === undefined || direction === 'both') return [];
             return [...(tTypes ?? allTypes)].flatMap((type) =>
-              ctx.graph
-                .adjacency(edgeType, sourceType, type, direction)
-                .map((view) => ({ view, base: ctx.base(type), type, interned: ctx.internedOf(type) })),
+              ctx.graph.adjacency(edgeType, sourceType, type, direction).map((view) => ({
+                view,
+                base: ctx.base(type),
+                type,
+                interned: wide ? ctx.internedDense(type) : ctx.internedOf(type),
+              })),
             );
           });
           kernelPlans.set(sourceType, plan);
@@ -535,7 +540,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   // A generator so that a long SELECT can pause every thousand vertices or so.
   const run = function* (ctx: RunContext): Generator<undefined, Vtx[], undefined> {
     const src = source(ctx) as Vtx[];
-    const { result, sources, targets, visit, post, bind, selectRun } = prepare(ctx);
+    const { result, sources, targets, visit, post, bind, selectRun } = prepare(ctx, src.length);
     const k = kernel !== undefined && selectKernels.enabled && kernel.usable(ctx) ? kernel : undefined;
     if (k) selectKernels.runs++;
     const pendingAccum = beginClause(ctx, deferAccum, true);

@@ -96,7 +96,7 @@ export function asVertexSet(x: Typed): Typed | undefined {
 function wholeTypes(ctx: RunContext, typeNames: Iterable<string>): Vtx[] {
   const out: Vtx[] = [];
   for (const tn of new Set(typeNames)) {
-    const interned = ctx.internedOf(tn);
+    const interned = ctx.internedDense(tn);
     for (const row of ctx.graph.rows(tn)) out.push(interned[row] ?? ctx.intern(interned, tn, row));
   }
   return out;

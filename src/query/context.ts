@@ -48,6 +48,8 @@ export class RunContext {
   /** The value of a RETURN statement. */
   returned: unknown = undefined;
   private readonly interned = new Map<string, Vtx[]>();
+  /** Types whose interned array internedDense sized. */
+  private readonly presized = new Set<string>();
   /** The run index of the vertex each SELECT alias slot is bound to (see aliasVertex). */
   readonly gids: Int32Array;
   private bases: Map<string, number> | null = null;
@@ -106,16 +108,39 @@ export class RunContext {
   internedOf(type: string): Vtx[] {
     let arr = this.interned.get(type);
     if (!arr) {
-      // Sized up front: an empty array filled at scattered rows turns into a slow dictionary.
-      arr = new Array<Vtx>(this.graph.rowLimit(type));
+      arr = [];
       this.interned.set(type, arr);
     }
     return arr;
   }
 
-  /** Creates the Vtx of a row not interned yet in `arr` (from internedOf). */
+  /**
+   * The interned vertices of one type in an array sized to the type's rows, for work that touches
+   * many of them: an empty array filled at scattered rows turns into a slow dictionary, while a
+   * small query should not pay for allocating one slot per row.
+   */
+  internedDense(type: string): Vtx[] {
+    const arr = this.internedOf(type);
+    const rows = this.graph.rowLimit(type);
+    if (this.presized.has(type)) return arr;
+    const next = new Array<Vtx>(Math.max(rows, arr.length));
+    arr.forEach((v, row) => (next[row] = v));
+    this.interned.set(type, next);
+    this.presized.add(type);
+    return next;
+  }
+
+  /**
+   * Creates the Vtx of a row not interned yet in `arr` (from internedOf or internedDense; `arr`
+   * may be an array internedDense has since replaced, so the current one is checked first).
+   */
   intern(arr: Vtx[], type: string, row: number): Vtx {
-    const v = new Vtx(type, row, this.base(type) + row, this);
+    const current = this.internedOf(type);
+    let v = current[row];
+    if (v === undefined) {
+      v = new Vtx(type, row, this.base(type) + row, this);
+      current[row] = v;
+    }
     arr[row] = v;
     return v;
   }

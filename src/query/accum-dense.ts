@@ -135,6 +135,27 @@ export class DenseColumn {
     if (this.int) for (let g = from; g < to; g++) if (snap[g] !== snap[g]) this.snapSpill.set(g, this.get(g));
   }
 
+  /** Fills every chunk not written yet with the initial state (every cell then holds its value). */
+  prepareAll(): void {
+    const ready = this.ready;
+    for (let c = 0; c < ready.length; c++) {
+      if (ready[c] === 1) continue;
+      ready[c] = 1;
+      this.vals.fill(this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
+    }
+  }
+
+  /** Takes the snapshot of every chunk at once, for a clause that will touch most of them. */
+  snapshotAll(stamp: number): void {
+    this.ensureSnapshot();
+    this.prepareAll();
+    const snap = this.snapVals!;
+    snap.set(this.vals.length === snap.length ? this.vals : this.vals.subarray(0, snap.length));
+    this.snapAt!.fill(stamp);
+    if (this.int)
+      for (let g = 0; g < snap.length; g++) if (snap[g] !== snap[g]) this.snapSpill.set(g, this.get(g));
+  }
+
   /** The snapshot value of an integer cell that had spilled (its snapshot cell is NaN). */
   snapshotValue(g: number): unknown {
     return this.snapSpill.get(g);

@@ -534,15 +534,23 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       },
       collected: 0,
     };
-    return { result, sources, targets, visit, post, bind, selectRun };
+    return { result, sources, targets, visit, post, bind, selectRun, wide };
   };
 
   // A generator so that a long SELECT can pause every thousand vertices or so.
   const run = function* (ctx: RunContext): Generator<undefined, Vtx[], undefined> {
     const src = source(ctx) as Vtx[];
-    const { result, sources, targets, visit, post, bind, selectRun } = prepare(ctx, src.length);
-    const k = kernel !== undefined && selectKernels.enabled && kernel.usable(ctx) ? kernel : undefined;
-    if (k) selectKernels.runs++;
+    const { result, sources, targets, visit, post, bind, selectRun, wide } = prepare(ctx, src.length);
+    const k =
+      kernel !== undefined && selectKernels.enabled && kernel.usable(ctx)
+        ? (selectKernels.force ?? (wide ? 'wide' : 'narrow')) === 'wide'
+          ? kernel.wide
+          : kernel.narrow
+        : undefined;
+    if (k) {
+      selectKernels.runs++;
+      k.begin(ctx, selectRun.stamp);
+    }
     const pendingAccum = beginClause(ctx, deferAccum, true);
     let n = 0;
     try {

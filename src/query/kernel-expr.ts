@@ -27,9 +27,21 @@ export class KernelSource {
   readonly deferredWrites = new Set<number>();
 
   constructor(
+    /**
+     * The code for a SELECT that touches much of the graph: every column it uses is prepared and
+     * every snapshot taken whole before it runs, so cells are read without per-chunk checks.
+     */
+    readonly wide: boolean,
     /** Columns read from the clause's copy-on-write snapshot (see DenseColumn.snapshotChunk). */
     readonly snapshot: ReadonlySet<number> = new Set(),
   ) {}
+
+  /** Code reading cell g as stored (`V<i>`), or as the snapshot holds it (`SV<i>`) for a snapshot column. */
+  cell(i: number, g: string, snapshot: boolean): string {
+    const live = this.wide ? `V${i}[${g}]` : `(R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i})`;
+    if (!snapshot) return live;
+    return this.wide ? `SV${i}[${g}]` : `(SA${i}[${g} >> 10] === stamp ? SV${i}[${g}] : ${live})`;
+  }
 
   constant(v: unknown): string {
     let i = this.consts.indexOf(v);
@@ -114,19 +126,20 @@ const isFloatKind = (k: DenseKind): boolean =>
 /** Code reading cell `g` of a dense column (chunks not yet written hold the initial value). */
 export function cellRead(ks: KernelScope, va: VertexAccum, g: string): string {
   const i = ks.out.column(va);
-  const live = `(R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i})`;
   const snap = ks.out.snapshot.has(i);
   const kind = va.dense!;
   const bool = kind === DenseKind.Or || kind === DenseKind.And;
   if (isFloatKind(kind) || bool) {
-    const raw = snap ? `(SA${i}[${g} >> 10] === stamp ? SV${i}[${g}] : ${live})` : live;
+    const raw = ks.out.cell(i, g, snap);
     return bool ? `(${raw} === 1)` : raw;
   }
   // An integer cell holding NaN spilled to an object (a value beyond ±2^53).
   const t = ks.out.temp();
-  const liveInt = `((${t} = ${live}) === ${t} ? ${t} : C${i}.get(${g}))`;
+  const liveInt = `((${t} = ${ks.out.cell(i, g, false)}) === ${t} ? ${t} : C${i}.get(${g}))`;
   if (!snap) return liveInt;
-  return `(SA${i}[${g} >> 10] === stamp ? ((${t} = SV${i}[${g}]) === ${t} ? ${t} : C${i}.snapshotValue(${g})) : ${liveInt})`;
+  const fromSnapshot = `((${t} = SV${i}[${g}]) === ${t} ? ${t} : C${i}.snapshotValue(${g}))`;
+  if (ks.out.wide) return fromSnapshot;
+  return `(SA${i}[${g} >> 10] === stamp ? ${fromSnapshot} : ${liveInt})`;
 }
 
 /** Code reading the value cell `g` had before the running SELECT changed it (`@x'`). */

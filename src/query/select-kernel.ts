@@ -47,9 +47,19 @@ export interface SelectRun {
 /** A phase over vertices `list[from..to)`. */
 export type KernelPhase = (ctx: RunContext, list: Vtx[], from: number, to: number, st: SelectRun) => void;
 
-export interface SelectKernel {
+/** The phases of one variant of a SELECT's kernel. */
+export interface KernelVariant {
   accum: KernelPhase;
   posts: KernelPhase[];
+  /** Prepares the columns before the SELECT runs (the wide variant reads them without checks). */
+  begin(ctx: RunContext, stamp: number): void;
+}
+
+export interface SelectKernel {
+  /** For SELECTs from a few sources: columns are prepared and copied a chunk at a time. */
+  narrow: KernelVariant;
+  /** For SELECTs from many sources (see KernelSource.wide). */
+  wide: KernelVariant;
   /** Whether this run can use the kernel (every accumulator it inlines is dense in this run). */
   usable(ctx: RunContext): boolean;
 }
@@ -70,10 +80,13 @@ export interface KernelBlock {
 }
 
 /**
- * Whether SELECT blocks use kernels (tests turn it off to compare kernels with the closures), and
- * how many SELECT runs used one.
+ * Whether SELECT blocks use kernels and which variant (tests compare kernels with the closures and
+ * the variants with each other), and how many SELECT runs used one.
  */
-export const selectKernels = { enabled: true, runs: 0 };
+export const selectKernels: { enabled: boolean; force?: 'narrow' | 'wide'; runs: number } = {
+  enabled: true,
+  runs: 0,
+};
 
 const KINDS_FLOAT = [DenseKind.SumFloat, DenseKind.SumFloat32, DenseKind.MinFloat, DenseKind.MaxFloat];
 
@@ -107,7 +120,7 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
   // `@x'` keeps the value from before the SELECT's first change of the cell.
   const remember =
     `if (PA${i} !== null && PA${i}[${g}] !== stamp) ` +
-    `{ PA${i}[${g}] = stamp; PV${i}[${g}] = R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i}; }`;
+    `{ PA${i}[${g}] = stamp; PV${i}[${g}] = ${ks.out.cell(i, g, false)}; }`;
   const value = `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, code))}; ${remember}`;
   const snap = ks.out.snapshot.has(i);
   if (deferred && !snap) {
@@ -116,9 +129,10 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
   }
   const cell = `V${i}[${g}]`;
   // With a snapshot the clause's reads see the copy, so the update can happen at once.
-  const prep =
-    (snap ? `if (SA${i}[${g} >> 10] !== stamp) C${i}.snapshotChunk(${g} >> 10, stamp); ` : '') +
-    `if (R${i}[${g} >> 10] === 0) C${i}.prepare(${g});`;
+  const prep = ks.out.wide
+    ? ''
+    : (snap ? `if (SA${i}[${g} >> 10] !== stamp) C${i}.snapshotChunk(${g} >> 10, stamp); ` : '') +
+      `if (R${i}[${g} >> 10] === 0) C${i}.prepare(${g});`;
   let apply: string;
   if (!add) {
     if (bool) apply = `${cell} = ${v} === true ? 1 : 0;`;
@@ -200,6 +214,8 @@ interface Phase {
   fn: KernelPhase;
   columns: Map<number, VertexAccum>;
   primed: Set<number>;
+  /** Columns the phase reads from a snapshot. */
+  snapshot: ReadonlySet<number>;
 }
 
 function build(out: KernelSource, body: string): KernelPhase {
@@ -216,8 +232,8 @@ function build(out: KernelSource, body: string): KernelPhase {
  * whose every read and update in the clause is inline reads a snapshot instead and is updated at
  * once (same values, without queuing each update).
  */
-function accumPhase(cx: Cx, b: KernelBlock): Phase {
-  const first = emitAccumPhase(cx, b, new KernelSource());
+function accumPhase(cx: Cx, b: KernelBlock, wide: boolean): Phase {
+  const first = emitAccumPhase(cx, b, new KernelSource(wide));
   if (first.deferredWrites.size === 0) return first.phase;
   const snapshot = new Set<number>();
   for (const i of first.deferredWrites) {
@@ -225,7 +241,7 @@ function accumPhase(cx: Cx, b: KernelBlock): Phase {
     if (first.inlineUses.get(i) === mentions([b.where, b.accum.stmts], va.name)) snapshot.add(i);
   }
   if (snapshot.size === 0) return first.phase;
-  return emitAccumPhase(cx, b, new KernelSource(snapshot)).phase;
+  return emitAccumPhase(cx, b, new KernelSource(wide, snapshot)).phase;
 }
 
 function emitAccumPhase(
@@ -321,15 +337,20 @@ const result = st.result, sources = st.sources, targets = st.targets;
 ${columnLocals(out)}
 ${out.tempDecls()}`;
   return {
-    phase: { fn: build(out, `${head}\n${body}`), columns: out.columns, primed: out.primed },
+    phase: {
+      fn: build(out, `${head}\n${body}`),
+      columns: out.columns,
+      primed: out.primed,
+      snapshot: out.snapshot,
+    },
     deferredWrites: out.deferredWrites,
     inlineUses: out.inlineUses,
     columns: out.columns,
   };
 }
 
-function postPhase(cx: Cx, b: KernelBlock, p: KernelBlock['posts'][number]): Phase {
-  const out = new KernelSource();
+function postPhase(cx: Cx, b: KernelBlock, p: KernelBlock['posts'][number], wide: boolean): Phase {
+  const out = new KernelSource(wide);
   const ks: KernelScope = {
     cx,
     out,
@@ -348,20 +369,36 @@ for (let n = from; n < to; n++) {
   const g = v.gid; vars[${p.slot}] = v; gids[${p.slot}] = g;
   ${stmts}
 }`;
-  return { fn: build(out, body), columns: out.columns, primed: out.primed };
+  return { fn: build(out, body), columns: out.columns, primed: out.primed, snapshot: out.snapshot };
+}
+
+function variant(cx: Cx, b: KernelBlock, wide: boolean): KernelVariant & { phases: Phase[] } {
+  const accum = accumPhase(cx, b, wide);
+  const posts = b.posts.map((p) => postPhase(cx, b, p, wide));
+  const phases = [accum, ...posts];
+  const columns = [...new Set(phases.flatMap((p) => [...p.columns.keys()]))];
+  return {
+    accum: accum.fn,
+    posts: posts.map((p) => p.fn),
+    phases,
+    begin(ctx, stamp) {
+      if (!wide) return;
+      for (const i of columns) ctx.dense[i]!.prepareAll();
+      for (const i of accum.snapshot) ctx.dense[i]!.snapshotAll(stamp);
+    },
+  };
 }
 
 /** Generates the kernel of a SELECT block (called while the block's names are in scope). */
 export function compileSelectKernel(cx: Cx, b: KernelBlock): SelectKernel {
-  const accum = accumPhase(cx, b);
-  const posts = b.posts.map((p) => postPhase(cx, b, p));
-  const columns = new Map(accum.columns);
-  for (const p of posts) for (const [i, va] of p.columns) columns.set(i, va);
-  const used = [...columns.values()];
-  const primed = new Set([accum.primed, ...posts.map((p) => p.primed)].flatMap((x) => [...x]));
+  const narrow = variant(cx, b, false);
+  const wide = variant(cx, b, true);
+  const phases = [...narrow.phases, ...wide.phases];
+  const used = [...new Map(phases.flatMap((p) => [...p.columns])).values()];
+  const primed = new Set(phases.flatMap((p) => [...p.primed]));
   return {
-    accum: accum.fn,
-    posts: posts.map((p) => p.fn),
+    narrow,
+    wide,
     usable(ctx) {
       const limit = ctx.gidLimit();
       for (const va of used) {

@@ -67,19 +67,24 @@ after(async () => {
 
 const q = (body: string, params = ''): string => `CREATE QUERY t(${params}) FOR GRAPH g {\n${body}\n}`;
 
-/** Runs `src` with and without kernels on both databases; all four outputs must equal `expected`. */
+/**
+ * Runs `src` on both databases with each kernel variant and without kernels; every output must
+ * equal `expected`.
+ */
 async function same(src: string, expected: unknown, args: Record<string, unknown> = {}): Promise<void> {
   for (const { name, db } of dbs) {
-    for (const enabled of [true, false]) {
-      selectKernels.enabled = enabled;
+    for (const mode of ['narrow', 'wide', 'off'] as const) {
+      selectKernels.enabled = mode !== 'off';
+      if (mode !== 'off') selectKernels.force = mode;
       const runsBefore = selectKernels.runs;
       try {
         const out = await runText(db, src, args);
-        assert.deepEqual(out, expected, `${name} database, kernels ${enabled ? 'on' : 'off'}`);
-        if (enabled) assert.ok(selectKernels.runs > runsBefore, 'the query ran through a kernel');
+        assert.deepEqual(out, expected, `${name} database, kernels ${mode}`);
+        if (mode !== 'off') assert.ok(selectKernels.runs > runsBefore, 'the query ran through a kernel');
         else assert.equal(selectKernels.runs, runsBefore);
       } finally {
         selectKernels.enabled = true;
+        delete selectKernels.force;
       }
     }
   }

@@ -12,7 +12,7 @@ import type { IdSegment } from './edge-lines.js';
 import type { FileFormat } from './format.js';
 
 /** Files smaller than this are read on the main thread: starting the worker would cost more. */
-export const WORKER_MIN_BYTES = 16 << 20;
+export const WORKER_MIN_BYTES = 8 << 20;
 
 export interface EdgeFileLimits {
   needed: number;

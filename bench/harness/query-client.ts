@@ -3,17 +3,19 @@
  * it is served, otherwise `RUN QUERY` through the gsql shell transport (and says so, since that
  * path adds a text round trip the HTTP endpoint does not have).
  */
-import { get } from 'node:http';
+import { Agent, get } from 'node:http';
 import { LONG_TIMEOUT_MS, type OcelotServer } from './server.js';
 
 /**
- * node:http rather than fetch: fetch gives up on a response whose headers take over 300 s. A fresh
- * connection each time (agent: false) and a one-hour GSQL-TIMEOUT: the default 16 s would stop
- * whole-graph queries on large scales.
+ * node:http rather than fetch: fetch gives up on a response whose headers take over 300 s. One
+ * keep-alive connection, as a client session (pyTigerGraph's requests.Session) keeps, and a
+ * one-hour GSQL-TIMEOUT: the default 16 s would stop whole-graph queries on large scales.
  */
+const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+
 function getText(url: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    get(url, { agent: false, headers: { 'GSQL-TIMEOUT': String(LONG_TIMEOUT_MS) } }, (res) => {
+    get(url, { agent: keepAlive, headers: { 'GSQL-TIMEOUT': String(LONG_TIMEOUT_MS) } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));

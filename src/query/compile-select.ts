@@ -507,12 +507,10 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
             const { edgeType, direction = 'out' } = filter;
             if (edgeType === undefined || direction === 'both') return [];
             return [...(tTypes ?? allTypes)].flatMap((type) =>
-              ctx.graph.adjacency(edgeType, sourceType, type, direction).map((view) => ({
-                view,
-                base: ctx.base(type),
-                type,
-                interned: wide ? ctx.internedDense(type) : ctx.internedOf(type),
-              })),
+              ctx.graph.adjacency(edgeType, sourceType, type, direction).map((view) => {
+                if (wide) ctx.internedDense(type);
+                return { view, base: ctx.base(type), type };
+              }),
             );
           });
           kernelPlans.set(sourceType, plan);

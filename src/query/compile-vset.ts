@@ -97,7 +97,7 @@ function wholeTypes(ctx: RunContext, typeNames: Iterable<string>): Vtx[] {
   const out: Vtx[] = [];
   for (const tn of new Set(typeNames)) {
     const interned = ctx.internedDense(tn);
-    for (const row of ctx.graph.rows(tn)) out.push(interned[row] ?? ctx.intern(interned, tn, row));
+    for (const row of ctx.graph.rows(tn)) out.push(interned[row] ?? ctx.intern(tn, row));
   }
   return out;
 }

@@ -25,6 +25,9 @@ export interface RunOptions {
 /** A change the query makes, applied in order when the query ends. */
 export type DmlOp = (tx: QueryWriter) => void;
 
+/** What internedOf gives for a type without a row-sized array: never written. */
+const NONE: readonly Vtx[] = [];
+
 /** How long synchronous work may run before the query yields to the event loop. */
 const YIELD_EVERY_MS = 10;
 
@@ -47,9 +50,9 @@ export class RunContext {
   readonly warnings: string[] = [];
   /** The value of a RETURN statement. */
   returned: unknown = undefined;
-  private readonly interned = new Map<string, Vtx[]>();
-  /** Types whose interned array internedDense sized. */
-  private readonly presized = new Set<string>();
+  /** Interned vertices by type: few in a map, many in an array indexed by row (see internedOf). */
+  private readonly sparse = new Map<string, Map<number, Vtx>>();
+  private readonly rowArrays = new Map<string, Vtx[]>();
   /** The run index of the vertex each SELECT alias slot is bound to (see aliasVertex). */
   readonly gids: Int32Array;
   private bases: Map<string, number> | null = null;
@@ -92,8 +95,7 @@ export class RunContext {
 
   /** The one Vtx object of (type, row) in this run. */
   vertex(type: string, row: number): Vtx {
-    const arr = this.internedOf(type);
-    return arr[row] ?? this.intern(arr, type, row);
+    return this.internedOf(type)[row] ?? this.intern(type, row);
   }
 
   /**
@@ -104,44 +106,40 @@ export class RunContext {
     return v.run === this ? v : this.vertex(v.type, v.row);
   }
 
-  /** The interned vertices of one type by row (sparse), for loops that look many up. */
+  /**
+   * The interned vertices of one type by row, for loops that look many up: an array sized to the
+   * type's rows once the run uses many of the type's vertices, else an empty array (every lookup
+   * misses and goes through intern()). A small query does not allocate a slot per row, and a large
+   * one does not fill an array at scattered rows (which V8 turns into a slow dictionary).
+   */
   internedOf(type: string): Vtx[] {
-    let arr = this.interned.get(type);
-    if (!arr) {
-      arr = [];
-      this.interned.set(type, arr);
-    }
+    return this.rowArrays.get(type) ?? (NONE as Vtx[]);
+  }
+
+  /** The interned vertices of one type in an array sized to the type's rows (see internedOf). */
+  internedDense(type: string): Vtx[] {
+    let arr = this.rowArrays.get(type);
+    if (arr) return arr;
+    arr = new Array<Vtx>(this.graph.rowLimit(type));
+    const few = this.sparse.get(type);
+    if (few) for (const [row, v] of few) arr[row] = v;
+    this.sparse.delete(type);
+    this.rowArrays.set(type, arr);
     return arr;
   }
 
-  /**
-   * The interned vertices of one type in an array sized to the type's rows, for work that touches
-   * many of them: an empty array filled at scattered rows turns into a slow dictionary, while a
-   * small query should not pay for allocating one slot per row.
-   */
-  internedDense(type: string): Vtx[] {
-    const arr = this.internedOf(type);
-    const rows = this.graph.rowLimit(type);
-    if (this.presized.has(type)) return arr;
-    const next = new Array<Vtx>(Math.max(rows, arr.length));
-    arr.forEach((v, row) => (next[row] = v));
-    this.interned.set(type, next);
-    this.presized.add(type);
-    return next;
-  }
-
-  /**
-   * Creates the Vtx of a row not interned yet in `arr` (from internedOf or internedDense; `arr`
-   * may be an array internedDense has since replaced, so the current one is checked first).
-   */
-  intern(arr: Vtx[], type: string, row: number): Vtx {
-    const current = this.internedOf(type);
-    let v = current[row];
+  /** The Vtx of (type, row), created on first use. */
+  intern(type: string, row: number): Vtx {
+    const arr = this.rowArrays.get(type);
+    if (arr) return (arr[row] ??= new Vtx(type, row, this.base(type) + row, this));
+    let few = this.sparse.get(type);
+    if (!few) this.sparse.set(type, (few = new Map()));
+    let v = few.get(row);
     if (v === undefined) {
       v = new Vtx(type, row, this.base(type) + row, this);
-      current[row] = v;
+      few.set(row, v);
+      if (few.size * 64 >= this.graph.rowLimit(type)) this.internedDense(type);
     }
-    arr[row] = v;
     return v;
   }
 

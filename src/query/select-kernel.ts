@@ -24,8 +24,6 @@ export interface KernelHop {
   view: AdjacencyView;
   base: number;
   type: string;
-  /** The run's interned vertices of the target type, by row. */
-  interned: Vtx[];
 }
 
 /** The state of one SELECT run that the generated code reads and fills. */
@@ -287,8 +285,8 @@ function emitAccumPhase(
     // Closures read the aliases from ctx.vars/ctx.gids; fully inline code needs no binding.
     const closures = /\bk\d+\(ctx\)/.test(where + accum);
     const target = closures
-      ? `(vars[${T}] ?? (vars[${T}] = arr[tr] ?? ctx.intern(arr, ttype, tr)))`
-      : '(arr[tr] ?? ctx.intern(arr, ttype, tr))';
+      ? `(vars[${T}] ?? (vars[${T}] = arr[tr] ?? ctx.intern(ttype, tr)))`
+      : '(arr[tr] ?? ctx.intern(ttype, tr))';
     const keepResult = b.resultIsTarget
       ? `if (resultMark[tg] !== stamp) { resultMark[tg] = stamp; result.push(${target}); }`
       : 'if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(s); }';
@@ -306,7 +304,7 @@ for (let n = from; n < to; n++) {
   for (let k = 0; k < plan.length; k++) {
     const hops = plan[k];
     for (let h = 0; h < hops.length; h++) {
-      const hop = hops[h], view = hop.view, base = hop.base, arr = hop.interned, ttype = hop.type;
+      const hop = hops[h], view = hop.view, base = hop.base, ttype = hop.type, arr = ctx.internedOf(ttype);
       let tgts, b, e, skip;
       if (view.clean) {
         const off = view.offsets;

@@ -14,6 +14,8 @@ export interface Options {
   connections: number;
   seconds: number;
   upsertBatches: number;
+  /** Keep-alive connections of the concurrent upsert runs (next to the sequential ones). */
+  upsertConnections: number;
   socialPersons: number;
   graphologyMaxEdges: number;
   quick: boolean;

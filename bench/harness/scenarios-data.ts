@@ -8,7 +8,7 @@ import type { Context } from './context.js';
 import { RMAT_GRAPH, SOCIAL_GRAPH, SOCIAL_SCHEMA } from './gsql-text.js';
 import { KuzuPeer } from './kuzu-peer.js';
 import { OcelotServer } from './server.js';
-import { repeat, unavailable, type Outcome } from './stats.js';
+import { repeat, unavailable, type Outcome, type Row } from './stats.js';
 
 async function edgeCount(ctx: Context, graph: string, type: string): Promise<number> {
   const r = (await ctx.server.rest('POST', `/builtins/${graph}`, { function: 'stat_edge_number', type })) as {
@@ -89,14 +89,19 @@ export async function loadSocial(ctx: Context): Promise<void> {
 }
 
 /**
- * POST /graph/{g} batches of 1,000 new vertices, then 1,000 new edges between them, one after
- * another over one keep-alive connection. The bodies of a run are encoded before its clock starts,
- * so the figure is the server's, not the harness's JSON building. The server's CPU per batch (user +
- * system, all its threads) is reported too: it varies far less with the machine's load than the rate.
+ * POST /graph/{g} batches of 1,000 new vertices, then 1,000 new edges between them: one after another
+ * over one keep-alive connection, and again with `upsertConnections` batches in flight at once over
+ * as many connections (as parallel loaders send them; the WAL's group commit lets concurrent batches
+ * share an fsync). The bodies of a run are encoded before its clock starts, so the figure is the
+ * server's, not the harness's JSON building. The server's CPU per batch (user + system, all its
+ * threads) is reported too: it varies far less with the machine's load than the rate.
  */
 export async function upsert(ctx: Context): Promise<void> {
   const batches = ctx.opts.upsertBatches;
-  const post = ctx.server.poster(`/graph/${RMAT_GRAPH}`);
+  const connections = ctx.opts.upsertConnections;
+  const path = `/graph/${RMAT_GRAPH}`;
+  const sequential = ctx.server.poster(path);
+  const concurrent = ctx.server.poster(path, connections);
   let next = 0;
   const vertexBody = (base: number): Buffer => {
     const vs: Record<string, unknown> = {};
@@ -110,76 +115,74 @@ export async function upsert(ctx: Context): Promise<void> {
       from[base + i] = { ExtraEdge: { Extra: { [base + ((i * 7919) % 1000)]: {} } } };
     return Buffer.from(JSON.stringify({ edges: { Extra: from } }));
   };
-  /** Sends the bodies in order; returns the rate and the server's CPU ms per batch. */
-  const timed = async (bodies: Buffer[]): Promise<[number, number]> => {
+  /** Sends the bodies, `lanes` at a time; returns the rate and the server's CPU ms per batch. */
+  const timed = async (bodies: Buffer[], lanes: number): Promise<[number, number]> => {
+    const post = lanes === 1 ? sequential : concurrent;
+    let at = 0;
+    const lane = async (): Promise<void> => {
+      while (at < bodies.length) await post(bodies[at++]!);
+    };
     const cpu0 = ctx.server.cpuMs();
     const t0 = performance.now();
-    for (const body of bodies) await post(body);
+    await Promise.all(Array.from({ length: lanes }, lane));
     const s = (performance.now() - t0) / 1000;
     return [(bodies.length * 1000) / s, (ctx.server.cpuMs() - cpu0) / bodies.length];
   };
   const bases: number[] = [];
-  const vertexCpu: number[] = [];
-  const vertices = await repeat(ctx.opts.runs, async () => {
-    const bodies: Buffer[] = [];
-    for (let b = 0; b < batches; b++) {
-      bases.push(next);
-      bodies.push(vertexBody(next));
-      next += 1000;
-    }
-    const [rate, cpu] = await timed(bodies);
-    vertexCpu.push(cpu);
-    return rate;
-  });
-  let i = 0;
-  const edgeCpu: number[] = [];
-  const edges = await repeat(ctx.opts.runs, async () => {
-    const bodies: Buffer[] = [];
-    for (let b = 0; b < batches; b++) bodies.push(edgeBody(bases[i++]));
-    const [rate, cpu] = await timed(bodies);
-    edgeCpu.push(cpu);
-    return rate;
-  });
+  let used = 0;
+  const measure = async (lanes: number, vertices: boolean): Promise<[Outcome, number[]]> => {
+    const cpu: number[] = [];
+    const rates = await repeat(ctx.opts.runs, async () => {
+      const bodies: Buffer[] = [];
+      for (let b = 0; b < batches; b++) {
+        if (vertices) {
+          bases.push(next);
+          bodies.push(vertexBody(next));
+          next += 1000;
+        } else bodies.push(edgeBody(bases[used++]!));
+      }
+      const [rate, perBatch] = await timed(bodies, lanes);
+      cpu.push(perBatch);
+      return rate;
+    });
+    return [rates, cpu];
+  };
+  const [vertices, vertexCpu] = await measure(1, true);
+  const [verticesN, vertexCpuN] = await measure(connections, true);
+  const [edges, edgeCpu] = await measure(1, false);
+  const [edgesN, edgeCpuN] = await measure(connections, false);
   const note = `${batches} sequential batches of 1,000 per run, sync always`;
+  const noteN = `${batches} batches of 1,000 per run, ${connections} in flight on ${connections} connections, sync always`;
   const cpuNote = 'server user + system CPU, all threads (/proc, 10 ms ticks)';
+  const lanesWhat = `${connections} connections`;
+  const row = (what: string, unit: string, ocelot: Outcome, note: string, target?: number): Row => ({
+    scenario: 'upsert',
+    what,
+    unit,
+    better: 'higher',
+    ocelot,
+    peers: {},
+    note,
+    ...(target === undefined ? {} : { target }),
+  });
+  const cpuRow = (what: string, samples: number[]): Row => ({
+    scenario: 'upsert',
+    what,
+    unit: 'ms',
+    better: 'lower',
+    ocelot: { samples },
+    peers: {},
+    note: cpuNote,
+  });
   ctx.rows.push(
-    {
-      scenario: 'upsert',
-      what: 'REST++ vertices',
-      unit: 'vertices/s',
-      better: 'higher',
-      ocelot: vertices,
-      peers: {},
-      note,
-      target: 200_000,
-    },
-    {
-      scenario: 'upsert',
-      what: 'server CPU per vertex batch',
-      unit: 'ms',
-      better: 'lower',
-      ocelot: { samples: vertexCpu },
-      peers: {},
-      note: cpuNote,
-    },
-    {
-      scenario: 'upsert',
-      what: 'REST++ edges',
-      unit: 'edges/s',
-      better: 'higher',
-      ocelot: edges,
-      peers: {},
-      note,
-    },
-    {
-      scenario: 'upsert',
-      what: 'server CPU per edge batch',
-      unit: 'ms',
-      better: 'lower',
-      ocelot: { samples: edgeCpu },
-      peers: {},
-      note: cpuNote,
-    },
+    row('REST++ vertices, sequential', 'vertices/s', vertices, note, 200_000),
+    cpuRow('server CPU per vertex batch, sequential', vertexCpu),
+    row(`REST++ vertices, ${lanesWhat}`, 'vertices/s', verticesN, noteN, 200_000),
+    cpuRow(`server CPU per vertex batch, ${lanesWhat}`, vertexCpuN),
+    row('REST++ edges, sequential', 'edges/s', edges, note),
+    cpuRow('server CPU per edge batch, sequential', edgeCpu),
+    row(`REST++ edges, ${lanesWhat}`, 'edges/s', edgesN, noteN),
+    cpuRow(`server CPU per edge batch, ${lanesWhat}`, edgeCpuN),
   );
 }
 

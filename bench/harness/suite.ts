@@ -39,6 +39,7 @@ const USAGE = `Usage: ocelot bench <${['all', ...Object.keys(SCENARIOS)].join('|
   --seeds N        k-hop seeds (default 10); --pairs N shortest-path pairs (default 20)
   --connections N  concurrent HTTP clients (default 16); --seconds N per HTTP run (default 5)
   --upsert-batches N  1,000-vertex batches per upsert run (default 50)
+  --upsert-connections N  connections of the concurrent upsert runs (default 4)
   --social N       persons in the social graph (default 100000)
   --graphology-max-edges N  largest graph given to graphology (default 4194304)
   --json FILE      also write the rows as JSON
@@ -54,6 +55,7 @@ export function parseOptions(argv: readonly string[]): Options {
     connections: quick ? 4 : 16,
     seconds: quick ? 1 : 5,
     upsertBatches: quick ? 2 : 50,
+    upsertConnections: quick ? 2 : 4,
     socialPersons: quick ? 500 : 100_000,
     graphologyMaxEdges: 1 << 22,
     quick,
@@ -66,6 +68,7 @@ export function parseOptions(argv: readonly string[]): Options {
     '--connections': 'connections',
     '--seconds': 'seconds',
     '--upsert-batches': 'upsertBatches',
+    '--upsert-connections': 'upsertConnections',
     '--social': 'socialPersons',
     '--graphology-max-edges': 'graphologyMaxEdges',
   };

@@ -6,7 +6,7 @@
  */
 import type { Context } from './context.js';
 import { RMAT_GRAPH } from './gsql-text.js';
-import { repeat, unavailable, type Outcome } from './stats.js';
+import { unavailable, warmRepeat, type Outcome } from './stats.js';
 
 /** Mean milliseconds per call of `f` over `inputs`, collecting each answer. */
 async function meanMs<T>(
@@ -32,11 +32,11 @@ async function peerOutcomes<T>(
     kuzu:
       typeof ctx.kuzu === 'string' || !kuzu
         ? unavailable(typeof ctx.kuzu === 'string' ? ctx.kuzu : 'no equivalent')
-        : await repeat(ctx.opts.runs, () => meanMs(inputs, kuzu, kuzuAnswers)),
+        : await warmRepeat(ctx.opts.runs, () => meanMs(inputs, kuzu, kuzuAnswers)),
     graphology:
       typeof g === 'string' || !graphology
         ? unavailable(typeof g === 'string' ? g : 'no equivalent')
-        : await repeat(ctx.opts.runs, () => meanMs(inputs, graphology, [])),
+        : await warmRepeat(ctx.opts.runs, () => meanMs(inputs, graphology, [])),
   };
 }
 
@@ -53,7 +53,7 @@ export async function khop(ctx: Context): Promise<void> {
     const seeds =
       k === 6 ? ctx.data.seeds.slice(0, Math.max(1, Math.ceil(ctx.data.seeds.length / 3))) : ctx.data.seeds;
     const mine: number[] = [];
-    const ocelot = await repeat(ctx.opts.runs, () =>
+    const ocelot = await warmRepeat(ctx.opts.runs, () =>
       meanMs(seeds, async (s) => Number((await q.run('khop', { s, k }))[0]['@@reached']), mine),
     );
     const kuzuAnswers: number[] = [];
@@ -88,7 +88,7 @@ export async function shortest(ctx: Context): Promise<void> {
     })) as { results: unknown[] };
     return r.results.length;
   };
-  const ocelot = await repeat(ctx.opts.runs, () => meanMs(ctx.data.pairs, path, []));
+  const ocelot = await warmRepeat(ctx.opts.runs, () => meanMs(ctx.data.pairs, path, []));
   const kz = typeof ctx.kuzu === 'string' ? undefined : ctx.kuzu;
   const g = await ctx.graphology();
   const peers = await peerOutcomes(
@@ -119,7 +119,7 @@ export async function algo(ctx: Context): Promise<void> {
     return (performance.now() - t0) / 1000;
   };
   const peer = (f: (() => Promise<unknown> | unknown) | undefined, why: string): Promise<Outcome> =>
-    f ? repeat(ctx.opts.runs, () => time(f)) : Promise.resolve(unavailable(why));
+    f ? warmRepeat(ctx.opts.runs, () => time(f)) : Promise.resolve(unavailable(why));
   const kwhy = typeof ctx.kuzu === 'string' ? ctx.kuzu : '';
   const gwhy = typeof g === 'string' ? g : '';
   const pagerankKuzu = await peer(kz && (() => kz.pageRank()), kwhy);
@@ -128,7 +128,7 @@ export async function algo(ctx: Context): Promise<void> {
     what: 'PageRank, 10 iterations',
     unit: 's',
     better: 'lower',
-    ocelot: await repeat(ctx.opts.runs, () =>
+    ocelot: await warmRepeat(ctx.opts.runs, () =>
       time(() => q.run('page_rank', { iterations: 10, damping: 0.85 })),
     ),
     peers: {
@@ -139,7 +139,7 @@ export async function algo(ctx: Context): Promise<void> {
   });
   const components: number[] = [];
   const kuzuComponents: number[] = [];
-  const wcc = await repeat(ctx.opts.runs, () =>
+  const wcc = await warmRepeat(ctx.opts.runs, () =>
     time(async () => components.push(Number((await q.run('wcc', {}))[0]['@@components']))),
   );
   const kwcc = await peer(kz && (async () => kuzuComponents.push(await kz.wcc())), kwhy);
@@ -158,7 +158,7 @@ export async function algo(ctx: Context): Promise<void> {
     what: 'PageRank, library form (lib_pagerank), 10 iterations',
     unit: 's',
     better: 'lower',
-    ocelot: await repeat(ctx.opts.runs, () =>
+    ocelot: await warmRepeat(ctx.opts.runs, () =>
       time(() =>
         q.run('lib_pagerank', {
           v_type: 'MyNode',
@@ -179,7 +179,7 @@ export async function algo(ctx: Context): Promise<void> {
     what: 'weakly connected components, library form (lib_wcc)',
     unit: 's',
     better: 'lower',
-    ocelot: await repeat(ctx.opts.runs, () =>
+    ocelot: await warmRepeat(ctx.opts.runs, () =>
       time(async () =>
         libComponents.push(
           Number(

@@ -101,6 +101,19 @@ export async function repeat(n: number, f: () => Promise<number>): Promise<Outco
   return { samples };
 }
 
+/**
+ * repeat() after one untimed run, for read-only measurements: JIT compilation and caches are warm
+ * for every system alike, so the samples show steady-state speed.
+ */
+export async function warmRepeat(n: number, f: () => Promise<number>): Promise<Outcome> {
+  try {
+    await f();
+  } catch (e) {
+    return { unavailable: e instanceof Error ? e.message.split('\n')[0] : String(e) };
+  }
+  return repeat(n, f);
+}
+
 export function unavailable(why: string): Outcome {
   return { unavailable: why };
 }

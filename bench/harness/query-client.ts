@@ -13,9 +13,23 @@ import { LONG_TIMEOUT_MS, type OcelotServer } from './server.js';
  */
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 
-function getText(url: string): Promise<string> {
+/**
+ * A GET on the kept-alive connection; once more on a fresh connection when the server had closed
+ * the idle one just as the request left (its keep-alive timeout ran out during a peer's turn).
+ */
+async function getText(url: string): Promise<string> {
+  try {
+    return await getOnce(url, keepAlive);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ECONNRESET' && code !== 'EPIPE') throw e;
+    return getOnce(url, false);
+  }
+}
+
+function getOnce(url: string, agent: Agent | false): Promise<string> {
   return new Promise((resolve, reject) => {
-    get(url, { agent: keepAlive, headers: { 'GSQL-TIMEOUT': String(LONG_TIMEOUT_MS) } }, (res) => {
+    get(url, { agent, headers: { 'GSQL-TIMEOUT': String(LONG_TIMEOUT_MS) } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (text += d));

@@ -219,6 +219,14 @@ export function emitExpr(ks: KernelScope, e: Expr): Code {
     }
     case 'binary':
       return emitBinary(ks, e, perSource);
+    case 'call': {
+      // abs() of a FLOAT/DOUBLE is Math.abs (functions.ts; integers may be 64-bit, so not those).
+      if (e.name.toLowerCase() !== 'abs' || e.args.length !== 1 || ks.cx.tuples.has(e.name))
+        return fallback(ks, e, perSource);
+      const x = emitExpr(ks, e.args[0]);
+      if (!isFloat(x.t)) return fallback(ks, e, perSource);
+      return { src: `Math.abs(${perSource ? x.src : use(ks, x)})`, t: x.t, perSource, trivial: false };
+    }
     default:
       return fallback(ks, e, perSource);
   }

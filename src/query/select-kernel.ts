@@ -176,10 +176,38 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
   return `${value} ${prep} ${apply}`;
 }
 
+const GLOBAL_INLINE = new Set(['SumAccum', 'MinAccum', 'MaxAccum', 'OrAccum', 'AndAccum']);
+
+/**
+ * Inline code for `@@g += v` / `@@g = v` on a numeric or boolean global accumulator: as in
+ * compile-assign's update(), it waits in the clause's pending list when there is one.
+ */
+function emitGlobalUpdate(ks: KernelScope, s: Stmt): string | undefined {
+  if (s.kind !== 'assign' || s.target.kind !== 'global' || s.target.index || s.value.kind === 'arrow')
+    return undefined;
+  const g = ks.cx.globals.get(s.target.name);
+  if (!g || !GLOBAL_INLINE.has(g.t.accum)) return undefined;
+  if (s.op === '=' && ks.cx.clause === 'ACCUM') return undefined;
+  const bool = g.t.accum === 'OrAccum' || g.t.accum === 'AndAccum';
+  const x = compileExpr(ks.cx, s.value);
+  if (bool ? x.t.kind !== 'BOOL' : !isNumeric(x.t) || !isNumeric(g.t.elem)) return undefined;
+  const add = s.op === '+=';
+  const to = add && bool ? x.t : add ? g.t.elem : accumValueType(g.t);
+  const v = ks.out.temp();
+  const a = ks.out.temp();
+  return (
+    `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, emitExpr(ks, s.value)))}; ${a} = vars[${g.slot}]; ` +
+    `if (ctx.pending !== null) ctx.pending.push(${a}, ${add}, ${v}); else ${a}.${add ? 'add' : 'set'}(${v});`
+  );
+}
+
 /** The statements of a clause: inline where possible, otherwise their closures. */
 function emitStmts(ks: KernelScope, stmts: Stmt[], rows: RowStmt[], deferred: boolean): string {
   return stmts
-    .map((s, k) => emitAccumUpdate(ks, s, deferred) ?? `${ks.out.constant(rows[k])}(ctx);`)
+    .map(
+      (s, k) =>
+        emitAccumUpdate(ks, s, deferred) ?? emitGlobalUpdate(ks, s) ?? `${ks.out.constant(rows[k])}(ctx);`,
+    )
     .join('\n');
 }
 

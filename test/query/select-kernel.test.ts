@@ -239,3 +239,21 @@ test('a clause reading what it updates sees values from before it, spilled 64-bi
     );
   }
 });
+
+test('global accumulators updated in ACCUM and POST-ACCUM, read within the clause as before it', async () => {
+  // link rows: a->b, a->c, b->c, c->a, c->c, d->a (t.w: 2, 3, 3, 1, 3, 1; s.f: .25 .25 .5 .75 .75 1).
+  // @@m is read in the ACCUM that adds to it, so every row reads 100 (its value before the clause).
+  await same(
+    q(`SumAccum<INT> @@m = 100;
+       MaxAccum<DOUBLE> @@top;
+       MinAccum<FLOAT> @@low = 9;
+       OrAccum @@big;
+       SumAccum<INT> @seen;
+       S = {node.*};
+       S = SELECT t FROM S:s -(link:e)- node:t
+           ACCUM @@m += t.w, t.@seen += @@m, @@top += s.f * 2, @@low += s.f
+           POST-ACCUM @@big += t.@seen > 250;
+       PRINT @@m, @@top, @@low, @@big, S.size() AS n;`),
+    [{ '@@m': 113, '@@top': 2, '@@low': 0.25, '@@big': true, n: 3 }],
+  );
+});

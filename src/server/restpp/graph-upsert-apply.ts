@@ -4,7 +4,12 @@
  * reports them.
  */
 import type { WriteTx } from '../../engine/api.js';
-import { upsertError, type PreparedEdge, type PreparedUpsert, type PreparedVertex } from './graph-upsert.js';
+import {
+  upsertError,
+  type PreparedEdge,
+  type PreparedUpsert,
+  type PreparedVertexRun,
+} from './graph-upsert.js';
 
 export interface UpsertFlags {
   newVertexOnly: boolean;
@@ -35,15 +40,17 @@ export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlag
   const vertexFlag = flags.newVertexOnly || flags.updateVertexOnly;
   let acceptedVertices = 0;
   const skippedVertices: VertexKey[] = [];
-  if (!vertexFlag) acceptedVertices = applyVertexRuns(tx, plan.vertices);
+  if (!vertexFlag) acceptedVertices = applyVertexRuns(tx, plan.vertexRuns);
   else {
-    for (const v of plan.vertices) {
-      const r = tx.upsertVertex(v.type, v.id, v.attrs, {
-        newOnly: flags.newVertexOnly,
-        updateOnly: flags.updateVertexOnly,
-      });
-      if (r === 'skipped') skippedVertices.push({ v_type: v.type, v_id: v.id });
-      else acceptedVertices++;
+    for (const run of plan.vertexRuns) {
+      for (let i = 0; i < run.ids.length; i++) {
+        const r = tx.upsertVertex(run.type, run.ids[i], run.attrs[i], {
+          newOnly: flags.newVertexOnly,
+          updateOnly: flags.updateVertexOnly,
+        });
+        if (r === 'skipped') skippedVertices.push({ v_type: run.type, v_id: run.ids[i] });
+        else acceptedVertices++;
+      }
     }
   }
 
@@ -61,26 +68,19 @@ export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlag
 }
 
 /**
- * Without vertex flags: consecutive vertices of one type go to the engine as one run. Returns how
- * many were accepted (a permanently deleted id is not).
+ * Without vertex flags: each vertex type object of the body goes to the engine as one run. Returns
+ * how many were accepted (a permanently deleted id is not).
  */
-function applyVertexRuns(tx: WriteTx, vertices: readonly PreparedVertex[]): number {
-  if (vertices.length === 0) return 0;
-  const ids = vertices.map((v) => v.id);
-  const attrs = vertices.map((v) => v.attrs);
+function applyVertexRuns(tx: WriteTx, runs: readonly PreparedVertexRun[]): number {
   let accepted = 0;
-  for (let start = 0; start < vertices.length;) {
-    const type = vertices[start].type;
-    let end = start + 1;
-    while (end < vertices.length && vertices[end].type === type) end++;
-    const c = tx.upsertVertices({ vertexType: type, ids, attrs, start, end });
+  for (const { type, ids, attrs } of runs) {
+    const c = tx.upsertVertices({ vertexType: type, ids, attrs, start: 0, end: ids.length });
     // prepareUpsert checked every id and value, so the engine refuses none; if it did, the whole
     // request fails (and changes nothing) rather than part of it.
     if (c.invalid > 0) {
       throw upsertError(`${c.invalid} vertices of type '${type}' were refused by the storage engine.`);
     }
     accepted += c.inserted + c.updated;
-    start = end;
   }
   return accepted;
 }

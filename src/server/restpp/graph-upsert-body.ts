@@ -1,6 +1,7 @@
 /**
- * Decodes the body of `POST /graph/{graph}` into a flat list of vertex and edge upserts, in body
- * order:
+ * Decodes the body of `POST /graph/{graph}` into runs of vertices (one per vertex type object, its
+ * vertices and attributes in parallel arrays, so no object is made per vertex or attribute) and a
+ * flat list of edge upserts, in body order:
  *   {"vertices": {<type>: {<id>: {<attr>: {"value": v, "op": o}}}},
  *    "edges": {<src type>: {<src id>: {<edge type>: {<tgt type>: {<tgt id>: {<attr>: {...}}}}}}}}
  * The body is walked in one pass with a pull reader, without building its objects, so a key
@@ -18,10 +19,17 @@ export interface AttrInput {
   op: UpsertOp;
 }
 
-export interface VertexInput {
+/**
+ * The vertices of one vertex type object of the body, in body order. Vertex i's attributes are
+ * entries attrStart[i] to attrStart[i + 1] - 1 of attrNames, attrValues and attrOps.
+ */
+export interface VertexRunInput {
   type: string;
-  id: string;
-  attrs: readonly AttrInput[];
+  ids: string[];
+  attrStart: number[];
+  attrNames: string[];
+  attrValues: ParsedJson[];
+  attrOps: UpsertOp[];
 }
 
 export interface EdgeInput {
@@ -34,7 +42,7 @@ export interface EdgeInput {
 }
 
 export interface UpsertBody {
-  vertices: VertexInput[];
+  vertices: VertexRunInput[];
   edges: EdgeInput[];
 }
 
@@ -80,40 +88,43 @@ export function parseOp(op: ParsedJson | undefined, where: string | Where): Upse
 }
 
 const NO_ATTRS: readonly AttrInput[] = [];
+/** An edge's attribute passes through these on its way into its AttrInput. */
+const edgeValues: ParsedJson[] = [];
+const edgeOps: UpsertOp[] = [];
 
 function decodeAttrs(r: JsonReader, where: Where): readonly AttrInput[] {
   enter(r, where);
   let name = r.firstKey();
   if (name === undefined) return NO_ATTRS;
   const attrs: AttrInput[] = [];
-  for (; name !== undefined; name = r.nextKey()) attrs.push(decodeAttr(r, name, where));
+  for (; name !== undefined; name = r.nextKey()) {
+    decodeAttr(r, name, where, edgeValues, edgeOps);
+    attrs.push({ name, value: edgeValues.pop() as ParsedJson, op: edgeOps.pop() as UpsertOp });
+  }
   return attrs;
 }
 
-/** One `<attr>: {"value": v, "op": o}` entry, its key already read. */
-function decodeAttr(r: JsonReader, name: string, where: Where): AttrInput {
+/** One `<attr>: {"value": v, "op": o}` entry, its key already read: pushes its value and op. */
+function decodeAttr(r: JsonReader, name: string, where: Where, values: ParsedJson[], ops: UpsertOp[]): void {
   let value: ParsedJson | undefined;
   let op: ParsedJson | undefined;
-  let values = 0;
-  let ops = 0;
+  let valueCount = 0;
+  let opCount = 0;
   if (r.enterObject()) {
     for (let key = r.firstKey(); key !== undefined; key = r.nextKey()) {
       const v = r.value();
       if (key === 'value') {
         value = v;
-        values++;
+        valueCount++;
       } else if (key === 'op') {
         op = v;
-        ops++;
+        opCount++;
       }
     }
   }
-  if (values !== 1 || ops > 1) throw attrShapeError(name, where, values);
-  return {
-    name,
-    value: value as ParsedJson,
-    op: op === undefined ? 'set' : parseOp(op, () => attrPlace(name, where)),
-  };
+  if (valueCount !== 1 || opCount > 1) throw attrShapeError(name, where, valueCount);
+  ops.push(op === undefined ? 'set' : parseOp(op, () => attrPlace(name, where)));
+  values.push(value as ParsedJson);
 }
 
 function attrPlace(name: string, where: Where): string {
@@ -148,7 +159,7 @@ export function decodeUpsertBody(r: JsonReader): UpsertBody {
 
 // The walks below are plain loops rather than callbacks: they run once per vertex and edge.
 
-function decodeVertices(r: JsonReader, out: VertexInput[]): void {
+function decodeVertices(r: JsonReader, out: VertexRunInput[]): void {
   enter(r, () => '"vertices"');
   for (let type = r.firstKey(); type !== undefined; type = r.nextKey()) {
     const t = type;
@@ -156,10 +167,26 @@ function decodeVertices(r: JsonReader, out: VertexInput[]): void {
     // One closure per type, reading the vertex being decoded: none is made per vertex.
     let i = '';
     const where = (): string => `vertex '${i}' of type '${t}'`;
+    const run: VertexRunInput = {
+      type,
+      ids: [],
+      attrStart: [0],
+      attrNames: [],
+      attrValues: [],
+      attrOps: [],
+    };
+    const { ids, attrStart, attrNames, attrValues, attrOps } = run;
     for (let id = r.firstKey(); id !== undefined; id = r.nextKey()) {
       i = id;
-      out.push({ type, id, attrs: decodeAttrs(r, where) });
+      ids.push(id);
+      enter(r, where);
+      for (let name = r.firstKey(); name !== undefined; name = r.nextKey()) {
+        attrNames.push(name);
+        decodeAttr(r, name, where, attrValues, attrOps);
+      }
+      attrStart.push(attrNames.length);
     }
+    if (ids.length > 0) out.push(run);
   }
 }
 

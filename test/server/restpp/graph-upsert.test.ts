@@ -28,8 +28,14 @@ test('decodeUpsertBody flattens vertices and edges in body order', () => {
       '"edges":{"vertex4":{"1":{"edge1_undirected":{"vertex5":{"3":{"a01":{"value":7,"op":"+"}}}}}}}}',
   );
   assert.deepEqual(b.vertices, [
-    { type: 'vertex4', id: '1', attrs: [{ name: 'a01', value: 1, op: 'set' }] },
-    { type: 'vertex4', id: '2', attrs: [] },
+    {
+      type: 'vertex4',
+      ids: ['1', '2'],
+      attrStart: [0, 1, 1],
+      attrNames: ['a01'],
+      attrValues: [1],
+      attrOps: ['set'],
+    },
   ]);
   assert.deepEqual(b.edges, [
     {
@@ -57,13 +63,15 @@ test('a repeated target id yields one edge per occurrence (pyTigerGraph multi-ed
 });
 
 test('ids keep body order (numeric keys are not sorted) and a repeated id is met each time', () => {
-  const b = body('{"vertices":{"vertex4":{"10":{},"2":{"a01":{"op":"+","value":1,"x":[]}},"10":{}}}}');
+  const b = body(
+    '{"vertices":{"vertex4":{"10":{},"2":{"a01":{"op":"+","value":1,"x":[]}},"10":{}},"vertex5":{},"vertex4":{"3":{}}}}',
+  );
+  // One run per vertex type object that holds vertices, a repeated type key included.
   assert.deepEqual(
-    b.vertices.map((v) => [v.id, v.attrs]),
+    b.vertices.map((v) => [v.type, v.ids, v.attrStart, v.attrNames, v.attrValues, v.attrOps]),
     [
-      ['10', []],
-      ['2', [{ name: 'a01', value: 1, op: 'add' }]],
-      ['10', []],
+      ['vertex4', ['10', '2', '10'], [0, 0, 1, 1], ['a01'], [1], ['add']],
+      ['vertex4', ['3'], [0, 0], [], [], []],
     ],
   );
 });
@@ -122,9 +130,13 @@ test('prepareUpsert converts values and keeps ops', () => {
     '{"vertices":{"vertex4":{"1":{"a01":{"value":3,"op":"max"}}},' +
       '"vertex3_primary_key_composite":{"1,a,2020-01-01 00:00:00":{"a01":{"value":1},"a04":{"value":true}}}}}',
   );
-  assert.deepEqual(plan.vertices[0], { type: 'vertex4', id: '1', attrs: { a01: { value: 3, op: 'max' } } });
+  assert.deepEqual(plan.vertexRuns[0], {
+    type: 'vertex4',
+    ids: ['1'],
+    attrs: [{ a01: { value: 3, op: 'max' } }],
+  });
   // Key attributes come from the composite id and are not written separately.
-  assert.deepEqual(plan.vertices[1].attrs, { a04: { value: true, op: 'set' } });
+  assert.deepEqual(plan.vertexRuns[1].attrs, [{ a04: { value: true, op: 'set' } }]);
 });
 
 test('prepareUpsert rejects schema violations with REST-30200 naming the item', () => {

@@ -60,8 +60,11 @@ export function denseKind(t: AccumT): DenseKind | undefined {
 const CHUNK_BITS = 10;
 
 export class DenseColumn {
-  /** The cells; those of chunks not yet `ready` hold leftovers of an earlier run. */
-  vals: Float64Array;
+  /**
+   * The cells; those of chunks not yet `ready` hold leftovers of an earlier run. OrAccum/AndAccum
+   * cells are bytes (0/1): eight times denser where a traversal tests a visited flag per edge.
+   */
+  vals: Float64Array | Uint8Array;
   /** Per chunk of 1,024 cells: 1 once the chunk holds real values (select-kernel.ts reads it inline). */
   ready: Uint8Array;
   /**
@@ -89,8 +92,8 @@ export class DenseColumn {
     readonly kind: DenseKind,
     /** Creates one accumulator in the declared initial state. */
     readonly make: () => Accum,
-    /** Reused cells, at least as many as the run's vertex index limit. */
-    cells: Float64Array,
+    /** Reused cells, at least as many as the run's vertex index limit (bytes for the boolean kinds). */
+    cells: Float64Array | Uint8Array,
   ) {
     this.bool = kind === DenseKind.Or || kind === DenseKind.And;
     this.int = kind === DenseKind.SumInt || kind === DenseKind.MinInt || kind === DenseKind.MaxInt;
@@ -178,7 +181,8 @@ export class DenseColumn {
   /** Makes cell g writable: fills its chunk with the initial state first (and grows if needed). */
   prepare(g: number): void {
     if (g >= this.vals.length) {
-      const next = new Float64Array(Math.max(g + 1, this.vals.length * 2));
+      const n = Math.max(g + 1, this.vals.length * 2);
+      const next = this.bool ? new Uint8Array(n) : new Float64Array(n);
       next.set(this.vals);
       this.vals = next;
       const ready = new Uint8Array((next.length >> CHUNK_BITS) + 1);

@@ -569,7 +569,14 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     pendingAccum?.apply();
     for (let i = 0; i < postGroups.length; i++) {
       const g = postGroups[i];
-      const list = g.target ? targets : sources;
+      // A kernel collects the result's alias only in the result list (same vertices, same order).
+      const list = g.target
+        ? k && resultIsTarget
+          ? result
+          : targets
+        : k && !resultIsTarget
+          ? result
+          : sources;
       const pendingPost = beginClause(ctx, g.deferGlobals, false);
       try {
         if (k) {

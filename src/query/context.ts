@@ -4,7 +4,7 @@
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { JsonValue } from '../util/json.js';
-import { DenseColumn, keepsPrevious } from './accum-dense.js';
+import { DenseColumn, DenseKind, keepsPrevious } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
@@ -237,7 +237,13 @@ export class RunContext {
       // `@x'` of an integer accumulator needs the previous values the object form keeps.
       c =
         va.dense !== undefined && (!va.primed || keepsPrevious(va.dense))
-          ? new DenseColumn(va.dense, () => va.make(this), this.buffers.cells(this.gidLimit()))
+          ? new DenseColumn(
+              va.dense,
+              () => va.make(this),
+              va.dense === DenseKind.Or || va.dense === DenseKind.And
+                ? this.buffers.byteCells(this.gidLimit())
+                : this.buffers.cells(this.gidLimit()),
+            )
           : null;
       if (c !== null && va.primed) c.keepPrevious();
       this.dense[va.index] = c;

@@ -7,18 +7,23 @@
 const KEEP = 16;
 const freeInt32: Int32Array[] = [];
 const freeFloat64: Float64Array[] = [];
+const freeUint8: Uint8Array[] = [];
 let lastStamp = 0;
 /** Bumped when the stamps wrap around: arrays marked before then are not reused. */
 let epoch = 0;
 
-function take<A extends Int32Array | Float64Array>(free: A[], n: number, make: (n: number) => A): A {
+function take<A extends Int32Array | Float64Array | Uint8Array>(
+  free: A[],
+  n: number,
+  make: (n: number) => A,
+): A {
   const i = free.findIndex((a) => a.length >= n);
   if (i < 0) return make(Math.max(n, 1));
   const [a] = free.splice(i, 1);
   return a;
 }
 
-function giveBack<A extends Int32Array | Float64Array>(free: A[], a: A): void {
+function giveBack<A extends Int32Array | Float64Array | Uint8Array>(free: A[], a: A): void {
   if (free.length >= KEEP) free.shift();
   free.push(a);
 }
@@ -37,6 +42,7 @@ export function newStamp(): number {
 export class RunBuffers {
   private readonly ints: Int32Array[] = [];
   private readonly floats: Float64Array[] = [];
+  private readonly bytes: Uint8Array[] = [];
   private readonly epoch = epoch;
 
   /** An Int32Array of at least n cells holding only stamps older than any newStamp() to come. */
@@ -53,9 +59,18 @@ export class RunBuffers {
     return a;
   }
 
+  /** A Uint8Array of at least n cells with arbitrary contents. */
+  byteCells(n: number): Uint8Array {
+    const a = take(freeUint8, n, (k) => new Uint8Array(k));
+    this.bytes.push(a);
+    return a;
+  }
+
   release(): void {
     if (this.epoch === epoch) for (const a of this.ints) giveBack(freeInt32, a);
     for (const a of this.floats) giveBack(freeFloat64, a);
+    for (const a of this.bytes) giveBack(freeUint8, a);
+    this.bytes.length = 0;
     this.ints.length = 0;
     this.floats.length = 0;
   }

@@ -295,9 +295,11 @@ function emitAccumPhase(
   const accum = cx.inClause('ACCUM', () => emitStmts(ks, b.accum.stmts, b.accum.rows, b.accum.deferred));
   const S = b.sourceSlot;
   const T = b.targetSlot;
-  const keepSource = b.needSources
-    ? 'if (sourceMark[sg] !== stamp) { sourceMark[sg] = stamp; sources.push(s); }'
-    : '';
+  // The result list doubles as the list of the alias it collects (see compileSelect's run).
+  const keepSource =
+    b.needSources && b.hasEdge && b.resultIsTarget
+      ? 'if (sourceMark[sg] !== stamp) { sourceMark[sg] = stamp; sources.push(s); }'
+      : '';
   let body: string;
   if (!b.hasEdge) {
     body = `for (let n = from; n < to; n++) {
@@ -318,9 +320,10 @@ function emitAccumPhase(
     const keepResult = b.resultIsTarget
       ? `if (resultMark[tg] !== stamp) { resultMark[tg] = stamp; result.push(${target}); }`
       : 'if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(s); }';
-    const keepTarget = b.needTargets
-      ? `if (targetMark[tg] !== stamp) { targetMark[tg] = stamp; targets.push(${target}); }`
-      : '';
+    const keepTarget =
+      b.needTargets && !b.resultIsTarget
+        ? `if (targetMark[tg] !== stamp) { targetMark[tg] = stamp; targets.push(${target}); }`
+        : '';
     const memos = out.memoNames();
     body = `let lastType = null, plan = null;
 ${memos.length > 0 ? `let ${memos.join(', ')};` : ''}

@@ -257,3 +257,29 @@ test('global accumulators updated in ACCUM and POST-ACCUM, read within the claus
     [{ '@@m': 113, '@@top': 2, '@@low': 0.25, '@@big': true, n: 3 }],
   );
 });
+
+test('POST-ACCUM on the alias the SELECT does not return, and on the one it does', async () => {
+  // link: a->b, a->c, b->c, c->a, c->c, d->a. Sources with an edge: a, b, c, d; targets: a, b, c.
+  await same(
+    q(`SumAccum<INT> @src;
+       SumAccum<INT> @tgt;
+       OrAccum @flag;
+       S = {node.*};
+       T = SELECT t FROM S:s -(link:e)- node:t
+           POST-ACCUM s.@src += s.w, t.@tgt += 10, t.@flag += t.w > 2;
+       R = SELECT v FROM node:v ORDER BY v.w;
+       PRINT T.size() AS n, R[R.@src, R.@tgt, R.@flag];`),
+    [
+      {
+        n: 3,
+        R: [
+          { v_id: 'a', v_type: 'node', attributes: { 'R.@src': 1, 'R.@tgt': 10, 'R.@flag': false } },
+          { v_id: 'b', v_type: 'node', attributes: { 'R.@src': 2, 'R.@tgt': 10, 'R.@flag': false } },
+          { v_id: 'c', v_type: 'node', attributes: { 'R.@src': 3, 'R.@tgt': 10, 'R.@flag': true } },
+          { v_id: 'd', v_type: 'node', attributes: { 'R.@src': 4, 'R.@tgt': 0, 'R.@flag': false } },
+          { v_id: 'e', v_type: 'node', attributes: { 'R.@src': 0, 'R.@tgt': 0, 'R.@flag': false } },
+        ],
+      },
+    ],
+  );
+});

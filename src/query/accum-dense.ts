@@ -56,15 +56,30 @@ export function denseKind(t: AccumT): DenseKind | undefined {
   }
 }
 
+/** The typed array of a dense column's cells. */
+export type Cells = Float64Array | Float32Array | Uint8Array;
+
+/** Which typed array a kind's cells live in. */
+export function cellArray(kind: DenseKind): 'f64' | 'f32' | 'u8' {
+  if (kind === DenseKind.Or || kind === DenseKind.And) return 'u8';
+  return kind === DenseKind.SumFloat32 ? 'f32' : 'f64';
+}
+
+function newCells(kind: DenseKind, n: number): Cells {
+  const a = cellArray(kind);
+  return a === 'u8' ? new Uint8Array(n) : a === 'f32' ? new Float32Array(n) : new Float64Array(n);
+}
+
 /** Cells per chunk: a chunk is filled with the initial state when first written. */
 const CHUNK_BITS = 10;
 
 export class DenseColumn {
   /**
    * The cells; those of chunks not yet `ready` hold leftovers of an earlier run. OrAccum/AndAccum
-   * cells are bytes (0/1): eight times denser where a traversal tests a visited flag per edge.
+   * cells are bytes (0/1) and SumAccum<FLOAT> cells 32-bit floats (its values are rounded to
+   * FLOAT anyway): denser cells where a traversal touches one per edge.
    */
-  vals: Float64Array | Uint8Array;
+  vals: Cells;
   /** Per chunk of 1,024 cells: 1 once the chunk holds real values (select-kernel.ts reads it inline). */
   ready: Uint8Array;
   /**
@@ -93,7 +108,7 @@ export class DenseColumn {
     /** Creates one accumulator in the declared initial state. */
     readonly make: () => Accum,
     /** Reused cells, at least as many as the run's vertex index limit (bytes for the boolean kinds). */
-    cells: Float64Array | Uint8Array,
+    cells: Cells,
   ) {
     this.bool = kind === DenseKind.Or || kind === DenseKind.And;
     this.int = kind === DenseKind.SumInt || kind === DenseKind.MinInt || kind === DenseKind.MaxInt;
@@ -182,7 +197,7 @@ export class DenseColumn {
   prepare(g: number): void {
     if (g >= this.vals.length) {
       const n = Math.max(g + 1, this.vals.length * 2);
-      const next = this.bool ? new Uint8Array(n) : new Float64Array(n);
+      const next = newCells(this.kind, n);
       next.set(this.vals);
       this.vals = next;
       const ready = new Uint8Array((next.length >> CHUNK_BITS) + 1);

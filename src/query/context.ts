@@ -4,7 +4,7 @@
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { JsonValue } from '../util/json.js';
-import { DenseColumn, DenseKind, keepsPrevious } from './accum-dense.js';
+import { cellArray, DenseColumn, keepsPrevious, type Cells, type DenseKind } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
@@ -237,18 +237,23 @@ export class RunContext {
       // `@x'` of an integer accumulator needs the previous values the object form keeps.
       c =
         va.dense !== undefined && (!va.primed || keepsPrevious(va.dense))
-          ? new DenseColumn(
-              va.dense,
-              () => va.make(this),
-              va.dense === DenseKind.Or || va.dense === DenseKind.And
-                ? this.buffers.byteCells(this.gidLimit())
-                : this.buffers.cells(this.gidLimit()),
-            )
+          ? new DenseColumn(va.dense, () => va.make(this), this.cellsFor(va.dense))
           : null;
       if (c !== null && va.primed) c.keepPrevious();
       this.dense[va.index] = c;
     }
     return c;
+  }
+
+  /** Reusable cells of the typed array a dense kind keeps its values in. */
+  private cellsFor(kind: DenseKind): Cells {
+    const n = this.gidLimit();
+    const a = cellArray(kind);
+    return a === 'u8'
+      ? this.buffers.byteCells(n)
+      : a === 'f32'
+        ? this.buffers.float32Cells(n)
+        : this.buffers.cells(n);
   }
 
   /** Throws when the query was aborted or ran past its deadline. */

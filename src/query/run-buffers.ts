@@ -8,11 +8,12 @@ const KEEP = 16;
 const freeInt32: Int32Array[] = [];
 const freeFloat64: Float64Array[] = [];
 const freeUint8: Uint8Array[] = [];
+const freeFloat32: Float32Array[] = [];
 let lastStamp = 0;
 /** Bumped when the stamps wrap around: arrays marked before then are not reused. */
 let epoch = 0;
 
-function take<A extends Int32Array | Float64Array | Uint8Array>(
+function take<A extends Int32Array | Float64Array | Float32Array | Uint8Array>(
   free: A[],
   n: number,
   make: (n: number) => A,
@@ -23,7 +24,7 @@ function take<A extends Int32Array | Float64Array | Uint8Array>(
   return a;
 }
 
-function giveBack<A extends Int32Array | Float64Array | Uint8Array>(free: A[], a: A): void {
+function giveBack<A extends Int32Array | Float64Array | Float32Array | Uint8Array>(free: A[], a: A): void {
   if (free.length >= KEEP) free.shift();
   free.push(a);
 }
@@ -43,6 +44,7 @@ export class RunBuffers {
   private readonly ints: Int32Array[] = [];
   private readonly floats: Float64Array[] = [];
   private readonly bytes: Uint8Array[] = [];
+  private readonly floats32: Float32Array[] = [];
   private readonly epoch = epoch;
 
   /** An Int32Array of at least n cells holding only stamps older than any newStamp() to come. */
@@ -59,6 +61,13 @@ export class RunBuffers {
     return a;
   }
 
+  /** A Float32Array of at least n cells with arbitrary contents. */
+  float32Cells(n: number): Float32Array {
+    const a = take(freeFloat32, n, (k) => new Float32Array(k));
+    this.floats32.push(a);
+    return a;
+  }
+
   /** A Uint8Array of at least n cells with arbitrary contents. */
   byteCells(n: number): Uint8Array {
     const a = take(freeUint8, n, (k) => new Uint8Array(k));
@@ -70,6 +79,8 @@ export class RunBuffers {
     if (this.epoch === epoch) for (const a of this.ints) giveBack(freeInt32, a);
     for (const a of this.floats) giveBack(freeFloat64, a);
     for (const a of this.bytes) giveBack(freeUint8, a);
+    for (const a of this.floats32) giveBack(freeFloat32, a);
+    this.floats32.length = 0;
     this.bytes.length = 0;
     this.ints.length = 0;
     this.floats.length = 0;

@@ -325,7 +325,7 @@ function emitAccumPhase(
         ? `if (targetMark[tg] !== stamp) { targetMark[tg] = stamp; targets.push(${target}); }`
         : '';
     const memos = out.memoNames();
-    body = `let lastType = null, plan = null;
+    body = `let lastType = null, plan = null, arrType = null, arr = null;
 ${memos.length > 0 ? `let ${memos.join(', ')};` : ''}
 for (let n = from; n < to; n++) {
   let s = list[n]; if (s.run !== ctx) s = ctx.own(s);
@@ -335,7 +335,9 @@ for (let n = from; n < to; n++) {
   for (let k = 0; k < plan.length; k++) {
     const hops = plan[k];
     for (let h = 0; h < hops.length; h++) {
-      const hop = hops[h], view = hop.view, base = hop.base, ttype = hop.type, arr = ctx.internedOf(ttype);
+      const hop = hops[h], view = hop.view, base = hop.base, ttype = hop.type;
+      // Looked up once per call: intern() stays right when the type's array changes meanwhile.
+      if (ttype !== arrType) { arrType = ttype; arr = ctx.internedOf(ttype); }
       let tgts, b, e, skip;
       if (view.clean) {
         const off = view.offsets;

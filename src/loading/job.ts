@@ -15,6 +15,7 @@ import { edgeFileItems, WORKER_MIN_BYTES, workerFormat } from './edge-file-reade
 import type { IdSegment } from './edge-lines.js';
 import {
   bufferChunks,
+  CHUNK_BYTES,
   DEFAULT_BATCH_SIZE,
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_MAX_TOKEN_BYTES,
@@ -174,9 +175,50 @@ export async function runJobOnData(
   data: Buffer,
   opts: DataOptions = {},
 ): Promise<LoadStatistics> {
+  return runJobOnChunks(db, job, filename, bufferChunks(data), opts);
+}
+
+/**
+ * POST /ddl with a body still arriving: the bytes are loaded as they come (gathered into blocks of
+ * about CHUNK_BYTES so per-block work stays as for a buffered body), so memory does not grow with
+ * the body. The job, filename and options are checked before the first byte is read.
+ */
+export async function runJobOnStream(
+  db: LoadingDatabase,
+  job: CompiledJob,
+  filename: string,
+  data: AsyncIterable<Uint8Array>,
+  opts: DataOptions = {},
+): Promise<LoadStatistics> {
+  return runJobOnChunks(db, job, filename, gatherChunks(data), opts);
+}
+
+function runJobOnChunks(
+  db: LoadingDatabase,
+  job: CompiledJob,
+  filename: string,
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+  opts: DataOptions,
+): Promise<LoadStatistics> {
   const plan = inputNamed(job, filename);
   const format: RunOptions['format'] = {};
   if (opts.sep !== undefined && opts.sep !== '') format.separator = decodeSpecial(opts.sep, 'SEPARATOR');
   if (opts.eol !== undefined && opts.eol !== '') format.eol = decodeSpecial(opts.eol, 'EOL');
-  return loadInput(db, plan, bufferChunks(data), { ...opts, format });
+  return loadInput(db, plan, chunks, { ...opts, format });
+}
+
+/** Socket-sized pieces joined into blocks of at least CHUNK_BYTES (the last one shorter). */
+async function* gatherChunks(data: AsyncIterable<Uint8Array>): AsyncIterable<Buffer> {
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const piece of data) {
+    parts.push(piece);
+    size += piece.length;
+    if (size >= CHUNK_BYTES) {
+      yield Buffer.concat(parts, size);
+      parts = [];
+      size = 0;
+    }
+  }
+  if (size > 0) yield Buffer.concat(parts, size);
 }

@@ -4,7 +4,8 @@
  * is kept as raw bytes and each route decides how to read it: `jsonBody`, `readJsonBody`, `textBody`
  * or `rawBody`.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { RestError } from './envelope.js';
 import type { JsonValue } from '../../util/json.js';
 import { JsonReader, JsonSyntaxError, parseJson, parseJsonStrict } from '../../util/json-parse.js';
@@ -16,6 +17,74 @@ export const DEFAULT_BODY_LIMIT = 200 * 1024 * 1024;
 export function installRawBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+}
+
+/**
+ * For a route that loads its body as it arrives (POST /ddl): a body with a Content-Length is handed
+ * to the handler unread (as `streamedBody`), or refused before reading when it declares more than
+ * the limit. A chunked body declares no size, so it is read whole within the limit first, as on
+ * every other route: an oversized one is refused before anything uses it.
+ */
+export function installStreamingBodyParser(app: FastifyInstance): void {
+  const limit = app.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const declared = request.headers['content-length'];
+    if (declared === undefined) {
+      readWithin(payload, limit, done);
+    } else if (Number(declared) > limit) {
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
+    } else {
+      done(null, payload);
+    }
+  });
+}
+
+function readWithin(
+  payload: Readable,
+  limit: number,
+  done: (err: Error | null, body?: Buffer) => void,
+): void {
+  const parts: Buffer[] = [];
+  let size = 0;
+  const stop = (): void => {
+    payload.removeListener('data', onData);
+    payload.removeListener('end', onEnd);
+    payload.removeListener('error', onError);
+  };
+  const onData = (piece: Buffer): void => {
+    size += piece.length;
+    if (size > limit) {
+      stop();
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      return;
+    }
+    parts.push(piece);
+  };
+  const onEnd = (): void => {
+    stop();
+    done(null, Buffer.concat(parts, size));
+  };
+  const onError = (err: Error & { statusCode?: number }): void => {
+    stop();
+    if (!(typeof err.statusCode === 'number' && err.statusCode >= 400)) err.statusCode = 400;
+    done(err);
+  };
+  payload.on('data', onData);
+  payload.on('end', onEnd);
+  payload.on('error', onError);
+  payload.resume();
+}
+
+/**
+ * The body of a route with the streaming parser: its bytes still to be read, or already read whole
+ * (chunked), or undefined when there was no body.
+ */
+export function streamedBody(request: FastifyRequest): AsyncIterable<Uint8Array> | Buffer | undefined {
+  const b: unknown = request.body;
+  if (Buffer.isBuffer(b)) return b;
+  if (b !== null && typeof b === 'object' && Symbol.asyncIterator in b) return b as AsyncIterable<Uint8Array>;
+  return undefined;
 }
 
 /** The raw body bytes (empty when there was no body). */

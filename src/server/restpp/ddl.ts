@@ -3,17 +3,19 @@
  * (`tag` = job, `filename` = variable, `__GSQL_FILENAME_n__` or a LOAD statement's literal path).
  * The body is raw file bytes whatever the Content-Type (pyTigerGraph labels CSV text as a form);
  * LOAD statements of other variables are skipped. Bad lines are counted, never fatal.
- * The body size limit (200 MB by default) is enforced by the listener before the body is read.
+ * A body with a Content-Length is loaded as it arrives (memory does not grow with it); one declaring
+ * more than the body limit (200 MB by default) is refused before it is read. A chunked body is read
+ * whole within the limit first. A load cut short (client gone, timeout) keeps what it committed.
  */
 import type { FastifyRequest } from 'fastify';
 import { findJob } from '../../catalog/alter.js';
 import { GsqlSyntaxError } from '../../gsql/lexer.js';
 import { LoadingJobError } from '../../loading/expressions.js';
 import { LoadingOptionError } from '../../loading/format.js';
-import { prepareJob, runJobOnData } from '../../loading/job.js';
+import { prepareJob, runJobOnData, runJobOnStream, type DataOptions } from '../../loading/job.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
-import { rawBody } from '../http/body.js';
+import { streamedBody } from '../http/body.js';
 import { okEnvelope, RestError, type Envelope } from '../http/envelope.js';
 import { requestTimeoutMs } from '../http/limits.js';
 import { parseBool, type QueryParams } from '../http/querystring.js';
@@ -70,12 +72,15 @@ async function runDdl(ctx: ServerContext, request: FastifyRequest): Promise<Enve
   const timer = ms === undefined ? undefined : setTimeout(() => abort.abort(), ms);
   try {
     const job = prepareJob(stored.text, graph, ctx.db);
-    const opts: Parameters<typeof runJobOnData>[4] = { signal: abort.signal };
+    const opts: DataOptions = { signal: abort.signal };
     const sep = q.get('sep');
     const eol = q.get('eol');
     if (sep !== undefined) opts.sep = sep;
     if (eol !== undefined) opts.eol = eol;
-    const stats = await runJobOnData(ctx.db, job, filename, rawBody(request), opts);
+    const body = streamedBody(request) ?? Buffer.alloc(0);
+    const stats = Buffer.isBuffer(body)
+      ? await runJobOnData(ctx.db, job, filename, body, opts)
+      : await runJobOnStream(ctx.db, job, filename, body, opts);
     if (abort.signal.aborted) {
       throw new RestError(
         'REST-3001',
@@ -88,6 +93,12 @@ async function runDdl(ctx: ServerContext, request: FastifyRequest): Promise<Enve
   } catch (e) {
     if (e instanceof LoadingJobError || e instanceof LoadingOptionError || e instanceof GsqlSyntaxError) {
       throw new RestError('REST-30000', e.message);
+    }
+    if (request.raw.readableAborted) {
+      throw new RestError(
+        'REST-30000',
+        'The request body ended before its Content-Length was received; the lines before the cut were loaded.',
+      );
     }
     throw e;
   } finally {
@@ -110,6 +121,7 @@ export const ddlRoutes: RestppRouteModule = {
         timeout: { type: 'UINT', default: '0' },
         concise: { type: 'BOOL', default: 'false' },
       },
+      streamBody: true,
       handler: (request) => runDdl(ctx, request),
     });
   },

@@ -5,8 +5,9 @@
  * routes.ts and is then served on :9000/<path> and :14240/restpp/<path>, listed by GET /endpoints
  * and timed for GET /statistics.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { installStreamingBodyParser } from '../http/body.js';
 import { graphNotFound } from '../http/envelope.js';
 import type { EndpointKind, EndpointRegistry, ParamSpec } from './endpoint-registry.js';
 
@@ -21,6 +22,8 @@ export interface RestppRoute {
   kind?: EndpointKind;
   /** The returned value is sent as JSON (64-bit integers exact); a string is sent as is. */
   handler: (request: FastifyRequest, reply: FastifyReply) => unknown;
+  /** The body is handed over unread (see `installStreamingBodyParser`), for loading as it arrives. */
+  streamBody?: boolean;
 }
 
 export interface RestppApp {
@@ -45,11 +48,20 @@ export function mountRestppModules(
       for (const method of methods) {
         const endpoint = `${method} ${r.path}`;
         registry.declare(method, r.path, r.parameters, r.kind);
-        fastify.route({
+        const options: RouteOptions = {
           method,
           url: toFastifyPath(r.path),
           config: { endpoint },
           handler: async (request, reply) => r.handler(request, reply),
+        };
+        if (!r.streamBody) {
+          fastify.route(options);
+          continue;
+        }
+        // Its own scope, so the other routes keep the buffering parser.
+        void fastify.register(async (scope) => {
+          installStreamingBodyParser(scope);
+          scope.route(options);
         });
       }
     },

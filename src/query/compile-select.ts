@@ -4,14 +4,15 @@
  * end, so every row reads the state from before the clause (GSQL's map-reduce semantics).
  */
 import type { AdjacencyView, EdgeFilter, EdgeHandle } from '../engine/api.js';
-import type { Expr, Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
+import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import { compileExpr, expectType } from './compile-expr.js';
 import { callsEvaluate } from './evaluate.js';
 import { compileSample } from './select-sample.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
-import { ClauseUpdates } from './clause-updates.js';
-import { compileSelectKernel, selectKernels, type KernelHop, type SelectRun } from './select-kernel.js';
+import { beginClause, endClause, namesIn, readsAsVertex, readsWhatItWrites } from './select-clauses.js';
+import { compileSelectKernel, selectKernels } from './select-kernel.js';
+import { newSelectRun } from './select-run.js';
 import type { Cx, Eval, RowStmt, Typed } from './scope.js';
 import { runtimeTypeNames } from './type-names.js';
 import { T, isNumeric, typeText, type QType } from './types.js';
@@ -24,96 +25,8 @@ interface Step {
 /** Vertices handled between two chances to yield to the event loop. */
 const CHUNK = 1024;
 
-/** Names a statement refers to (to decide which alias a POST-ACCUM statement iterates). */
-function namesIn(node: unknown, out: Set<string>): Set<string> {
-  if (Array.isArray(node)) for (const n of node) namesIn(n, out);
-  else if (node && typeof node === 'object') {
-    const o = node as Record<string, unknown>;
-    if (o.kind === 'name' && typeof o.name === 'string') out.add(o.name);
-    for (const [k, v] of Object.entries(o)) if (k !== 'pos') namesIn(v, out);
-  }
-  return out;
-}
-
-/** Whether the block reads an attribute or accumulator of `name` (`name.attr`, `name.@acc`). */
-function readsAsVertex(b: SelectBlock, name: string): boolean {
-  let found = false;
-  const visit = (node: unknown): void => {
-    if (found) return;
-    if (Array.isArray(node)) node.forEach(visit);
-    else if (node && typeof node === 'object') {
-      const o = node as { kind?: string; target?: { kind?: string; name?: string } };
-      if ((o.kind === 'field' || o.kind === 'vattach') && o.target?.kind === 'name' && o.target.name === name)
-        found = true;
-      else for (const [k, v] of Object.entries(o)) if (k !== 'pos') visit(v);
-    }
-  };
-  visit([b.where, b.accum, b.postAccum, b.having, b.orderBy]);
-  return found;
-}
-
 function runRows(ctx: RunContext, stmts: RowStmt[]): void {
   for (let i = 0; i < stmts.length; i++) stmts[i](ctx);
-}
-
-/**
- * Whether statements read an accumulator they also update (only globals when `globalsOnly`); if
- * not, applying updates at once gives the same result as applying them at the clause end.
- */
-function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean, where?: Expr): boolean {
-  const written = new Set<string>();
-  const read = new Set<string>();
-  const key = (n: { kind: string; name: string }): string =>
-    (n.kind === 'global' ? '@@' : n.kind === 'name' ? '$' : '@') + n.name;
-  const declared = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) {
-      for (const x of node) visit(x);
-      return;
-    }
-    if (!node || typeof node !== 'object') return;
-    const o = node as { kind?: string; name?: string; target?: unknown; value?: unknown };
-    if (o.kind === 'assign') {
-      const t = o.target as { kind: string; name: string; target?: unknown };
-      if (t.kind === 'global' || t.kind === 'vattach' || t.kind === 'name') {
-        written.add(key(t));
-        visit(t.target);
-        visit(o.value);
-        return;
-      }
-    }
-    if ((o.kind === 'global' || o.kind === 'vattach' || o.kind === 'name') && typeof o.name === 'string') {
-      read.add(key(o as { kind: string; name: string }));
-    }
-    if (o.kind === 'varDecl')
-      for (const d of (o as { names: { name: string }[] }).names) declared.add('$' + d.name);
-    for (const [k, v] of Object.entries(o)) if (k !== 'pos') visit(v);
-  };
-  visit(stmts);
-  visit(where);
-  // A variable of the query body assigned in the clause is global too (one declared there is local).
-  for (const w of written) {
-    if (!read.has(w) || declared.has(w)) continue;
-    if (!globalsOnly || w.startsWith('@@')) return true;
-  }
-  return false;
-}
-
-/**
- * Starts an ACCUM or POST-ACCUM clause: when `defer`, accumulator updates wait in the returned list
- * until the clause ends (vertex-attached ones too when `deferVertexUpdates`).
- */
-function beginClause(ctx: RunContext, defer: boolean, deferVertexUpdates: boolean): ClauseUpdates | null {
-  if (!defer) return null;
-  const pending = new ClauseUpdates();
-  ctx.pending = pending;
-  ctx.deferVertexUpdates = deferVertexUpdates;
-  return pending;
-}
-
-function endClause(ctx: RunContext): void {
-  ctx.pending = null;
-  ctx.deferVertexUpdates = false;
 }
 
 /** One adjacency a source vertex type is walked through: the view and the target type's first run index. */
@@ -490,48 +403,14 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       bind(slot, v);
       runRows(ctx, stmts);
     };
-    const kernelPlans = new Map<string, KernelHop[][]>();
-    let scratch = new Int32Array(64);
-    const selectRun: SelectRun = {
+    const selectRun = newSelectRun(ctx, {
       stamp,
-      resultMark,
-      sourceMark,
-      targetMark,
-      result,
-      sources,
-      targets,
-      plan(sourceType) {
-        let plan = kernelPlans.get(sourceType);
-        if (!plan) {
-          plan = runSteps.map(({ filter }) => {
-            const { edgeType, direction = 'out' } = filter;
-            if (edgeType === undefined || direction === 'both') return [];
-            return [...(tTypes ?? allTypes)].flatMap((type) =>
-              ctx.graph.adjacency(edgeType, sourceType, type, direction).map((view) => {
-                if (wide) ctx.internedDense(type);
-                return { view, base: ctx.base(type), type };
-              }),
-            );
-          });
-          kernelPlans.set(sourceType, plan);
-        }
-        return plan;
-      },
-      collect(view, row) {
-        let n = 0;
-        view.forEach(row, (tr) => {
-          if (n === scratch.length) {
-            const next = new Int32Array(n * 2);
-            next.set(scratch);
-            scratch = next;
-          }
-          scratch[n++] = tr;
-        });
-        this.collected = n;
-        return scratch;
-      },
-      collected: 0,
-    };
+      marks: [resultMark, sourceMark, targetMark],
+      lists: [result, sources, targets],
+      steps: runSteps.map((st) => st.filter),
+      targetTypes: [...(tTypes ?? allTypes)],
+      wide,
+    });
     return { result, sources, targets, visit, post, bind, selectRun, wide };
   };
 

@@ -6,8 +6,10 @@
  *
  * A kernel computes exactly what the closures compute: statements and expressions it has no inline
  * form for call their closures (kernel-expr.ts), and the aliases are bound in `ctx.vars`/`ctx.gids`
- * as the closures expect. Updates of dense vertex accumulators are inline; when the clause reads
- * what it updates they wait in `ctx.pending` for the clause's end, as with the closures.
+ * as the closures expect. Updates of dense vertex accumulators are inline. When the clause reads
+ * what it updates, the column is read from a copy-on-write snapshot taken at the clause's start
+ * (when every read and update of it is inline) or its updates wait in `ctx.pending` for the
+ * clause's end, as with the closures.
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { Expr, Stmt } from '../gsql/ast-query.js';

@@ -160,6 +160,8 @@ export function compileExpr(cx: Cx, e: Expr): Typed {
       const slot = b.slot;
       // A SELECT alias's Vtx is created on first read (see RunContext.aliasVertex).
       if (b.aliasTypes) return { t: b.t, f: (ctx) => ctx.vars[slot] ?? ctx.aliasVertex(slot) };
+      if (b.t.kind === 'VSET')
+        return { t: b.t, f: (ctx) => ctx.vertexList(ctx.vars[slot]), raw: (ctx) => ctx.vars[slot] };
       return { t: b.t, f: (ctx) => ctx.vars[slot] };
     }
     case 'global': {

@@ -16,7 +16,7 @@ import { newSelectRun } from './select-run.js';
 import type { Cx, Eval, RowStmt, Typed } from './scope.js';
 import { runtimeTypeNames } from './type-names.js';
 import { T, isNumeric, typeText, type QType } from './types.js';
-import { compareValues, EdgeVal, toNumber, Vtx } from './values.js';
+import { compareValues, EdgeVal, toNumber, VertexGids, Vtx } from './values.js';
 
 interface Step {
   filter: EdgeFilter;
@@ -52,7 +52,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   } else if (!srcBinding && cx.vertexType(b.source.name)) {
     const tn = b.source.name;
     sourceTypes = [tn];
-    source = (ctx) => Array.from(ctx.graph.rows(tn), (row) => ctx.vertex(tn, row));
+    source = (ctx) => ctx.typeGids([tn]);
   } else if (srcBinding) {
     throw compileError(
       b.source.pos,
@@ -263,7 +263,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
 
   /** Per-run state and the per-vertex work, in plain closures (hot code stays out of the generator). */
   const prepare = (ctx: RunContext, sourceCount: number) => {
-    // A SELECT from many sources reaches many targets: their interned vertices get a sized array.
+    // A SELECT from many sources reaches many targets: the kernel's wide variant suits it.
     const wide = sourceCount * 64 >= ctx.gidLimit();
     const stamp = ctx.nextStamp();
     ctx.selectStamp = stamp;
@@ -406,17 +406,15 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     const selectRun = newSelectRun(ctx, {
       stamp,
       marks: [resultMark, sourceMark, targetMark],
-      lists: [result, sources, targets],
       steps: runSteps.map((st) => st.filter),
       targetTypes: [...(tTypes ?? allTypes)],
-      wide,
     });
     return { result, sources, targets, visit, post, bind, selectRun, wide };
   };
 
   // A generator so that a long SELECT can pause every thousand vertices or so.
-  const run = function* (ctx: RunContext): Generator<undefined, Vtx[], undefined> {
-    const src = source(ctx) as Vtx[];
+  const run = function* (ctx: RunContext): Generator<undefined, Vtx[] | VertexGids, undefined> {
+    const src = source(ctx) as Vtx[] | VertexGids;
     const { result, sources, targets, visit, post, bind, selectRun, wide } = prepare(ctx, src.length);
     const k =
       kernel !== undefined && selectKernels.enabled && kernel.usable(ctx)
@@ -425,49 +423,62 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
           : kernel.narrow
         : undefined;
     if (k) {
+      // The kernel works on run indexes: no Vtx per source or per collected vertex.
       selectKernels.runs++;
       k.begin(ctx, selectRun.stamp);
+      const gids = ctx.gidsOf(src);
+      const pendingAccum = beginClause(ctx, deferAccum, true);
+      try {
+        for (let from = 0; from < gids.length; from += CHUNK) {
+          k.accum(ctx, gids, from, Math.min(gids.length, from + CHUNK), selectRun);
+          yield;
+        }
+      } finally {
+        endClause(ctx);
+      }
+      pendingAccum?.apply();
+      for (let i = 0; i < postGroups.length; i++) {
+        // The kernel collects the result's alias only in the result list (same vertices, same order).
+        const list =
+          postGroups[i].target === resultIsTarget
+            ? selectRun.result
+            : postGroups[i].target
+              ? selectRun.targets
+              : selectRun.sources;
+        const pendingPost = beginClause(ctx, postGroups[i].deferGlobals, false);
+        try {
+          for (let from = 0; from < list.length; from += CHUNK) {
+            k.posts[i](ctx, list, from, Math.min(list.length, from + CHUNK), selectRun);
+            yield;
+          }
+        } finally {
+          endClause(ctx);
+        }
+        pendingPost?.apply();
+      }
+      const out = new VertexGids(ctx, selectRun.result);
+      return having || order.length > 0 || limit || offset
+        ? finish(ctx, ctx.vertexList(out) as Vtx[], bind)
+        : out;
     }
     const pendingAccum = beginClause(ctx, deferAccum, true);
     let n = 0;
     try {
-      if (k) {
-        for (let from = 0; from < src.length; from += CHUNK) {
-          k.accum(ctx, src, from, Math.min(src.length, from + CHUNK), selectRun);
-          yield;
-        }
-      } else {
-        for (const s of src) {
-          if ((++n & (CHUNK - 1)) === 0) yield;
-          visit(s);
-        }
+      for (const s of ctx.vertexList(src) as Vtx[]) {
+        if ((++n & (CHUNK - 1)) === 0) yield;
+        visit(s);
       }
     } finally {
       endClause(ctx);
     }
     pendingAccum?.apply();
-    for (let i = 0; i < postGroups.length; i++) {
-      const g = postGroups[i];
-      // A kernel collects the result's alias only in the result list (same vertices, same order).
-      const list = g.target
-        ? k && resultIsTarget
-          ? result
-          : targets
-        : k && !resultIsTarget
-          ? result
-          : sources;
+    for (const g of postGroups) {
+      const list = g.target ? targets : sources;
       const pendingPost = beginClause(ctx, g.deferGlobals, false);
       try {
-        if (k) {
-          for (let from = 0; from < list.length; from += CHUNK) {
-            k.posts[i](ctx, list, from, Math.min(list.length, from + CHUNK), selectRun);
-            yield;
-          }
-        } else {
-          for (const v of list) {
-            if ((++n & (CHUNK - 1)) === 0) yield;
-            post(g.slot, g.stmts, v);
-          }
+        for (const v of list) {
+          if ((++n & (CHUNK - 1)) === 0) yield;
+          post(g.slot, g.stmts, v);
         }
       } finally {
         endClause(ctx);
@@ -508,6 +519,22 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     }
     return out;
   };
+  const runSync = (ctx: RunContext): Vtx[] | VertexGids => {
+    const g = run(ctx);
+    let r = g.next();
+    while (!r.done) r = g.next();
+    return r.value;
+  };
+  // At query-body level the SELECT yields to the event loop between chunks of vertices.
+  const runAsync = async (ctx: RunContext): Promise<Vtx[] | VertexGids> => {
+    const g = run(ctx);
+    let r = g.next();
+    while (!r.done) {
+      await ctx.tick();
+      r = g.next();
+    }
+    return r.value;
+  };
   const vertexType = resultIsTarget
     ? targetTypes.length === 1
       ? targetTypes[0]
@@ -517,21 +544,9 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       : undefined;
   return {
     t: { kind: 'VSET', vertexType },
-    f: (ctx) => {
-      const g = run(ctx);
-      let r = g.next();
-      while (!r.done) r = g.next();
-      return r.value;
-    },
-    // At query-body level the SELECT yields to the event loop between chunks of vertices.
-    async: async (ctx) => {
-      const g = run(ctx);
-      let r = g.next();
-      while (!r.done) {
-        await ctx.tick();
-        r = g.next();
-      }
-      return r.value;
-    },
+    f: (ctx) => ctx.vertexList(runSync(ctx)),
+    async: async (ctx) => ctx.vertexList(await runAsync(ctx)),
+    raw: runSync,
+    rawAsync: runAsync,
   };
 }

@@ -223,8 +223,9 @@ function compileVsetAssign(cx: Cx, s: Stmt & { kind: 'vsetAssign' }): { sync: Ro
       s.pos,
     ).slot;
   }
-  const f = x.f;
-  const fa = x.async;
+  // The variable keeps the set as run indexes when the value comes that way (see VertexGids).
+  const f = x.raw ?? x.f;
+  const fa = x.rawAsync ?? x.async;
   return {
     sync: (ctx) => {
       ctx.vars[slot] = f(ctx);

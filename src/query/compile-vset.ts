@@ -163,13 +163,11 @@ export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
   }
   const only = types.size === 1 ? [...types][0] : undefined;
   if (typeParts.length === e.items.length) {
+    const names = (ctx: RunContext): string[] => typeParts.flatMap((p) => [...p(ctx)]);
     return {
       t: { kind: 'VSET', vertexType: only },
-      f: (ctx) =>
-        wholeTypes(
-          ctx,
-          typeParts.flatMap((p) => [...p(ctx)]),
-        ),
+      f: (ctx) => wholeTypes(ctx, names(ctx)),
+      raw: (ctx) => ctx.typeGids(names(ctx)),
     };
   }
   return {

@@ -10,7 +10,7 @@ import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
 import { newStamp, RunBuffers } from './run-buffers.js';
 import type { VertexAccum } from './scope.js';
-import { QueryRuntimeError, Vtx } from './values.js';
+import { QueryRuntimeError, VertexGids, Vtx } from './values.js';
 
 export interface RunOptions {
   signal?: AbortSignal;
@@ -176,9 +176,53 @@ export class RunContext {
 
   /** The Vtx of a run index. */
   vertexAt(gid: number): Vtx {
+    const i = this.typeIndexAt(gid);
+    return this.vertex(this.gidTypes[i], gid - this.gidStarts[i]);
+  }
+
+  /** The index (into the run's vertex types in catalog order) of the type run index `gid` belongs to. */
+  typeIndexAt(gid: number): number {
+    if (!this.bases) this.layout();
     let i = this.gidStarts.length - 1;
     while (i > 0 && this.gidStarts[i] > gid) i--;
-    return this.vertex(this.gidTypes[i], gid - this.gidStarts[i]);
+    return i;
+  }
+
+  /** The vertex type with index `i` (see typeIndexAt), and its run indexes `[start, end)`. */
+  typeRange(i: number): { type: string; start: number; end: number } {
+    const start = this.gidStarts[i];
+    return { type: this.gidTypes[i], start, end: start + this.graph.rowLimit(this.gidTypes[i]) };
+  }
+
+  /** A vertex set as a list of Vtx: run indexes (VertexGids) get their objects, once. */
+  vertexList(v: unknown): unknown {
+    if (!(v instanceof VertexGids)) return v;
+    if (v.run !== this) throw new QueryRuntimeError('Runtime Error: a vertex set was read outside its run.');
+    if (v.list === undefined) {
+      const gids = v.gids;
+      const list = new Array<Vtx>(gids.length);
+      for (let n = 0; n < gids.length; n++) list[n] = this.vertexAt(gids[n]);
+      v.list = list;
+    }
+    return v.list;
+  }
+
+  /** The run indexes of a vertex set (a Vtx list or VertexGids), for SELECT kernels. */
+  gidsOf(v: Vtx[] | VertexGids): number[] {
+    if (v instanceof VertexGids) return v.gids;
+    const out = new Array<number>(v.length);
+    for (let n = 0; n < v.length; n++) out[n] = this.own(v[n]).gid;
+    return out;
+  }
+
+  /** Every live vertex of the given types, as run indexes in type then row order. */
+  typeGids(typeNames: Iterable<string>): VertexGids {
+    const out: number[] = [];
+    for (const tn of new Set(typeNames)) {
+      const base = this.base(tn);
+      for (const row of this.graph.rows(tn)) out.push(base + row);
+    }
+    return new VertexGids(this, out);
   }
 
   /**

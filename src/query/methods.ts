@@ -29,7 +29,7 @@ import type { QueryFile } from './file-output.js';
 import { toJson } from './print.js';
 import { typeNamesOf } from './type-names.js';
 import { compileTraversal, FILTERABLE } from './neighbor-methods.js';
-import { TupleVal, type Vtx } from './values.js';
+import { TupleVal, VertexGids, type Vtx } from './values.js';
 
 /** A closure yielding the accumulator object an expression names (global or vertex-attached). */
 export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) => Accum } | undefined {
@@ -92,9 +92,18 @@ export function compileMethod(cx: Cx, e: Method): Typed {
   if (t.kind === 'FILE') return fileMethod(cx, e, name, tf);
   if (t.kind === 'LIST' || t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'MAP' || t.kind === 'VSET') {
     switch (name) {
-      case 'size':
+      case 'size': {
         arity(e, 0);
-        return { t: T.INT, f: (ctx) => collectionItems(tf(ctx)).length };
+        // A vertex set kept as run indexes is counted as it is.
+        const rf = target.raw ?? tf;
+        return {
+          t: T.INT,
+          f: (ctx) => {
+            const v = rf(ctx);
+            return v instanceof VertexGids ? v.length : collectionItems(v).length;
+          },
+        };
+      }
       case 'contains':
       case 'containskey': {
         arity(e, 1);

@@ -18,6 +18,12 @@ export interface Typed {
   f: Eval;
   /** For long-running values (SELECT blocks): the same computation, yielding to the event loop. */
   async?: (ctx: RunContext) => Promise<unknown>;
+  /**
+   * For a vertex set: the value as kept, possibly run indexes (VertexGids), for the readers that
+   * take them (a vertex-set assignment, SELECT's source, `.size()`); `f` gives the Vtx list.
+   */
+  raw?: Eval;
+  rawAsync?: (ctx: RunContext) => Promise<unknown>;
 }
 
 /** Control signal of a statement: carry on, or leave the loop/query. */

@@ -19,7 +19,7 @@ import type { RunContext } from './context.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
 import type { Cx, RowStmt, VertexAccum } from './scope.js';
 import { accumValueType, isFloat, isInteger, isNumeric, type AccumT, type QType } from './types.js';
-import { toNumber, type Vtx } from './values.js';
+import { toNumber } from './values.js';
 
 /** One adjacency walked from a source vertex type: the view, and the target type's run-index base. */
 export interface KernelHop {
@@ -34,18 +34,23 @@ export interface SelectRun {
   resultMark: Int32Array;
   sourceMark: Int32Array;
   targetMark: Int32Array;
-  result: Vtx[];
-  sources: Vtx[];
-  targets: Vtx[];
+  /** The run indexes collected for the result and for the source and target aliases. */
+  result: number[];
+  sources: number[];
+  targets: number[];
   /** Per edge step of the block, the adjacencies of a source vertex type. */
   plan(sourceType: string): KernelHop[][];
+  /** The plan of the type run index `gid` belongs to; sets `start`/`end` to the type's run indexes. */
+  locate(gid: number): KernelHop[][];
+  start: number;
+  end: number;
   /** The targets of `row` in a view that is not compacted yet; their count is `collected`. */
   collect(view: AdjacencyView, row: number): Int32Array;
   collected: number;
 }
 
-/** A phase over vertices `list[from..to)`. */
-export type KernelPhase = (ctx: RunContext, list: Vtx[], from: number, to: number, st: SelectRun) => void;
+/** A phase over the vertices with run indexes `list[from..to)`. */
+export type KernelPhase = (ctx: RunContext, list: number[], from: number, to: number, st: SelectRun) => void;
 
 /** The phases of one variant of a SELECT's kernel. */
 export interface KernelVariant {
@@ -300,46 +305,41 @@ function emitAccumPhase(
   // The result list doubles as the list of the alias it collects (see compileSelect's run).
   const keepSource =
     b.needSources && b.hasEdge && b.resultIsTarget
-      ? 'if (sourceMark[sg] !== stamp) { sourceMark[sg] = stamp; sources.push(s); }'
+      ? 'if (sourceMark[sg] !== stamp) { sourceMark[sg] = stamp; sources.push(sg); }'
       : '';
   let body: string;
   if (!b.hasEdge) {
     body = `for (let n = from; n < to; n++) {
-  let s = list[n]; if (s.run !== ctx) s = ctx.own(s);
-  const sg = s.gid; vars[${S}] = s; gids[${S}] = sg;
+  const sg = list[n]; vars[${S}] = undefined; gids[${S}] = sg;
   ctx.step();
   ${where}
   ${accum}
-  if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(s); }
+  if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(sg); }
   ${keepSource}
 }`;
   } else {
-    // Closures read the aliases from ctx.vars/ctx.gids; fully inline code needs no binding.
+    // Closures read the aliases through ctx.vars/ctx.gids (a Vtx made on first read); fully inline
+    // code needs no binding.
     const closures = /\bk\d+\(ctx\)/.test(where + accum);
-    const target = closures
-      ? `(vars[${T}] ?? (vars[${T}] = arr[tr] ?? ctx.intern(ttype, tr)))`
-      : '(arr[tr] ?? ctx.intern(ttype, tr))';
     const keepResult = b.resultIsTarget
-      ? `if (resultMark[tg] !== stamp) { resultMark[tg] = stamp; result.push(${target}); }`
-      : 'if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(s); }';
+      ? `if (resultMark[tg] !== stamp) { resultMark[tg] = stamp; result.push(tg); }`
+      : 'if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(sg); }';
     const keepTarget =
       b.needTargets && !b.resultIsTarget
-        ? `if (targetMark[tg] !== stamp) { targetMark[tg] = stamp; targets.push(${target}); }`
+        ? `if (targetMark[tg] !== stamp) { targetMark[tg] = stamp; targets.push(tg); }`
         : '';
     const memos = out.memoNames();
-    body = `let lastType = null, plan = null, arrType = null, arr = null;
+    body = `let start = 0, end = 0, plan = null;
 ${memos.length > 0 ? `let ${memos.join(', ')};` : ''}
 for (let n = from; n < to; n++) {
-  let s = list[n]; if (s.run !== ctx) s = ctx.own(s);
-  const sg = s.gid, row = s.row; vars[${S}] = s; gids[${S}] = sg;
+  const sg = list[n]; vars[${S}] = undefined; gids[${S}] = sg;
   ${memos.map((m) => `${m} = undefined;`).join(' ')}
-  if (s.type !== lastType) { lastType = s.type; plan = st.plan(lastType); }
+  if (sg < start || sg >= end) { plan = st.locate(sg); start = st.start; end = st.end; }
+  const row = sg - start;
   for (let k = 0; k < plan.length; k++) {
     const hops = plan[k];
     for (let h = 0; h < hops.length; h++) {
-      const hop = hops[h], view = hop.view, base = hop.base, ttype = hop.type;
-      // Looked up once per call: intern() stays right when the type's array changes meanwhile.
-      if (ttype !== arrType) { arrType = ttype; arr = ctx.internedOf(ttype); }
+      const hop = hops[h], view = hop.view, base = hop.base;
       let tgts, b, e, skip;
       if (view.clean) {
         const off = view.offsets;
@@ -397,9 +397,9 @@ function postPhase(cx: Cx, b: KernelBlock, p: KernelBlock['posts'][number], wide
 ${columnLocals(out)}
 ${out.tempDecls()}
 for (let n = from; n < to; n++) {
-  const v = list[n];
+  const g = list[n];
   ctx.step();
-  const g = v.gid; vars[${p.slot}] = v; gids[${p.slot}] = g;
+  vars[${p.slot}] = undefined; gids[${p.slot}] = g;
   ${stmts}
 }`;
   return { fn: build(out, body), columns: out.columns, primed: out.primed, snapshot: out.snapshot };

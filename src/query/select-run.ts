@@ -1,25 +1,20 @@
 /**
  * The per-run state a SELECT kernel reads and fills (select-kernel.ts's SelectRun): marks and
- * lists of collected vertices, the adjacencies walked from each source vertex type, and a buffer
- * for the targets of a row whose adjacency is not compacted yet.
+ * lists of collected vertices (run indexes), the adjacencies walked from each source vertex type,
+ * and a buffer for the targets of a row whose adjacency is not compacted yet.
  */
 import type { EdgeFilter } from '../engine/api.js';
 import type { RunContext } from './context.js';
 import type { KernelHop, SelectRun } from './select-kernel.js';
-import type { Vtx } from './values.js';
 
 export interface SelectRunParts {
   stamp: number;
   /** Result, source and target marks, by run index. */
   marks: [Int32Array, Int32Array, Int32Array];
-  /** Result, source and target lists. */
-  lists: [Vtx[], Vtx[], Vtx[]];
   /** The block's edge steps for this run (types named at run time resolved). */
   steps: EdgeFilter[];
   /** The target vertex types, in catalog order. */
   targetTypes: string[];
-  /** A SELECT from many sources: the targets' interned vertices get a row-sized array up front. */
-  wide: boolean;
 }
 
 export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
@@ -30,19 +25,26 @@ export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
     resultMark: p.marks[0],
     sourceMark: p.marks[1],
     targetMark: p.marks[2],
-    result: p.lists[0],
-    sources: p.lists[1],
-    targets: p.lists[2],
+    result: [],
+    sources: [],
+    targets: [],
+    start: 0,
+    end: 0,
+    locate(gid) {
+      const range = ctx.typeRange(ctx.typeIndexAt(gid));
+      this.start = range.start;
+      this.end = range.end;
+      return this.plan(range.type);
+    },
     plan(sourceType) {
       let plan = plans.get(sourceType);
       if (!plan) {
         plan = p.steps.map(({ edgeType, direction = 'out' }) => {
           if (edgeType === undefined || direction === 'both') return [];
           return p.targetTypes.flatMap((type) =>
-            ctx.graph.adjacency(edgeType, sourceType, type, direction).map((view) => {
-              if (p.wide) ctx.internedDense(type);
-              return { view, base: ctx.base(type), type };
-            }),
+            ctx.graph
+              .adjacency(edgeType, sourceType, type, direction)
+              .map((view) => ({ view, base: ctx.base(type), type })),
           );
         });
         plans.set(sourceType, plan);

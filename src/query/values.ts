@@ -24,6 +24,24 @@ export class Vtx {
   ) {}
 }
 
+/**
+ * A vertex set kept as run indexes (`Vtx.gid`) of one run: what SELECT kernels and whole-type seeds
+ * produce, so that a traversal reaching many vertices makes no object per vertex. A vertex-set
+ * variable may hold one; reading the variable as a value gives its Vtx list (RunContext.vertexList),
+ * made once. Only the SELECT that reads it as its source and `.size()` take it as it is.
+ */
+export class VertexGids {
+  list: Vtx[] | undefined = undefined;
+  constructor(
+    readonly run: object,
+    readonly gids: number[],
+  ) {}
+
+  get length(): number {
+    return this.gids.length;
+  }
+}
+
 export class EdgeVal {
   constructor(readonly handle: EdgeHandle) {}
 }

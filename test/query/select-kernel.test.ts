@@ -283,3 +283,41 @@ test('POST-ACCUM on the alias the SELECT does not return, and on the one it does
     ],
   );
 });
+
+test('vertex sets kept as run indexes read back as vertices: set operators, seeds, copies, ORDER BY, type sources', async () => {
+  // `Start` and `One` are kept as run indexes (whole-type seed, kernel result); each reader below
+  // gets them as it would a list of vertices.
+  await same(
+    q(`Start = {node.*};
+       One = SELECT t FROM Start:s -(link:e)- node:t WHERE s.w <= 2;
+       Copy = One;
+       Again = {One};
+       Both = One UNION Start;
+       Inter = One INTERSECT Start;
+       Minus = Start MINUS One;
+       Top = SELECT t FROM One:t ORDER BY t.w DESC LIMIT 1;
+       Big = SELECT p FROM node:p WHERE p.w > 3;
+       PRINT One.size() AS one, Copy.size() AS copy, Again.size() AS again, Both.size() AS both,
+             Inter.size() AS inter, Minus.size() AS minus;
+       PRINT One[One.w], Minus[Minus.w], Top[Top.w], Big[Big.w];`),
+    [
+      { one: 2, copy: 2, again: 2, both: 5, inter: 2, minus: 3 },
+      {
+        One: [
+          { v_id: 'b', v_type: 'node', attributes: { 'One.w': 2 } },
+          { v_id: 'c', v_type: 'node', attributes: { 'One.w': 3 } },
+        ],
+        Minus: [
+          { v_id: 'a', v_type: 'node', attributes: { 'Minus.w': 1 } },
+          { v_id: 'd', v_type: 'node', attributes: { 'Minus.w': 4 } },
+          { v_id: 'e', v_type: 'node', attributes: { 'Minus.w': 5 } },
+        ],
+        Top: [{ v_id: 'c', v_type: 'node', attributes: { 'Top.w': 3 } }],
+        Big: [
+          { v_id: 'd', v_type: 'node', attributes: { 'Big.w': 4 } },
+          { v_id: 'e', v_type: 'node', attributes: { 'Big.w': 5 } },
+        ],
+      },
+    ],
+  );
+});

@@ -213,14 +213,27 @@ export type UpsertResult = 'inserted' | 'updated' | 'skipped';
 
 /**
  * A run of vertex upserts of one vertex type, given as columns: vertex i (start <= i < end) has id
- * `ids[i]` and attributes `attrs[i]` (none when `attrs` or `attrs[i]` is null).
+ * `ids[i]` and attributes `attrs[i]` (none when `attrs` or `attrs[i]` is null), or, when `columns`
+ * is given, the attributes of those columns that give vertex i a value (`attrs` is then unused).
  */
 export interface VertexRun {
   vertexType: string;
   ids: ArrayLike<ExternalId>;
   attrs: ArrayLike<Record<string, AttrUpdate> | null> | null;
+  columns?: readonly VertexRunColumn[];
   start: number;
   end: number;
+}
+
+/**
+ * One attribute of a vertex run, as parallel arrays over the run's vertices: `values[i]` is vertex
+ * i's value (undefined: not given) and `ops[i]` its op (`ops` null or `ops[i]` undefined: 'set').
+ * Like an unknown record key, a name the type does not have is ignored; so is a key attribute.
+ */
+export interface VertexRunColumn {
+  name: string;
+  values: ArrayLike<Value | undefined>;
+  ops: ArrayLike<UpsertOp | undefined> | null;
 }
 
 /** What upsertVertices did with the vertices of a run. */

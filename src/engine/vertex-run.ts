@@ -13,7 +13,9 @@ import {
   type AttrUpdate,
   EngineError,
   type ExternalId,
+  type UpsertOp,
   type VertexRun,
+  type VertexRunColumn,
   type VertexRunCounts,
 } from './api.js';
 import { idReader } from './id-reader.js';
@@ -48,6 +50,16 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
   // Collection defaults are objects: each new vertex gets its own, as upsertVertex gives it.
   const shared = defaults.map((d) => typeof d !== 'object' || d === null);
   const given: (Value | undefined)[] = new Array<Value | undefined>(n).fill(undefined);
+  const givenOp: UpsertOp[] = new Array<UpsertOp>(n).fill('set');
+  const columns = run.columns;
+  // The attribute each column writes: -1 for a name the type lacks or a key attribute (ignored).
+  const columnAttr =
+    columns === undefined
+      ? []
+      : columns.map((c) => {
+          const j = names.indexOf(c.name);
+          return j >= 0 && keyIndex[j] < 0 ? j : -1;
+        });
   // The vertex being written, for error messages.
   let cur: ExternalId = '';
   const where = (): string => `vertex type '${vt.name}' (id '${String(cur)}')`;
@@ -56,6 +68,34 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
       'REST-30200',
       `Invalid value for attribute '${name}' of ${where()}: expected ${typeName(attributes[i].type)}.`,
     );
+  /** Checks vertex i's column values into `given` (and their ops into `givenOp`); returns how many. */
+  const gather = (i: number): number => {
+    const cs = columns as readonly VertexRunColumn[];
+    let count = 0;
+    for (let c = 0; c < cs.length; c++) {
+      const j = columnAttr[c];
+      if (j < 0) continue;
+      const u = cs[c].values[i];
+      if (u === undefined) continue;
+      const v = checkValue(attributes[j].type, u, catalog);
+      if (v === undefined) throw invalidValue(names[j], j);
+      if (given[j] === undefined) count++;
+      given[j] = v;
+      givenOp[j] = cs[c].ops?.[i] ?? 'set';
+    }
+    return count;
+  };
+  /** The gathered values as upsertVertex's checked updates, `given` cleared. */
+  const takeChecked = (): Checked[] => {
+    const out: Checked[] = [];
+    for (let j = 0; j < n; j++) {
+      const v = given[j];
+      if (v === undefined) continue;
+      out.push({ attr: attributes[j], value: v, op: givenOp[j] });
+      given[j] = undefined;
+    }
+    return out;
+  };
   tx.changes.markTable(t);
   t.ensure(t.count + (run.end - run.start));
   record.beginVertexRun(vt.name);
@@ -65,11 +105,15 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
       cur = id;
       try {
         const key = reader.keyOf(id);
-        const attrs: Record<string, AttrUpdate> | null = run.attrs === null ? null : run.attrs[i];
+        const attrs: Record<string, AttrUpdate> | null =
+          run.attrs === null || columns !== undefined ? null : run.attrs[i];
         const hasAttrs = attrs !== null && !isEmpty(attrs);
         const row = t.lookup(key, WRITER_VERSION);
         if (row !== undefined) {
-          const checked = hasAttrs ? tx.checkAttrs(attrs, attributes, keyAttrs, where) : NO_CHECKED;
+          let checked = NO_CHECKED;
+          if (columns !== undefined) {
+            if (gather(i) > 0) checked = takeChecked();
+          } else if (hasAttrs) checked = tx.checkAttrs(attrs, attributes, keyAttrs, where);
           tx.updateVertexCells(t, row, checked, where, true);
           counts.updated++;
           continue;
@@ -80,7 +124,8 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
         }
         // Every value is checked before the row exists, so a refused vertex leaves nothing behind.
         let logged = 0;
-        if (hasAttrs) {
+        if (columns !== undefined) logged = gather(i);
+        else if (hasAttrs) {
           for (let j = 0; j < n; j++) {
             if (keyIndex[j] >= 0) continue;
             const u = attrs[names[j]];

@@ -8,6 +8,7 @@ import {
   EngineError,
   type ExternalId,
   type ReadTx,
+  type VertexRunColumn,
   type VertexRunCounts,
   type WriteTx,
 } from '../../src/engine/api.js';
@@ -114,6 +115,27 @@ function inRuns(tx: WriteTx, ops: Op[], c: VertexRunCounts): void {
   }
 }
 
+/** inRuns with each run's attributes as columns, one per name any of its vertices gives. */
+function inColumns(tx: WriteTx, ops: Op[], c: VertexRunCounts): void {
+  const ids = ops.map((o) => o.id);
+  for (let i = 0; i < ops.length;) {
+    let end = i + 1;
+    while (end < ops.length && ops[end].type === ops[i].type) end++;
+    const names = [...new Set(ops.slice(i, end).flatMap((o) => Object.keys(o.attrs ?? {})))];
+    const columns: VertexRunColumn[] = names.map((name) => ({
+      name,
+      values: ops.map((o) => o.attrs?.[name]?.value),
+      ops: ops.map((o) => o.attrs?.[name]?.op),
+    }));
+    const r = tx.upsertVertices({ vertexType: ops[i].type, ids, attrs: null, columns, start: i, end });
+    c.inserted += r.inserted;
+    c.updated += r.updated;
+    c.skipped += r.skipped;
+    c.invalid += r.invalid;
+    i = end;
+  }
+}
+
 /** Every vertex of every type (row order, attributes) and the counts. */
 function snapshot(r: ReadTx): unknown {
   const out: unknown[] = [];
@@ -137,14 +159,16 @@ function snap(db: Database): unknown {
   }
 }
 
-test('upsertVertices gives what upsertVertex gives vertex by vertex, counts included, and replays to the same graph', async () => {
+test('upsertVertices, with records or columns, gives what upsertVertex gives vertex by vertex, counts included, and replays to the same graph', async () => {
   await fc.assert(
     fc.asyncProperty(scriptArb, async (script) => {
       const ta = tempDir();
       const tb = tempDir();
+      const tc = tempDir();
       try {
         const a = await freshDb(ta);
         let b = await freshDb(tb);
+        let c = await freshDb(tc);
         const setup = (tx: WriteTx): void => {
           if (script.permanentlyDeleted === undefined) return;
           tx.upsertVertex('Num', script.permanentlyDeleted, {});
@@ -152,23 +176,33 @@ test('upsertVertices gives what upsertVertex gives vertex by vertex, counts incl
         };
         await a.write(setup);
         await b.write(setup);
+        await c.write(setup);
         const ca = zero();
         const cb = zero();
+        const cc = zero();
         for (const ops of script.batches) {
           await a.write((tx) => oneByOne(tx, ops, ca));
           await b.write((tx) => inRuns(tx, ops, cb));
+          await c.write((tx) => inColumns(tx, ops, cc));
         }
         assert.deepEqual(cb, ca);
+        assert.deepEqual(cc, ca, 'columns');
         const expected = snap(a);
         assert.deepEqual(snap(b), expected);
+        assert.deepEqual(snap(c), expected, 'columns');
         await b.close();
+        await c.close();
         b = await tb.open();
+        c = await tc.open();
         assert.deepEqual(snap(b), expected, 'after WAL replay');
+        assert.deepEqual(snap(c), expected, 'columns, after WAL replay');
         await a.close();
         await b.close();
+        await c.close();
       } finally {
         ta.cleanup();
         tb.cleanup();
+        tc.cleanup();
       }
     }),
     { numRuns: 60 },

@@ -2,8 +2,8 @@
  * Bulk vertex upsert (WriteTx.upsertVertices): a run of vertices of one type, as a REST++ upsert body
  * lists them. The outcome is that of upsertVertex on each vertex in order. What upsertVertex does per
  * vertex is done once per run here: the table, its columns and defaults, the row capacity, marking
- * the table. A new vertex's attributes are read straight from its input into the columns, without an
- * intermediate list. The run is logged as one UPSERT_VERTICES op (wal-record.ts).
+ * the table. A new vertex's attributes are read straight from its input (per-vertex records, or
+ * per-attribute columns) into the table's columns, without an intermediate list. The run is logged as one UPSERT_VERTICES op (wal-record.ts).
  */
 import { attributeDefault } from '../catalog/defaults.js';
 import type { Value } from '../catalog/value.js';

@@ -45,6 +45,24 @@ function detached(s: string): string {
   return (' ' + s).slice(1);
 }
 
+/** `s.slice(start, end)`, copied when it is long enough to be a view into `s`. */
+export function detachedSlice(s: string, start: number, end: number): string {
+  return end - start < SLICED_MIN ? s.slice(start, end) : detached(s.slice(start, end));
+}
+
+/**
+ * The value of a JSON number literal: a bigint for an integer outside ±2^53, else a number.
+ * `intDigits` counts the digits before any '.' or exponent.
+ */
+export function numberFromText(text: string, isInt: boolean, intDigits: number): number | bigint {
+  if (isInt && intDigits > SAFE_DIGITS) {
+    const b = BigInt(text);
+    if (b > BigInt(Number.MAX_SAFE_INTEGER) || b < BigInt(Number.MIN_SAFE_INTEGER)) return b;
+    return Number(b);
+  }
+  return Number(text);
+}
+
 export function parseJson(text: string, options: ParseOptions = {}): ParsedJson {
   const p = new Parser(text, options.keepDuplicateKeys ?? false, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   p.skipWs();
@@ -263,7 +281,7 @@ class Parser {
       const c = s.charCodeAt(i);
       if (c === 34) {
         this.pos = i + 1;
-        return i - start < SLICED_MIN ? s.slice(start, i) : detached(s.slice(start, i));
+        return detachedSlice(s, start, i);
       }
       if (c === 92) break;
       if (c < 32) this.fail('Control character in a string', i);
@@ -349,12 +367,6 @@ class Parser {
       while (s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
     }
     this.pos = i;
-    const text = s.slice(start, i);
-    if (isInt && intDigits > SAFE_DIGITS) {
-      const b = BigInt(text);
-      if (b > BigInt(Number.MAX_SAFE_INTEGER) || b < BigInt(Number.MIN_SAFE_INTEGER)) return b;
-      return Number(b);
-    }
-    return Number(text);
+    return numberFromText(s.slice(start, i), isInt, intDigits);
   }
 }

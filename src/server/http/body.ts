@@ -120,7 +120,11 @@ export function jsonBody(request: FastifyRequest): JsonValue | undefined {
  * then parsed whole, so a syntax error anywhere is what gets reported.
  */
 export function readJsonBody<T>(request: FastifyRequest, read: (reader: JsonReader) => T): T | undefined {
-  const text = textBody(request);
+  return readJsonText(textBody(request), read);
+}
+
+/** readJsonBody for a body already taken as text. */
+export function readJsonText<T>(text: string, read: (reader: JsonReader) => T): T | undefined {
   if (text.trim() === '') return undefined;
   try {
     return read(new JsonReader(text));

@@ -5,14 +5,20 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
-import { readJsonBody } from '../http/body.js';
+import { rawBody, readJsonText } from '../http/body.js';
 import { okEnvelope, RestError, type Envelope } from '../http/envelope.js';
 import type { QueryParams } from '../http/querystring.js';
 import type { ParamSpec } from './endpoint-registry.js';
 import { deleteEdges, EDGE_DELETE_PARAMS, EDGE_GET_PARAMS, EDGE_PATHS, getEdges } from './graph-edges.js';
 import { graphOf } from './graph-request.js';
 import { decodeUpsertBody } from './graph-upsert-body.js';
-import { applyUpsert, type UpsertFlags } from './graph-upsert-apply.js';
+import {
+  applyUpsert,
+  applyVertexColumns,
+  type UpsertCounts,
+  type UpsertFlags,
+} from './graph-upsert-apply.js';
+import { readVertexColumns } from './graph-upsert-columns.js';
 import { prepareUpsert } from './graph-upsert.js';
 import {
   checkAck,
@@ -100,9 +106,20 @@ async function upsert(ctx: ServerContext, request: FastifyRequest): Promise<Enve
   const graph = graphOf(ctx, request);
   const flags = upsertFlags(queryOf(request));
   atomicLevel(request);
-  const body = readJsonBody(request, decodeUpsertBody) ?? { vertices: [], edges: [] };
-  const plan = prepareUpsert(ctx.db.catalog, graph, body);
-  const counts = await ctx.db.write((tx) => applyUpsert(tx, plan, flags));
+  const raw = rawBody(request);
+  const text = raw.toString('utf8');
+  // A vertices-only body without vertex flags: read straight into column runs when all of it is valid.
+  const runs =
+    flags.newVertexOnly || flags.updateVertexOnly
+      ? undefined
+      : readVertexColumns(ctx.db.catalog, graph, raw, text);
+  let counts: UpsertCounts;
+  if (runs !== undefined) counts = await ctx.db.write((tx) => applyVertexColumns(tx, runs, flags));
+  else {
+    const body = readJsonText(text, decodeUpsertBody) ?? { vertices: [], edges: [] };
+    const plan = prepareUpsert(ctx.db.catalog, graph, body);
+    counts = await ctx.db.write((tx) => applyUpsert(tx, plan, flags));
+  }
   return okEnvelope([counts], '', counts.skipped_edges ? 'REST-0003' : 'REST-0000');
 }
 

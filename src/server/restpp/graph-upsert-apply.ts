@@ -3,7 +3,7 @@
  * checked is applied inside one write transaction, and the counts are returned the way TigerGraph
  * reports them.
  */
-import type { WriteTx } from '../../engine/api.js';
+import type { VertexRun, VertexRunCounts, WriteTx } from '../../engine/api.js';
 import {
   upsertError,
   type PreparedEdge,
@@ -54,17 +54,60 @@ export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlag
     }
   }
 
-  const edgeFlag = flags.vertexMustExist || flags.sourceVertexMustExist || flags.targetVertexMustExist;
-  const edgeCounts = edgeFlag ? applyEdgesChecked(tx, plan.edges, flags) : applyEdgeRuns(tx, plan.edges);
+  const edgeCounts = edgeFlag(flags)
+    ? applyEdgesChecked(tx, plan.edges, flags)
+    : applyEdgeRuns(tx, plan.edges);
+  return upsertCounts(flags, acceptedVertices, skippedVertices, edgeCounts);
+}
 
+/**
+ * Applies the vertex runs readVertexColumns (graph-upsert-columns.ts) read from a vertices-only body,
+ * for a request without vertex flags; the counts are those applyUpsert gives for the same body.
+ */
+export function applyVertexColumns(
+  tx: WriteTx,
+  runs: readonly VertexRun[],
+  flags: UpsertFlags,
+): UpsertCounts {
+  if (flags.newVertexOnly || flags.updateVertexOnly) throw new Error('vertex flags need applyUpsert');
+  let accepted = 0;
+  for (const run of runs) accepted += acceptedOf(run.vertexType, tx.upsertVertices(run));
+  return upsertCounts(flags, accepted, [], { accepted: 0, skipped: 0, missing: [] });
+}
+
+function edgeFlag(flags: UpsertFlags): boolean {
+  return flags.vertexMustExist || flags.sourceVertexMustExist || flags.targetVertexMustExist;
+}
+
+function upsertCounts(
+  flags: UpsertFlags,
+  acceptedVertices: number,
+  skippedVertices: VertexKey[],
+  edgeCounts: EdgeCounts,
+): UpsertCounts {
+  const vertexFlag = flags.newVertexOnly || flags.updateVertexOnly;
   return {
     accepted_vertices: acceptedVertices,
     ...(vertexFlag ? { skipped_vertices: skippedVertices.length } : {}),
     ...(flags.newVertexOnly ? { vertices_already_exist: skippedVertices } : {}),
     ...(vertexFlag && !flags.newVertexOnly ? { vertices_not_exist: skippedVertices } : {}),
     accepted_edges: edgeCounts.accepted,
-    ...(edgeFlag ? { skipped_edges: edgeCounts.skipped, edge_vertices_not_exist: edgeCounts.missing } : {}),
+    ...(edgeFlag(flags)
+      ? { skipped_edges: edgeCounts.skipped, edge_vertices_not_exist: edgeCounts.missing }
+      : {}),
   };
+}
+
+/**
+ * How many vertices of a run were accepted (a permanently deleted id is not). prepareUpsert, or
+ * readVertexColumns, checked every id and value, so the engine refuses none; if it did, the whole
+ * request fails (and changes nothing) rather than part of it.
+ */
+function acceptedOf(type: string, c: VertexRunCounts): number {
+  if (c.invalid > 0) {
+    throw upsertError(`${c.invalid} vertices of type '${type}' were refused by the storage engine.`);
+  }
+  return c.inserted + c.updated;
 }
 
 /**
@@ -74,13 +117,10 @@ export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlag
 function applyVertexRuns(tx: WriteTx, runs: readonly PreparedVertexRun[]): number {
   let accepted = 0;
   for (const { type, ids, attrs } of runs) {
-    const c = tx.upsertVertices({ vertexType: type, ids, attrs, start: 0, end: ids.length });
-    // prepareUpsert checked every id and value, so the engine refuses none; if it did, the whole
-    // request fails (and changes nothing) rather than part of it.
-    if (c.invalid > 0) {
-      throw upsertError(`${c.invalid} vertices of type '${type}' were refused by the storage engine.`);
-    }
-    accepted += c.inserted + c.updated;
+    accepted += acceptedOf(
+      type,
+      tx.upsertVertices({ vertexType: type, ids, attrs, start: 0, end: ids.length }),
+    );
   }
   return accepted;
 }

@@ -74,13 +74,18 @@ function enter(r: JsonReader, where: Where): void {
   if (!r.enterObject()) throw payloadError(`Invalid upsert payload: ${where()} must be a JSON object.`);
 }
 
+/** The op an `op` literal names (null: overwrite), or undefined when it names none. */
+export function opOf(op: ParsedJson): UpsertOp | undefined {
+  if (op === null) return 'set';
+  if (typeof op === 'string') return OPS[op] ?? OPS[op.trim().toLowerCase()];
+  return undefined;
+}
+
 /** Parses an `op` literal; absent → overwrite. */
 export function parseOp(op: ParsedJson | undefined, where: string | Where): UpsertOp {
-  if (op === undefined || op === null) return 'set';
-  if (typeof op === 'string') {
-    const mapped = OPS[op] ?? OPS[op.trim().toLowerCase()];
-    if (mapped) return mapped;
-  }
+  if (op === undefined) return 'set';
+  const mapped = opOf(op);
+  if (mapped) return mapped;
   throw payloadError(
     `Invalid upsert payload: unknown op ${JSON.stringify(typeof op === 'bigint' ? String(op) : op)} for ` +
       `${typeof where === 'string' ? where : where()}; expected one of ignore_if_exists/~, add/+, and/&, or/|, max/>, min/<.`,

@@ -150,7 +150,7 @@ function prepareVertexRun(vt: VertexType, plan: TypePlan, run: VertexRunInput): 
 const NUMERIC = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'DATETIME']);
 
 /** Which ops a type takes, checked up front so a request fails the same way for new and old vertices. */
-function opApplies(op: UpsertOp, type: AttrType): boolean {
+export function opApplies(op: UpsertOp, type: AttrType): boolean {
   switch (op) {
     case 'set':
     case 'ignore_if_exists':

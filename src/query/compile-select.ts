@@ -302,20 +302,20 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     /** Collects the source s (run index sg) and, when the row has one, the target with run index tg. */
     const keep = (s: Vtx, sg: number, tg: number): void => {
       if (resultIsTarget) {
-        if (resultMark[tg] !== stamp) {
-          resultMark[tg] = stamp;
+        if (resultMark[tg] === 0) {
+          resultMark[tg] = 1;
           result.push((vars[tSlot] as Vtx | undefined) ?? ctx.aliasVertex(tSlot));
         }
-      } else if (resultMark[sg] !== stamp) {
-        resultMark[sg] = stamp;
+      } else if (resultMark[sg] === 0) {
+        resultMark[sg] = 1;
         result.push(s);
       }
-      if (needSources && sourceMark[sg] !== stamp) {
-        sourceMark[sg] = stamp;
+      if (needSources && sourceMark[sg] === 0) {
+        sourceMark[sg] = 1;
         sources.push(s);
       }
-      if (needTargets && tg >= 0 && targetMark[tg] !== stamp) {
-        targetMark[tg] = stamp;
+      if (needTargets && tg >= 0 && targetMark[tg] === 0) {
+        targetMark[tg] = 1;
         targets.push((vars[tSlot] as Vtx | undefined) ?? ctx.aliasVertex(tSlot));
       }
     };
@@ -409,13 +409,35 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       steps: runSteps.map((st) => st.filter),
       targetTypes: [...(tTypes ?? allTypes)],
     });
-    return { result, sources, targets, visit, post, bind, selectRun, wide };
+    /** Zeroes the marks this SELECT set: the collected lists name every marked cell. */
+    const clearMarks = (): void => {
+      for (const v of result) resultMark[v.gid] = 0;
+      for (const v of sources) sourceMark[v.gid] = 0;
+      for (const v of targets) targetMark[v.gid] = 0;
+      for (const g of selectRun.result) resultMark[g] = 0;
+      for (const g of selectRun.sources) sourceMark[g] = 0;
+      for (const g of selectRun.targets) targetMark[g] = 0;
+    };
+    return { result, sources, targets, visit, post, bind, selectRun, wide, clearMarks };
   };
 
   // A generator so that a long SELECT can pause every thousand vertices or so.
   const run = function* (ctx: RunContext): Generator<undefined, Vtx[] | VertexGids, undefined> {
     const src = source(ctx) as Vtx[] | VertexGids;
-    const { result, sources, targets, visit, post, bind, selectRun, wide } = prepare(ctx, src.length);
+    const parts = prepare(ctx, src.length);
+    ctx.marksOpen++;
+    try {
+      return yield* collect(ctx, src, parts);
+    } finally {
+      parts.clearMarks();
+      ctx.marksOpen--;
+    }
+  };
+  const collect = function* (
+    ctx: RunContext,
+    src: Vtx[] | VertexGids,
+    { result, sources, targets, visit, post, bind, selectRun, wide }: ReturnType<typeof prepare>,
+  ): Generator<undefined, Vtx[] | VertexGids, undefined> {
     const k =
       kernel !== undefined && selectKernels.enabled && kernel.usable(ctx)
         ? (selectKernels.force ?? (wide ? 'wide' : 'narrow')) === 'wide'
@@ -529,9 +551,14 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
   const runAsync = async (ctx: RunContext): Promise<Vtx[] | VertexGids> => {
     const g = run(ctx);
     let r = g.next();
-    while (!r.done) {
-      await ctx.tick();
-      r = g.next();
+    try {
+      while (!r.done) {
+        await ctx.tick();
+        r = g.next();
+      }
+    } finally {
+      // Stopped between chunks (timeout, abort): the SELECT still clears its marks.
+      if (!r.done) g.return(new VertexGids(ctx, []));
     }
     return r.value;
   };

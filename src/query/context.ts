@@ -59,7 +59,9 @@ export class RunContext {
   private readonly gidTypes: string[] = [];
   private readonly gidStarts: number[] = [];
   private gidEnd = 0;
-  private markArrays: Int32Array[] | null = null;
+  private markArrays: Uint8Array[] | null = null;
+  /** SELECTs that marked vertices and have not cleared their marks yet (see marks()). */
+  marksOpen = 0;
   private readonly buffers = new RunBuffers();
   private readonly degreeViews = new Map<string, Map<string, AdjacencyView[]>>();
   /** Per vertex-attached accumulator index: its dense column, or null when it keeps objects. */
@@ -235,8 +237,11 @@ export class RunContext {
     return v;
   }
 
-  /** Per-run marks by run index for the vertices a SELECT collects (result, sources, targets). */
-  marks(): Int32Array[] {
+  /**
+   * Per-run marks by run index for the vertices a SELECT collects (result, sources, targets): 1 for
+   * collected. A SELECT counts itself in `marksOpen` and zeroes what it marked when it ends.
+   */
+  marks(): Uint8Array[] {
     if (!this.markArrays) {
       const n = this.gidLimit();
       this.markArrays = [this.buffers.marks(n), this.buffers.marks(n), this.buffers.marks(n)];
@@ -269,7 +274,7 @@ export class RunContext {
 
   /** Returns the run's reusable arrays; called once the run has ended. */
   release(): void {
-    this.buffers.release();
+    this.buffers.release(this.marksOpen !== 0);
     this.markArrays = null;
     this.dense.length = 0;
   }

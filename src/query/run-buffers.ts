@@ -1,19 +1,18 @@
 /**
  * Typed arrays sized by a run's vertex index space (marks, dense accumulator cells), kept for reuse
  * by later runs: allocating and zeroing them per run would cost a small query more than its work.
- * Marks need no clearing because every SELECT of every run gets a stamp no other used.
+ * Mark arrays are handed out zeroed and come back zeroed: a SELECT clears the cells it marked (the
+ * lists it collected say which), and a run that ended with some uncleared is zeroed on release.
  */
 
 const KEEP = 16;
-const freeInt32: Int32Array[] = [];
+const freeMarks: Uint8Array[] = [];
 const freeFloat64: Float64Array[] = [];
 const freeUint8: Uint8Array[] = [];
 const freeFloat32: Float32Array[] = [];
 let lastStamp = 0;
-/** Bumped when the stamps wrap around: arrays marked before then are not reused. */
-let epoch = 0;
 
-function take<A extends Int32Array | Float64Array | Float32Array | Uint8Array>(
+function take<A extends Float64Array | Float32Array | Uint8Array>(
   free: A[],
   n: number,
   make: (n: number) => A,
@@ -24,33 +23,28 @@ function take<A extends Int32Array | Float64Array | Float32Array | Uint8Array>(
   return a;
 }
 
-function giveBack<A extends Int32Array | Float64Array | Float32Array | Uint8Array>(free: A[], a: A): void {
+function giveBack<A extends Float64Array | Float32Array | Uint8Array>(free: A[], a: A): void {
   if (free.length >= KEEP) free.shift();
   free.push(a);
 }
 
-/** A stamp no SELECT has used since the arrays in the pool were last cleared. */
+/** A number no recent SELECT used (`@x'` and snapshots tell their SELECT's cells apart by it). */
 export function newStamp(): number {
-  if (lastStamp === 0x7fffffff) {
-    lastStamp = 0;
-    epoch++;
-    freeInt32.length = 0;
-  }
+  if (lastStamp === 0x7fffffff) lastStamp = 0;
   return ++lastStamp;
 }
 
 /** The arrays one run borrows; `release` returns them when the run ends. */
 export class RunBuffers {
-  private readonly ints: Int32Array[] = [];
+  private readonly markArrays: Uint8Array[] = [];
   private readonly floats: Float64Array[] = [];
   private readonly bytes: Uint8Array[] = [];
   private readonly floats32: Float32Array[] = [];
-  private readonly epoch = epoch;
 
-  /** An Int32Array of at least n cells holding only stamps older than any newStamp() to come. */
-  marks(n: number): Int32Array {
-    const a = take(freeInt32, n, (k) => new Int32Array(k));
-    this.ints.push(a);
+  /** A zeroed Uint8Array of at least n cells, to be returned zeroed (see release). */
+  marks(n: number): Uint8Array {
+    const a = take(freeMarks, n, (k) => new Uint8Array(k));
+    this.markArrays.push(a);
     return a;
   }
 
@@ -75,14 +69,15 @@ export class RunBuffers {
     return a;
   }
 
-  release(): void {
-    if (this.epoch === epoch) for (const a of this.ints) giveBack(freeInt32, a);
+  /** Returns the arrays to the pool; `marksDirty`: some marks were not cleared, so zero them. */
+  release(marksDirty: boolean): void {
+    for (const a of this.markArrays) giveBack(freeMarks, marksDirty ? a.fill(0) : a);
     for (const a of this.floats) giveBack(freeFloat64, a);
     for (const a of this.bytes) giveBack(freeUint8, a);
     for (const a of this.floats32) giveBack(freeFloat32, a);
     this.floats32.length = 0;
     this.bytes.length = 0;
-    this.ints.length = 0;
+    this.markArrays.length = 0;
     this.floats.length = 0;
   }
 }

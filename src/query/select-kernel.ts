@@ -31,9 +31,9 @@ export interface KernelHop {
 /** The state of one SELECT run that the generated code reads and fills. */
 export interface SelectRun {
   stamp: number;
-  resultMark: Int32Array;
-  sourceMark: Int32Array;
-  targetMark: Int32Array;
+  resultMark: Uint8Array;
+  sourceMark: Uint8Array;
+  targetMark: Uint8Array;
   /** The run indexes collected for the result and for the source and target aliases. */
   result: number[];
   sources: number[];
@@ -305,7 +305,7 @@ function emitAccumPhase(
   // The result list doubles as the list of the alias it collects (see compileSelect's run).
   const keepSource =
     b.needSources && b.hasEdge && b.resultIsTarget
-      ? 'if (sourceMark[sg] !== stamp) { sourceMark[sg] = stamp; sources.push(sg); }'
+      ? 'if (sourceMark[sg] === 0) { sourceMark[sg] = 1; sources.push(sg); }'
       : '';
   let body: string;
   if (!b.hasEdge) {
@@ -314,7 +314,7 @@ function emitAccumPhase(
   ctx.step();
   ${where}
   ${accum}
-  if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(sg); }
+  if (resultMark[sg] === 0) { resultMark[sg] = 1; result.push(sg); }
   ${keepSource}
 }`;
   } else {
@@ -322,11 +322,11 @@ function emitAccumPhase(
     // code needs no binding.
     const closures = /\bk\d+\(ctx\)/.test(where + accum);
     const keepResult = b.resultIsTarget
-      ? `if (resultMark[tg] !== stamp) { resultMark[tg] = stamp; result.push(tg); }`
-      : 'if (resultMark[sg] !== stamp) { resultMark[sg] = stamp; result.push(sg); }';
+      ? `if (resultMark[tg] === 0) { resultMark[tg] = 1; result.push(tg); }`
+      : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result.push(sg); }';
     const keepTarget =
       b.needTargets && !b.resultIsTarget
-        ? `if (targetMark[tg] !== stamp) { targetMark[tg] = stamp; targets.push(tg); }`
+        ? `if (targetMark[tg] === 0) { targetMark[tg] = 1; targets.push(tg); }`
         : '';
     const memos = out.memoNames();
     body = `let start = 0, end = 0, plan = null;

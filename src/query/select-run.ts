@@ -10,7 +10,7 @@ import type { KernelHop, SelectRun } from './select-kernel.js';
 export interface SelectRunParts {
   stamp: number;
   /** Result, source and target marks, by run index. */
-  marks: [Int32Array, Int32Array, Int32Array];
+  marks: [Uint8Array, Uint8Array, Uint8Array];
   /** The block's edge steps for this run (types named at run time resolved). */
   steps: EdgeFilter[];
   /** The target vertex types, in catalog order. */

@@ -113,3 +113,23 @@ test('misused exceptions are refused at CREATE with their place', () => {
     'Syntax Error: line 2, column 14: the code of an EXCEPTION must be an integer, not "x"',
   );
 });
+
+test('a SELECT stopped by a run-time error leaves its collection marks cleared for the next run', async () => {
+  // The first run stops at the third edge (c->a, w = 1) after collecting b and c; a later run
+  // borrows the same mark arrays and must still reach all three vertices.
+  const g = triangle();
+  await assert.rejects(
+    runText(
+      g,
+      q(`Start = {node.*};
+         S = SELECT t FROM Start:s -(hop:e)- node:t WHERE 10 / (e.w - 1) > -100;
+         PRINT S.size();`),
+    ),
+    (e: Error & { code?: string }) => e.code === 'GSQL-2500',
+  );
+  const out = await runText(
+    g,
+    q(`Start = {node.*};\nS = SELECT t FROM Start:s -(hop)- node:t;\nPRINT S.size() AS reached;`),
+  );
+  assert.deepEqual(out, [{ reached: 3 }]);
+});

@@ -34,6 +34,11 @@ export class KernelSource {
     readonly wide: boolean,
     /** Columns read from the clause's copy-on-write snapshot (see DenseColumn.snapshotChunk). */
     readonly snapshot: ReadonlySet<number> = new Set(),
+    /**
+     * Snapshot columns whose target cell (`tg`) is read live: the clause is a monotone filter
+     * (see select-kernel.ts's monotoneFilter), where the live value gives the same rows' effects.
+     */
+    readonly liveTargets: ReadonlySet<number> = new Set(),
   ) {}
 
   /** Code reading cell g as stored (`V<i>`), or as the snapshot holds it (`SV<i>`) for a snapshot column. */
@@ -126,7 +131,7 @@ const isFloatKind = (k: DenseKind): boolean =>
 /** Code reading cell `g` of a dense column (chunks not yet written hold the initial value). */
 export function cellRead(ks: KernelScope, va: VertexAccum, g: string): string {
   const i = ks.out.column(va);
-  const snap = ks.out.snapshot.has(i);
+  const snap = ks.out.snapshot.has(i) && !(g === 'tg' && ks.out.liveTargets.has(i));
   const kind = va.dense!;
   const bool = kind === DenseKind.Or || kind === DenseKind.And;
   if (isFloatKind(kind) || bool) {

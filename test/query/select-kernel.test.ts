@@ -321,3 +321,32 @@ test('vertex sets kept as run indexes read back as vertices: set operators, seed
     ],
   );
 });
+
+test('label propagation on a MaxAccum: the same rows, order and values whether or not ACCUM also counts rows', async () => {
+  // @m starts at 10 - w: a 9, b 8, c 7, d 6, e 5. Rows in order: a->b (9 > 8), a->c (9 > 7),
+  // b->c (8 > 7 before the clause; c is 9 by then), c->a, c->c, d->a (no).
+  const body = (accum: string): string =>
+    q(`MaxAccum<INT> @m;
+       SumAccum<INT> @@rows;
+       All = {node.*};
+       All = SELECT s FROM All:s POST-ACCUM s.@m = 10 - s.w;
+       R = SELECT t FROM All:s -(link:e)- node:t WHERE s.@m > t.@m AND s.w > 0 ACCUM ${accum};
+       PRINT R[R.@m], @@rows, All[All.@m];`);
+  const expected = (rows: number): unknown[] => [
+    {
+      R: [
+        { v_id: 'b', v_type: 'node', attributes: { 'R.@m': 9 } },
+        { v_id: 'c', v_type: 'node', attributes: { 'R.@m': 9 } },
+      ],
+      '@@rows': rows,
+      All: ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({
+        v_id: id,
+        v_type: 'node',
+        attributes: { 'All.@m': [9, 9, 9, 6, 5][i] },
+      })),
+    },
+  ];
+  await same(body('t.@m += s.@m'), expected(0));
+  // Every row that passes on the values from before the clause counts, b->c included.
+  await same(body('t.@m += s.@m, @@rows += 1'), expected(3));
+});

@@ -190,6 +190,16 @@ export class RunContext {
     return i;
   }
 
+  /** The vertex type with index `i` (see typeIndexAt). */
+  typeNameAt(i: number): string {
+    return this.gidTypes[i];
+  }
+
+  /** The run index of row 0 of the vertex type with index `i` (see typeIndexAt). */
+  typeStartAt(i: number): number {
+    return this.gidStarts[i];
+  }
+
   /** The vertex type with index `i` (see typeIndexAt), and its run indexes `[start, end)`. */
   typeRange(i: number): { type: string; start: number; end: number } {
     const start = this.gidStarts[i];

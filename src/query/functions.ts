@@ -41,6 +41,17 @@ function toIntText(s: string): number | bigint {
   return canonical(BigInt(m[1]));
 }
 
+/** getvid(): the row, made unique across vertex types by the type's position in the graph. */
+function vertexVid(type: string, row: number, types: readonly string[]): number {
+  return row * types.length + types.indexOf(type);
+}
+
+/** getvid() of the vertex with run index `gid` (SELECT kernels bind aliases by run index). */
+export function vidOfGid(ctx: RunContext, gid: number, types: readonly string[]): number {
+  const i = ctx.typeIndexAt(gid);
+  return vertexVid(ctx.typeNameAt(i), gid - ctx.typeStartAt(i), types);
+}
+
 const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
   evaluate: compileEvaluate,
   /** ISEMPTY(setBagExpr): whether a collection or vertex set has no elements. */
@@ -166,8 +177,13 @@ const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
       throw compileError(e.args[0].pos, `getvid() needs a vertex, not ${typeText(x.t)}`);
     const f = x.f;
     const types = cx.vertexTypeNames();
-    // Internal ids: the row, made unique across vertex types by the type's position in the graph.
-    return { t: T.INT, f: (ctx) => ((v) => v.row * types.length + types.indexOf(v.type))(f(ctx) as Vtx) };
+    return {
+      t: T.INT,
+      f: (ctx) => {
+        const v = f(ctx) as Vtx;
+        return vertexVid(v.type, v.row, types);
+      },
+    };
   },
   to_vertex: (cx, e) => {
     arity(e, 2);

@@ -8,6 +8,7 @@
 import type { Expr } from '../gsql/ast-query.js';
 import { DenseKind, keepsPrevious } from './accum-dense.js';
 import { compileExpr } from './compile-expr.js';
+import { vidOfGid } from './functions.js';
 import type { Cx, VertexAccum } from './scope.js';
 import { isFloat, isInteger, isNumeric, T, type QType } from './types.js';
 import { compareValues, intArith, QueryRuntimeError, toNumber, valuesEqual } from './values.js';
@@ -225,9 +226,24 @@ export function emitExpr(ks: KernelScope, e: Expr): Code {
     case 'binary':
       return emitBinary(ks, e, perSource);
     case 'call': {
+      const name = e.name.toLowerCase();
+      if (e.args.length !== 1 || ks.cx.tuples.has(e.name)) return fallback(ks, e, perSource);
+      if (name === 'getvid') {
+        // Of an alias: from its run index, without making its Vtx.
+        const arg = e.args[0];
+        const b = arg.kind === 'name' ? ks.cx.lookup(arg.name) : undefined;
+        const g = b?.aliasTypes ? ks.cells.get(b.slot) : undefined;
+        if (g === undefined) return fallback(ks, e, perSource);
+        const types = ks.out.constant(ks.cx.vertexTypeNames());
+        return {
+          src: `${ks.out.constant(vidOfGid)}(ctx, ${g}, ${types})`,
+          t: T.INT,
+          perSource,
+          trivial: false,
+        };
+      }
       // abs() of a FLOAT/DOUBLE is Math.abs (functions.ts; integers may be 64-bit, so not those).
-      if (e.name.toLowerCase() !== 'abs' || e.args.length !== 1 || ks.cx.tuples.has(e.name))
-        return fallback(ks, e, perSource);
+      if (name !== 'abs') return fallback(ks, e, perSource);
       const x = emitExpr(ks, e.args[0]);
       if (!isFloat(x.t)) return fallback(ks, e, perSource);
       return { src: `Math.abs(${perSource ? x.src : use(ks, x)})`, t: x.t, perSource, trivial: false };

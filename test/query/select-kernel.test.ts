@@ -350,3 +350,24 @@ test('label propagation on a MaxAccum: the same rows, order and values whether o
   // Every row that passes on the values from before the clause counts, b->c included.
   await same(body('t.@m += s.@m, @@rows += 1'), expected(3));
 });
+
+test('getvid() of an alias in a kernel is the row made unique by the vertex type', async () => {
+  await same(
+    q(`SumAccum<INT> @vid;
+       All = {node.*, hub.*};
+       All = SELECT s FROM All:s POST-ACCUM s.@vid = getvid(s);
+       PRINT All[All.@vid];`),
+    [
+      {
+        All: [
+          ...['a', 'b', 'c', 'd', 'e'].map((id, row) => ({
+            v_id: id,
+            v_type: 'node',
+            attributes: { 'All.@vid': row * 2 },
+          })),
+          { v_id: 'hub1', v_type: 'hub', attributes: { 'All.@vid': 1 } },
+        ],
+      },
+    ],
+  );
+});

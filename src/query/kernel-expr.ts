@@ -9,6 +9,7 @@ import type { Expr } from '../gsql/ast-query.js';
 import { DenseKind, keepsPrevious } from './accum-dense.js';
 import { compileExpr } from './compile-expr.js';
 import { vidOfGid } from './functions.js';
+import { edgeFilters, outdegreeOfGid } from './methods.js';
 import type { Cx, VertexAccum } from './scope.js';
 import { isFloat, isInteger, isNumeric, T, type QType } from './types.js';
 import { compareValues, intArith, QueryRuntimeError, toNumber, valuesEqual } from './values.js';
@@ -225,6 +226,20 @@ export function emitExpr(ks: KernelScope, e: Expr): Code {
     }
     case 'binary':
       return emitBinary(ks, e, perSource);
+    case 'method': {
+      // outdegree() of an alias: from its run index, without making its Vtx.
+      const b = e.target.kind === 'name' ? ks.cx.lookup(e.target.name) : undefined;
+      const g = b?.aliasTypes ? ks.cells.get(b.slot) : undefined;
+      if (e.name.toLowerCase() !== 'outdegree' || g === undefined) return fallback(ks, e, perSource);
+      const x = compileExpr(ks.cx, e);
+      const filters = ks.out.constant(edgeFilters(ks.cx, e));
+      return {
+        src: `${ks.out.constant(outdegreeOfGid)}(ctx, ${filters}(ctx), ${g})`,
+        t: x.t,
+        perSource,
+        trivial: false,
+      };
+    }
     case 'call': {
       const name = e.name.toLowerCase();
       if (e.args.length !== 1 || ks.cx.tuples.has(e.name)) return fallback(ks, e, perSource);

@@ -314,7 +314,7 @@ function accumMethod(
  * The out-edge filters of outdegree()/neighbors(): all edges, one edge type named by a literal, or
  * the types a STRING or SET<STRING> expression names at run time.
  */
-function edgeFilters(cx: Cx, e: Method): (ctx: RunContext) => EdgeFilter[] {
+export function edgeFilters(cx: Cx, e: Method): (ctx: RunContext) => EdgeFilter[] {
   if (e.args.length === 0) {
     const all = [{ direction: 'out' as const }];
     return () => all;
@@ -340,6 +340,24 @@ function edgeFilters(cx: Cx, e: Method): (ctx: RunContext) => EdgeFilter[] {
   };
 }
 
+/** outdegree() of (type, row) over the given out-edge filters. */
+function outdegreeOf(ctx: RunContext, filters: EdgeFilter[], type: string, row: number): number {
+  let n = 0;
+  for (const filter of filters) {
+    n +=
+      filter.edgeType === undefined
+        ? ctx.graph.edges(type, row, filter).length
+        : ctx.outDegree(filter.edgeType, type, row);
+  }
+  return n;
+}
+
+/** outdegree() of the vertex with run index `gid` (SELECT kernels bind aliases by run index). */
+export function outdegreeOfGid(ctx: RunContext, filters: EdgeFilter[], gid: number): number {
+  const i = ctx.typeIndexAt(gid);
+  return outdegreeOf(ctx, filters, ctx.typeNameAt(i), gid - ctx.typeStartAt(i));
+}
+
 function vertexMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {
   if (name === 'outdegree' || name === 'neighbors') {
     arity(e, 0, 1);
@@ -349,14 +367,7 @@ function vertexMethod(cx: Cx, e: Method, name: string, tf: Eval): Typed {
         t: T.INT,
         f: (ctx) => {
           const v = tf(ctx) as Vtx;
-          let n = 0;
-          for (const filter of filters(ctx)) {
-            n +=
-              filter.edgeType === undefined
-                ? ctx.graph.edges(v.type, v.row, filter).length
-                : ctx.outDegree(filter.edgeType, v.type, v.row);
-          }
-          return n;
+          return outdegreeOf(ctx, filters(ctx), v.type, v.row);
         },
       };
     }

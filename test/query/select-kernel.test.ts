@@ -371,3 +371,36 @@ test('getvid() of an alias in a kernel is the row made unique by the vertex type
     ],
   );
 });
+
+test('outdegree() of an alias in a kernel: all edges, one type, types from a SET<STRING> parameter', async () => {
+  // Out-edges: a link 2 + tie 1, b link 1 + tie 2, c link 2 + tie 2 (hub1 and its self-loop once),
+  // d link 1, e none, hub1 tie 2.
+  const row = (id: string, type: string, d: number, l: number): unknown => ({
+    v_id: id,
+    v_type: type,
+    attributes: { 'All.@d': d, 'All.@l': l, 'All.@x': d },
+  });
+  await same(
+    q(
+      `SumAccum<INT> @d, @l, @x;
+       All = {node.*, hub.*};
+       All = SELECT s FROM All:s
+             POST-ACCUM s.@d = s.outdegree(), s.@l = s.outdegree("link"), s.@x = s.outdegree(ets);
+       PRINT All[All.@d, All.@l, All.@x];`,
+      'SET<STRING> ets',
+    ),
+    [
+      {
+        All: [
+          row('a', 'node', 3, 2),
+          row('b', 'node', 3, 1),
+          row('c', 'node', 4, 2),
+          row('d', 'node', 1, 1),
+          row('e', 'node', 0, 0),
+          row('hub1', 'hub', 2, 0),
+        ],
+      },
+    ],
+    { ets: ['link', 'tie'] },
+  );
+});

@@ -83,6 +83,16 @@ export class JsonBytes {
     return true;
   }
 
+  /** The reader's position, a byte offset. */
+  get position(): number {
+    return this.pos;
+  }
+
+  /** A byte offset the reader has passed, as an offset into the decoded text (it follows ASCII). */
+  textOffset(at: number): number {
+    return this.aligned ? at : this.b.toString('utf8', 0, at).length;
+  }
+
   /** Checks that nothing but whitespace follows. */
   end(): void {
     this.ws();

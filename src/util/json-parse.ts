@@ -87,8 +87,16 @@ export class JsonReader {
   private readonly p: Parser;
   private depth = 0;
 
-  constructor(text: string, maxDepth = DEFAULT_MAX_DEPTH) {
+  /**
+   * A reader at the start of `text`, or, with `resumeAt`, at that offset inside the top-level
+   * object, just after one of its values (the next call is nextKey).
+   */
+  constructor(text: string, maxDepth = DEFAULT_MAX_DEPTH, resumeAt?: number) {
     this.p = new Parser(text, true, maxDepth);
+    if (resumeAt !== undefined) {
+      this.p.pos = resumeAt;
+      this.depth = 1;
+    }
     this.p.skipWs();
   }
 

@@ -123,11 +123,18 @@ export function readJsonBody<T>(request: FastifyRequest, read: (reader: JsonRead
   return readJsonText(textBody(request), read);
 }
 
-/** readJsonBody for a body already taken as text. */
-export function readJsonText<T>(text: string, read: (reader: JsonReader) => T): T | undefined {
+/**
+ * readJsonBody for a body already taken as text; with `resumeAt`, the reader starts there inside
+ * the top-level object (see JsonReader), the text before it having been read another way.
+ */
+export function readJsonText<T>(
+  text: string,
+  read: (reader: JsonReader) => T,
+  resumeAt?: number,
+): T | undefined {
   if (text.trim() === '') return undefined;
   try {
-    return read(new JsonReader(text));
+    return read(new JsonReader(text, undefined, resumeAt));
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) {
       try {

@@ -11,13 +11,8 @@ import type { QueryParams } from '../http/querystring.js';
 import type { ParamSpec } from './endpoint-registry.js';
 import { deleteEdges, EDGE_DELETE_PARAMS, EDGE_GET_PARAMS, EDGE_PATHS, getEdges } from './graph-edges.js';
 import { graphOf } from './graph-request.js';
-import { decodeUpsertBody } from './graph-upsert-body.js';
-import {
-  applyUpsert,
-  applyVertexColumns,
-  type UpsertCounts,
-  type UpsertFlags,
-} from './graph-upsert-apply.js';
+import { decodeUpsertBody, decodeUpsertRest } from './graph-upsert-body.js';
+import { applyUpsert, type UpsertFlags } from './graph-upsert-apply.js';
 import { readVertexColumns } from './graph-upsert-columns.js';
 import { prepareUpsert } from './graph-upsert.js';
 import {
@@ -108,18 +103,20 @@ async function upsert(ctx: ServerContext, request: FastifyRequest): Promise<Enve
   atomicLevel(request);
   const raw = rawBody(request);
   const text = raw.toString('utf8');
-  // A vertices-only body without vertex flags: read straight into column runs when all of it is valid.
-  const runs =
+  // Without vertex flags, leading vertices that are all valid are read straight into column runs;
+  // the rest of the body, if any, is read the general way from where that stopped.
+  const fast =
     flags.newVertexOnly || flags.updateVertexOnly
       ? undefined
       : readVertexColumns(ctx.db.catalog, graph, raw, text);
-  let counts: UpsertCounts;
-  if (runs !== undefined) counts = await ctx.db.write((tx) => applyVertexColumns(tx, runs, flags));
-  else {
-    const body = readJsonText(text, decodeUpsertBody) ?? { vertices: [], edges: [] };
-    const plan = prepareUpsert(ctx.db.catalog, graph, body);
-    counts = await ctx.db.write((tx) => applyUpsert(tx, plan, flags));
-  }
+  const body =
+    fast === undefined
+      ? readJsonText(text, decodeUpsertBody)
+      : fast.rest === undefined
+        ? undefined
+        : readJsonText(text, decodeUpsertRest, fast.rest);
+  const plan = prepareUpsert(ctx.db.catalog, graph, body ?? { vertices: [], edges: [] });
+  const counts = await ctx.db.write((tx) => applyUpsert(tx, plan, flags, fast?.runs));
   return okEnvelope([counts], '', counts.skipped_edges ? 'REST-0003' : 'REST-0000');
 }
 

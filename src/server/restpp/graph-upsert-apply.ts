@@ -35,12 +35,24 @@ export interface UpsertCounts {
   edge_vertices_not_exist?: VertexKey[];
 }
 
-/** Applies a prepared upsert inside a write transaction and counts what happened. */
-export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlags): UpsertCounts {
+/**
+ * Applies a prepared upsert inside a write transaction and counts what happened. `columnRuns` are
+ * vertex runs the fast reader (graph-upsert-columns.ts) read from the start of the body, before the
+ * rest was prepared into `plan`; they are applied first, as the body lists them first. They come
+ * only without vertex flags.
+ */
+export function applyUpsert(
+  tx: WriteTx,
+  plan: PreparedUpsert,
+  flags: UpsertFlags,
+  columnRuns: readonly VertexRun[] = [],
+): UpsertCounts {
   const vertexFlag = flags.newVertexOnly || flags.updateVertexOnly;
   let acceptedVertices = 0;
   const skippedVertices: VertexKey[] = [];
-  if (!vertexFlag) acceptedVertices = applyVertexRuns(tx, plan.vertexRuns);
+  if (vertexFlag && columnRuns.length > 0) throw new Error('column runs are read without vertex flags');
+  for (const run of columnRuns) acceptedVertices += acceptedOf(run.vertexType, tx.upsertVertices(run));
+  if (!vertexFlag) acceptedVertices += applyVertexRuns(tx, plan.vertexRuns);
   else {
     for (const run of plan.vertexRuns) {
       for (let i = 0; i < run.ids.length; i++) {
@@ -58,21 +70,6 @@ export function applyUpsert(tx: WriteTx, plan: PreparedUpsert, flags: UpsertFlag
     ? applyEdgesChecked(tx, plan.edges, flags)
     : applyEdgeRuns(tx, plan.edges);
   return upsertCounts(flags, acceptedVertices, skippedVertices, edgeCounts);
-}
-
-/**
- * Applies the vertex runs readVertexColumns (graph-upsert-columns.ts) read from a vertices-only body,
- * for a request without vertex flags; the counts are those applyUpsert gives for the same body.
- */
-export function applyVertexColumns(
-  tx: WriteTx,
-  runs: readonly VertexRun[],
-  flags: UpsertFlags,
-): UpsertCounts {
-  if (flags.newVertexOnly || flags.updateVertexOnly) throw new Error('vertex flags need applyUpsert');
-  let accepted = 0;
-  for (const run of runs) accepted += acceptedOf(run.vertexType, tx.upsertVertices(run));
-  return upsertCounts(flags, accepted, [], { accepted: 0, skipped: 0, missing: [] });
 }
 
 function edgeFlag(flags: UpsertFlags): boolean {

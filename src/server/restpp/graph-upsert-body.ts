@@ -147,9 +147,21 @@ function attrShapeError(name: string, where: Where, values: number): RestError {
 
 /** Decodes an upsert body from its reader; the whole text must be this one object. */
 export function decodeUpsertBody(r: JsonReader): UpsertBody {
-  const out: UpsertBody = { vertices: [], edges: [] };
   enter(r, () => 'the body');
-  for (let key = r.firstKey(); key !== undefined; key = r.nextKey()) {
+  return decodeTopLevel(r, r.firstKey());
+}
+
+/**
+ * Decodes the rest of an upsert body from a reader resumed inside its top-level object after a
+ * value (graph-upsert-columns.ts read what came before).
+ */
+export function decodeUpsertRest(r: JsonReader): UpsertBody {
+  return decodeTopLevel(r, r.nextKey());
+}
+
+function decodeTopLevel(r: JsonReader, first: string | undefined): UpsertBody {
+  const out: UpsertBody = { vertices: [], edges: [] };
+  for (let key = first; key !== undefined; key = r.nextKey()) {
     if (key === 'vertices') decodeVertices(r, out.vertices);
     else if (key === 'edges') decodeEdges(r, out.edges);
     else {

@@ -1,16 +1,19 @@
 /**
- * The fast path of REST++ `POST /graph/{graph}` for the common body, vertices only and all valid:
- *   {"vertices": {<type>: {<id>: {<attr>: {"value": v, "op": o}}}}}
- * read in one pass over its bytes (util/json-bytes.ts) straight into the engine's column runs
+ * The fast path of REST++ `POST /graph/{graph}` for the vertices of the common body, when they come
+ * first and are all valid:
+ *   {"vertices": {<type>: {<id>: {<attr>: {"value": v, "op": o}}}}, "edges": ...}
+ * The vertices are read in one pass over its bytes (util/json-bytes.ts) straight into the engine's column runs
  * (WriteTx.upsertVertices with `columns`), checked against the schema as it is read. An INT or UINT
  * id in its short decimal form becomes a number without a string being made, and attribute names,
  * "value" and "op" are recognised in place. There is no object per vertex or attribute.
  *
- * Anything else (an edge, a syntax or shape error, an unknown type or attribute, a bad id, value or
- * op, an array or object value such as a LIST or MAP attribute's, an attribute name with an escape)
- * makes readVertexColumns return undefined, and the request goes the general way
- * (graph-upsert-body.ts, then prepareUpsert), which gives the same outcome for a valid body and
- * reports the error it has always reported for any other.
+ * What follows the vertices (edges) is left to the general decoder, from where the fast reader
+ * stopped. Anything else in the vertices (a syntax or shape error, an unknown type or attribute, a
+ * bad id, value or op, an array or object value such as a LIST or MAP attribute's, an attribute name
+ * with an escape), or a body that does not start with them, makes readVertexColumns return
+ * undefined, and the whole request goes the general way (graph-upsert-body.ts, then prepareUpsert).
+ * Either way the outcome of a valid body and the error of an invalid one are those of the general
+ * way: vertices without an error there cannot change which error the rest of the body reports.
  */
 import type { AttrType, Catalog, GraphDef, VertexType } from '../../catalog/types.js';
 import type { Value } from '../../catalog/value.js';
@@ -74,15 +77,25 @@ const TOP = [Buffer.from('vertices')];
 const VALUE_OP = [Buffer.from('value'), Buffer.from('op')];
 
 /**
- * The vertex runs of a vertices-only body, checked against the schema, or undefined when the body
- * is anything else or anything in it is wrong (see the file comment).
+ * What the fast reader read: the vertex runs of the body's leading "vertices" object, checked
+ * against the schema, and, when more top-level entries follow it (edges), the offset in the text
+ * just after it, from which the general decoder reads the rest (decodeUpsertRest).
+ */
+export interface VertexColumns {
+  runs: VertexRun[];
+  rest: number | undefined;
+}
+
+/**
+ * The vertex runs of a body that starts with its vertices, or undefined when the body is anything
+ * else or anything in its vertices is wrong (see the file comment).
  */
 export function readVertexColumns(
   catalog: Catalog,
   graph: GraphDef,
   body: Buffer,
   text: string,
-): VertexRun[] | undefined {
+): VertexColumns | undefined {
   try {
     return readBody(new JsonBytes(body, text), catalog, graph);
   } catch (e) {
@@ -91,7 +104,7 @@ export function readVertexColumns(
   }
 }
 
-function readBody(r: JsonBytes, catalog: Catalog, graph: GraphDef): VertexRun[] | undefined {
+function readBody(r: JsonBytes, catalog: Catalog, graph: GraphDef): VertexColumns | undefined {
   if (!r.enterObject() || !r.firstEntry() || r.keyIn(TOP) !== 0 || !r.enterObject()) return undefined;
   const runs: VertexRun[] = [];
   for (let more = r.firstEntry(); more; more = r.nextEntry()) {
@@ -102,9 +115,10 @@ function readBody(r: JsonBytes, catalog: Catalog, graph: GraphDef): VertexRun[] 
     if (run === undefined) return undefined;
     if (run.end > 0) runs.push(run);
   }
-  if (r.nextEntry()) return undefined;
+  const after = r.position;
+  if (r.nextEntry()) return { runs, rest: r.textOffset(after) };
   r.end();
-  return runs;
+  return { runs, rest: undefined };
 }
 
 /** The vertices of one type object, its `{` consumed. */

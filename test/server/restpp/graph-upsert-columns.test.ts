@@ -2,15 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GraphDef } from '../../../src/catalog/types.js';
 import type { Database } from '../../../src/engine/database.js';
-import {
-  applyUpsert,
-  applyVertexColumns,
-  type UpsertFlags,
-} from '../../../src/server/restpp/graph-upsert-apply.js';
-import { decodeUpsertBody } from '../../../src/server/restpp/graph-upsert-body.js';
+import { RestError } from '../../../src/server/http/envelope.js';
+import { readJsonText } from '../../../src/server/http/body.js';
+import { applyUpsert, type UpsertFlags } from '../../../src/server/restpp/graph-upsert-apply.js';
+import { decodeUpsertBody, decodeUpsertRest } from '../../../src/server/restpp/graph-upsert-body.js';
 import { readVertexColumns } from '../../../src/server/restpp/graph-upsert-columns.js';
 import { prepareUpsert } from '../../../src/server/restpp/graph-upsert.js';
-import { JsonReader } from '../../../src/util/json-parse.js';
 import { freshDb, fullCatalog, tempDir } from '../../engine/fixtures.js';
 
 const NO_FLAGS: UpsertFlags = {
@@ -56,6 +53,19 @@ function snap(db: Database): unknown {
   }
 }
 
+/** The request as the route prepares it: the fast reader's runs, and the rest read the general way. */
+function prepareFast(text: string) {
+  const f = fast(text);
+  assert.ok(f !== undefined, `fast path taken for ${text}`);
+  const rest = f.rest === undefined ? undefined : readJsonText(text, decodeUpsertRest, f.rest);
+  return { runs: f.runs, plan: prepareUpsert(catalog, graph, rest ?? { vertices: [], edges: [] }) };
+}
+
+/** The request as the general path prepares it. */
+function prepareGeneral(text: string) {
+  return prepareUpsert(catalog, graph, readJsonText(text, decodeUpsertBody) ?? { vertices: [], edges: [] });
+}
+
 /**
  * Applies the bodies in order to two databases, the general way and the fast way, and checks that
  * each body took the fast path and that counts, data and the data after a WAL replay are the same.
@@ -67,11 +77,10 @@ async function sameAsGeneral(bodies: string[], flags = NO_FLAGS): Promise<void> 
     const a = await freshDb(ta);
     let b = await freshDb(tb);
     for (const text of bodies) {
-      const runs = fast(text);
-      assert.ok(runs !== undefined, `fast path taken for ${text}`);
-      const plan = prepareUpsert(a.catalog, graph, decodeUpsertBody(new JsonReader(text)));
+      const f = prepareFast(text);
+      const plan = prepareGeneral(text);
       const want = await a.write((tx) => applyUpsert(tx, plan, flags));
-      const got = await b.write((tx) => applyVertexColumns(tx, runs, flags));
+      const got = await b.write((tx) => applyUpsert(tx, f.plan, flags, f.runs));
       assert.deepEqual(got, want, text);
     }
     const expected = snap(a);
@@ -165,10 +174,9 @@ test('edge flags without vertex flags give the counts the general path gives', a
 
 test('anything else is left to the general path', () => {
   const general = [
-    // Not vertices only.
+    // Not starting with vertices.
     '{"edges":{}}',
-    '{"vertices":{"Num":{"1":{}}},"edges":{}}',
-    '{"vertices":{},"vertices":{}}',
+    '{"edges":{},"vertices":{"Num":{"1":{}}}}',
     '{"other":{}}',
     '{}',
     '',
@@ -204,8 +212,62 @@ test('anything else is left to the general path', () => {
   for (const text of general) assert.equal(fast(text), undefined, text);
 });
 
-test('new_vertex_only and update_vertex_only are refused: their counts name each vertex', () => {
-  const runs = fast('{"vertices":{"Num":{"1":{}}}}');
-  assert.ok(runs);
-  assert.throws(() => applyVertexColumns({} as never, runs, { ...NO_FLAGS, newVertexOnly: true }));
+test('vertices first, then edges (and more vertices): the rest is read from where the fast reader stopped', async () => {
+  await sameAsGeneral([
+    '{"vertices":{"Person":{"a":{"age":{"value":1}},"b":{}}},' +
+      '"edges":{"Person":{"a":{"knows":{"Person":{"b":{"weight":{"value":0.5}},"c":{}}}}}},' +
+      '"vertices":{"Person":{"c":{"age":{"value":3}}}}}',
+    // Non-ASCII before the edges: the rest starts at a text offset other than its byte offset.
+    '{ "vertices" : {"Person":{"日本":{"tag":{"value":"語"}},"é":{}}} ,\n "edges":{"Person":{"日本":{"knows":{"Person":{"é":{}}}}}}}',
+    '{"vertices":{"Num":{"5":{}}},"edges":{}}',
+  ]);
+  // Endpoint flags see the vertices the fast reader wrote in the same request.
+  await sameAsGeneral(
+    [
+      '{"vertices":{"Person":{"x":{}}},"edges":{"Person":{"x":{"knows":{"Person":{"y":{}}}},"y":{"follows":{"Person":{"x":{}}}}}}}',
+    ],
+    { ...NO_FLAGS, vertexMustExist: true },
+  );
+});
+
+/** The error a request's preparation gives, or undefined. */
+function errorOf(prepare: () => unknown): unknown {
+  try {
+    prepare();
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof RestError)) throw e;
+    return { code: e.code, message: e.message };
+  }
+}
+
+test('an error after the fast-read vertices is the one the general path reports', () => {
+  const v = '{"vertices":{"Person":{"日本":{"age":{"value":1}}}}';
+  const bodies = [
+    `${v},"edges":{"Person":{"日本":{"knows":{"Person":{"b":{"nosuch":{"value":1}}}}}}}}`,
+    `${v},"edges":{"Person":{"日本":{"nope":{"Person":{"b":{}}}}}}}`,
+    `${v},"edges":[]}`,
+    `${v},"bogus":{}}`,
+    `${v},"vertices":{"Nope":{"1":{}}}}`,
+    `${v},"vertices":{"Num":{"1":{"v":{"value":"x"}}}},"edges":{"Person":{"a":{"knows":{"Person":{"b":{"w":1}}}}}}}`,
+    `${v},"edges":{}} x`,
+    `${v},\n"edges":{"Person":{}},}`,
+    `${v},"edges":{"Person":{"a":{"knows":{"Person":{"b":{"weight":{"value":1}}}}}}}`,
+  ];
+  for (const text of bodies) {
+    const want = errorOf(() => prepareGeneral(text));
+    assert.ok(want !== undefined, `the general path refuses ${text}`);
+    assert.deepEqual(
+      errorOf(() => prepareFast(text)),
+      want,
+      text,
+    );
+  }
+});
+
+test('vertex flags are not for column runs: their counts name each vertex', () => {
+  const f = fast('{"vertices":{"Num":{"1":{}}}}');
+  assert.ok(f);
+  const plan = { vertexRuns: [], edges: [] };
+  assert.throws(() => applyUpsert({} as never, plan, { ...NO_FLAGS, newVertexOnly: true }, f.runs));
 });

@@ -248,12 +248,13 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   /** How an (edge type, from type, to type) as given maps to storage; cached per transaction. */
   route(edgeType: string, fromType: string, toType: string): Route {
     const last = this.lastRoute;
-    if (last && last[0] === edgeType && last[1] === fromType && last[2] === toType) return last[3];
+    if (last && last[0] === edgeType && last[1] === fromType && last[2] === toType)
+      return this.fresh(last[3]);
     const key = `${edgeType}\u0000${fromType}\u0000${toType}`;
     let r = this.routes.get(key);
     if (r) {
       this.lastRoute = [edgeType, fromType, toType, r];
-      return r;
+      return this.fresh(r);
     }
     const res = edgeTypeOf(this.store.catalog, edgeType);
     const et = res.stored;
@@ -275,6 +276,15 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     r = { et, ft: this.table(fT), tt: this.table(tT), swap, block: this.store.getBlock(et.name, fT, tT) };
     this.routes.set(key, r);
     this.lastRoute = [edgeType, fromType, toType, r];
+    return r;
+  }
+
+  /**
+   * A cached route without a block may be out of date: another route to the same stored edge type
+   * (a reverse edge type, the other orientation of an undirected one) may have created it since.
+   */
+  private fresh(r: Route): Route {
+    if (r.block === undefined) r.block = this.store.getBlock(r.et.name, r.ft.type.name, r.tt.type.name);
     return r;
   }
 

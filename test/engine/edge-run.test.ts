@@ -265,3 +265,42 @@ test('a refused edge inside a run changes nothing; the edges around it apply and
     t.cleanup();
   }
 });
+
+test('an edge route looked up before its storage block existed finds the block a reverse edge type created', async () => {
+  // follows p0->p1 is skipped (p1 is missing) while no follows block exists; followed_by p0->p0
+  // then creates the block, and follows p0->p0 must update that edge, not add a second one.
+  for (const runs of [false, true]) {
+    const t = tempDir();
+    try {
+      const db = await freshDb(t);
+      await db.write((tx) => tx.upsertVertex('Person', 'p0', {}));
+      const since = (value: number): Record<string, AttrUpdate> => ({ since: { value, op: 'set' } });
+      const ops: Op[] = [
+        ['follows', 'p1', 1],
+        ['followed_by', 'p0', 2],
+        ['follows', 'p0', 3],
+      ].map(([edgeType, toId, v]) => ({
+        edgeType: edgeType as string,
+        fromType: 'Person',
+        fromId: 'p0',
+        toType: 'Person',
+        toId: toId as string,
+        attrs: since(1_600_000_000 + (v as number)),
+      }));
+      const c = zero();
+      await db.write((tx) => (runs ? inRuns : oneByOne)(tx, ops, false, c));
+      assert.deepEqual(c, { inserted: 1, updated: 1, skipped: 1, invalid: 0 });
+      const r = db.read();
+      try {
+        assert.equal(r.edgeCount('follows'), 1);
+        const [edge] = r.edges('Person', r.lookup('Person', 'p0')!, { edgeType: 'follows' });
+        assert.equal(r.edgeAttr(edge, 'since'), 1_600_000_003);
+      } finally {
+        r.release();
+      }
+      await db.close();
+    } finally {
+      t.cleanup();
+    }
+  }
+});

@@ -414,9 +414,10 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       for (const v of result) resultMark[v.gid] = 0;
       for (const v of sources) sourceMark[v.gid] = 0;
       for (const v of targets) targetMark[v.gid] = 0;
-      for (const g of selectRun.result) resultMark[g] = 0;
-      for (const g of selectRun.sources) sourceMark[g] = 0;
-      for (const g of selectRun.targets) targetMark[g] = 0;
+      const st = selectRun;
+      for (let n = 0; n < st.resultCount; n++) resultMark[st.result[n]] = 0;
+      for (let n = 0; n < st.sourceCount; n++) sourceMark[st.sources[n]] = 0;
+      for (let n = 0; n < st.targetCount; n++) targetMark[st.targets[n]] = 0;
     };
     return { result, sources, targets, visit, post, bind, selectRun, wide, clearMarks };
   };
@@ -461,16 +462,17 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       pendingAccum?.apply();
       for (let i = 0; i < postGroups.length; i++) {
         // The kernel collects the result's alias only in the result list (same vertices, same order).
-        const list =
+        const st = selectRun;
+        const [list, count] =
           postGroups[i].target === resultIsTarget
-            ? selectRun.result
+            ? [st.result, st.resultCount]
             : postGroups[i].target
-              ? selectRun.targets
-              : selectRun.sources;
+              ? [st.targets, st.targetCount]
+              : [st.sources, st.sourceCount];
         const pendingPost = beginClause(ctx, postGroups[i].deferGlobals, false);
         try {
-          for (let from = 0; from < list.length; from += CHUNK) {
-            k.posts[i](ctx, list, from, Math.min(list.length, from + CHUNK), selectRun);
+          for (let from = 0; from < count; from += CHUNK) {
+            k.posts[i](ctx, list, from, Math.min(count, from + CHUNK), selectRun);
             yield;
           }
         } finally {
@@ -478,7 +480,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         }
         pendingPost?.apply();
       }
-      const out = new VertexGids(ctx, selectRun.result);
+      const out = new VertexGids(ctx, selectRun.result.slice(0, selectRun.resultCount));
       return having || order.length > 0 || limit || offset
         ? finish(ctx, ctx.vertexList(out) as Vtx[], bind)
         : out;
@@ -558,7 +560,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       }
     } finally {
       // Stopped between chunks (timeout, abort): the SELECT still clears its marks.
-      if (!r.done) g.return(new VertexGids(ctx, []));
+      if (!r.done) g.return(new VertexGids(ctx, new Int32Array(0)));
     }
     return r.value;
   };

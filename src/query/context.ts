@@ -60,6 +60,7 @@ export class RunContext {
   private readonly gidStarts: number[] = [];
   private gidEnd = 0;
   private markArrays: Uint8Array[] | null = null;
+  private gidLists: Int32Array[] | null = null;
   /** SELECTs that marked vertices and have not cleared their marks yet (see marks()). */
   marksOpen = 0;
   private readonly buffers = new RunBuffers();
@@ -220,21 +221,32 @@ export class RunContext {
   }
 
   /** The run indexes of a vertex set (a Vtx list or VertexGids), for SELECT kernels. */
-  gidsOf(v: Vtx[] | VertexGids): number[] {
+  gidsOf(v: Vtx[] | VertexGids): Int32Array {
     if (v instanceof VertexGids) return v.gids;
-    const out = new Array<number>(v.length);
+    const out = new Int32Array(v.length);
     for (let n = 0; n < v.length; n++) out[n] = this.own(v[n]).gid;
     return out;
   }
 
   /** Every live vertex of the given types, as run indexes in type then row order. */
   typeGids(typeNames: Iterable<string>): VertexGids {
-    const out: number[] = [];
-    for (const tn of new Set(typeNames)) {
-      const base = this.base(tn);
-      for (const row of this.graph.rows(tn)) out.push(base + row);
-    }
+    const parts = [...new Set(typeNames)].map((tn) => ({ base: this.base(tn), rows: this.graph.rows(tn) }));
+    const out = new Int32Array(parts.reduce((n, p) => n + p.rows.length, 0));
+    let n = 0;
+    for (const { base, rows } of parts) for (let i = 0; i < rows.length; i++) out[n++] = base + rows[i];
     return new VertexGids(this, out);
+  }
+
+  /**
+   * Per-run lists a SELECT kernel collects run indexes in (result, sources, targets), one cell per
+   * run index: a vertex is collected at most once per SELECT, so a list never outgrows its array.
+   */
+  gidBuffers(): Int32Array[] {
+    if (!this.gidLists) {
+      const n = this.gidLimit();
+      this.gidLists = [this.buffers.int32Cells(n), this.buffers.int32Cells(n), this.buffers.int32Cells(n)];
+    }
+    return this.gidLists;
   }
 
   /**
@@ -286,6 +298,7 @@ export class RunContext {
   release(): void {
     this.buffers.release(this.marksOpen !== 0);
     this.markArrays = null;
+    this.gidLists = null;
     this.dense.length = 0;
   }
 

@@ -7,12 +7,13 @@
 
 const KEEP = 16;
 const freeMarks: Uint8Array[] = [];
+const freeInt32: Int32Array[] = [];
 const freeFloat64: Float64Array[] = [];
 const freeUint8: Uint8Array[] = [];
 const freeFloat32: Float32Array[] = [];
 let lastStamp = 0;
 
-function take<A extends Float64Array | Float32Array | Uint8Array>(
+function take<A extends Int32Array | Float64Array | Float32Array | Uint8Array>(
   free: A[],
   n: number,
   make: (n: number) => A,
@@ -23,7 +24,7 @@ function take<A extends Float64Array | Float32Array | Uint8Array>(
   return a;
 }
 
-function giveBack<A extends Float64Array | Float32Array | Uint8Array>(free: A[], a: A): void {
+function giveBack<A extends Int32Array | Float64Array | Float32Array | Uint8Array>(free: A[], a: A): void {
   if (free.length >= KEEP) free.shift();
   free.push(a);
 }
@@ -37,6 +38,7 @@ export function newStamp(): number {
 /** The arrays one run borrows; `release` returns them when the run ends. */
 export class RunBuffers {
   private readonly markArrays: Uint8Array[] = [];
+  private readonly ints: Int32Array[] = [];
   private readonly floats: Float64Array[] = [];
   private readonly bytes: Uint8Array[] = [];
   private readonly floats32: Float32Array[] = [];
@@ -45,6 +47,13 @@ export class RunBuffers {
   marks(n: number): Uint8Array {
     const a = take(freeMarks, n, (k) => new Uint8Array(k));
     this.markArrays.push(a);
+    return a;
+  }
+
+  /** An Int32Array of at least n cells with arbitrary contents. */
+  int32Cells(n: number): Int32Array {
+    const a = take(freeInt32, n, (k) => new Int32Array(k));
+    this.ints.push(a);
     return a;
   }
 
@@ -72,12 +81,14 @@ export class RunBuffers {
   /** Returns the arrays to the pool; `marksDirty`: some marks were not cleared, so zero them. */
   release(marksDirty: boolean): void {
     for (const a of this.markArrays) giveBack(freeMarks, marksDirty ? a.fill(0) : a);
+    for (const a of this.ints) giveBack(freeInt32, a);
     for (const a of this.floats) giveBack(freeFloat64, a);
     for (const a of this.bytes) giveBack(freeUint8, a);
     for (const a of this.floats32) giveBack(freeFloat32, a);
     this.floats32.length = 0;
     this.bytes.length = 0;
     this.markArrays.length = 0;
+    this.ints.length = 0;
     this.floats.length = 0;
   }
 }

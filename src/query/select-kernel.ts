@@ -34,10 +34,16 @@ export interface SelectRun {
   resultMark: Uint8Array;
   sourceMark: Uint8Array;
   targetMark: Uint8Array;
-  /** The run indexes collected for the result and for the source and target aliases. */
-  result: number[];
-  sources: number[];
-  targets: number[];
+  /**
+   * The run indexes collected for the result and for the source and target aliases: run-sized
+   * arrays filled up to their counts.
+   */
+  result: Int32Array;
+  resultCount: number;
+  sources: Int32Array;
+  sourceCount: number;
+  targets: Int32Array;
+  targetCount: number;
   /** Per edge step of the block, the adjacencies of a source vertex type. */
   plan(sourceType: string): KernelHop[][];
   /** The plan of the type run index `gid` belongs to; sets `start`/`end` to the type's run indexes. */
@@ -50,7 +56,13 @@ export interface SelectRun {
 }
 
 /** A phase over the vertices with run indexes `list[from..to)`. */
-export type KernelPhase = (ctx: RunContext, list: number[], from: number, to: number, st: SelectRun) => void;
+export type KernelPhase = (
+  ctx: RunContext,
+  list: Int32Array,
+  from: number,
+  to: number,
+  st: SelectRun,
+) => void;
 
 /** The phases of one variant of a SELECT's kernel. */
 export interface KernelVariant {
@@ -351,7 +363,7 @@ function emitAccumPhase(
   // The result list doubles as the list of the alias it collects (see compileSelect's run).
   const keepSource =
     b.needSources && b.hasEdge && b.resultIsTarget
-      ? 'if (sourceMark[sg] === 0) { sourceMark[sg] = 1; sources.push(sg); }'
+      ? 'if (sourceMark[sg] === 0) { sourceMark[sg] = 1; sources[st.sourceCount++] = sg; }'
       : '';
   let body: string;
   if (!b.hasEdge) {
@@ -360,7 +372,7 @@ function emitAccumPhase(
   ctx.step();
   ${where}
   ${accum}
-  if (resultMark[sg] === 0) { resultMark[sg] = 1; result.push(sg); }
+  if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }
   ${keepSource}
 }`;
   } else {
@@ -368,11 +380,11 @@ function emitAccumPhase(
     // code needs no binding.
     const closures = /\bk\d+\(ctx\)/.test(where + accum);
     const keepResult = b.resultIsTarget
-      ? `if (resultMark[tg] === 0) { resultMark[tg] = 1; result.push(tg); }`
-      : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result.push(sg); }';
+      ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
+      : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }';
     const keepTarget =
       b.needTargets && !b.resultIsTarget
-        ? `if (targetMark[tg] === 0) { targetMark[tg] = 1; targets.push(tg); }`
+        ? 'if (targetMark[tg] === 0) { targetMark[tg] = 1; targets[st.targetCount++] = tg; }'
         : '';
     const memos = out.memoNames();
     body = `let start = 0, end = 0, plan = null;

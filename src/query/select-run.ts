@@ -19,15 +19,19 @@ export interface SelectRunParts {
 
 export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
   const plans = new Map<string, KernelHop[][]>();
+  const lists = ctx.gidBuffers();
   let scratch = new Int32Array(64);
   return {
     stamp: p.stamp,
     resultMark: p.marks[0],
     sourceMark: p.marks[1],
     targetMark: p.marks[2],
-    result: [],
-    sources: [],
-    targets: [],
+    result: lists[0],
+    resultCount: 0,
+    sources: lists[1],
+    sourceCount: 0,
+    targets: lists[2],
+    targetCount: 0,
     start: 0,
     end: 0,
     locate(gid) {

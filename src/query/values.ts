@@ -34,7 +34,7 @@ export class VertexGids {
   list: Vtx[] | undefined = undefined;
   constructor(
     readonly run: object,
-    readonly gids: number[],
+    readonly gids: Int32Array,
   ) {}
 
   get length(): number {

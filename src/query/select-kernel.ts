@@ -25,7 +25,6 @@ import { toNumber } from './values.js';
 export interface KernelHop {
   view: AdjacencyView;
   base: number;
-  type: string;
 }
 
 /** The state of one SELECT run that the generated code reads and fills. */

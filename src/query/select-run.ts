@@ -48,7 +48,7 @@ export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
           return p.targetTypes.flatMap((type) =>
             ctx.graph
               .adjacency(edgeType, sourceType, type, direction)
-              .map((view) => ({ view, base: ctx.base(type), type })),
+              .map((view) => ({ view, base: ctx.base(type) })),
           );
         });
         plans.set(sourceType, plan);

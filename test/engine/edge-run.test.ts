@@ -6,11 +6,11 @@ import {
   type EdgeRunCounts,
   EngineError,
   type ExternalId,
-  type ReadTx,
   type WriteTx,
 } from '../../src/engine/api.js';
-import type { Database } from '../../src/engine/database.js';
-import { freshDb, tempDir } from './fixtures.js';
+import { freshDb, graphSnapshot, tempDir } from './fixtures.js';
+
+const EDGES = { edges: true };
 
 /** One edge upsert as a loading batch would send it. */
 interface Op {
@@ -131,29 +131,6 @@ function inRuns(tx: WriteTx, ops: Op[], createMissingEndpoints: boolean, c: Edge
   }
 }
 
-/** Every vertex (row order, attributes) and every edge (per vertex, in order, with attributes). */
-function snapshot(r: ReadTx): unknown {
-  const out: unknown[] = [];
-  for (const vt of r.catalog.vertexTypes) {
-    for (const row of r.rows(vt.name)) {
-      out.push(r.vertex(vt.name, row));
-      for (const e of r.edges(vt.name, row, { direction: 'both' })) out.push(r.edgeRecord(e));
-    }
-    out.push(r.vertexCount(vt.name));
-  }
-  for (const et of r.catalog.edgeTypes) out.push(et.name, r.edgeCount(et.name));
-  return JSON.parse(JSON.stringify(out, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)));
-}
-
-function snap(db: Database): unknown {
-  const r = db.read();
-  try {
-    return snapshot(r);
-  } finally {
-    r.release();
-  }
-}
-
 test('upsertEdges gives what upsertEdge gives edge by edge, counts included, and replays to the same graph', async () => {
   await fc.assert(
     fc.asyncProperty(scriptArb, async (script) => {
@@ -181,11 +158,11 @@ test('upsertEdges gives what upsertEdge gives edge by edge, counts included, and
           await b.write((tx) => inRuns(tx, ops, script.createMissing, cb));
         }
         assert.deepEqual(cb, ca);
-        const expected = snap(a);
-        assert.deepEqual(snap(b), expected);
+        const expected = graphSnapshot(a, EDGES);
+        assert.deepEqual(graphSnapshot(b, EDGES), expected);
         await b.close();
         b = await tb.open();
-        assert.deepEqual(snap(b), expected, 'after WAL replay');
+        assert.deepEqual(graphSnapshot(b, EDGES), expected, 'after WAL replay');
         await a.close();
         await b.close();
       } finally {
@@ -201,7 +178,7 @@ test('an edge run whose types do not fit throws for the whole run and changes no
   const t = tempDir();
   try {
     const db = await freshDb(t);
-    const before = snap(db);
+    const before = graphSnapshot(db, EDGES);
     await assert.rejects(
       db.write((tx) =>
         tx.upsertEdges({
@@ -217,7 +194,7 @@ test('an edge run whose types do not fit throws for the whole run and changes no
       ),
       (e: unknown) => e instanceof EngineError && /does not connect/.test(e.message),
     );
-    assert.deepEqual(snap(db), before);
+    assert.deepEqual(graphSnapshot(db, EDGES), before);
     await db.close();
   } finally {
     t.cleanup();

@@ -144,3 +144,37 @@ export async function freshDb(t: TempDb, extra: Partial<DatabaseOptions> = {}): 
   await db.changeCatalog(fullCatalog());
   return db;
 }
+
+/**
+ * Everything a database holds, in a form deepEqual compares exactly: every vertex of every type
+ * (row order, attributes) and the counts, and with `edges` every vertex's edges in order and the
+ * edge counts. Values JSON cannot tell apart (bigint, -0, Map, bytes) are spelled out.
+ */
+export function graphSnapshot(db: Database, opts: { edges?: boolean } = {}): unknown {
+  const r = db.read();
+  try {
+    const out: unknown[] = [];
+    for (const vt of r.catalog.vertexTypes) {
+      for (const row of r.rows(vt.name)) {
+        out.push(r.vertex(vt.name, row));
+        if (opts.edges)
+          for (const e of r.edges(vt.name, row, { direction: 'both' })) out.push(r.edgeRecord(e));
+      }
+      out.push(r.vertexCount(vt.name));
+    }
+    if (opts.edges) for (const et of r.catalog.edgeTypes) out.push(et.name, r.edgeCount(et.name));
+    return JSON.parse(
+      JSON.stringify(out, (_k, v: unknown) =>
+        typeof v === 'bigint'
+          ? `${v}n`
+          : Object.is(v, -0)
+            ? '-0'
+            : v instanceof Map || v instanceof Uint8Array
+              ? [...v]
+              : v,
+      ),
+    );
+  } finally {
+    r.release();
+  }
+}

@@ -7,14 +7,12 @@ import {
   type AttrUpdate,
   EngineError,
   type ExternalId,
-  type ReadTx,
   type VertexRunColumn,
   type VertexRunCounts,
   type WriteTx,
 } from '../../src/engine/api.js';
-import type { Database } from '../../src/engine/database.js';
 import type { WriteTxImpl } from '../../src/engine/write-tx.js';
-import { fullCatalog, freshDb, tempDir } from './fixtures.js';
+import { fullCatalog, freshDb, graphSnapshot, tempDir } from './fixtures.js';
 
 /** One vertex upsert as a REST++ body would send it. */
 interface Op {
@@ -136,29 +134,6 @@ function inColumns(tx: WriteTx, ops: Op[], c: VertexRunCounts): void {
   }
 }
 
-/** Every vertex of every type (row order, attributes) and the counts. */
-function snapshot(r: ReadTx): unknown {
-  const out: unknown[] = [];
-  for (const vt of r.catalog.vertexTypes) {
-    for (const row of r.rows(vt.name)) out.push(r.vertex(vt.name, row));
-    out.push(r.vertexCount(vt.name));
-  }
-  return JSON.parse(
-    JSON.stringify(out, (_k, v: unknown) =>
-      typeof v === 'bigint' ? String(v) : v instanceof Map ? [...v] : v,
-    ),
-  );
-}
-
-function snap(db: Database): unknown {
-  const r = db.read();
-  try {
-    return snapshot(r);
-  } finally {
-    r.release();
-  }
-}
-
 test('upsertVertices, with records or columns, gives what upsertVertex gives vertex by vertex, counts included, and replays to the same graph', async () => {
   await fc.assert(
     fc.asyncProperty(scriptArb, async (script) => {
@@ -187,15 +162,15 @@ test('upsertVertices, with records or columns, gives what upsertVertex gives ver
         }
         assert.deepEqual(cb, ca);
         assert.deepEqual(cc, ca, 'columns');
-        const expected = snap(a);
-        assert.deepEqual(snap(b), expected);
-        assert.deepEqual(snap(c), expected, 'columns');
+        const expected = graphSnapshot(a);
+        assert.deepEqual(graphSnapshot(b), expected);
+        assert.deepEqual(graphSnapshot(c), expected, 'columns');
         await b.close();
         await c.close();
         b = await tb.open();
         c = await tc.open();
-        assert.deepEqual(snap(b), expected, 'after WAL replay');
-        assert.deepEqual(snap(c), expected, 'columns, after WAL replay');
+        assert.deepEqual(graphSnapshot(b), expected, 'after WAL replay');
+        assert.deepEqual(graphSnapshot(c), expected, 'columns, after WAL replay');
         await a.close();
         await b.close();
         await c.close();

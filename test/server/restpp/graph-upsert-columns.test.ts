@@ -1,14 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { GraphDef } from '../../../src/catalog/types.js';
-import type { Database } from '../../../src/engine/database.js';
 import { RestError } from '../../../src/server/http/envelope.js';
 import { readJsonText } from '../../../src/server/http/body.js';
 import { applyUpsert, type UpsertFlags } from '../../../src/server/restpp/graph-upsert-apply.js';
 import { decodeUpsertBody, decodeUpsertRest } from '../../../src/server/restpp/graph-upsert-body.js';
 import { readVertexColumns } from '../../../src/server/restpp/graph-upsert-columns.js';
 import { prepareUpsert } from '../../../src/server/restpp/graph-upsert.js';
-import { freshDb, fullCatalog, tempDir } from '../../engine/fixtures.js';
+import { freshDb, fullCatalog, graphSnapshot, tempDir } from '../../engine/fixtures.js';
 
 const NO_FLAGS: UpsertFlags = {
   newVertexOnly: false,
@@ -24,33 +23,6 @@ const graph = catalog.graphs[0] as GraphDef;
 function fast(text: string) {
   const b = Buffer.from(text);
   return readVertexColumns(catalog, graph, b, b.toString('utf8'));
-}
-
-/** Every vertex of every type, values made comparable (bigint, Map, bytes, -0). */
-function snap(db: Database): unknown {
-  const r = db.read();
-  try {
-    const out: unknown[] = [];
-    for (const vt of r.catalog.vertexTypes) {
-      for (const row of r.rows(vt.name)) out.push(r.vertex(vt.name, row));
-      out.push(r.vertexCount(vt.name));
-    }
-    return JSON.parse(
-      JSON.stringify(out, (_k, v: unknown) =>
-        typeof v === 'bigint'
-          ? `${v}n`
-          : Object.is(v, -0)
-            ? '-0'
-            : v instanceof Map
-              ? [...v]
-              : v instanceof Uint8Array
-                ? [...v]
-                : v,
-      ),
-    );
-  } finally {
-    r.release();
-  }
 }
 
 /** The request as the route prepares it: the fast reader's runs, and the rest read the general way. */
@@ -83,11 +55,11 @@ async function sameAsGeneral(bodies: string[], flags = NO_FLAGS): Promise<void> 
       const got = await b.write((tx) => applyUpsert(tx, f.plan, flags, f.runs));
       assert.deepEqual(got, want, text);
     }
-    const expected = snap(a);
-    assert.deepEqual(snap(b), expected);
+    const expected = graphSnapshot(a);
+    assert.deepEqual(graphSnapshot(b), expected);
     await b.close();
     b = await tb.open();
-    assert.deepEqual(snap(b), expected, 'after WAL replay');
+    assert.deepEqual(graphSnapshot(b), expected, 'after WAL replay');
     await a.close();
     await b.close();
   } finally {

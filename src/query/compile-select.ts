@@ -8,6 +8,7 @@ import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import { compileExpr, expectType } from './compile-expr.js';
 import { callsEvaluate } from './evaluate.js';
 import { compileSample } from './select-sample.js';
+import { inStorageOrder, sortCollected } from './storage-order.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import { beginClause, endClause, namesIn, readsAsVertex, readsWhatItWrites } from './select-clauses.js';
@@ -460,6 +461,12 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         endClause(ctx);
       }
       pendingAccum?.apply();
+      {
+        const st = selectRun;
+        sortCollected(st.result, st.resultCount, st.resultMark);
+        sortCollected(st.sources, st.sourceCount, st.sourceMark);
+        sortCollected(st.targets, st.targetCount, st.targetMark);
+      }
       for (let i = 0; i < postGroups.length; i++) {
         // The kernel collects the result's alias only in the result list (same vertices, same order).
         const st = selectRun;
@@ -496,6 +503,9 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       endClause(ctx);
     }
     pendingAccum?.apply();
+    inStorageOrder(result);
+    inStorageOrder(sources);
+    inStorageOrder(targets);
     for (const g of postGroups) {
       const list = g.target ? targets : sources;
       const pendingPost = beginClause(ctx, g.deferGlobals, false);

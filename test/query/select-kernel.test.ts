@@ -142,6 +142,30 @@ test('WHERE reading what ACCUM updates sees the values from before the clause (l
   );
 });
 
+test('SELECT results and POST-ACCUM walk vertices in storage order, not in the order rows found them', async () => {
+  // Sources c then a: rows c->a, c->c, a->b, a->c find a, c, b; storage order is a, b, c (w 1, 2, 3).
+  await same(
+    q(
+      `ListAccum<INT> @@post;
+       Start = {c, a};
+       T = SELECT t FROM Start:s -(link>:e)- node:t POST-ACCUM @@post += t.w;
+       S = SELECT s FROM Start:s -(link>:e)- node:t;
+       L = SELECT t FROM Start:s -(link>:e)- node:t LIMIT 2;
+       PRINT @@post, T[T.w], S[S.w], L[L.w];`,
+      'VERTEX<node> a, VERTEX<node> c',
+    ),
+    [
+      {
+        '@@post': [1, 2, 3],
+        T: [1, 2, 3].map((w) => ({ v_id: 'abc'[w - 1], v_type: 'node', attributes: { 'T.w': w } })),
+        S: [1, 3].map((w) => ({ v_id: 'abc'[w - 1], v_type: 'node', attributes: { 'S.w': w } })),
+        L: [1, 2].map((w) => ({ v_id: 'abc'[w - 1], v_type: 'node', attributes: { 'L.w': w } })),
+      },
+    ],
+    { a: v('node', 'a'), c: v('node', 'c') },
+  );
+});
+
 test('k-hop reach with an OrAccum flag and a vertex-only POST-ACCUM', async () => {
   await same(
     q(

@@ -1,0 +1,41 @@
+/**
+ * Puts a SELECT's collected vertices (run indexes) in storage order: the order `Type.*` lists them,
+ * which is run-index order. A SELECT's result, and the lists its POST-ACCUM walks, come out in that
+ * order whichever way the SELECT ran, so the next SELECT reads its sources' adjacencies and
+ * accumulator cells front to back instead of at random.
+ */
+
+/**
+ * Sorts list[0..count) ascending. Every listed index is marked (mark[g] === 1) and no other index
+ * in the list's range is, so a dense list is rebuilt by scanning the marks of its range, which is
+ * cheaper than a comparison sort once the list covers more than about 1/16 of that range.
+ */
+export function sortCollected(list: Int32Array, count: number, mark: Uint8Array): void {
+  if (count < 2) return;
+  let lo = list[0];
+  let hi = lo;
+  let sorted = true;
+  for (let i = 1; i < count; i++) {
+    const g = list[i];
+    if (g < list[i - 1]) sorted = false;
+    if (g < lo) lo = g;
+    else if (g > hi) hi = g;
+  }
+  if (sorted) return;
+  if (hi - lo > count * 16) {
+    list.subarray(0, count).sort();
+    return;
+  }
+  let n = 0;
+  for (let g = lo; g <= hi; g++) if (mark[g] === 1) list[n++] = g;
+}
+
+/** The same order for a list of distinct vertex objects (the closure path). */
+export function inStorageOrder(list: { gid: number }[]): void {
+  for (let i = 1; i < list.length; i++) {
+    if (list[i].gid < list[i - 1].gid) {
+      list.sort((a, b) => a.gid - b.gid);
+      return;
+    }
+  }
+}

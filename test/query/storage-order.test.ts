@@ -1,0 +1,44 @@
+/**
+ * Storage order of collected vertices (storage-order.ts): dense lists are rebuilt from their marks,
+ * sparse ones sorted; either way the list ends ascending with the same members.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { inStorageOrder, sortCollected } from '../../src/query/storage-order.js';
+
+function collected(gids: number[], size: number): { list: Int32Array; mark: Uint8Array } {
+  const list = new Int32Array(size);
+  const mark = new Uint8Array(size);
+  gids.forEach((g, i) => {
+    list[i] = g;
+    mark[g] = 1;
+  });
+  return { list, mark };
+}
+
+test('a dense list is rebuilt from its marks; a sparse one is sorted', () => {
+  const dense = [7, 3, 5, 4, 6, 2];
+  const a = collected(dense, 100);
+  sortCollected(a.list, dense.length, a.mark);
+  assert.deepEqual([...a.list.subarray(0, dense.length)], [2, 3, 4, 5, 6, 7]);
+
+  const sparse = [90, 1, 50];
+  const b = collected(sparse, 100);
+  b.list[3] = 42; // past count: left alone
+  sortCollected(b.list, sparse.length, b.mark);
+  assert.deepEqual([...b.list.subarray(0, 4)], [1, 50, 90, 42]);
+});
+
+test('lists already in order, and vertex objects, are put in run-index order', () => {
+  const c = collected([1, 2, 9], 10);
+  c.mark[5] = 1; // a mark outside the list would show if a sorted list were rebuilt
+  sortCollected(c.list, 3, c.mark);
+  assert.deepEqual([...c.list.subarray(0, 3)], [1, 2, 9]);
+
+  const vs = [{ gid: 4 }, { gid: 1 }, { gid: 3 }];
+  inStorageOrder(vs);
+  assert.deepEqual(
+    vs.map((x) => x.gid),
+    [1, 3, 4],
+  );
+});

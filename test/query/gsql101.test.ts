@@ -49,12 +49,14 @@ test('GSQL 101 hello2: second neighbours, OrAccum, AvgAccum, untyped step', asyn
      }`,
     { p: v('person', 'Tom') },
   );
+  // A SELECT lists its result in storage order (the order the people were added), whichever row
+  // found each vertex first.
   assert.deepEqual(out, [
     {
       SecondNeighbors: [
-        person('Nancy', 20, 'female', 'ky', { '@visited': false }),
         person('Kevin', 28, 'male', 'az', { '@visited': false }),
         person('Amily', 22, 'female', 'ca', { '@visited': false }),
+        person('Nancy', 20, 'female', 'ky', { '@visited': false }),
       ],
     },
     { '@@avgAge': 23.33333333333333 },

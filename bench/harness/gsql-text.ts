@@ -5,8 +5,9 @@
  * vertex's out-degree once into an accumulator rather than once per edge. `lib_pagerank` and
  * `lib_wcc` are written the way the algorithm library's tg_pagerank and tg_wcc are (type names as
  * STRING / SET<STRING> parameters, `outdegree(e_type)` per edge, `@score'` for the change,
- * `WHILE … LIMIT`, a top-k HeapAccum, component sizes in a MapAccum); they are our own text, not
- * the library's.
+ * `WHILE … LIMIT`, a top-k HeapAccum, every edge of the frontier updating a MinAccum and `HAVING`
+ * keeping the vertices whose `@cc_id'` differs, component sizes in a MapAccum); they are our own
+ * text, not the library's.
  */
 export const RMAT_GRAPH = 'rmat';
 export const SOCIAL_GRAPH = 'social';
@@ -110,8 +111,8 @@ CREATE QUERY lib_wcc(SET<STRING> v_type_set, SET<STRING> e_type_set, INT output_
   S = SELECT x FROM Start:x POST-ACCUM x.@cc_id = getvid(x);
   WHILE Start.size() > 0 DO
     Start = SELECT t FROM Start:s -(e_type_set:e)- v_type_set:t
-            WHERE s.@cc_id < t.@cc_id
-            ACCUM t.@cc_id += s.@cc_id;
+            ACCUM t.@cc_id += s.@cc_id
+            HAVING t.@cc_id != t.@cc_id';
   END;
   Start = {v_type_set};
   Start = SELECT s FROM Start:s POST-ACCUM @@component_sizes += (s.@cc_id -> 1);

@@ -25,11 +25,6 @@ export const enum DenseKind {
 }
 
 /** The dense kind of an accumulator type, or undefined when its values are not plain numbers. */
-/** Whether a dense kind can keep previous values (`@x'`) in a typed array: not the integer kinds. */
-export function keepsPrevious(kind: DenseKind): boolean {
-  return kind !== DenseKind.SumInt && kind !== DenseKind.MinInt && kind !== DenseKind.MaxInt;
-}
-
 export function denseKind(t: AccumT): DenseKind | undefined {
   const e = t.elem.kind;
   const float = e === 'FLOAT' || e === 'DOUBLE';
@@ -84,10 +79,12 @@ export class DenseColumn {
   ready: Uint8Array;
   /**
    * For `@x'`: per cell, the stamp of the SELECT that last changed it and the value it had before
-   * that SELECT (null when the query never reads `@x'`).
+   * that SELECT (null when the query never reads `@x'`). An integer cell that had spilled keeps
+   * NaN there and its value in `prevSpill`.
    */
   prevAt: Int32Array | null = null;
   prevVals: Float64Array | null = null;
+  private readonly prevSpill = new Map<number, unknown>();
   /**
    * A copy-on-write snapshot for a clause that reads what it updates (select-kernel.ts): per chunk,
    * the stamp of the SELECT whose clause copied it, the copied cells, and the values of copied
@@ -117,7 +114,7 @@ export class DenseColumn {
     this.ready = new Uint8Array((cells.length >> CHUNK_BITS) + 1);
   }
 
-  /** Keeps previous values for `@x'` (kinds whose cells hold every value: not the integer ones). */
+  /** Keeps previous values for `@x'`. */
   keepPrevious(): void {
     this.prevAt = new Int32Array(this.vals.length);
     this.prevVals = new Float64Array(this.vals.length);
@@ -128,7 +125,9 @@ export class DenseColumn {
     const at = this.prevAt!;
     if (at[g] === stamp) return;
     at[g] = stamp;
-    this.prevVals![g] = g < this.vals.length && this.ready[g >> CHUNK_BITS] === 1 ? this.vals[g] : this.init;
+    const x = g < this.vals.length && this.ready[g >> CHUNK_BITS] === 1 ? this.vals[g] : this.init;
+    this.prevVals![g] = x;
+    if (this.int && x !== x) this.prevSpill.set(g, this.get(g));
   }
 
   /** Makes room for snapshots (once per run). */
@@ -183,7 +182,8 @@ export class DenseColumn {
   previous(g: number, stamp: number): unknown {
     if (this.prevAt![g] !== stamp) return this.get(g);
     const x = this.prevVals![g];
-    return this.bool ? x === 1 : x;
+    if (this.bool) return x === 1;
+    return this.int && x !== x ? this.prevSpill.get(g) : x;
   }
 
   /** The stored number for a value, NaN when an integer cell must spill. */

@@ -258,6 +258,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
           ...(b.where ? { where: b.where } : {}),
           accum: { stmts: b.accum, rows: accum, deferred: deferAccum },
           posts: postGroups.map((g) => ({ slot: g.slot, stmts: g.ast, rows: g.stmts })),
+          ...(b.having ? { having: b.having } : {}),
           querySlots,
         })
       : undefined;
@@ -487,10 +488,14 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
         }
         pendingPost?.apply();
       }
+      if (k.having) {
+        const st = selectRun;
+        k.having(ctx, st.result, 0, st.resultCount, st);
+      }
       const out = new VertexGids(ctx, selectRun.result.slice(0, selectRun.resultCount));
-      return having || order.length > 0 || limit || offset
-        ? finish(ctx, ctx.vertexList(out) as Vtx[], bind)
-        : out;
+      if (order.length > 0) return finish(ctx, ctx.vertexList(out) as Vtx[], bind, false);
+      // Without ORDER BY, LIMIT takes a slice of the run indexes (no vertex objects).
+      return limit || offset ? new VertexGids(ctx, out.gids.subarray(...limitWindow(ctx, out.length))) : out;
     }
     const pendingAccum = beginClause(ctx, deferAccum, true);
     let n = 0;
@@ -519,13 +524,25 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       }
       pendingPost?.apply();
     }
-    return finish(ctx, result, bind);
+    return finish(ctx, result, bind, true);
   };
 
-  /** HAVING, ORDER BY and LIMIT on the collected result. */
-  const finish = (ctx: RunContext, result: Vtx[], bind: (slot: number, v: Vtx) => void): Vtx[] => {
+  /** The [from, to) of the result LIMIT and OFFSET keep, for a result of n vertices. */
+  const limitWindow = (ctx: RunContext, n: number): [number, number] => {
+    const from = offset ? Math.min(n, Math.max(0, toNumber(offset(ctx)))) : 0;
+    const count = limit ? Math.max(0, toNumber(limit(ctx))) : n;
+    return [from, Math.min(n, from + count)];
+  };
+
+  /** HAVING (unless the kernel applied it), ORDER BY and LIMIT on the collected result. */
+  const finish = (
+    ctx: RunContext,
+    result: Vtx[],
+    bind: (slot: number, v: Vtx) => void,
+    applyHaving: boolean,
+  ): Vtx[] => {
     let out = result;
-    if (having) {
+    if (having && applyHaving) {
       const hf = having.f;
       out = out.filter((v) => {
         bind(resultSlot, v);
@@ -546,11 +563,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
       });
       out = keyed.map((k) => k.v);
     }
-    if (limit || offset) {
-      const from = offset ? Math.max(0, toNumber(offset(ctx))) : 0;
-      const count = limit ? Math.max(0, toNumber(limit(ctx))) : out.length;
-      out = out.slice(from, from + count);
-    }
+    if (limit || offset) out = out.slice(...limitWindow(ctx, out.length));
     return out;
   };
   const runSync = (ctx: RunContext): Vtx[] | VertexGids => {

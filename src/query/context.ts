@@ -4,7 +4,7 @@
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { JsonValue } from '../util/json.js';
-import { cellArray, DenseColumn, keepsPrevious, type Cells, type DenseKind } from './accum-dense.js';
+import { cellArray, DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
@@ -306,9 +306,8 @@ export class RunContext {
   column(va: VertexAccum): DenseColumn | null {
     let c = this.dense[va.index];
     if (c === undefined) {
-      // `@x'` of an integer accumulator needs the previous values the object form keeps.
       c =
-        va.dense !== undefined && (!va.primed || keepsPrevious(va.dense))
+        va.dense !== undefined
           ? new DenseColumn(va.dense, () => va.make(this), this.cellsFor(va.dense))
           : null;
       if (c !== null && va.primed) c.keepPrevious();

@@ -6,7 +6,7 @@
  * is computed once per source vertex instead of once per edge.
  */
 import type { Expr } from '../gsql/ast-query.js';
-import { DenseKind, keepsPrevious } from './accum-dense.js';
+import { DenseKind } from './accum-dense.js';
 import { compileExpr } from './compile-expr.js';
 import { vidOfGid } from './functions.js';
 import { edgeFilters, outdegreeOfGid } from './methods.js';
@@ -27,6 +27,11 @@ export class KernelSource {
   readonly inlineUses = new Map<number, number>();
   /** Columns updated inline in a clause whose updates wait for its end. */
   readonly deferredWrites = new Set<number>();
+  /**
+   * Whether some closure the code calls may read an alias other than the source (bound per row);
+   * closures over the source alone see it bound once per source vertex.
+   */
+  rowClosures = false;
 
   constructor(
     /**
@@ -153,8 +158,14 @@ export function cellRead(ks: KernelScope, va: VertexAccum, g: string): string {
 function previousRead(ks: KernelScope, va: VertexAccum, g: string): string {
   const i = va.index;
   ks.out.primed.add(i);
-  const bool = va.dense === DenseKind.Or || va.dense === DenseKind.And;
-  const prev = bool ? `(PV${i}[${g}] === 1)` : `PV${i}[${g}]`;
+  const kind = va.dense!;
+  const bool = kind === DenseKind.Or || kind === DenseKind.And;
+  let prev = bool ? `(PV${i}[${g}] === 1)` : `PV${i}[${g}]`;
+  if (!bool && !isFloatKind(kind)) {
+    // An integer cell that had spilled keeps NaN here (DenseColumn.previous has its value).
+    const t = ks.out.temp();
+    prev = `((${t} = PV${i}[${g}]) === ${t} ? ${t} : C${i}.previous(${g}, stamp))`;
+  }
   return `(PA${i}[${g}] === stamp ? ${prev} : ${cellRead(ks, va, g)})`;
 }
 
@@ -167,6 +178,7 @@ export function use(ks: KernelScope, c: Code): string {
 
 function fallback(ks: KernelScope, e: Expr, perSource: boolean): Code {
   const x = compileExpr(ks.cx, e);
+  if (!perSource) ks.out.rowClosures = true;
   return { src: `${ks.out.constant(x.f)}(ctx)`, t: x.t, perSource, trivial: false };
 }
 
@@ -212,7 +224,6 @@ export function emitExpr(ks: KernelScope, e: Expr): Code {
       const alias = e.target?.kind === 'name' ? ks.cx.lookup(e.target.name) : undefined;
       const g = alias?.aliasTypes ? ks.cells.get(alias.slot) : undefined;
       if (!va || va.dense === undefined || e.index || g === undefined) return fallback(ks, e, perSource);
-      if (e.prev && !keepsPrevious(va.dense)) return fallback(ks, e, perSource);
       const x = compileExpr(ks.cx, e);
       const src = e.prev ? previousRead(ks, va, g) : cellRead(ks, va, g);
       return { src, t: x.t, perSource, trivial: false };
@@ -232,6 +243,8 @@ export function emitExpr(ks: KernelScope, e: Expr): Code {
       const g = b?.aliasTypes ? ks.cells.get(b.slot) : undefined;
       if (e.name.toLowerCase() !== 'outdegree' || g === undefined) return fallback(ks, e, perSource);
       const x = compileExpr(ks.cx, e);
+      // The edge types may be an expression: its closure reads what the row binds.
+      if (!perSource) ks.out.rowClosures = true;
       const filters = ks.out.constant(edgeFilters(ks.cx, e));
       return {
         src: `${ks.out.constant(outdegreeOfGid)}(ctx, ${filters}(ctx), ${g})`,

@@ -67,6 +67,11 @@ export type KernelPhase = (
 export interface KernelVariant {
   accum: KernelPhase;
   posts: KernelPhase[];
+  /**
+   * HAVING over the result list (called once with the whole list): keeps the vertices that pass,
+   * in order, sets `resultCount`, and clears the marks of those it drops.
+   */
+  having: KernelPhase | undefined;
   /** Prepares the columns before the SELECT runs (the wide variant reads them without checks). */
   begin(ctx: RunContext, stamp: number): void;
 }
@@ -91,6 +96,7 @@ export interface KernelBlock {
   where?: Expr;
   accum: { stmts: Stmt[]; rows: RowStmt[]; deferred: boolean };
   posts: { slot: number; stmts: Stmt[]; rows: RowStmt[] }[];
+  having?: Expr;
   /** Slots below this belong to the query body. */
   querySlots: number;
 }
@@ -133,15 +139,20 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
   const code = emitExpr(ks, s.value);
   const v = ks.out.temp();
   const i = ks.out.column(va);
-  // `@x'` keeps the value from before the SELECT's first change of the cell.
-  const remember =
-    `if (PA${i} !== null && PA${i}[${g}] !== stamp) ` +
-    `{ PA${i}[${g}] = stamp; PV${i}[${g}] = ${ks.out.cell(i, g, false)}; }`;
-  const value = `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, code))}; ${remember}`;
+  const int = kind === DenseKind.SumInt || kind === DenseKind.MinInt || kind === DenseKind.MaxInt;
+  /**
+   * `@x'` keeps the value from before the SELECT's first change of the cell. `cell` reads it; an
+   * integer cell may have spilled, so DenseColumn.remember keeps those.
+   */
+  const remember = (cell: string): string =>
+    int
+      ? `if (PA${i} !== null && PA${i}[${g}] !== stamp) C${i}.remember(${g}, stamp);`
+      : `if (PA${i} !== null && PA${i}[${g}] !== stamp) { PA${i}[${g}] = stamp; PV${i}[${g}] = ${cell}; }`;
+  const value = `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, code))};`;
   const snap = ks.out.snapshot.has(i);
   if (deferred && !snap) {
     ks.out.deferredWrites.add(i);
-    return `${value} P.pushDense(C${i}, ${g}, ${add}, ${v});`;
+    return `${value} ${remember(ks.out.cell(i, g, false))} P.pushDense(C${i}, ${g}, ${add}, ${v});`;
   }
   const cell = `V${i}[${g}]`;
   // With a snapshot the clause's reads see the copy, so the update can happen at once.
@@ -149,45 +160,48 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
     ? ''
     : (snap ? `if (SA${i}[${g} >> 10] !== stamp) C${i}.snapshotChunk(${g} >> 10, stamp); ` : '') +
       `if (R${i}[${g} >> 10] === 0) C${i}.prepare(${g});`;
+  // After prep the cell holds its value. Min, Max, Or and And remember only when the cell changes:
+  // a cell no row changes still holds its value from before the SELECT (one random read fewer).
+  const r = remember(cell);
   let apply: string;
   if (!add) {
-    if (bool) apply = `${cell} = ${v} === true ? 1 : 0;`;
-    else if (kind === DenseKind.SumFloat32) apply = `${cell} = Math.fround(${v});`;
-    else if (KINDS_FLOAT.includes(kind)) apply = `${cell} = ${v};`;
-    else apply = `C${i}.set(${g}, ${v});`;
+    if (bool) apply = `${r} ${cell} = ${v} === true ? 1 : 0;`;
+    else if (kind === DenseKind.SumFloat32) apply = `${r} ${cell} = Math.fround(${v});`;
+    else if (KINDS_FLOAT.includes(kind)) apply = `${r} ${cell} = ${v};`;
+    else apply = `${r} C${i}.set(${g}, ${v});`;
     return `${value} ${prep} ${apply}`;
   }
   const c = ks.out.temp();
   switch (kind) {
     case DenseKind.SumFloat:
-      apply = `${cell} += ${v};`;
+      apply = `${r} ${cell} += ${v};`;
       break;
     case DenseKind.SumFloat32:
-      apply = `${cell} = Math.fround(${cell} + ${v});`;
+      apply = `${r} ${cell} = Math.fround(${cell} + ${v});`;
       break;
     case DenseKind.MinFloat:
-      apply = `if (${v} < ${cell}) ${cell} = ${v};`;
+      apply = `if (${v} < ${cell}) { ${r} ${cell} = ${v}; }`;
       break;
     case DenseKind.MaxFloat:
-      apply = `if (${v} > ${cell}) ${cell} = ${v};`;
+      apply = `if (${v} > ${cell}) { ${r} ${cell} = ${v}; }`;
       break;
     case DenseKind.Or:
-      apply = `if (${v} === true) ${cell} = 1;`;
+      apply = `if (${v} === true && ${cell} !== 1) { ${r} ${cell} = 1; }`;
       break;
     case DenseKind.And:
-      apply = `if (${v} !== true) ${cell} = 0;`;
+      apply = `if (${v} !== true && ${cell} !== 0) { ${r} ${cell} = 0; }`;
       break;
     case DenseKind.SumInt: {
-      const r = ks.out.temp();
+      const sum = ks.out.temp();
       apply =
-        `if (typeof ${v} === 'number' && (${c} = ${cell}) === ${c} && Number.isSafeInteger(${r} = ${c} + Math.trunc(${v}))) ` +
-        `${cell} = ${r}; else C${i}.add(${g}, ${v});`;
+        `${r} if (typeof ${v} === 'number' && (${c} = ${cell}) === ${c} && Number.isSafeInteger(${sum} = ${c} + Math.trunc(${v}))) ` +
+        `${cell} = ${sum}; else C${i}.add(${g}, ${v});`;
       break;
     }
     case DenseKind.MinInt:
     case DenseKind.MaxInt: {
       const better = kind === DenseKind.MinInt ? '<' : '>';
-      apply = `if (typeof ${v} === 'number' && (${c} = ${cell}) === ${c}) { if (${v} ${better} ${c}) ${cell} = ${v}; } else C${i}.add(${g}, ${v});`;
+      apply = `if (typeof ${v} === 'number' && (${c} = ${cell}) === ${c}) { if (${v} ${better} ${c}) { ${r} ${cell} = ${v}; } } else { ${r} C${i}.add(${g}, ${v}); }`;
       break;
     }
   }
@@ -222,10 +236,12 @@ function emitGlobalUpdate(ks: KernelScope, s: Stmt): string | undefined {
 /** The statements of a clause: inline where possible, otherwise their closures. */
 function emitStmts(ks: KernelScope, stmts: Stmt[], rows: RowStmt[], deferred: boolean): string {
   return stmts
-    .map(
-      (s, k) =>
-        emitAccumUpdate(ks, s, deferred) ?? emitGlobalUpdate(ks, s) ?? `${ks.out.constant(rows[k])}(ctx);`,
-    )
+    .map((s, k) => {
+      const inline = emitAccumUpdate(ks, s, deferred) ?? emitGlobalUpdate(ks, s);
+      if (inline !== undefined) return inline;
+      ks.out.rowClosures = true;
+      return `${ks.out.constant(rows[k])}(ctx);`;
+    })
     .join('\n');
 }
 
@@ -375,22 +391,29 @@ function emitAccumPhase(
   ${keepSource}
 }`;
   } else {
-    // Closures read the aliases through ctx.vars/ctx.gids (a Vtx made on first read); fully inline
-    // code needs no binding.
-    const closures = /\bk\d+\(ctx\)/.test(where + accum);
-    const keepResult = b.resultIsTarget
+    // Closures read the aliases through ctx.vars/ctx.gids (a Vtx made on first read); code whose
+    // closures read only the source binds nothing per row.
+    const closures = out.rowClosures;
+    const keepTargetResult = b.resultIsTarget
       ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
-      : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }';
+      : '';
     const keepTarget =
       b.needTargets && !b.resultIsTarget
         ? 'if (targetMark[tg] === 0) { targetMark[tg] = 1; targets[st.targetCount++] = tg; }'
         : '';
+    // The source is collected once after its rows (the same vertices, in the same order), which
+    // keeps the per-row loop down to the target's work.
+    const sourceKept = !b.resultIsTarget || keepSource !== '';
+    const keepSourceResult = b.resultIsTarget
+      ? ''
+      : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }';
     const memos = out.memoNames();
     body = `let start = 0, end = 0, plan = null;
 ${memos.length > 0 ? `let ${memos.join(', ')};` : ''}
 for (let n = from; n < to; n++) {
   const sg = list[n]; vars[${S}] = undefined; gids[${S}] = sg;
   ${memos.map((m) => `${m} = undefined;`).join(' ')}
+  ${sourceKept ? 'let kept = false;' : ''}
   if (sg < start || sg >= end) { plan = st.locate(sg); start = st.start; end = st.end; }
   const row = sg - start;
   for (let k = 0; k < plan.length; k++) {
@@ -413,12 +436,13 @@ for (let n = from; n < to; n++) {
         ${closures ? `vars[${T}] = undefined; gids[${T}] = tg;` : ''}
         ${where}
         ${accum}
-        ${keepResult}
-        ${keepSource}
+        ${keepTargetResult}
         ${keepTarget}
+        ${sourceKept ? 'kept = true;' : ''}
       }
     }
   }
+  ${sourceKept ? `if (kept) { ${keepSourceResult} ${keepSource} }` : ''}
 }`;
   }
   const head = `const vars = ctx.vars, gids = ctx.gids, P = ctx.pending;
@@ -462,14 +486,41 @@ for (let n = from; n < to; n++) {
   return { fn: build(out, body), columns: out.columns, primed: out.primed, snapshot: out.snapshot };
 }
 
+function havingPhase(cx: Cx, b: KernelBlock, having: Expr, wide: boolean): Phase {
+  const out = new KernelSource(wide);
+  const slot = b.resultIsTarget ? b.targetSlot : b.sourceSlot;
+  const ks: KernelScope = {
+    cx,
+    out,
+    cells: new Map([[slot, 'g']]),
+    sourceSlot: -1,
+    querySlots: b.querySlots,
+  };
+  const test = cx.inClause('HAVING', () => use(ks, emitExpr(ks, having)));
+  const body = `const vars = ctx.vars, gids = ctx.gids, stamp = st.stamp, resultMark = st.resultMark;
+${columnLocals(out)}
+${out.tempDecls()}
+let kept = from;
+for (let n = from; n < to; n++) {
+  const g = list[n];
+  ctx.step();
+  vars[${slot}] = undefined; gids[${slot}] = g;
+  if (${test} === true) list[kept++] = g; else resultMark[g] = 0;
+}
+st.resultCount = kept;`;
+  return { fn: build(out, body), columns: out.columns, primed: out.primed, snapshot: out.snapshot };
+}
+
 function variant(cx: Cx, b: KernelBlock, wide: boolean): KernelVariant & { phases: Phase[] } {
   const accum = accumPhase(cx, b, wide);
   const posts = b.posts.map((p) => postPhase(cx, b, p, wide));
-  const phases = [accum, ...posts];
+  const having = b.having ? havingPhase(cx, b, b.having, wide) : undefined;
+  const phases = having ? [accum, ...posts, having] : [accum, ...posts];
   const columns = [...new Set(phases.flatMap((p) => [...p.columns.keys()]))];
   return {
     accum: accum.fn,
     posts: posts.map((p) => p.fn),
+    having: having?.fn,
     phases,
     begin(ctx, stamp) {
       if (!wide) return;

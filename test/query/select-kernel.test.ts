@@ -166,6 +166,49 @@ test('SELECT results and POST-ACCUM walk vertices in storage order, not in the o
   );
 });
 
+test("label propagation as the library writes it: every row updates, HAVING keeps what @x' says changed", async () => {
+  // Undirected over link and tie: {a, b, c, d, hub1} is one component, e is alone. getvid gives
+  // a 0, hub1 1, b 2, c 4, d 6 (row and type). Round 1 moves b, c and d to 0 (hub1 keeps 1, below
+  // b's and c's labels from before the clause); round 2 moves hub1; round 3 changes nothing.
+  await same(
+    q(`MinAccum<INT> @cc;
+       SumAccum<INT> @@rounds;
+       ListAccum<INT> @@sizes;
+       All = {node.*, hub.*};
+       S = SELECT s FROM All:s POST-ACCUM s.@cc = getvid(s);
+       WHILE S.size() > 0 DO
+         S = SELECT t FROM S:s -((link>|<link|tie):e)- :t
+             ACCUM t.@cc += s.@cc
+             HAVING t.@cc != t.@cc';
+         @@rounds += 1;
+         @@sizes += S.size();
+       END;
+       Roots = SELECT s FROM All:s WHERE s.@cc == getvid(s);
+       PRINT @@rounds, @@sizes, Roots.size() AS components;`),
+    [{ '@@rounds': 3, '@@sizes': [3, 1, 0], components: 2 }],
+  );
+});
+
+test("@x' of an integer accumulator past 2^53 reads the spilled previous value", async () => {
+  // s.@v = w * 2^59 (spilled cells). Every link row adds 2^59 to its target: a 1 -> 3 (from c, d),
+  // b 2 -> 3, c 3 -> 6 (from a, b, c). Only a has more than twice its previous value.
+  const unit = 2 ** 59;
+  await same(
+    q(`SumAccum<INT> @v;
+       S = {node.*};
+       S = SELECT s FROM S:s POST-ACCUM s.@v = s.w * 576460752303423488;
+       S = SELECT t FROM S:s -(link>:e)- node:t
+           ACCUM t.@v += 576460752303423488
+           HAVING t.@v' * 2 < t.@v;
+       PRINT S[S.@v];`),
+    [
+      {
+        S: [{ v_id: 'a', v_type: 'node', attributes: { 'S.@v': 3 * unit } }],
+      },
+    ],
+  );
+});
+
 test('k-hop reach with an OrAccum flag and a vertex-only POST-ACCUM', async () => {
   await same(
     q(

@@ -75,7 +75,8 @@ async function runInstalled(
     throw e;
   }
   return runTracked(request, ctx.db, graph, headers, async (opts) => {
-    return (await executeQuery(ctx.db, query, args, { ...opts, outputDir: ctx.outputDir, log: ctx.log })).results;
+    return (await executeQuery(ctx.db, query, args, { ...opts, outputDir: ctx.outputDir, log: ctx.log }))
+      .results;
   });
 }
 

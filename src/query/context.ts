@@ -2,7 +2,7 @@
  * The state of one query run: variable slots, PRINT results, pending DML, interned vertices, and
  * cancellation (an AbortSignal and a deadline, checked while the query runs).
  */
-import type { AdjacencyView } from '../engine/api.js';
+import type { AdjacencyView, EdgeFilter } from '../engine/api.js';
 import type { JsonValue } from '../util/json.js';
 import { cellArray, DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
@@ -65,6 +65,8 @@ export class RunContext {
   marksOpen = 0;
   private readonly buffers = new RunBuffers();
   private readonly degreeViews = new Map<string, Map<string, AdjacencyView[]>>();
+  /** Per out-edge filter list of outdegree(): per vertex type index, the views it counts. */
+  private readonly degreeViewsByFilters = new WeakMap<EdgeFilter[], AdjacencyView[][]>();
   /** Per vertex-attached accumulator index: its dense column, or null when it keeps objects. */
   readonly dense: (DenseColumn | null)[] = [];
   private lastYield = Date.now();
@@ -276,6 +278,27 @@ export class RunContext {
    * read from the adjacency views (no edge handles are listed).
    */
   outDegree(edgeType: string, type: string, row: number): number {
+    return this.degreeIn(this.outViews(edgeType, type), row);
+  }
+
+  /**
+   * outdegree() over out-edge filters that all name their edge type, of the vertex with run index
+   * gid (SELECT kernels call it once per source vertex, so the views are looked up once per type).
+   */
+  outDegreeOfGid(filters: EdgeFilter[], gid: number): number {
+    const i = this.typeIndexAt(gid);
+    let byType = this.degreeViewsByFilters.get(filters);
+    if (!byType) this.degreeViewsByFilters.set(filters, (byType = []));
+    let views = byType[i];
+    if (views === undefined) {
+      const type = this.typeNameAt(i);
+      views = byType[i] = filters.flatMap((f) => this.outViews(f.edgeType!, type));
+    }
+    return this.degreeIn(views, gid - this.typeStartAt(i));
+  }
+
+  /** The out-adjacency views of one edge type from one source vertex type, to every target type. */
+  private outViews(edgeType: string, type: string): AdjacencyView[] {
     let bySource = this.degreeViews.get(edgeType);
     if (!bySource) this.degreeViews.set(edgeType, (bySource = new Map()));
     let views = bySource.get(type);
@@ -285,6 +308,10 @@ export class RunContext {
       );
       bySource.set(type, views);
     }
+    return views;
+  }
+
+  private degreeIn(views: AdjacencyView[], row: number): number {
     let n = 0;
     for (const view of views) {
       const offsets = view.offsets;

@@ -32,6 +32,8 @@ export class KernelSource {
    * closures over the source alone see it bound once per source vertex.
    */
   rowClosures = false;
+  /** Whether some statement runs as its closure (it may update anything). */
+  stmtClosures = false;
 
   constructor(
     /**
@@ -46,6 +48,11 @@ export class KernelSource {
      * (see select-kernel.ts's monotoneFilter), where the live value gives the same rows' effects.
      */
     readonly liveTargets: ReadonlySet<number> = new Set(),
+    /**
+     * A column whose first change of a target's cell collects the target (see select-kernel.ts's
+     * changeCollected); the target is then not collected per row.
+     */
+    readonly collectOnChange: number | undefined = undefined,
   ) {}
 
   /** Code reading cell g as stored (`V<i>`), or as the snapshot holds it (`SV<i>`) for a snapshot column. */

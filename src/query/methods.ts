@@ -354,6 +354,7 @@ function outdegreeOf(ctx: RunContext, filters: EdgeFilter[], type: string, row: 
 
 /** outdegree() of the vertex with run index `gid` (SELECT kernels bind aliases by run index). */
 export function outdegreeOfGid(ctx: RunContext, filters: EdgeFilter[], gid: number): number {
+  if (filters.every((f) => f.edgeType !== undefined)) return ctx.outDegreeOfGid(filters, gid);
   const i = ctx.typeIndexAt(gid);
   return outdegreeOf(ctx, filters, ctx.typeNameAt(i), gid - ctx.typeStartAt(i));
 }

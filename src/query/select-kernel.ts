@@ -144,10 +144,14 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
    * `@x'` keeps the value from before the SELECT's first change of the cell. `cell` reads it; an
    * integer cell may have spilled, so DenseColumn.remember keeps those.
    */
+  const collect =
+    ks.out.collectOnChange === i && g === 'tg'
+      ? ` if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }`
+      : '';
   const remember = (cell: string): string =>
     int
-      ? `if (PA${i} !== null && PA${i}[${g}] !== stamp) C${i}.remember(${g}, stamp);`
-      : `if (PA${i} !== null && PA${i}[${g}] !== stamp) { PA${i}[${g}] = stamp; PV${i}[${g}] = ${cell}; }`;
+      ? `if (PA${i} !== null && PA${i}[${g}] !== stamp) { C${i}.remember(${g}, stamp);${collect} }`
+      : `if (PA${i} !== null && PA${i}[${g}] !== stamp) { PA${i}[${g}] = stamp; PV${i}[${g}] = ${cell};${collect} }`;
   const value = `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, code))};`;
   const snap = ks.out.snapshot.has(i);
   if (deferred && !snap) {
@@ -240,6 +244,7 @@ function emitStmts(ks: KernelScope, stmts: Stmt[], rows: RowStmt[], deferred: bo
       const inline = emitAccumUpdate(ks, s, deferred) ?? emitGlobalUpdate(ks, s);
       if (inline !== undefined) return inline;
       ks.out.rowClosures = true;
+      ks.out.stmtClosures = true;
       return `${ks.out.constant(rows[k])}(ctx);`;
     })
     .join('\n');
@@ -294,15 +299,54 @@ function build(out: KernelSource, body: string): KernelPhase {
  */
 function accumPhase(cx: Cx, b: KernelBlock, wide: boolean): Phase {
   const first = emitAccumPhase(cx, b, new KernelSource(wide));
-  if (first.deferredWrites.size === 0) return first.phase;
   const snapshot = new Set<number>();
   for (const i of first.deferredWrites) {
     const va = first.columns.get(i)!;
     if (first.inlineUses.get(i) === mentions([b.where, b.accum.stmts], va.name)) snapshot.add(i);
   }
-  if (snapshot.size === 0) return first.phase;
+  let collect = changeCollected(cx, b, first.columns, first.stmtClosures);
+  // A deferred update changes the cell at the clause's end, too late to collect the row's target.
+  if (collect !== undefined && first.deferredWrites.has(collect) && !snapshot.has(collect))
+    collect = undefined;
+  if (snapshot.size === 0 && collect === undefined) return first.phase;
   const liveTargets = new Set([...snapshot].filter((i) => monotoneFilter(cx, b, first.columns.get(i)!)));
-  return emitAccumPhase(cx, b, new KernelSource(wide, snapshot, liveTargets)).phase;
+  return emitAccumPhase(cx, b, new KernelSource(wide, snapshot, liveTargets, collect)).phase;
+}
+
+/**
+ * The column whose changes alone decide the result, as in the algorithm library's label
+ * propagation: `SELECT t … ACCUM t.@a … HAVING t.@a != t.@a'`, every update of @a inline and on t,
+ * no POST-ACCUM. A target whose cell no row changes has @a' equal to @a and fails the HAVING, so
+ * collecting targets on their cell's first change (instead of on every row) gives the same result;
+ * HAVING still runs on what was collected (a cell may change and change back).
+ */
+function changeCollected(
+  cx: Cx,
+  b: KernelBlock,
+  columns: Map<number, VertexAccum>,
+  stmtClosures: boolean,
+): number | undefined {
+  const h = b.having;
+  if (!b.resultIsTarget || b.posts.length > 0 || stmtClosures || h?.kind !== 'binary' || h.op !== '!=')
+    return undefined;
+  const onTarget = (e: Expr | undefined): e is Expr & { kind: 'vattach' } =>
+    e?.kind === 'vattach' &&
+    !e.index &&
+    e.target?.kind === 'name' &&
+    cx.lookup(e.target.name)?.slot === b.targetSlot;
+  const [l, r] = [h.left, h.right];
+  if (!onTarget(l) || !onTarget(r) || l.name !== r.name || !l.prev === !r.prev) return undefined;
+  const va = cx.vaccs.get(l.name);
+  if (!va || !columns.has(va.index)) return undefined;
+  for (const s of b.accum.stmts) {
+    if (s.kind !== 'assign') {
+      if (mentions(s, va.name) > 0) return undefined;
+      continue;
+    }
+    const t = s.target;
+    if (t.kind === 'vattach' && t.name === va.name && (!onTarget(t) || t.prev)) return undefined;
+  }
+  return va.index;
 }
 
 const MIN_KINDS = [DenseKind.MinInt, DenseKind.MinFloat];
@@ -359,6 +403,7 @@ function emitAccumPhase(
   deferredWrites: Set<number>;
   inlineUses: Map<number, number>;
   columns: Map<number, VertexAccum>;
+  stmtClosures: boolean;
 } {
   const cells: AliasCells = new Map([[b.sourceSlot, 'sg']]);
   if (b.hasEdge) cells.set(b.targetSlot, 'tg');
@@ -394,9 +439,10 @@ function emitAccumPhase(
     // Closures read the aliases through ctx.vars/ctx.gids (a Vtx made on first read); code whose
     // closures read only the source binds nothing per row.
     const closures = out.rowClosures;
-    const keepTargetResult = b.resultIsTarget
-      ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
-      : '';
+    const keepTargetResult =
+      b.resultIsTarget && out.collectOnChange === undefined
+        ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
+        : '';
     const keepTarget =
       b.needTargets && !b.resultIsTarget
         ? 'if (targetMark[tg] === 0) { targetMark[tg] = 1; targets[st.targetCount++] = tg; }'
@@ -460,6 +506,7 @@ ${out.tempDecls()}`;
     deferredWrites: out.deferredWrites,
     inlineUses: out.inlineUses,
     columns: out.columns,
+    stmtClosures: out.stmtClosures,
   };
 }
 

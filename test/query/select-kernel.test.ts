@@ -189,6 +189,29 @@ test("label propagation as the library writes it: every row updates, HAVING keep
   );
 });
 
+test("HAVING on @x' still drops targets whose value changed and changed back", async () => {
+  // Every link target (a, b, c) changes twice and ends where it started; WHERE keeps rows from a
+  // and c only, so d's row to a is dropped before ACCUM.
+  await same(
+    q(`SumAccum<INT> @a;
+       MinAccum<INT> @m = 100;
+       S = {node.*};
+       Back = SELECT t FROM S:s -(link>:e)- node:t ACCUM t.@a += 1, t.@a += -1 HAVING t.@a != t.@a';
+       Low = SELECT t FROM S:s -(link>:e)- node:t WHERE s.w != 4 ACCUM t.@m += s.w HAVING t.@m' != t.@m;
+       PRINT Back.size() AS back, Low[Low.@m];`),
+    [
+      {
+        back: 0,
+        Low: [
+          { v_id: 'a', v_type: 'node', attributes: { 'Low.@m': 3 } },
+          { v_id: 'b', v_type: 'node', attributes: { 'Low.@m': 1 } },
+          { v_id: 'c', v_type: 'node', attributes: { 'Low.@m': 1 } },
+        ],
+      },
+    ],
+  );
+});
+
 test("@x' of an integer accumulator past 2^53 reads the spilled previous value", async () => {
   // s.@v = w * 2^59 (spilled cells). Every link row adds 2^59 to its target: a 1 -> 3 (from c, d),
   // b 2 -> 3, c 3 -> 6 (from a, b, c). Only a has more than twice its previous value.

@@ -4,9 +4,12 @@
  * RunContext.base) instead of one
  * object per vertex: an update in a SELECT touches one array cell, not a chain of objects.
  *
- * Integer cells hold safe integers. A cell a number cannot hold (a sum past ±2^53, a MinAccum<INT>
- * still at its 64-bit initial value) is NaN, and its accumulator object lives in `spill` (absent:
- * the declared initial state). Floating-point cells never spill, so NaN is an ordinary value there.
+ * Integer cells hold safe integers; MinAccum/MaxAccum<INT|UINT> cells are 32-bit (half the memory a
+ * label-propagation pass reads at random). A cell its array cannot hold (a sum past ±2^53, a
+ * Min/MaxAccum value outside the 32-bit range or still at its 64-bit initial value) holds the spill
+ * mark (NaN, or INT32_SPILL in a 32-bit column), and its accumulator object lives in `spill`
+ * (absent: the declared initial state). Floating-point cells never spill, so NaN is an ordinary
+ * value there.
  */
 import type { Accum } from './accumulators.js';
 import type { AccumT } from './types.js';
@@ -52,17 +55,27 @@ export function denseKind(t: AccumT): DenseKind | undefined {
 }
 
 /** The typed array of a dense column's cells. */
-export type Cells = Float64Array | Float32Array | Uint8Array;
+export type Cells = Float64Array | Float32Array | Int32Array | Uint8Array;
+
+/** The spill mark of a 32-bit integer column (the one 32-bit value it does not store). */
+export const INT32_SPILL = -2147483648;
 
 /** Which typed array a kind's cells live in. */
-export function cellArray(kind: DenseKind): 'f64' | 'f32' | 'u8' {
+export function cellArray(kind: DenseKind): 'f64' | 'f32' | 'i32' | 'u8' {
   if (kind === DenseKind.Or || kind === DenseKind.And) return 'u8';
+  if (kind === DenseKind.MinInt || kind === DenseKind.MaxInt) return 'i32';
   return kind === DenseKind.SumFloat32 ? 'f32' : 'f64';
 }
 
 function newCells(kind: DenseKind, n: number): Cells {
   const a = cellArray(kind);
-  return a === 'u8' ? new Uint8Array(n) : a === 'f32' ? new Float32Array(n) : new Float64Array(n);
+  return a === 'u8'
+    ? new Uint8Array(n)
+    : a === 'f32'
+      ? new Float32Array(n)
+      : a === 'i32'
+        ? new Int32Array(n)
+        : new Float64Array(n);
 }
 
 /** Cells per chunk: a chunk is filled with the initial state when first written. */
@@ -80,7 +93,7 @@ export class DenseColumn {
   /**
    * For `@x'`: per cell, the stamp of the SELECT that last changed it and the value it had before
    * that SELECT (null when the query never reads `@x'`). An integer cell that had spilled keeps
-   * NaN there and its value in `prevSpill`.
+   * its spill mark there and its value in `prevSpill`.
    */
   prevAt: Int32Array | null = null;
   prevVals: Float64Array | null = null;
@@ -99,6 +112,8 @@ export class DenseColumn {
   readonly init: number;
   private readonly bool: boolean;
   private readonly int: boolean;
+  /** Cells are 32-bit integers (spill mark INT32_SPILL instead of NaN). */
+  private readonly i32: boolean;
 
   constructor(
     readonly kind: DenseKind,
@@ -109,6 +124,7 @@ export class DenseColumn {
   ) {
     this.bool = kind === DenseKind.Or || kind === DenseKind.And;
     this.int = kind === DenseKind.SumInt || kind === DenseKind.MinInt || kind === DenseKind.MaxInt;
+    this.i32 = cellArray(kind) === 'i32';
     this.init = this.encode(make().value());
     this.vals = cells;
     this.ready = new Uint8Array((cells.length >> CHUNK_BITS) + 1);
@@ -127,7 +143,7 @@ export class DenseColumn {
     at[g] = stamp;
     const x = g < this.vals.length && this.ready[g >> CHUNK_BITS] === 1 ? this.vals[g] : this.init;
     this.prevVals![g] = x;
-    if (this.int && x !== x) this.prevSpill.set(g, this.get(g));
+    if (this.int && this.spilled(x)) this.prevSpill.set(g, this.get(g));
   }
 
   /** Makes room for snapshots (once per run). */
@@ -145,11 +161,13 @@ export class DenseColumn {
     const snap = this.snapVals!;
     if (this.ready[c] === 0) {
       snap.fill(this.init, from, to);
-      if (this.init !== this.init) for (let g = from; g < to; g++) this.snapSpill.set(g, this.make().value());
+      if (this.int && this.spilled(this.init))
+        for (let g = from; g < to; g++) this.snapSpill.set(g, this.make().value());
       return;
     }
     snap.set(this.vals.subarray(from, to), from);
-    if (this.int) for (let g = from; g < to; g++) if (snap[g] !== snap[g]) this.snapSpill.set(g, this.get(g));
+    if (this.int)
+      for (let g = from; g < to; g++) if (this.spilled(snap[g])) this.snapSpill.set(g, this.get(g));
   }
 
   /** Fills every chunk not written yet with the initial state (every cell then holds its value). */
@@ -170,7 +188,7 @@ export class DenseColumn {
     snap.set(this.vals.length === snap.length ? this.vals : this.vals.subarray(0, snap.length));
     this.snapAt!.fill(stamp);
     if (this.int)
-      for (let g = 0; g < snap.length; g++) if (snap[g] !== snap[g]) this.snapSpill.set(g, this.get(g));
+      for (let g = 0; g < snap.length; g++) if (this.spilled(snap[g])) this.snapSpill.set(g, this.get(g));
   }
 
   /** The snapshot value of an integer cell that had spilled (its snapshot cell is NaN). */
@@ -183,13 +201,23 @@ export class DenseColumn {
     if (this.prevAt![g] !== stamp) return this.get(g);
     const x = this.prevVals![g];
     if (this.bool) return x === 1;
-    return this.int && x !== x ? this.prevSpill.get(g) : x;
+    return this.int && this.spilled(x) ? this.prevSpill.get(g) : x;
   }
 
-  /** The stored number for a value, NaN when an integer cell must spill. */
+  /** Whether an integer cell's stored number (or a copy of it) is the spill mark. */
+  spilled(x: number): boolean {
+    return this.i32 ? x === INT32_SPILL : x !== x;
+  }
+
+  /** Whether an integer cell can store the number v as it is. */
+  private fits(v: number): boolean {
+    return this.i32 ? (v | 0) === v && v !== INT32_SPILL : Number.isSafeInteger(v);
+  }
+
+  /** The stored number for a value, the spill mark when an integer cell must spill. */
   private encode(v: unknown): number {
     if (this.bool) return v === true ? 1 : 0;
-    if (this.int) return typeof v === 'number' && Number.isSafeInteger(v) ? v : NaN;
+    if (this.int) return typeof v === 'number' && this.fits(v) ? v : this.i32 ? INT32_SPILL : NaN;
     return typeof v === 'number' ? v : toNumber(v);
   }
 
@@ -215,7 +243,7 @@ export class DenseColumn {
   get(g: number): unknown {
     const x = g < this.vals.length && this.ready[g >> CHUNK_BITS] === 1 ? this.vals[g] : this.init;
     if (this.bool) return x === 1;
-    if (x === x || !this.int) return x;
+    if (!this.int || !this.spilled(x)) return x;
     return this.object(g, x).value();
   }
 
@@ -254,15 +282,21 @@ export class DenseColumn {
         }
         break;
       case DenseKind.MinInt:
-        if (typeof v === 'number' && cur === cur) {
-          if (v < cur) vals[g] = v;
-          return;
+        if (typeof v === 'number' && !this.spilled(cur)) {
+          if (!(v < cur)) return;
+          if (this.fits(v)) {
+            vals[g] = v;
+            return;
+          }
         }
         break;
       case DenseKind.MaxInt:
-        if (typeof v === 'number' && cur === cur) {
-          if (v > cur) vals[g] = v;
-          return;
+        if (typeof v === 'number' && !this.spilled(cur)) {
+          if (!(v > cur)) return;
+          if (this.fits(v)) {
+            vals[g] = v;
+            return;
+          }
         }
         break;
     }
@@ -286,7 +320,7 @@ export class DenseColumn {
       this.vals[g] = typeof v === 'number' ? v : toNumber(v);
       return;
     }
-    if (typeof v === 'number' && Number.isSafeInteger(v)) {
+    if (typeof v === 'number' && this.fits(v)) {
       this.vals[g] = v;
       return;
     }
@@ -297,7 +331,7 @@ export class DenseColumn {
 
   /** The accumulator object of an integer cell (for the rare values a number cannot hold). */
   private object(g: number, cur: number): Accum {
-    if (cur === cur) {
+    if (!this.spilled(cur)) {
       const a = this.make();
       a.set(cur);
       return a;
@@ -309,7 +343,7 @@ export class DenseColumn {
   private store(g: number, a: Accum): void {
     const x = this.encode(a.value());
     this.vals[g] = x;
-    if (x === x) this.spill.delete(g);
+    if (!this.spilled(x)) this.spill.delete(g);
     else this.spill.set(g, a);
   }
 

@@ -351,7 +351,9 @@ export class RunContext {
       ? this.buffers.byteCells(n)
       : a === 'f32'
         ? this.buffers.float32Cells(n)
-        : this.buffers.cells(n);
+        : a === 'i32'
+          ? this.buffers.int32Cells(n)
+          : this.buffers.cells(n);
   }
 
   /** Throws when the query was aborted or ran past its deadline. */

@@ -6,7 +6,7 @@
  * is computed once per source vertex instead of once per edge.
  */
 import type { Expr } from '../gsql/ast-query.js';
-import { DenseKind } from './accum-dense.js';
+import { cellArray, DenseKind, INT32_SPILL } from './accum-dense.js';
 import { compileExpr } from './compile-expr.js';
 import { vidOfGid } from './functions.js';
 import { edgeFilters, outdegreeOfGid } from './methods.js';
@@ -142,6 +142,14 @@ const isFloatKind = (k: DenseKind): boolean =>
   k === DenseKind.MinFloat ||
   k === DenseKind.MaxFloat;
 
+/**
+ * The test (to follow the temporary `t` holding an integer cell's stored number) that the cell
+ * holds its value rather than its spill mark.
+ */
+export function heldTest(kind: DenseKind, t: string): string {
+  return cellArray(kind) === 'i32' ? `!== ${INT32_SPILL}` : `=== ${t}`;
+}
+
 /** Code reading cell `g` of a dense column (chunks not yet written hold the initial value). */
 export function cellRead(ks: KernelScope, va: VertexAccum, g: string): string {
   const i = ks.out.column(va);
@@ -152,11 +160,12 @@ export function cellRead(ks: KernelScope, va: VertexAccum, g: string): string {
     const raw = ks.out.cell(i, g, snap);
     return bool ? `(${raw} === 1)` : raw;
   }
-  // An integer cell holding NaN spilled to an object (a value beyond ±2^53).
+  // An integer cell holding its spill mark spilled to an object (see accum-dense.ts).
   const t = ks.out.temp();
-  const liveInt = `((${t} = ${ks.out.cell(i, g, false)}) === ${t} ? ${t} : C${i}.get(${g}))`;
+  const held = heldTest(kind, t);
+  const liveInt = `((${t} = ${ks.out.cell(i, g, false)}) ${held} ? ${t} : C${i}.get(${g}))`;
   if (!snap) return liveInt;
-  const fromSnapshot = `((${t} = SV${i}[${g}]) === ${t} ? ${t} : C${i}.snapshotValue(${g}))`;
+  const fromSnapshot = `((${t} = SV${i}[${g}]) ${held} ? ${t} : C${i}.snapshotValue(${g}))`;
   if (ks.out.wide) return fromSnapshot;
   return `(SA${i}[${g} >> 10] === stamp ? ${fromSnapshot} : ${liveInt})`;
 }
@@ -169,9 +178,9 @@ function previousRead(ks: KernelScope, va: VertexAccum, g: string): string {
   const bool = kind === DenseKind.Or || kind === DenseKind.And;
   let prev = bool ? `(PV${i}[${g}] === 1)` : `PV${i}[${g}]`;
   if (!bool && !isFloatKind(kind)) {
-    // An integer cell that had spilled keeps NaN here (DenseColumn.previous has its value).
+    // An integer cell that had spilled keeps its spill mark here (DenseColumn.previous has its value).
     const t = ks.out.temp();
-    prev = `((${t} = PV${i}[${g}]) === ${t} ? ${t} : C${i}.previous(${g}, stamp))`;
+    prev = `((${t} = PV${i}[${g}]) ${heldTest(kind, t)} ? ${t} : C${i}.previous(${g}, stamp))`;
   }
   return `(PA${i}[${g}] === stamp ? ${prev} : ${cellRead(ks, va, g)})`;
 }

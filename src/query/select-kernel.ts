@@ -13,10 +13,10 @@
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { Expr, Stmt } from '../gsql/ast-query.js';
-import { DenseKind } from './accum-dense.js';
+import { DenseKind, INT32_SPILL } from './accum-dense.js';
 import { compileExpr } from './compile-expr.js';
 import type { RunContext } from './context.js';
-import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
+import { emitExpr, heldTest, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
 import type { Cx, RowStmt, VertexAccum } from './scope.js';
 import { accumValueType, isFloat, isInteger, isNumeric, type AccumT, type QType } from './types.js';
 import { toNumber } from './values.js';
@@ -205,7 +205,10 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
     case DenseKind.MinInt:
     case DenseKind.MaxInt: {
       const better = kind === DenseKind.MinInt ? '<' : '>';
-      apply = `if (typeof ${v} === 'number' && (${c} = ${cell}) === ${c}) { if (${v} ${better} ${c}) { ${r} ${cell} = ${v}; } } else { ${r} C${i}.add(${g}, ${v}); }`;
+      // 32-bit cells: a value outside the 32-bit range goes through add(), which spills it.
+      apply =
+        `if (typeof ${v} === 'number' && (${c} = ${cell}) ${heldTest(kind, c)} && (${v} | 0) === ${v} && ${v} !== ${INT32_SPILL}) ` +
+        `{ if (${v} ${better} ${c}) { ${r} ${cell} = ${v}; } } else { ${r} C${i}.add(${g}, ${v}); }`;
       break;
     }
   }

@@ -212,6 +212,40 @@ test("HAVING on @x' still drops targets whose value changed and changed back", a
   );
 });
 
+test('Min/MaxAccum<INT> cells are 32-bit: values beyond it, and -2^31 itself, spill and read back', async () => {
+  // link rows (s.w -> t): a1->b, a1->c, b2->c, c3->a, c3->c, d4->a. d and e are no link target:
+  // they keep the declared initial values (the 64-bit extremes for @lo and @hi, which the printed
+  // JSON, read back as JS numbers, rounds to ±2^63).
+  const node = (id: string, lo: unknown, hi: unknown, m: unknown) => ({
+    v_id: id,
+    v_type: 'node',
+    attributes: { 'R.@lo': lo, 'R.@hi': hi, 'R.@m': m },
+  });
+  await same(
+    q(`MinAccum<INT> @lo;
+       MaxAccum<INT> @hi;
+       MinAccum<INT> @m = 0;
+       S = {node.*};
+       S = SELECT t FROM S:s -(link>:e)- node:t
+           ACCUM t.@lo += s.w * -1073741824,
+                 t.@hi += s.w * 1000000000 - 2147483648,
+                 t.@m += s.w - 2147483649;
+       R = {node.*};
+       PRINT R[R.@lo, R.@hi, R.@m];`),
+    [
+      {
+        R: [
+          node('a', -4294967296, 1852516352, -2147483646),
+          node('b', -1073741824, -1147483648, -2147483648),
+          node('c', -3221225472, 852516352, -2147483648),
+          node('d', 2 ** 63, -(2 ** 63), 0),
+          node('e', 2 ** 63, -(2 ** 63), 0),
+        ],
+      },
+    ],
+  );
+});
+
 test("@x' of an integer accumulator past 2^53 reads the spilled previous value", async () => {
   // s.@v = w * 2^59 (spilled cells). Every link row adds 2^59 to its target: a 1 -> 3 (from c, d),
   // b 2 -> 3, c 3 -> 6 (from a, b, c). Only a has more than twice its previous value.

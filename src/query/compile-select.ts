@@ -13,11 +13,12 @@ import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import { beginClause, endClause, namesIn, readsAsVertex, readsWhatItWrites } from './select-clauses.js';
 import { compileSelectKernel, selectKernels } from './select-kernel.js';
+import { selectFinish } from './select-finish.js';
 import { newSelectRun } from './select-run.js';
 import type { Cx, Eval, RowStmt, Typed } from './scope.js';
 import { runtimeTypeNames } from './type-names.js';
 import { T, isNumeric, typeText, type QType } from './types.js';
-import { compareValues, EdgeVal, toNumber, VertexGids, Vtx } from './values.js';
+import { EdgeVal, VertexGids, Vtx } from './values.js';
 
 interface Step {
   filter: EdgeFilter;
@@ -527,45 +528,7 @@ function compileSelectIn(cx: Cx, b: SelectBlock): Typed {
     return finish(ctx, result, bind, true);
   };
 
-  /** The [from, to) of the result LIMIT and OFFSET keep, for a result of n vertices. */
-  const limitWindow = (ctx: RunContext, n: number): [number, number] => {
-    const from = offset ? Math.min(n, Math.max(0, toNumber(offset(ctx)))) : 0;
-    const count = limit ? Math.max(0, toNumber(limit(ctx))) : n;
-    return [from, Math.min(n, from + count)];
-  };
-
-  /** HAVING (unless the kernel applied it), ORDER BY and LIMIT on the collected result. */
-  const finish = (
-    ctx: RunContext,
-    result: Vtx[],
-    bind: (slot: number, v: Vtx) => void,
-    applyHaving: boolean,
-  ): Vtx[] => {
-    let out = result;
-    if (having && applyHaving) {
-      const hf = having.f;
-      out = out.filter((v) => {
-        bind(resultSlot, v);
-        return hf(ctx) === true;
-      });
-    }
-    if (order.length > 0) {
-      const keyed = out.map((v) => {
-        bind(resultSlot, v);
-        return { v, keys: order.map((o) => o.f(ctx)) };
-      });
-      keyed.sort((a, b2) => {
-        for (let i = 0; i < order.length; i++) {
-          const c = compareValues(a.keys[i], b2.keys[i]);
-          if (c !== 0) return order[i].desc ? -c : c;
-        }
-        return 0;
-      });
-      out = keyed.map((k) => k.v);
-    }
-    if (limit || offset) out = out.slice(...limitWindow(ctx, out.length));
-    return out;
-  };
+  const { limitWindow, finish } = selectFinish({ having: having?.f, order, limit, offset, resultSlot });
   const runSync = (ctx: RunContext): Vtx[] | VertexGids => {
     const g = run(ctx);
     let r = g.next();

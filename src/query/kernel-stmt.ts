@@ -41,14 +41,15 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
   const v = ks.out.temp();
   const i = ks.out.column(va);
   const int = kind === DenseKind.SumInt || kind === DenseKind.MinInt || kind === DenseKind.MaxInt;
-  /**
-   * `@x'` keeps the value from before the SELECT's first change of the cell. `cell` reads it; an
-   * integer cell may have spilled, so DenseColumn.remember keeps those.
-   */
+  // A SELECT that collects its targets on change (KernelSource.collectOnChange) does it here.
   const collect =
     ks.out.collectOnChange === i && g === 'tg'
       ? ` if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }`
       : '';
+  /**
+   * `@x'` keeps the value from before the SELECT's first change of the cell. `cell` reads it; an
+   * integer cell may have spilled, so DenseColumn.remember keeps those.
+   */
   const remember = (cell: string): string =>
     int
       ? `if (PA${i} !== null && PA${i}[${g}] !== stamp) { C${i}.remember(${g}, stamp);${collect} }`

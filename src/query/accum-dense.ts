@@ -205,7 +205,7 @@ export class DenseColumn {
   }
 
   /** Whether an integer cell's stored number (or a copy of it) is the spill mark. */
-  spilled(x: number): boolean {
+  private spilled(x: number): boolean {
     return this.i32 ? x === INT32_SPILL : x !== x;
   }
 

@@ -3,21 +3,8 @@ import { edgeTypeText, graphText, tupleTypeText, vertexTypeText } from '../catal
 import { findGraph, globalTypes, graphJobs, graphTypes } from '../catalog/lookup.js';
 import type { Catalog } from '../catalog/types.js';
 import { ShellError, type HandlerTable, type ShellContext } from './context.js';
+import { helpText } from './help-text.js';
 import { queryListing } from './query-list.js';
-
-const HELP = `GSQL Command List:
-  help                     print this list
-  ls                       list the schema, graphs and jobs in scope
-  USE GRAPH <graph>        work in a graph; USE GLOBAL returns to the global scope
-  CREATE VERTEX | CREATE DIRECTED EDGE | CREATE UNDIRECTED EDGE   define global types
-  TYPEDEF TUPLE <f T, ...> <name>                                  define a tuple type
-  CREATE GRAPH <graph>(*) | (<types>)                              create a graph
-  CREATE [GLOBAL] SCHEMA_CHANGE JOB <job> [FOR GRAPH <graph>] { ... }
-  RUN [GLOBAL] SCHEMA_CHANGE JOB <job>  |  DROP JOB <job>  |  SHOW JOB
-  SHOW VERTEX | EDGE | GRAPH <name> | *
-  DROP VERTEX | DROP EDGE | DROP GRAPH <graph> [CASCADE] | DROP ALL
-  CLEAR GRAPH STORE [-HARD]
-  SET exit_on_error = FALSE      keep going after an error`;
 
 function scopeTypes(catalog: Catalog, graph: string | undefined) {
   return graph === undefined ? globalTypes(catalog) : (graphTypes(catalog, graph) ?? globalTypes(catalog));
@@ -76,8 +63,8 @@ export const sessionHandlers: Pick<
     list(ctx);
   },
 
-  async help(_s, ctx) {
-    ctx.print(HELP);
+  async help(s, ctx) {
+    ctx.print(helpText(s.topic));
   },
 
   async show(s, ctx) {

@@ -318,10 +318,41 @@ test('statements of later issues report "not supported yet" and do not stop the 
   );
 });
 
-test('help lists the commands', async () => {
+test('help: TigerGraph\'s first line, then one section per statement family', async () => {
   const r = await run(new MemoryStore(), 'help');
-  assert.match(r.output, /^GSQL Command List:\n/);
-  assert.match(r.output, /CREATE \[GLOBAL\] SCHEMA_CHANGE JOB/);
+  assert.equal(r.code, 0);
+  const lines = r.output.split('\n');
+  assert.equal(lines[0], 'GSQL Help: Summary of TigerGraph GSQL Shell commands.');
+  const titles = lines.filter((l) => /^[A-Z][^ ].*:$/.test(l));
+  assert.deepEqual(titles, [
+    'Session:',
+    'Schema: types and graphs:',
+    'Schema change jobs:',
+    'Loading jobs and data sources:',
+    'Queries:',
+    'Data:',
+    'Users, roles and privileges:',
+    'Secrets and tokens:',
+  ]);
+  for (const statement of [
+    'CREATE [GLOBAL] SCHEMA_CHANGE JOB',
+    'CREATE LOADING JOB',
+    'INSTALL QUERY',
+    'UPSERT',
+    'GRANT|REVOKE ROLE',
+    'CREATE SECRET',
+    'CLEAR GRAPH STORE',
+  ]) {
+    assert.ok(r.output.includes(statement), statement);
+  }
+  const queries = await run(new MemoryStore(), 'help query');
+  assert.deepEqual(
+    queries.output.split('\n').filter((l) => l.endsWith(':')),
+    ['Queries:'],
+  );
+  assert.equal(queries.output.split('\n')[0], 'GSQL Help: Summary of TigerGraph GSQL Shell commands.');
+  const unknown = await run(new MemoryStore(), 'help nothing_like_this');
+  assert.equal(unknown.output, r.output);
 });
 
 test('global jobs move global types in and out of graphs; ALTER EDGE adds and drops pairs; RUN takes options', async () => {

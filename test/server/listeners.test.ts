@@ -66,10 +66,10 @@ test('unknown paths are REST-1000 with 404 on every listener; /restpp prefix is 
   assert.equal((await send(`${s.urls.gsql}/echo`)).status, 404);
 });
 
-test('GET /api/ping needs no credentials', async () => {
+test('GET /api/ping needs no credentials; error is a falsy boolean, as pyTigerGraph ping() needs', async () => {
   const r = await send(`${s.urls.gsql}/api/ping`);
   assert.equal(r.status, 200);
-  assert.equal(r.text, '{"error":"false","message":"pong","results":{}}');
+  assert.equal(r.text, '{"error":false,"message":"pong","results":{}}');
 });
 
 test('GET /version: the component text pyTigerGraph parses', async () => {

@@ -1,5 +1,9 @@
 /**
  * GSQL-server system endpoints: the health check (no credentials) and the 4.x version text.
+ *
+ * The health check answers `"error": false` (a boolean). TigerGraph's doc sample prints the string
+ * "false", but pyTigerGraph's ping() treats any truthy `error` as a failure and then reads a `code`
+ * the answer does not have; the client works against TigerGraph, so the server sends a falsy value.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
@@ -7,7 +11,7 @@ import { gsqlVersionText } from '../version-info.js';
 
 export function registerGsqlSystemRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get('/api/ping', { config: { endpoint: 'GET /api/ping' } }, async () => ({
-    error: 'false',
+    error: false,
     message: 'pong',
     results: {},
   }));

@@ -128,10 +128,8 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
         s.name === '*'
           ? registry.list(graph)
           : [await reported(s.pos, async () => registry.require(graph, s.name))];
-      for (const q of queries) {
-        const [first, ...rest] = q.text.split('\n');
-        ctx.print([first, ...(q.installed ? ['# installed v2'] : []), ...rest].join('\n'));
-      }
+      // An installed query's text is headed by a comment line naming its install mode.
+      for (const q of queries) ctx.print(q.installed ? `# installed v2\n${q.text}` : q.text);
       return;
     }
     case 'dropQuery': {

@@ -80,7 +80,11 @@ test('CREATE, INSTALL, RUN, SHOW and DROP QUERY through the shell', async () => 
     );
     assert.match(installed.output, /Query installation finished\.\n$/);
     const shownInstalled = await run('USE GRAPH social SHOW QUERY hello');
-    assert.equal(shownInstalled.output.split('\n')[2], '# installed v2');
+    assert.deepEqual(shownInstalled.output.split('\n').slice(0, 3), [
+      "Using graph 'social'",
+      '# installed v2',
+      'CREATE QUERY hello(VERTEX<person> p) FOR GRAPH social {',
+    ]);
     const shownAll = await run('USE GRAPH social\nSHOW QUERY *');
     assert.equal(shownAll.output, shownInstalled.output);
 

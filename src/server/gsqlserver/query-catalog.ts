@@ -1,8 +1,9 @@
 /**
  * The 4.x query catalog endpoints: GET /gsql/v1/queries?graph (names), POST /gsql/v1/queries?graph
- * (body: CREATE [OR REPLACE] QUERY text), GET /gsql/v1/queries/{name}?graph (its text and state),
- * DELETE /gsql/v1/queries/{name}?graph and DELETE /gsql/v1/queries?graph&query=a&query=b (all
- * named queries must exist; otherwise nothing is dropped), and POST /gsql/v1/internal/check/query
+ * (body: CREATE [OR REPLACE] QUERY text), GET /gsql/v1/queries/{name}?graph (TigerGraph's form:
+ * queryContent, name, syntax, status, plus installed), DELETE /gsql/v1/queries/{name}?graph and
+ * DELETE /gsql/v1/queries?graph&query=a&query=b (all named queries must exist; otherwise nothing is
+ * dropped; the answer lists `dropped` and an empty `failedToDrop`), and POST /gsql/v1/internal/check/query
  * ?graph {"code": text}: the semantic check alone, answering `errors` and `warnings` (a faulty query
  * is a successful check with errors, as pyTigerGraph expects).
  */
@@ -16,7 +17,7 @@ import { okEnvelope, RestError } from '../http/envelope.js';
 import { compileQuery } from '../../query/compile-query.js';
 import { compileFailure } from '../restpp/query-exec.js';
 import { jsonBody } from '../http/body.js';
-import { graphParam, storedQuery } from './query-info.js';
+import { graphParam, queryStatus, storedQuery } from './query-info.js';
 
 async function create(ctx: ServerContext, request: FastifyRequest): Promise<unknown> {
   const graph = graphParam(ctx, request);
@@ -42,7 +43,11 @@ async function drop(ctx: ServerContext, request: FastifyRequest, names: string[]
   if (names.length === 0) throw new RestError('REST-30001', "The parameter 'query' is required.");
   for (const n of names) storedQuery(ctx, graph, n, 'query');
   const dropped = await registryFor(ctx.db).drop(graph, names);
-  return okEnvelope([], `Successfully dropped queries on the graph '${graph}': [${dropped.join(', ')}].`);
+  return {
+    ...okEnvelope([], `Successfully dropped queries on the graph '${graph}': [${dropped.join(', ')}].`),
+    dropped,
+    failedToDrop: [],
+  };
 }
 
 function check(ctx: ServerContext, request: FastifyRequest): unknown {
@@ -94,7 +99,15 @@ export function registerQueryCatalogRoutes(app: FastifyInstance, ctx: ServerCont
     async (r) => {
       const graph = graphParam(ctx, r);
       const q = storedQuery(ctx, graph, r.params.name, 'query name');
-      return okEnvelope({ name: q.name, graphName: graph, code: q.text, installed: q.installed });
+      return {
+        error: false,
+        message: '',
+        queryContent: q.text,
+        name: q.name,
+        syntax: 'GSQL v2',
+        status: queryStatus(ctx, q),
+        installed: q.installed,
+      };
     },
   );
   app.delete<{ Params: { name: string } }>(

@@ -2,11 +2,16 @@
  * Query metadata of the GSQL server: GET /gsqlserver/gsql/queryinfo?graph&query (spec §4.28),
  * its 4.x form GET|POST /gsql/v1/queries/signature?graph&queryName (pyTigerGraph posts, the docs
  * say GET), and GET /gsql/v1/queries/info?graph[&query][&status] (every query of the graph).
+ *
+ * A query's `status` is TigerGraph's: VALID while its text still compiles against the schema,
+ * INVALID once a schema change broke it. Whether it is installed is a separate field; `status=`
+ * filters on either (VALID/INVALID, or installed/uninstalled), case-insensitively.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QueryDef } from '../../gsql/ast-query.js';
 import { parseQueryText } from '../../gsql/parser-query.js';
 import { QueryRegistryError, registryFor, type StoredQuery } from '../../query/registry.js';
+import { compileFailure } from '../restpp/query-exec.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { okEnvelope, RestError, VERSION_FIELD } from '../http/envelope.js';
@@ -61,16 +66,35 @@ function signatureDoc(ctx: ServerContext, request: FastifyRequest, queryParam: s
   };
 }
 
-const STATUS_FILTERS = new Set(['installed', 'uninstalled', 'all']);
+export type QueryStatus = 'VALID' | 'INVALID';
+
+/** VALID while the query compiles against the current schema, INVALID otherwise. */
+export function queryStatus(ctx: ServerContext, q: StoredQuery): QueryStatus {
+  try {
+    registryFor(ctx.db).compile(q.graph, q.name, ctx.db.catalog);
+    return 'VALID';
+  } catch (e) {
+    if (compileFailure(e)) return 'INVALID';
+    throw e;
+  }
+}
+
+const STATUS_FILTERS: Record<string, (s: StoredQuery, status: QueryStatus) => boolean> = {
+  all: () => true,
+  valid: (_s, status) => status === 'VALID',
+  invalid: (_s, status) => status === 'INVALID',
+  installed: (s) => s.installed,
+  uninstalled: (s) => !s.installed,
+};
 
 function queriesInfo(ctx: ServerContext, request: FastifyRequest): unknown {
   const graph = graphParam(ctx, request);
   const q = queryOf(request);
-  const status = (q.get('status') ?? 'all').toLowerCase();
-  if (!STATUS_FILTERS.has(status)) {
+  const wanted = STATUS_FILTERS[(q.get('status') ?? 'all').toLowerCase()];
+  if (!wanted) {
     throw new RestError(
       'REST-30001',
-      `Unknown status '${q.get('status') ?? ''}': use installed, uninstalled or all.`,
+      `Unknown status '${q.get('status') ?? ''}': use VALID, INVALID, installed, uninstalled or all.`,
     );
   }
   const names = q.list('query');
@@ -79,14 +103,16 @@ function queriesInfo(ctx: ServerContext, request: FastifyRequest): unknown {
       ? names.map((n) => storedQuery(ctx, graph, n, 'query'))
       : registryFor(ctx.db).list(graph);
   const results = queries
-    .filter((s) => status === 'all' || s.installed === (status === 'installed'))
-    .map((s) => ({
+    .map((s) => ({ s, status: queryStatus(ctx, s) }))
+    .filter(({ s, status }) => wanted(s, status))
+    .map(({ s, status }) => ({
       name: s.name,
       graphName: graph,
-      status: s.installed ? 'INSTALLED' : 'VALID',
+      status,
       installed: s.installed,
+      syntax: 'GSQL v2',
       code: s.text,
-      ...querySignature(definitionOf(s), ctx.db.catalog, graph),
+      ...(status === 'VALID' ? querySignature(definitionOf(s), ctx.db.catalog, graph) : {}),
     }));
   return okEnvelope(results);
 }

@@ -31,7 +31,15 @@ test('4.x create, list, read a query', async () => {
   const list = await call(gsql, 'GET', '/gsql/v1/queries?graph=tests');
   assert.deepEqual(list.body.results, ['sig']);
   const one = await call(gsql, 'GET', '/gsql/v1/queries/sig?graph=tests');
-  assert.deepEqual(one.body.results, { name: 'sig', graphName: 'tests', code: SIG, installed: false });
+  assert.deepEqual(one.body, {
+    error: false,
+    message: '',
+    queryContent: SIG,
+    name: 'sig',
+    syntax: 'GSQL v2',
+    status: 'VALID',
+    installed: false,
+  });
   const bad = await call(
     gsql,
     'POST',
@@ -73,12 +81,18 @@ test('queryinfo and signature: ordered input, output following the PRINTs', asyn
   const info4 = await call(gsql, 'GET', '/gsql/v1/queries/info?graph=tests');
   const [row] = info4.body.results as Rec[];
   assert.equal(row.name, 'sig');
+  assert.equal(row.status, 'VALID');
   assert.equal(row.installed, false);
+  assert.equal(row.syntax, 'GSQL v2');
   assert.deepEqual(row.output, expected.output);
-  assert.deepEqual(
-    (await call(gsql, 'GET', '/gsql/v1/queries/info?graph=tests&status=installed')).body.results,
-    [],
-  );
+  const names = async (status: string) =>
+    ((await call(gsql, 'GET', `/gsql/v1/queries/info?graph=tests&status=${status}`)).body.results as Rec[]).map(
+      (r) => r.name,
+    );
+  assert.deepEqual(await names('installed'), []);
+  assert.deepEqual(await names('VALID'), ['sig']);
+  assert.deepEqual(await names('valid'), ['sig']);
+  assert.deepEqual(await names('INVALID'), []);
   assert.equal(
     (await call(gsql, 'GET', '/gsql/v1/queries/info?graph=tests&status=odd')).body.code,
     'REST-30001',
@@ -177,6 +191,8 @@ test('4.x drop: all named queries must exist', async () => {
   assert.deepEqual((await call(gsql, 'GET', '/gsql/v1/queries?graph=tests')).body.results, ['sig', 'gone']);
   const one = await call(gsql, 'DELETE', '/gsql/v1/queries/gone?graph=tests');
   assert.equal(one.body.message, "Successfully dropped queries on the graph 'tests': [gone].");
+  assert.deepEqual(one.body.dropped, ['gone']);
+  assert.deepEqual(one.body.failedToDrop, []);
   assert.deepEqual((await call(gsql, 'GET', '/gsql/v1/queries?graph=tests')).body.results, ['sig']);
   const again = await call(gsql, 'DELETE', '/gsql/v1/queries/gone?graph=tests');
   assert.equal(again.status, 400);

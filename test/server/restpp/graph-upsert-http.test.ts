@@ -372,13 +372,6 @@ test('invalid requests fail whole, atomic or not, and change nothing', async () 
       'non_existing_vertex_type',
     ],
     [
-      { vertices: { vertex4: { ...good, '803': { non_existing_vertex_attribute: { value: 1 } } } } },
-      '',
-      {},
-      'REST-30200',
-      'non_existing_vertex_attribute',
-    ],
-    [
       { vertices: { vertex4: good }, edges: { vertex4: { '1': { nope: { vertex5: { '1': {} } } } } } },
       '',
       {},
@@ -433,6 +426,32 @@ test('invalid requests fail whole, atomic or not, and change nothing', async () 
   const unknownGraph = await call(h.rest, 'POST', '/graph/nograph', { vertices: { vertex4: good } });
   assert.equal(unknownGraph.body.code, 'REST-1004');
   assert.equal(await count('vertex4'), before);
+});
+
+test('an attribute name the type does not have is ignored; the rest is upserted (spec §4.17 rule 3)', async () => {
+  const r = await upsert({
+    vertices: {
+      vertex4: {
+        '860': { a01: { value: 5 }, non_existing_vertex_attribute: { value: 1 } },
+        '861': { nope: { value: 'x', op: 'add' } },
+      },
+      vertex5: { '860': {} },
+    },
+    edges: {
+      vertex4: { '860': { edge2_directed: { vertex5: { '860': { a01: { value: 3 }, zzz: { value: 9 } } } } } },
+    },
+  });
+  assert.equal(r.status, 200, r.text);
+  assert.deepEqual(r.body.results, [{ accepted_vertices: 3, accepted_edges: 1 }]);
+  assert.deepEqual(await vertex('vertex4', '860'), { v_id: '860', v_type: 'vertex4', attributes: { a01: 5 } });
+  // A vertex given only unknown attributes is created with defaults, like one given none.
+  assert.deepEqual(await vertex('vertex4', '861'), { v_id: '861', v_type: 'vertex4', attributes: { a01: 0 } });
+  const e = await call(h.rest, 'GET', '/graph/tests/edges/vertex4/860/edge2_directed/vertex5/860');
+  assert.deepEqual((e.body.results as { attributes: unknown }[]).map((x) => x.attributes), [{ a01: 3 }]);
+  // An existing vertex keeps its values when only unknown attributes are sent.
+  const again = await upsert({ vertices: { vertex4: { '860': { gone: { value: 1 } } } } });
+  assert.deepEqual(again.body.results, [{ accepted_vertices: 1, accepted_edges: 0 }]);
+  assert.deepEqual(await vertex('vertex4', '860'), { v_id: '860', v_type: 'vertex4', attributes: { a01: 5 } });
 });
 
 test('the :14240/restpp listener serves upserts too', async () => {

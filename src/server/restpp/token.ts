@@ -6,7 +6,8 @@
  * - DELETE /requesttoken: deletes `token`; `expiration` is -1.
  * - GET /requesttoken?secret=…&lifetime=…: the pre-3.5 form of POST.
  * The caller of PUT/DELETE proves itself with a secret in the body or Basic credentials, and must
- * own the token (or hold WRITE_USER). Responses show an existing token masked, never in full.
+ * own the token (or hold WRITE_USER). PUT answers with the renewed token itself, as TigerGraph does
+ * (the caller sent it); DELETE shows the dropped token masked.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/authorize.js';
@@ -122,7 +123,7 @@ export const tokenRoutes: RestppRouteModule = {
           expiration,
           error: false,
           message: 'Refresh token successfully.',
-          token: maskToken(token),
+          token,
         };
       },
     });

@@ -18,7 +18,7 @@ import { ShellError, type HandlerTable, type ShellContext } from './context.js';
 import { edgeFromDecl, tupleFromDecl, vertexFromDecl } from './convert.js';
 
 /** A dropped graph takes its grants, local roles, secrets and tokens with it. */
-function withoutGraphSecurity(c: Catalog, graphs: readonly string[]): Catalog {
+export function withoutGraphSecurity(c: Catalog, graphs: readonly string[]): Catalog {
   return c.security ? { ...c, security: forgetGraphs(c.security, graphs) } : c;
 }
 

@@ -32,6 +32,13 @@ before(async () => {
         })
       ).body.token,
     );
+  // A query keeps DELETE /gsql/v1/schema/graphs/social (no cascade) from dropping the graph.
+  const kept = await call(`${s.gsql}/gsql/v1/queries?graph=social`, {
+    method: 'POST',
+    auth: ROOT_BASIC,
+    rawBody: 'CREATE QUERY keep_graph() FOR GRAPH social { PRINT 1; }',
+  });
+  assert.equal(kept.status, 200, kept.text);
   expired = await get(5);
   s.clock.now += 10;
   valid = await get(100000);

@@ -318,7 +318,7 @@ test('statements of later issues report "not supported yet" and do not stop the 
   );
 });
 
-test('help: TigerGraph\'s first line, then one section per statement family', async () => {
+test("help: TigerGraph's first line, then one section per statement family", async () => {
   const r = await run(new MemoryStore(), 'help');
   assert.equal(r.code, 0);
   const lines = r.output.split('\n');

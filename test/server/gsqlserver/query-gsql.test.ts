@@ -86,9 +86,9 @@ test('queryinfo and signature: ordered input, output following the PRINTs', asyn
   assert.equal(row.syntax, 'GSQL v2');
   assert.deepEqual(row.output, expected.output);
   const names = async (status: string) =>
-    ((await call(gsql, 'GET', `/gsql/v1/queries/info?graph=tests&status=${status}`)).body.results as Rec[]).map(
-      (r) => r.name,
-    );
+    (
+      (await call(gsql, 'GET', `/gsql/v1/queries/info?graph=tests&status=${status}`)).body.results as Rec[]
+    ).map((r) => r.name);
   assert.deepEqual(await names('installed'), []);
   assert.deepEqual(await names('VALID'), ['sig']);
   assert.deepEqual(await names('valid'), ['sig']);

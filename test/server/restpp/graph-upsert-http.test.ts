@@ -438,20 +438,37 @@ test('an attribute name the type does not have is ignored; the rest is upserted 
       vertex5: { '860': {} },
     },
     edges: {
-      vertex4: { '860': { edge2_directed: { vertex5: { '860': { a01: { value: 3 }, zzz: { value: 9 } } } } } },
+      vertex4: {
+        '860': { edge2_directed: { vertex5: { '860': { a01: { value: 3 }, zzz: { value: 9 } } } } },
+      },
     },
   });
   assert.equal(r.status, 200, r.text);
   assert.deepEqual(r.body.results, [{ accepted_vertices: 3, accepted_edges: 1 }]);
-  assert.deepEqual(await vertex('vertex4', '860'), { v_id: '860', v_type: 'vertex4', attributes: { a01: 5 } });
+  assert.deepEqual(await vertex('vertex4', '860'), {
+    v_id: '860',
+    v_type: 'vertex4',
+    attributes: { a01: 5 },
+  });
   // A vertex given only unknown attributes is created with defaults, like one given none.
-  assert.deepEqual(await vertex('vertex4', '861'), { v_id: '861', v_type: 'vertex4', attributes: { a01: 0 } });
+  assert.deepEqual(await vertex('vertex4', '861'), {
+    v_id: '861',
+    v_type: 'vertex4',
+    attributes: { a01: 0 },
+  });
   const e = await call(h.rest, 'GET', '/graph/tests/edges/vertex4/860/edge2_directed/vertex5/860');
-  assert.deepEqual((e.body.results as { attributes: unknown }[]).map((x) => x.attributes), [{ a01: 3 }]);
+  assert.deepEqual(
+    (e.body.results as { attributes: unknown }[]).map((x) => x.attributes),
+    [{ a01: 3 }],
+  );
   // An existing vertex keeps its values when only unknown attributes are sent.
   const again = await upsert({ vertices: { vertex4: { '860': { gone: { value: 1 } } } } });
   assert.deepEqual(again.body.results, [{ accepted_vertices: 1, accepted_edges: 0 }]);
-  assert.deepEqual(await vertex('vertex4', '860'), { v_id: '860', v_type: 'vertex4', attributes: { a01: 5 } });
+  assert.deepEqual(await vertex('vertex4', '860'), {
+    v_id: '860',
+    v_type: 'vertex4',
+    attributes: { a01: 5 },
+  });
 });
 
 test('the :14240/restpp listener serves upserts too', async () => {

@@ -140,7 +140,9 @@ test('prepareUpsert converts values and keeps ops', () => {
 });
 
 test('prepareUpsert leaves out attribute names the type does not have', () => {
-  const plan = prepare('{"vertices":{"vertex4":{"1":{"zzz":{"value":1},"a01":{"value":2}},"2":{"zzz":{"value":1}}}}}');
+  const plan = prepare(
+    '{"vertices":{"vertex4":{"1":{"zzz":{"value":1},"a01":{"value":2}},"2":{"zzz":{"value":1}}}}}',
+  );
   assert.deepEqual(plan.vertexRuns[0].attrs, [{ a01: { value: 2, op: 'set' } }, {}]);
 });
 

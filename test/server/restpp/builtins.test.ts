@@ -213,3 +213,21 @@ test('GET /endpoints lists builtins and the edge endpoints with their parameters
     ],
   );
 });
+
+test('stat_vertex_attr covers exactly the live vertices at their current values', async () => {
+  const stats = async () =>
+    (await builtin({ function: 'stat_vertex_attr', type: 'vertex4' })).body.results as unknown[];
+  await call(h.rest, 'POST', '/graph/tests', {
+    vertices: { vertex4: { '100': { a01: { value: 100 } }, '101': { a01: { value: -10 } } } },
+  });
+  assert.deepEqual(await stats(), [
+    { attributes: { a01: { AVG: 105 / 7, MAX: 100, MIN: -10 } }, v_type: 'vertex4' },
+  ]);
+  // Deleted vertices leave the set; an overwritten value counts with its new value only.
+  await call(h.rest, 'DELETE', '/graph/tests/vertices/vertex4?filter=a01%3E50');
+  await call(h.rest, 'DELETE', '/graph/tests/vertices/vertex4/101');
+  await call(h.rest, 'POST', '/graph/tests', { vertices: { vertex4: { '5': { a01: { value: 50 } } } } });
+  assert.deepEqual(await stats(), [{ attributes: { a01: { AVG: 12, MAX: 50, MIN: 1 } }, v_type: 'vertex4' }]);
+  await call(h.rest, 'POST', '/graph/tests', { vertices: { vertex4: { '5': { a01: { value: 5 } } } } });
+  assert.deepEqual(await stats(), [{ attributes: { a01: { AVG: 3, MAX: 5, MIN: 1 } }, v_type: 'vertex4' }]);
+});

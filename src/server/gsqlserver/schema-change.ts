@@ -4,6 +4,7 @@
  * refused change is a REST-30000 naming what is wrong, and nothing is changed).
  */
 import type { FastifyRequest } from 'fastify';
+import { AuthService } from '../../auth/service.js';
 import { CatalogError } from '../../catalog/errors.js';
 import { findGraph } from '../../catalog/lookup.js';
 import type { Catalog } from '../../catalog/types.js';
@@ -16,6 +17,7 @@ import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { jsonBody } from '../http/body.js';
 import { RestError } from '../http/envelope.js';
+import { asRest } from '../restpp/token-auth.js';
 
 export type JsonFields = { [key: string]: JsonValue };
 
@@ -96,4 +98,18 @@ export async function changeSchema(ctx: ServerContext, change: (c: Catalog) => C
     throw e;
   }
   await ctx.db.changeCatalog(next);
+}
+
+/**
+ * Putting global types into a graph or taking them out changes the global schema (TigerGraph does
+ * it in a global schema change job), so it needs WRITE_SCHEMA on the global scope, not only on the
+ * graph the request names.
+ */
+export async function requireGlobalWriteSchema(ctx: ServerContext, request: FastifyRequest): Promise<void> {
+  const principal = request.principal;
+  if (!principal)
+    throw new RestError('REST-10016', 'The request has no authenticated caller.', { status: 401 });
+  await asRest(() =>
+    AuthService.for(ctx.db).check(principal, { kind: 'all', privileges: ['WRITE_SCHEMA'] }, undefined),
+  );
 }

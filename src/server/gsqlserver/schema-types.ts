@@ -7,6 +7,8 @@
  * - DELETE ?vertex=a,b|all[&graph], DELETE /{name}[?graph]: without a graph, drops global types
  *   (as a global schema change job does: they leave every graph, with the edges that need them);
  *   with a graph, drops its local types and takes global types out of it (they stay global).
+ * Adding global types to a graph or taking them out is a global change: it needs WRITE_SCHEMA on
+ * the global scope, beyond the graph-scoped row of the access table.
  * Edges are the same with `edge`, `createEdges`, `addEdges`. One request is one catalog change.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -31,6 +33,7 @@ import {
   changeSchema,
   gsqlStatements,
   nameList,
+  requireGlobalWriteSchema,
   requiredList,
   scopeGraph,
   type JsonFields,
@@ -120,6 +123,7 @@ async function post(kind: TypeKind, ctx: ServerContext, request: FastifyRequest)
   const fields = bodyObject(request);
   if (graph !== undefined) {
     const names = nameList(fields, kind.addKey);
+    await requireGlobalWriteSchema(ctx, request);
     await changeSchema(ctx, (c) => addTypesToGraph(c, graph, kind.target, names));
     return message(kind.added(names, graph));
   }
@@ -178,6 +182,7 @@ async function drop(
     (n) => graph !== undefined && oneType(kind, catalog, graph, n).graph === graph,
   );
   const members = targets.filter((n) => !local.includes(n));
+  if (graph !== undefined && members.length > 0) await requireGlobalWriteSchema(ctx, request);
   await changeSchema(ctx, (c) => {
     let next = c;
     if (graph !== undefined && members.length > 0)

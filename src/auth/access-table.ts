@@ -165,6 +165,13 @@ export const ENDPOINT_ACCESS: ReadonlyMap<string, AccessRule> = new Map<string, 
   ['GET /graphql/{graph_name}', READ_DATA],
   // GraphiQL's static scripts and styles (from node_modules): nothing of the database in them.
   ['GET /graphiql/{file}', PUBLIC],
+  // Ocelot Studio: its page and bundled files hold nothing of the database; login and logout check
+  // their own credentials, and the session endpoint its own cookie (src/server/studio).
+  ['GET /studio/', PUBLIC],
+  ['GET /studio/{file}', PUBLIC],
+  ['POST /studio/api/login', PUBLIC],
+  ['POST /studio/api/logout', PUBLIC],
+  ['GET /studio/api/session', PUBLIC],
 ]);
 
 /** GSQL statement (its leading words, upper case) -> rule. */

@@ -23,6 +23,7 @@ import { EndpointRegistry } from './restpp/endpoint-registry.js';
 import { mountRestppModules } from './restpp/route-module.js';
 import { RESTPP_ROUTE_MODULES } from './restpp/routes.js';
 import { installRestppTokenAuth } from './restpp/token-auth.js';
+import { registerStudioRoutes, StudioSessions, type StudioSessionOptions } from './studio/index.js';
 
 export type ListenerName = 'restpp' | 'gsql' | 'admin' | 'graphql';
 
@@ -55,6 +56,8 @@ export interface ServerOptions {
   /** The GSQL executor; the shell of src/shell over the Database by default. */
   runScript?: ScriptRunner;
   log?: (line: string) => void;
+  /** Studio login sessions: lifetime and clock (tests move time with it). */
+  studioSessions?: StudioSessionOptions;
   /** A fatal durability error (the Database refuses writes from then on). */
   onFatal?: (err: Error) => void;
 }
@@ -142,8 +145,10 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
 
     const gsql = createListenerApp({ recorder, logError: log, restppPrefix: '/restpp', bodyLimit });
-    installGsqlAuthHook(gsql, ctx);
+    const studioSessions = new StudioSessions(opts.studioSessions);
+    installGsqlAuthHook(gsql, ctx, studioSessions);
     registerGsqlRoutes(gsql, ctx);
+    registerStudioRoutes(gsql, db, { sessions: studioSessions });
     await gsql.register(
       async (scope) => {
         mountRestppModules(scope, RESTPP_ROUTE_MODULES, ctx, endpoints);

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { installStudioSessionCredential, type StudioSessions } from '../studio/index.js';
 import { installGsqlCredentialHook } from './tokens-credentials.js';
 
 declare module 'fastify' {
@@ -17,7 +18,13 @@ declare module 'fastify' {
   }
 }
 
-export function installGsqlAuthHook(app: FastifyInstance, ctx: ServerContext): void {
+export function installGsqlAuthHook(
+  app: FastifyInstance,
+  ctx: ServerContext,
+  studioSessions?: StudioSessions,
+): void {
+  // The listener serving the Studio also takes its session cookie as a credential (same origin only).
+  if (studioSessions) installStudioSessionCredential(app, ctx.db, studioSessions);
   installGsqlCredentialHook(app, ctx.db);
 }
 

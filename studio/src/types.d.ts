@@ -1,0 +1,6 @@
+// cytoscape-fcose ships no type declarations; it is a cytoscape extension (cytoscape.use(fcose)).
+declare module 'cytoscape-fcose' {
+  import type { Ext } from 'cytoscape';
+  const fcose: Ext;
+  export default fcose;
+}

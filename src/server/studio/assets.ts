@@ -81,7 +81,11 @@ export class StudioAssets {
 
   /** The files by name; undefined when the Studio has not been built. */
   private files(): Promise<Map<string, Asset> | undefined> {
-    this.loaded ??= this.load();
+    // Until a build is there, every request looks again (a build may land while the server runs).
+    this.loaded ??= this.load().then((files) => {
+      if (!files) this.loaded = undefined;
+      return files;
+    });
     return this.loaded;
   }
 
@@ -90,8 +94,6 @@ export class StudioAssets {
     try {
       names = await readdir(this.dir);
     } catch {
-      // Not built: asked again on the next request, in case a build lands meanwhile.
-      this.loaded = undefined;
       return undefined;
     }
     const out = new Map<string, Asset>();

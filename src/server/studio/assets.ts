@@ -38,14 +38,18 @@ export const NONCE_PLACEHOLDER = '__OCELOT_CSP_NONCE__';
 const CYTOSCAPE_STYLE_HASH = "'sha256-pgvDUBa4IjFA2yuSJ2cqcyxmNYJMborsd0ORcRv9vw8='";
 
 /**
- * Everything the page may load comes from this server; no inline script at all, and inline style
- * only with this response's nonce (CodeMirror's generated styles) or cytoscape's fixed rule.
+ * Everything the page may load comes from this server; no inline script at all; <style> elements
+ * only with this response's nonce (CodeMirror's generated styles) or cytoscape's fixed rule. Style
+ * attributes are allowed: the browser's own editing of the editor's contenteditable text (typing,
+ * pasting) writes them, and a style attribute can only restyle its element (any url() in it is
+ * still held to img-src/font-src).
  */
 export function studioCsp(nonce?: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     `style-src 'self'${nonce === undefined ? '' : ` 'nonce-${nonce}'`} ${CYTOSCAPE_STYLE_HASH}`,
+    "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -10,7 +10,7 @@ import { colorOf } from '../model/colors.js';
 import { addResult, type GraphData, type GraphEdge, type GraphVertex } from '../model/result-graph.js';
 import { reverseEdgeMap } from '../model/schema.js';
 import { cellText } from '../model/result-table.js';
-import { cytoscape, LARGE_GRAPH, layoutOptions, rendererOptions } from '../graph/cytoscape-setup.js';
+import { cytoscape, LARGE_GRAPH, layoutOptions, rendererOptions, runLayout } from '../graph/cytoscape-setup.js';
 import { useErrorText } from './session-lost.js';
 import type { SchemaState } from './Workspace.js';
 
@@ -19,43 +19,51 @@ const EXPAND_LIMIT = 200;
 /** Most vertices the keyboard list names (the drawing has them all). */
 const LIST_LIMIT = 2000;
 
-const GRAPH_STYLE: cytoscape.StylesheetJson = [
-  {
-    selector: 'node',
-    style: {
-      'background-color': 'data(color)',
-      label: 'data(label)',
-      'font-size': 10,
-      'text-valign': 'bottom',
-      'text-margin-y': 3,
-      color: '#111827',
-      'text-outline-color': '#ffffff',
-      'text-outline-width': 2,
-      'min-zoomed-font-size': 7,
-      width: 18,
-      height: 18,
+/** Small dots and labels only when zoomed in for a large drawing; bigger ones with labels otherwise. */
+function graphStyle(large: boolean): cytoscape.StylesheetJson {
+  const size = large ? 9 : 18;
+  return [
+    {
+      selector: 'node',
+      style: {
+        'background-color': 'data(color)',
+        label: 'data(label)',
+        'font-size': 10,
+        'text-valign': 'bottom',
+        'text-margin-y': 3,
+        color: '#111827',
+        'text-outline-color': '#ffffff',
+        'text-outline-width': 2,
+        // A label is drawn once it would be at least this many pixels tall.
+        'min-zoomed-font-size': large ? 11 : 7,
+        width: size,
+        height: size,
+      },
     },
-  },
-  { selector: 'node:selected', style: { 'border-width': 4, 'border-color': '#111827', width: 24, height: 24 } },
-  {
-    selector: 'edge',
-    style: { width: 1.5, 'line-color': 'data(color)', 'curve-style': 'bezier', opacity: 0.8 },
-  },
-  {
-    selector: 'edge[directed = "yes"]',
-    style: { 'target-arrow-shape': 'triangle', 'target-arrow-color': 'data(color)', 'arrow-scale': 0.8 },
-  },
-  {
-    selector: 'edge.labelled',
-    style: {
-      label: 'data(label)',
-      'font-size': 8,
-      color: '#4b5563',
-      'text-rotation': 'autorotate',
-      'min-zoomed-font-size': 8,
+    {
+      selector: 'node:selected',
+      style: { 'border-width': 4, 'border-color': '#111827', width: size + 6, height: size + 6 },
     },
-  },
-];
+    {
+      selector: 'edge',
+      style: { width: large ? 1 : 1.5, 'line-color': 'data(color)', 'curve-style': large ? 'haystack' : 'bezier', opacity: 0.8 },
+    },
+    {
+      selector: 'edge[directed = "yes"]',
+      style: large ? {} : { 'target-arrow-shape': 'triangle', 'target-arrow-color': 'data(color)', 'arrow-scale': 0.8 },
+    },
+    {
+      selector: 'edge.labelled',
+      style: {
+        label: 'data(label)',
+        'font-size': 8,
+        color: '#4b5563',
+        'text-rotation': 'autorotate',
+        'min-zoomed-font-size': 8,
+      },
+    },
+  ];
+}
 
 function nodeOf(v: GraphVertex, colors: Map<string, string>): cytoscape.ElementDefinition {
   return { group: 'nodes', data: { id: v.key, label: v.id, type: v.type, color: colorOf(colors, v.type) } };
@@ -90,6 +98,7 @@ export function GraphExplorer(props: { graph: string; initial: GraphData; state:
   const data = useRef<GraphData>(cloneGraph(props.initial));
   const [version, setVersion] = useState(0);
   const [selected, setSelected] = useState<string>();
+  const [drawn, setDrawn] = useState<string[]>([]);
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const errorText = useErrorText();
@@ -106,10 +115,23 @@ export function GraphExplorer(props: { graph: string; initial: GraphData; state:
         ...[...g.vertices.values()].map((v) => nodeOf(v, props.state.vertexColors)),
         ...[...g.edges.values()].map((e) => edgeOf(e, props.state.edgeColors, labelled)),
       ],
-      style: GRAPH_STYLE,
-      layout: layoutOptions(count),
+      style: graphStyle(count > LARGE_GRAPH),
       ...rendererOptions(count),
     });
+    runLayout(cy, layoutOptions(count));
+    // The keyboard list names what is drawn, read back from the drawing itself.
+    // Once per batch of additions, not once per element.
+    let pending = false;
+    const readBack = () => {
+      if (pending) return;
+      pending = true;
+      queueMicrotask(() => {
+        pending = false;
+        if (!cy.destroyed()) setDrawn(cy.nodes().map((n) => String(n.id())));
+      });
+    };
+    cy.on('add remove', readBack);
+    readBack();
     cy.on('select', 'node', (e) => setSelected(String(e.target.id())));
     cy.on('unselect', 'node', () => setSelected(undefined));
     cy.on('dbltap', 'node', (e) => expandRef.current(String(e.target.id())));
@@ -135,6 +157,7 @@ export function GraphExplorer(props: { graph: string; initial: GraphData; state:
     cy.elements().unselect();
     const node = cy.getElementById(key);
     node.select();
+    // Brought into view, at the zoom the user chose.
     cy.animate({ center: { eles: node } }, { duration: 200 });
   }
 
@@ -157,7 +180,7 @@ export function GraphExplorer(props: { graph: string; initial: GraphData; state:
         ...newV.map((x) => ({ ...nodeOf(x, props.state.vertexColors), position: { ...center } })),
         ...newE.map((x) => edgeOf(x, props.state.edgeColors, count <= LARGE_GRAPH)),
       ]);
-      if (newV.length > 0) cy.layout(layoutOptions(count, true)).run();
+      if (newV.length > 0) runLayout(cy, layoutOptions(count, true));
       setMessage(
         `Added ${newV.length} ${newV.length === 1 ? 'vertex' : 'vertices'} and ${newE.length} ${newE.length === 1 ? 'edge' : 'edges'} around ${v.type} ${v.id}` +
           (edges.length >= EXPAND_LIMIT ? ` (its first ${EXPAND_LIMIT} edges).` : '.'),
@@ -191,7 +214,10 @@ export function GraphExplorer(props: { graph: string; initial: GraphData; state:
   }, [selected]);
 
   const g = data.current;
-  const vertices = useMemo(() => [...g.vertices.values()], [version, g]);
+  const vertices = useMemo(
+    () => drawn.map((key) => g.vertices.get(key)).filter((v): v is GraphVertex => v !== undefined),
+    [drawn, version, g],
+  );
   const legend = useMemo(() => {
     const counts = new Map<string, number>();
     for (const v of vertices) counts.set(v.type, (counts.get(v.type) ?? 0) + 1);
@@ -207,7 +233,7 @@ export function GraphExplorer(props: { graph: string; initial: GraphData; state:
         ref={host}
         className="diagram"
         role="img"
-        aria-label={`Result graph: ${g.vertices.size} vertices and ${g.edges.size} edges. The list beside it names every vertex.`}
+        aria-label={`Result graph: ${vertices.length} vertices and ${g.edges.size} edges. The list beside it names every vertex.`}
         data-testid="result-graph"
       />
       <aside className="side" aria-label="Graph details">

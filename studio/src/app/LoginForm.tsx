@@ -45,7 +45,7 @@ export function LoginForm(props: { notice: string; onLogin(session: Session): vo
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <button type="submit" disabled={busy}>
+        <button type="submit" className="primary" disabled={busy}>
           Log in
         </button>
         {error && (

@@ -1,13 +1,13 @@
 /**
  * The schema of the chosen graph: vertex types as nodes and edge types as links (an arrow for a
  * directed edge, a hollow arrow at the source too when it has a reverse edge, a plain dashed line
- * for an undirected edge), laid out automatically. Choosing a type, in the drawing or in the list
+ * for an undirected edge), laid out automatically; the reverse edge's name is in the type list. Choosing a type, in the drawing or in the list
  * beside it, shows its primary id, attributes, indexes and count.
  */
 import { useEffect, useRef, useState } from 'react';
 import { colorOf } from '../model/colors.js';
 import { schemaLinks, type EdgeTypeInfo, type SchemaInfo, type VertexTypeInfo } from '../model/schema.js';
-import { cytoscape, layoutOptions } from '../graph/cytoscape-setup.js';
+import { cytoscape, layoutOptions, runLayout } from '../graph/cytoscape-setup.js';
 import type { SchemaState } from './Workspace.js';
 
 type Selected = { kind: 'vertex' | 'edge'; name: string } | undefined;
@@ -77,7 +77,7 @@ function SchemaDiagram(props: { schema: SchemaInfo; colors: Map<string, string>;
             id: l.id,
             source: l.source,
             target: l.target,
-            label: l.label,
+            label: l.edgeType,
             edgeType: l.edgeType,
             directed: l.directed ? 'yes' : 'no',
             reverse: l.reverseEdge === undefined ? 'no' : 'yes',
@@ -85,11 +85,11 @@ function SchemaDiagram(props: { schema: SchemaInfo; colors: Map<string, string>;
         })),
       ],
       style: SCHEMA_STYLE,
-      layout: layoutOptions(props.schema.vertexTypes.length + links.length),
       boxSelectionEnabled: false,
       minZoom: 0.2,
       maxZoom: 3,
     });
+    runLayout(cy, layoutOptions(props.schema.vertexTypes.length + links.length, false, 170));
     cy.on('tap', 'node', (e) => onSelect.current({ kind: 'vertex', name: String(e.target.id()) }));
     cy.on('tap', 'edge', (e) => onSelect.current({ kind: 'edge', name: String(e.target.data('edgeType')) }));
     return () => cy.destroy();
@@ -246,7 +246,9 @@ export function SchemaView(props: { state: SchemaState }) {
                     onClick={() => setSelected({ kind: 'edge', name: e.name })}
                   >
                     {e.name}
-                    <span className="kind">{e.directed ? (e.reverseEdge ? ' ⇄' : ' →') : ' —'}</span>
+                    <span className="kind">
+                      {e.directed ? (e.reverseEdge ? ` ⇄ ${e.reverseEdge}` : ' →') : ' — undirected'}
+                    </span>
                     <span className="count">{count(props.state, e.name)}</span>
                   </button>
                 </li>

@@ -44,7 +44,6 @@ export interface SchemaLink {
   target: string;
   directed: boolean;
   reverseEdge?: string;
-  label: string;
 }
 
 type Json = Record<string, unknown>;
@@ -138,7 +137,6 @@ export function schemaLinks(schema: SchemaInfo): SchemaLink[] {
             target,
             directed: e.directed,
             ...(e.reverseEdge === undefined ? {} : { reverseEdge: e.reverseEdge }),
-            label: e.reverseEdge === undefined ? e.name : `${e.name} / ${e.reverseEdge}`,
           });
         }
       }

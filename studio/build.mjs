@@ -37,7 +37,8 @@ const result = await build({
 const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
 const script = outputs.find((f) => f.endsWith('.js'));
 const style = outputs.find((f) => f.endsWith('.css'));
-if (!script || !style) throw new Error(`studio build: expected a .js and a .css output, got ${outputs.join(', ')}`);
+if (!script || !style)
+  throw new Error(`studio build: expected a .js and a .css output, got ${outputs.join(', ')}`);
 
 const page = `<!doctype html>
 <html lang="en">

@@ -241,6 +241,7 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
   io.stdout(`Data directory: ${config.dataDir}`);
   io.stdout(`REST++ listening on ${servers.urls.restpp}`);
   io.stdout(`GSQL server listening on ${servers.urls.gsql} (REST++ also at ${servers.urls.gsql}/restpp)`);
+  io.stdout(`Ocelot Studio at ${servers.urls.gsql}/studio/`);
   if (servers.urls.graphql) {
     io.stdout(
       `GraphQL (graph ${config.graphqlGraph}) at ${servers.urls.graphql}/graphql, GraphiQL at ${servers.urls.graphql}/`,

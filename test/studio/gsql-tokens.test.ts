@@ -95,7 +95,10 @@ test('loading-job columns, positions, unterminated strings and stray characters'
     ['invalid', '?'],
   ]);
   const [, second] = tokenizeGsql('a\n  bb');
-  assert.deepEqual({ line: second.line, column: second.column, start: second.start }, { line: 2, column: 3, start: 4 });
+  assert.deepEqual(
+    { line: second.line, column: second.column, start: second.start },
+    { line: 2, column: 3, start: 4 },
+  );
 });
 
 test('every character of any text belongs to exactly one token', () => {

@@ -52,7 +52,10 @@ test("form values become REST++'s query-string forms", () => {
 
 test('a value that cannot be sent names its parameter', () => {
   const params = paramsFromSignature([{ v: 'vertex' }]);
-  assert.throws(() => paramQueryString(params, { v: 'Ada' }), /Parameter v: write a vertex as type:id, not 'Ada'/);
+  assert.throws(
+    () => paramQueryString(params, { v: 'Ada' }),
+    /Parameter v: write a vertex as type:id, not 'Ada'/,
+  );
 });
 
 test('hints say what to type', () => {

@@ -15,7 +15,10 @@ const friend = (from: string, to: string, since: string) => ({
 });
 
 test('vertex sets and edge sets anywhere in a result become one graph', () => {
-  const g = resultGraph([{ S: [ada, boris] }, { '@@edges': [friend('Ada', 'Boris', '2019'), friend('Boris', 'Ada', '2019')] }]);
+  const g = resultGraph([
+    { S: [ada, boris] },
+    { '@@edges': [friend('Ada', 'Boris', '2019'), friend('Boris', 'Ada', '2019')] },
+  ]);
   assert.deepEqual([...g.vertices.keys()], ['member:Ada', 'member:Boris']);
   assert.deepEqual(g.vertices.get('member:Ada')?.attributes, { age: 36 });
   // Both directions of an undirected edge are one edge.
@@ -23,16 +26,25 @@ test('vertex sets and edge sets anywhere in a result become one graph', () => {
   const [e] = g.edges.values();
   assert.deepEqual(
     { type: e.type, source: e.source, target: e.target, directed: e.directed, attributes: e.attributes },
-    { type: 'friend_of', source: 'member:Ada', target: 'member:Boris', directed: false, attributes: { since: '2019' } },
+    {
+      type: 'friend_of',
+      source: 'member:Ada',
+      target: 'member:Boris',
+      directed: false,
+      attributes: { since: '2019' },
+    },
   );
 });
 
-test("an edge brings its ends without attributes; a later vertex object fills them in", () => {
+test('an edge brings its ends without attributes; a later vertex object fills them in', () => {
   const g = resultGraph({ path: [{ nested: [friend('Chen', 'Dalia', '2020')] }] });
-  assert.deepEqual([...g.vertices.values()].map((v) => [v.key, v.attributes]), [
-    ['member:Chen', undefined],
-    ['member:Dalia', undefined],
-  ]);
+  assert.deepEqual(
+    [...g.vertices.values()].map((v) => [v.key, v.attributes]),
+    [
+      ['member:Chen', undefined],
+      ['member:Dalia', undefined],
+    ],
+  );
   const named = addResult(g, [{ v_id: 'Chen', v_type: 'member', attributes: { age: 29 } }]);
   assert.deepEqual(named, { vertices: ['member:Chen'], edges: [] });
   assert.deepEqual(g.vertices.get('member:Chen')?.attributes, { age: 29 });
@@ -49,7 +61,14 @@ test('a reverse edge is drawn as the edge it mirrors', () => {
     to_type: 'city',
     attributes: {},
   };
-  const reverse = { ...forward, e_type: 'reverse_born_in', from_id: 'Leeds', from_type: 'city', to_id: 'Ada', to_type: 'person' };
+  const reverse = {
+    ...forward,
+    e_type: 'reverse_born_in',
+    from_id: 'Leeds',
+    from_type: 'city',
+    to_id: 'Ada',
+    to_type: 'person',
+  };
   const g = resultGraph([forward, reverse], reverseOf);
   assert.equal(g.edges.size, 1);
   const [e] = g.edges.values();

@@ -25,7 +25,14 @@ test('an edge set, a list of objects, a map and scalars, one table per printed n
   const tables = resultTables([
     {
       '@@edges': [
-        { e_type: 'friend_of', from_type: 'member', from_id: 'Ada', to_type: 'member', to_id: 'Boris', attributes: { since: 2019 } },
+        {
+          e_type: 'friend_of',
+          from_type: 'member',
+          from_id: 'Ada',
+          to_type: 'member',
+          to_id: 'Boris',
+          attributes: { since: 2019 },
+        },
       ],
       rows: [{ a: 1 }, { b: true }],
     },
@@ -34,10 +41,28 @@ test('an edge set, a list of objects, a map and scalars, one table per printed n
   assert.deepEqual(
     tables.map((t) => [t.name, t.columns, t.rows]),
     [
-      ['@@edges', ['e_type', 'from_type', 'from_id', 'to_type', 'to_id', 'since'], [['friend_of', 'member', 'Ada', 'member', 'Boris', '2019']]],
-      ['rows', ['a', 'b'], [['1', ''], ['', 'true']]],
+      [
+        '@@edges',
+        ['e_type', 'from_type', 'from_id', 'to_type', 'to_id', 'since'],
+        [['friend_of', 'member', 'Ada', 'member', 'Boris', '2019']],
+      ],
+      [
+        'rows',
+        ['a', 'b'],
+        [
+          ['1', ''],
+          ['', 'true'],
+        ],
+      ],
       ['total', ['value'], [['42']]],
-      ['@@m', ['key', 'value'], [['x', '1'], ['y', '[2]']]],
+      [
+        '@@m',
+        ['key', 'value'],
+        [
+          ['x', '1'],
+          ['y', '[2]'],
+        ],
+      ],
       ['nums', ['value'], [['1'], ['2']]],
     ],
   );

@@ -18,14 +18,20 @@ const RESULTS = {
       Name: 'person',
       PrimaryId: attr('id', { Name: 'STRING' }),
       Config: { PRIMARY_ID_AS_ATTRIBUTE: true },
-      Attributes: [attr('name', { Name: 'STRING' }, { HasIndex: true }), attr('tags', { Name: 'LIST', ValueTypeName: 'STRING' })],
+      Attributes: [
+        attr('name', { Name: 'STRING' }, { HasIndex: true }),
+        attr('tags', { Name: 'LIST', ValueTypeName: 'STRING' }),
+      ],
     },
     {
       Name: 'city',
       PrimaryId: attr('a', { Name: 'STRING' }),
       CompositeKeys: ['a', 'b'],
       Config: {},
-      Attributes: [attr('a', { Name: 'STRING' }, { IsPartOfCompositeKey: true }), attr('m', { Name: 'MAP', KeyTypeName: 'STRING', ValueTypeName: 'INT' })],
+      Attributes: [
+        attr('a', { Name: 'STRING' }, { IsPartOfCompositeKey: true }),
+        attr('m', { Name: 'MAP', KeyTypeName: 'STRING', ValueTypeName: 'INT' }),
+      ],
     },
   ],
   EdgeTypes: [
@@ -37,7 +43,14 @@ const RESULTS = {
       Config: { REVERSE_EDGE: 'reverse_born_in' },
       Attributes: [attr('at', { Name: 'DATETIME' }, { IsDiscriminator: true })],
     },
-    { Name: 'knows', IsDirected: false, FromVertexTypeName: 'person', ToVertexTypeName: 'person', Config: {}, Attributes: [] },
+    {
+      Name: 'knows',
+      IsDirected: false,
+      FromVertexTypeName: 'person',
+      ToVertexTypeName: 'person',
+      Config: {},
+      Attributes: [],
+    },
     {
       Name: 'near',
       IsDirected: true,
@@ -93,7 +106,10 @@ test('a FROM * end links to every vertex type; odd type JSON still reads', () =>
     VertexTypes: [{ Name: 'a' }, { Name: 'b' }],
     EdgeTypes: [{ Name: 'any', IsDirected: false, FromVertexTypeName: '*', ToVertexTypeName: 'a' }],
   });
-  assert.deepEqual(schemaLinks(s).map((l) => l.id), ['any:a->a', 'any:b->a']);
+  assert.deepEqual(
+    schemaLinks(s).map((l) => l.id),
+    ['any:a->a', 'any:b->a'],
+  );
   assert.equal(typeText({ Name: 'UDT', TupleName: 'tup' }), 'tup');
   assert.equal(typeText({ Name: 'FIXED_BINARY', FixedSize: 8 }), 'FIXED_BINARY(8)');
   assert.equal(typeText({ Name: 'SET', ValueTypeName: 'UDT', ValueTypeTupleName: 'tup' }), 'SET<tup>');

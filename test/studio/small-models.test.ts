@@ -8,13 +8,16 @@ import { filterText, vertexListPath } from '../../studio/src/model/vertex-query.
 
 test('error positions in the GSQL server messages', () => {
   assert.deepEqual(errorPosition('Syntax Error: line 3, column 3: expected ";"'), { line: 3, column: 3 });
-  assert.deepEqual(errorPosition('Semantic Check Error in query anonymous: line 2, col 21\nx'), { line: 2, column: 21 });
+  assert.deepEqual(errorPosition('Semantic Check Error in query anonymous: line 2, col 21\nx'), {
+    line: 2,
+    column: 21,
+  });
   assert.deepEqual(errorPosition('Semantic Check Fails: nope (line 6, column 1)', 1), { line: 5, column: 1 });
   assert.equal(errorPosition('(line 1, column 1)', 1), undefined);
   assert.equal(errorPosition('no position'), undefined);
   assert.equal(offsetOf('ab\ncde\nf', { line: 2, column: 3 }), 5);
   assert.equal(offsetOf('ab', { line: 9, column: 9 }), 2);
-  assert.deepEqual(outputFailure('Using graph \'g\'\nSyntax Error: line 2, column 4: bad\n', 1), {
+  assert.deepEqual(outputFailure("Using graph 'g'\nSyntax Error: line 2, column 4: bad\n", 1), {
     message: 'Syntax Error: line 2, column 4: bad',
     position: { line: 1, column: 4 },
   });
@@ -36,7 +39,7 @@ test('loading jobs and their filename variables from SHOW JOB output', () => {
     { name: 'load_club', graph: 'club', filenames: ['members', 'friends'] },
     { name: 'other', graph: 'club', filenames: ['f'] },
   ]);
-  assert.deepEqual(parseLoadingJobs('Using graph \'club\'\n'), []);
+  assert.deepEqual(parseLoadingJobs("Using graph 'club'\n"), []);
 });
 
 test('the REST++ vertex list path with filters, sorting and a limit', () => {
@@ -57,32 +60,50 @@ test('the REST++ vertex list path with filters, sorting and a limit', () => {
       encodeURIComponent('age>=30,city="Lyon \\"x\\""') +
       '&sort=-age',
   );
-  assert.equal(vertexListPath({ graph: 'g', vertexType: 't', filters: [], limit: 0 }), '/restpp/graph/g/vertices/t?limit=1');
+  assert.equal(
+    vertexListPath({ graph: 'g', vertexType: 't', filters: [], limit: 0 }),
+    '/restpp/graph/g/vertices/t?limit=1',
+  );
   assert.equal(filterText({ attribute: 'ok', op: '=', value: 'true' }), 'ok=true');
 });
 
 test('colours are stable per schema order and fall back for unknown types', () => {
   const colors = typeColors(['a', 'b', 'a']);
-  assert.deepEqual([...colors], [
-    ['a', PALETTE[0]],
-    ['b', PALETTE[1]],
-  ]);
+  assert.deepEqual(
+    [...colors],
+    [
+      ['a', PALETTE[0]],
+      ['b', PALETTE[1]],
+    ],
+  );
   assert.equal(colorOf(colors, 'b'), PALETTE[1]);
   assert.equal(colorOf(colors, 'zzz'), colorOf(new Map(), 'zzz'));
 });
 
 test('history: newest first, bounded, a rerun moves up, bad storage is ignored', () => {
-  const entry = (text: string, at: string): HistoryEntry => ({ text, graph: 'g', at, ok: true, summary: 's' });
+  const entry = (text: string, at: string): HistoryEntry => ({
+    text,
+    graph: 'g',
+    at,
+    ok: true,
+    summary: 's',
+  });
   let h: HistoryEntry[] = [];
   h = addToHistory(h, entry('a', '1'), 2);
   h = addToHistory(h, entry('b', '2'), 2);
   h = addToHistory(h, entry('a', '3'), 2);
-  assert.deepEqual(h.map((e) => [e.text, e.at]), [
-    ['a', '3'],
-    ['b', '2'],
-  ]);
+  assert.deepEqual(
+    h.map((e) => [e.text, e.at]),
+    [
+      ['a', '3'],
+      ['b', '2'],
+    ],
+  );
   h = addToHistory(h, entry('c', '4'), 2);
-  assert.deepEqual(h.map((e) => e.text), ['c', 'a']);
+  assert.deepEqual(
+    h.map((e) => e.text),
+    ['c', 'a'],
+  );
   assert.deepEqual(parseHistory(JSON.stringify([...h, { text: 1 }])), h);
   assert.deepEqual(parseHistory('{'), []);
   assert.deepEqual(parseHistory(null), []);

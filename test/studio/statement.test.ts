@@ -34,7 +34,9 @@ test('a lone CREATE QUERY is interpreted under its name and can be installed', (
 });
 
 test('a query followed by more statements, and other text, runs as statements', () => {
-  assert.deepEqual(classifyGsql('CREATE QUERY q() FOR GRAPH g { PRINT 1; }\nINSTALL QUERY q'), { kind: 'statements' });
+  assert.deepEqual(classifyGsql('CREATE QUERY q() FOR GRAPH g { PRINT 1; }\nINSTALL QUERY q'), {
+    kind: 'statements',
+  });
   assert.deepEqual(classifyGsql('CREATE VERTEX v (PRIMARY_ID id STRING)'), { kind: 'statements' });
   assert.deepEqual(classifyGsql('ls'), { kind: 'statements' });
   assert.deepEqual(classifyGsql('INTERPRET QUERY () FOR GRAPH g { PRINT 1;'), { kind: 'statements' });

@@ -75,7 +75,10 @@ async function login(
   const record = findUser(state, username);
   if (!record) throw new RestError('REST-10016', INVALID_LOGIN, { status: 401 });
   const { token, session } = sessions.create(username, record.password.hash);
-  void reply.header('Set-Cookie', sessionCookie(token, session.expiresAt, sessions.now(), overHttps(request)));
+  void reply.header(
+    'Set-Cookie',
+    sessionCookie(token, session.expiresAt, sessions.now(), overHttps(request)),
+  );
   return okEnvelope({
     loggedIn: true,
     user: username,
@@ -107,11 +110,15 @@ export function registerStudioLoginRoutes(
     });
   });
 
-  app.post('/studio/api/logout', { config: { endpoint: 'POST /studio/api/logout' } }, async (request, reply) => {
-    requireSameOrigin(request);
-    const live = await liveSession(request, db, sessions);
-    if (live) sessions.revoke(live.token);
-    void reply.header('Set-Cookie', clearedSessionCookie(overHttps(request)));
-    return okEnvelope({}, 'Logged out.');
-  });
+  app.post(
+    '/studio/api/logout',
+    { config: { endpoint: 'POST /studio/api/logout' } },
+    async (request, reply) => {
+      requireSameOrigin(request);
+      const live = await liveSession(request, db, sessions);
+      if (live) sessions.revoke(live.token);
+      void reply.header('Set-Cookie', clearedSessionCookie(overHttps(request)));
+      return okEnvelope({}, 'Logged out.');
+    },
+  );
 }

@@ -60,7 +60,11 @@ async function envelopeOf<T>(response: Response): Promise<Envelope<T>> {
   try {
     v = JSON.parse(text);
   } catch {
-    throw new ApiError(`Unexpected answer (HTTP ${response.status}): ${text.slice(0, 300)}`, undefined, response.status);
+    throw new ApiError(
+      `Unexpected answer (HTTP ${response.status}): ${text.slice(0, 300)}`,
+      undefined,
+      response.status,
+    );
   }
   const env = v as Envelope<T>;
   if (env === null || typeof env !== 'object') throw new ApiError('Unexpected answer from the server.');
@@ -83,7 +87,11 @@ export async function postEnvelope<T = unknown>(
 
 /** A POST answered with text (the GSQL server's statement output). */
 export async function postText(path: string, body: string): Promise<string> {
-  const response = await send(path, { method: 'POST', headers: { 'Content-Type': 'text/plain; charset=utf-8' }, body });
+  const response = await send(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    body,
+  });
   const text = await response.text();
   if (!response.ok) throw new ApiError(messageOf(text) ?? `HTTP ${response.status}: ${text.slice(0, 300)}`);
   return text;

@@ -2,7 +2,14 @@
  * The calls the Studio makes, by what they are for. Everything but the login is one of Ocelot's
  * public HTTP APIs (GSQL server and REST++), called exactly as any other client would.
  */
-import { getEnvelope, postEnvelope, postText, uploadWithProgress, type Envelope } from './client.js';
+import {
+  ApiError,
+  getEnvelope,
+  postEnvelope,
+  postText,
+  uploadWithProgress,
+  type Envelope,
+} from './client.js';
 import { parseSchema, type SchemaInfo } from '../model/schema.js';
 import { paramsFromSignature, type QueryParam } from '../model/query-params.js';
 import { parseLoadingJobs, type LoadingJobInfo } from '../model/loading-jobs.js';
@@ -29,7 +36,11 @@ export interface InstalledQuery {
 const g = encodeURIComponent;
 
 export async function login(username: string, password: string): Promise<Session> {
-  const env = await postEnvelope<Session>('/studio/api/login', JSON.stringify({ username, password }), 'application/json');
+  const env = await postEnvelope<Session>(
+    '/studio/api/login',
+    JSON.stringify({ username, password }),
+    'application/json',
+  );
   return env.results;
 }
 
@@ -92,16 +103,27 @@ export async function runStatements(script: string): Promise<string> {
 /** Creates (or replaces) the query of a CREATE QUERY text and installs it. */
 export async function installQuery(graph: string, name: string, text: string): Promise<string> {
   const created = await postEnvelope(`/gsql/v1/queries?graph=${g(graph)}`, text);
-  const installed = await postEnvelope<{ state?: string }>(
+  const installed = await postEnvelope<{ queries?: { name: string; state: string; message?: string }[] }>(
     `/gsql/v1/queries/install?graph=${g(graph)}&queries=${g(name)}`,
     '',
   );
+  // The request succeeds as a whole even when the query does not install: its own state says.
+  const state = installed.results.queries?.find((q) => q.name === name);
+  if (state && state.state !== 'SUCCESS')
+    throw new ApiError(state.message ?? `The query ${name} did not install (${state.state}).`);
   return [created.message, installed.message].filter((m) => m !== '').join('\n');
 }
 
 /** Edges of one vertex (REST++), at most `limit`. */
-export async function vertexEdges(graph: string, type: string, id: string, limit: number): Promise<unknown[]> {
-  const env = await getEnvelope<unknown[]>(`/restpp/graph/${g(graph)}/edges/${g(type)}/${g(id)}?limit=${limit}`);
+export async function vertexEdges(
+  graph: string,
+  type: string,
+  id: string,
+  limit: number,
+): Promise<unknown[]> {
+  const env = await getEnvelope<unknown[]>(
+    `/restpp/graph/${g(graph)}/edges/${g(type)}/${g(id)}?limit=${limit}`,
+  );
   return env.results;
 }
 

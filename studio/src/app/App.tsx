@@ -19,7 +19,12 @@ export function App() {
     setSession(null);
   }, []);
 
-  if (session === undefined) return <p role="status" className="centered">Loading Ocelot Studio…</p>;
+  if (session === undefined)
+    return (
+      <p role="status" className="centered">
+        Loading Ocelot Studio…
+      </p>
+    );
   if (session === null)
     return (
       <LoginForm

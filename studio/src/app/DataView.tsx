@@ -73,7 +73,11 @@ function BrowseVertices(props: { graph: string; state: SchemaState }) {
               <label htmlFor={`filter-attr-${i}`} className="visually-hidden">
                 Attribute of filter {i + 1}
               </label>
-              <select id={`filter-attr-${i}`} value={f.attribute} onChange={(e) => setFilter(i, { attribute: e.target.value })}>
+              <select
+                id={`filter-attr-${i}`}
+                value={f.attribute}
+                onChange={(e) => setFilter(i, { attribute: e.target.value })}
+              >
                 {attributes.map((a) => (
                   <option key={a}>{a}</option>
                 ))}
@@ -81,7 +85,11 @@ function BrowseVertices(props: { graph: string; state: SchemaState }) {
               <label htmlFor={`filter-op-${i}`} className="visually-hidden">
                 Comparison of filter {i + 1}
               </label>
-              <select id={`filter-op-${i}`} value={f.op} onChange={(e) => setFilter(i, { op: e.target.value as FilterOp })}>
+              <select
+                id={`filter-op-${i}`}
+                value={f.op}
+                onChange={(e) => setFilter(i, { op: e.target.value as FilterOp })}
+              >
                 {FILTER_OPS.map((op) => (
                   <option key={op}>{op}</option>
                 ))}
@@ -89,8 +97,16 @@ function BrowseVertices(props: { graph: string; state: SchemaState }) {
               <label htmlFor={`filter-value-${i}`} className="visually-hidden">
                 Value of filter {i + 1}
               </label>
-              <input id={`filter-value-${i}`} value={f.value} onChange={(e) => setFilter(i, { value: e.target.value })} />
-              <button type="button" onClick={() => setFilters(filters.filter((_, k) => k !== i))} aria-label={`Remove filter ${i + 1}`}>
+              <input
+                id={`filter-value-${i}`}
+                value={f.value}
+                onChange={(e) => setFilter(i, { value: e.target.value })}
+              />
+              <button
+                type="button"
+                onClick={() => setFilters(filters.filter((_, k) => k !== i))}
+                aria-label={`Remove filter ${i + 1}`}
+              >
                 Remove
               </button>
             </div>
@@ -111,7 +127,8 @@ function BrowseVertices(props: { graph: string; state: SchemaState }) {
           ))}
         </select>
         <label className="inline">
-          <input type="checkbox" checked={descending} onChange={(e) => setDescending(e.target.checked)} /> Descending
+          <input type="checkbox" checked={descending} onChange={(e) => setDescending(e.target.checked)} />{' '}
+          Descending
         </label>
         <label htmlFor="browse-limit">Limit</label>
         <input
@@ -131,7 +148,8 @@ function BrowseVertices(props: { graph: string; state: SchemaState }) {
           {error}
         </p>
       )}
-      {rows && (rows.length === 0 ? <p role="status">No vertices match.</p> : <ResultTables results={shown} />)}
+      {rows &&
+        (rows.length === 0 ? <p role="status">No vertices match.</p> : <ResultTables results={shown} />)}
     </section>
   );
 }
@@ -186,7 +204,9 @@ function LoadCsv(props: { graph: string }) {
     <section aria-labelledby="load-title" className="card">
       <h3 id="load-title">Load a CSV file</h3>
       {jobs && jobs.length === 0 && (
-        <p className="hint">The graph {props.graph} has no loading job. Create one in the GSQL view (CREATE LOADING JOB …).</p>
+        <p className="hint">
+          The graph {props.graph} has no loading job. Create one in the GSQL view (CREATE LOADING JOB …).
+        </p>
       )}
       {jobs && jobs.length > 0 && (
         <form onSubmit={load} className="load-form">
@@ -210,8 +230,17 @@ function LoadCsv(props: { graph: string }) {
             ))}
           </select>
           <label htmlFor="load-file">CSV file</label>
-          <input id="load-file" type="file" accept=".csv,.tsv,.txt,text/csv" onChange={(e) => setFile(e.target.files?.[0])} />
-          <button type="submit" className="primary" disabled={!file || filename === '' || progress !== undefined}>
+          <input
+            id="load-file"
+            type="file"
+            accept=".csv,.tsv,.txt,text/csv"
+            onChange={(e) => setFile(e.target.files?.[0])}
+          />
+          <button
+            type="submit"
+            className="primary"
+            disabled={!file || filename === '' || progress !== undefined}
+          >
             Load
           </button>
         </form>

@@ -57,7 +57,9 @@ export function EditorView(props: { graph: string; user: string; state: SchemaSt
   const [status, setStatus] = useState('');
   const [error, setError] = useState<{ message: string; editor?: EditorError }>();
   const [result, setResult] = useState<RunResult>();
-  const [history, setHistory] = useState<HistoryEntry[]>(() => parseHistory(localStorage.getItem(historyKey(props.user))));
+  const [history, setHistory] = useState<HistoryEntry[]>(() =>
+    parseHistory(localStorage.getItem(historyKey(props.user))),
+  );
   const errorText = useErrorText();
   const typedByUser = useRef(false);
   const settingText = useRef(false);
@@ -97,7 +99,13 @@ export function EditorView(props: { graph: string; user: string; state: SchemaSt
   }, [props.graph, props.state.schema]);
 
   function remember(ok: boolean, summary: string) {
-    const next = addToHistory(history, { text, graph: props.graph, at: new Date().toISOString(), ok, summary });
+    const next = addToHistory(history, {
+      text,
+      graph: props.graph,
+      at: new Date().toISOString(),
+      ok,
+      summary,
+    });
     setHistory(next);
     localStorage.setItem(historyKey(props.user), JSON.stringify(next));
   }
@@ -126,7 +134,10 @@ export function EditorView(props: { graph: string; user: string; state: SchemaSt
             : await runInstalledQuery(props.graph, action.queryName, query);
         setResult({ results: env.results, id: Date.now() });
         setStatus(`Ran in ${took()}.`);
-        remember(true, `${action.kind === 'interpret' ? 'Interpreted' : `Ran ${action.queryName}`} in ${took()}`);
+        remember(
+          true,
+          `${action.kind === 'interpret' ? 'Interpreted' : `Ran ${action.queryName}`} in ${took()}`,
+        );
       } else {
         const { script, lineOffset } = statementsScript(text, props.graph);
         const output = await runStatements(script);
@@ -184,7 +195,12 @@ export function EditorView(props: { graph: string; user: string; state: SchemaSt
             <button type="button" onClick={run} disabled={busy} className="primary">
               Run
             </button>
-            <button type="button" onClick={install} disabled={busy || !installName} title="Install the query of a CREATE QUERY text">
+            <button
+              type="button"
+              onClick={install}
+              disabled={busy || !installName}
+              title="Install the query of a CREATE QUERY text"
+            >
               Install
             </button>
             <span className="action-kind" aria-live="polite">
@@ -217,7 +233,9 @@ export function EditorView(props: { graph: string; user: string; state: SchemaSt
           </div>
           {error && (
             <div role="alert" className="error">
-              {error.editor ? `Line ${error.editor.position.line}, column ${error.editor.position.column}: ` : ''}
+              {error.editor
+                ? `Line ${error.editor.position.line}, column ${error.editor.position.column}: `
+                : ''}
               {error.message}
             </div>
           )}
@@ -230,10 +248,19 @@ export function EditorView(props: { graph: string; user: string; state: SchemaSt
             <ul aria-labelledby="installed-title" className="query-list">
               {queries.map((q) => (
                 <li key={q.name}>
-                  <button type="button" onClick={() => load(`RUN QUERY ${q.name}()\n`)} disabled={!q.installed}>
+                  <button
+                    type="button"
+                    onClick={() => load(`RUN QUERY ${q.name}()\n`)}
+                    disabled={!q.installed}
+                  >
                     {q.name}
                   </button>
-                  <button type="button" className="link" onClick={() => load(q.code)} aria-label={`Edit the text of ${q.name}`}>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => load(q.code)}
+                    aria-label={`Edit the text of ${q.name}`}
+                  >
                     edit
                   </button>
                   {!q.installed && <span className="hint"> (not installed)</span>}
@@ -261,7 +288,15 @@ export function EditorView(props: { graph: string; user: string; state: SchemaSt
           )}
         </aside>
       </div>
-      {result && <ResultView key={result.id} result={result} graph={props.graph} state={props.state} visible={props.visible} />}
+      {result && (
+        <ResultView
+          key={result.id}
+          result={result}
+          graph={props.graph}
+          state={props.state}
+          visible={props.visible}
+        />
+      )}
     </div>
   );
 }

@@ -10,7 +10,13 @@ import { colorOf } from '../model/colors.js';
 import { addResult, type GraphData, type GraphEdge, type GraphVertex } from '../model/result-graph.js';
 import { reverseEdgeMap } from '../model/schema.js';
 import { cellText } from '../model/result-table.js';
-import { cytoscape, LARGE_GRAPH, layoutOptions, rendererOptions, runLayout } from '../graph/cytoscape-setup.js';
+import {
+  cytoscape,
+  LARGE_GRAPH,
+  layoutOptions,
+  rendererOptions,
+  runLayout,
+} from '../graph/cytoscape-setup.js';
 import { useErrorText } from './session-lost.js';
 import type { SchemaState } from './Workspace.js';
 
@@ -46,11 +52,18 @@ function graphStyle(large: boolean): cytoscape.StylesheetJson {
     },
     {
       selector: 'edge',
-      style: { width: large ? 1 : 1.5, 'line-color': 'data(color)', 'curve-style': large ? 'haystack' : 'bezier', opacity: 0.8 },
+      style: {
+        width: large ? 1 : 1.5,
+        'line-color': 'data(color)',
+        'curve-style': large ? 'haystack' : 'bezier',
+        opacity: 0.8,
+      },
     },
     {
       selector: 'edge[directed = "yes"]',
-      style: large ? {} : { 'target-arrow-shape': 'triangle', 'target-arrow-color': 'data(color)', 'arrow-scale': 0.8 },
+      style: large
+        ? {}
+        : { 'target-arrow-shape': 'triangle', 'target-arrow-color': 'data(color)', 'arrow-scale': 0.8 },
     },
     {
       selector: 'edge.labelled',
@@ -92,7 +105,12 @@ function cloneGraph(g: GraphData): GraphData {
   };
 }
 
-export function GraphExplorer(props: { graph: string; initial: GraphData; state: SchemaState; shown: boolean }) {
+export function GraphExplorer(props: {
+  graph: string;
+  initial: GraphData;
+  state: SchemaState;
+  shown: boolean;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const cyRef = useRef<cytoscape.Core>();
   const data = useRef<GraphData>(cloneGraph(props.initial));
@@ -241,13 +259,21 @@ export function GraphExplorer(props: { graph: string; initial: GraphData; state:
         <ul aria-labelledby="legend-title" className="legend">
           {legend.vertex.map(([type, n]) => (
             <li key={`v-${type}`}>
-              <span className="swatch" style={{ backgroundColor: colorOf(props.state.vertexColors, type) }} aria-hidden="true" />
+              <span
+                className="swatch"
+                style={{ backgroundColor: colorOf(props.state.vertexColors, type) }}
+                aria-hidden="true"
+              />
               {type} <span className="count">{n}</span>
             </li>
           ))}
           {legend.edge.map(([type, n]) => (
             <li key={`e-${type}`}>
-              <span className="line-swatch" style={{ backgroundColor: colorOf(props.state.edgeColors, type) }} aria-hidden="true" />
+              <span
+                className="line-swatch"
+                style={{ backgroundColor: colorOf(props.state.edgeColors, type) }}
+                aria-hidden="true"
+              />
               {type} <span className="count">{n}</span>
             </li>
           ))}
@@ -272,7 +298,9 @@ export function GraphExplorer(props: { graph: string; initial: GraphData; state:
         </select>
         <p id="graph-vertices-hint" className="hint">
           Enter or double-click expands a vertex.
-          {vertices.length > LIST_LIMIT ? ` The list names the first ${LIST_LIMIT} of ${vertices.length}.` : ''}
+          {vertices.length > LIST_LIMIT
+            ? ` The list names the first ${LIST_LIMIT} of ${vertices.length}.`
+            : ''}
         </p>
         <button type="button" disabled={!chosen || busy} onClick={() => chosen && void expand(chosen.key)}>
           Expand

@@ -23,7 +23,12 @@ const VIEWS = [
 /** Past this, the JSON view shows the beginning only (the browser stays responsive). */
 const MAX_JSON_CHARS = 2_000_000;
 
-export function ResultView(props: { result: RunResult; graph: string; state: SchemaState; visible: boolean }) {
+export function ResultView(props: {
+  result: RunResult;
+  graph: string;
+  state: SchemaState;
+  visible: boolean;
+}) {
   const [view, setView] = useState('json');
   // The drawing is made the first time the Graph view opens and kept (with what was expanded) after.
   const [graphOpened, setGraphOpened] = useState(false);
@@ -31,7 +36,9 @@ export function ResultView(props: { result: RunResult; graph: string; state: Sch
   const json = useMemo(() => {
     if (props.result.results === undefined) return props.result.output ?? '';
     const text = JSON.stringify(props.result.results, null, 2);
-    return text.length > MAX_JSON_CHARS ? `${text.slice(0, MAX_JSON_CHARS)}\n… (cut at ${MAX_JSON_CHARS} characters)` : text;
+    return text.length > MAX_JSON_CHARS
+      ? `${text.slice(0, MAX_JSON_CHARS)}\n… (cut at ${MAX_JSON_CHARS} characters)`
+      : text;
   }, [props.result]);
   const graph = useMemo(
     () => resultGraph(props.result.results, reverseEdgeMap(props.state.schema)),
@@ -48,11 +55,20 @@ export function ResultView(props: { result: RunResult; graph: string; state: Sch
         </pre>
       </TabPanel>
       <TabPanel prefix="result" id="table" active={view} className="result-panel">
-        {props.result.results === undefined ? <p className="hint">The output is text; see the JSON view.</p> : <ResultTables results={props.result.results} />}
+        {props.result.results === undefined ? (
+          <p className="hint">The output is text; see the JSON view.</p>
+        ) : (
+          <ResultTables results={props.result.results} />
+        )}
       </TabPanel>
       <TabPanel prefix="result" id="graph" active={view} className="result-panel">
         {graphOpened && (
-          <GraphExplorer graph={props.graph} initial={graph} state={props.state} shown={view === 'graph' && props.visible} />
+          <GraphExplorer
+            graph={props.graph}
+            initial={graph}
+            state={props.state}
+            shown={view === 'graph' && props.visible}
+          />
         )}
       </TabPanel>
     </section>

@@ -53,13 +53,21 @@ const SCHEMA_STYLE: cytoscape.StylesheetJson = [
   },
   {
     selector: 'edge[reverse = "yes"]',
-    style: { 'source-arrow-shape': 'triangle', 'source-arrow-fill': 'hollow', 'source-arrow-color': '#6b7280' },
+    style: {
+      'source-arrow-shape': 'triangle',
+      'source-arrow-fill': 'hollow',
+      'source-arrow-color': '#6b7280',
+    },
   },
   { selector: 'edge[directed = "no"]', style: { 'line-style': 'dashed' } },
   { selector: 'edge:selected', style: { 'line-color': '#111827', width: 4 } },
 ];
 
-function SchemaDiagram(props: { schema: SchemaInfo; colors: Map<string, string>; onSelect(s: Selected): void }) {
+function SchemaDiagram(props: {
+  schema: SchemaInfo;
+  colors: Map<string, string>;
+  onSelect(s: Selected): void;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const onSelect = useRef(props.onSelect);
   onSelect.current = props.onSelect;
@@ -122,7 +130,9 @@ function VertexDetails(props: { v: VertexTypeInfo; state: SchemaState }) {
       <dl>
         <dt>Primary id</dt>
         <dd>
-          {v.compositeKey ? `PRIMARY KEY (${v.compositeKey.join(', ')})` : `${v.primaryId.name} ${v.primaryId.type}`}
+          {v.compositeKey
+            ? `PRIMARY KEY (${v.compositeKey.join(', ')})`
+            : `${v.primaryId.name} ${v.primaryId.type}`}
           {v.primaryId.asAttribute && !v.compositeKey ? ' (also an attribute)' : ''}
         </dd>
         <dt>Vertices</dt>
@@ -198,8 +208,10 @@ function EdgeDetails(props: { e: EdgeTypeInfo; state: SchemaState }) {
 export function SchemaView(props: { state: SchemaState }) {
   const { schema, loading, error } = props.state;
   const [selected, setSelected] = useState<Selected>();
-  const vertex = selected?.kind === 'vertex' ? schema?.vertexTypes.find((v) => v.name === selected.name) : undefined;
-  const edge = selected?.kind === 'edge' ? schema?.edgeTypes.find((e) => e.name === selected.name) : undefined;
+  const vertex =
+    selected?.kind === 'vertex' ? schema?.vertexTypes.find((v) => v.name === selected.name) : undefined;
+  const edge =
+    selected?.kind === 'edge' ? schema?.edgeTypes.find((e) => e.name === selected.name) : undefined;
 
   return (
     <div className="schema-view">
@@ -210,7 +222,9 @@ export function SchemaView(props: { state: SchemaState }) {
         </p>
       )}
       {loading && !schema && <p role="status">Loading the schema…</p>}
-      {schema && schema.vertexTypes.length === 0 && <p role="status">The graph {schema.graph} has no types yet.</p>}
+      {schema && schema.vertexTypes.length === 0 && (
+        <p role="status">The graph {schema.graph} has no types yet.</p>
+      )}
       {schema && (
         <div className="schema-layout">
           <SchemaDiagram schema={schema} colors={props.state.vertexColors} onSelect={setSelected} />
@@ -228,7 +242,11 @@ export function SchemaView(props: { state: SchemaState }) {
                     aria-pressed={selected?.kind === 'vertex' && selected.name === v.name}
                     onClick={() => setSelected({ kind: 'vertex', name: v.name })}
                   >
-                    <span className="swatch" style={{ backgroundColor: props.state.vertexColors.get(v.name) }} aria-hidden="true" />
+                    <span
+                      className="swatch"
+                      style={{ backgroundColor: props.state.vertexColors.get(v.name) }}
+                      aria-hidden="true"
+                    />
                     {v.name}
                     <span className="count">{count(props.state, v.name)}</span>
                   </button>
@@ -257,7 +275,9 @@ export function SchemaView(props: { state: SchemaState }) {
             <div aria-live="polite">
               {vertex && <VertexDetails v={vertex} state={props.state} />}
               {edge && <EdgeDetails e={edge} state={props.state} />}
-              {!vertex && !edge && <p className="hint">Choose a type to see its attributes, primary id, indexes and count.</p>}
+              {!vertex && !edge && (
+                <p className="hint">Choose a type to see its attributes, primary id, indexes and count.</p>
+              )}
             </div>
           </aside>
         </div>

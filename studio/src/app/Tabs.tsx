@@ -24,7 +24,15 @@ export function TabList(props: {
     const i = props.tabs.findIndex((t) => t.id === props.active);
     const n = props.tabs.length;
     const next =
-      e.key === 'ArrowRight' ? (i + 1) % n : e.key === 'ArrowLeft' ? (i - 1 + n) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
+      e.key === 'ArrowRight'
+        ? (i + 1) % n
+        : e.key === 'ArrowLeft'
+          ? (i - 1 + n) % n
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? n - 1
+              : -1;
     if (next < 0) return;
     e.preventDefault();
     props.onSelect(props.tabs[next].id);
@@ -50,7 +58,13 @@ export function TabList(props: {
   );
 }
 
-export function TabPanel(props: { prefix: string; id: string; active: string; children: ReactNode; className?: string }) {
+export function TabPanel(props: {
+  prefix: string;
+  id: string;
+  active: string;
+  children: ReactNode;
+  className?: string;
+}) {
   const shown = props.id === props.active;
   return (
     <div

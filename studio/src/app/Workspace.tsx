@@ -98,7 +98,12 @@ export function Workspace(props: { session: Session; onLogout(): void }) {
         <h1>Ocelot Studio</h1>
         <div className="graph-chooser">
           <label htmlFor="graph-chooser">Graph</label>
-          <select id="graph-chooser" value={graph} onChange={(e) => setGraph(e.target.value)} disabled={graphs.length === 0}>
+          <select
+            id="graph-chooser"
+            value={graph}
+            onChange={(e) => setGraph(e.target.value)}
+            disabled={graphs.length === 0}
+          >
             {graphs.map((g) => (
               <option key={g.name} value={g.name}>
                 {g.name}
@@ -129,7 +134,12 @@ export function Workspace(props: { session: Session; onLogout(): void }) {
             {view === 'schema' && <SchemaView state={schemaState} />}
           </TabPanel>
           <TabPanel prefix="view" id="gsql" active={view} className="view">
-            <EditorView graph={graph} user={props.session.user} state={schemaState} visible={view === 'gsql'} />
+            <EditorView
+              graph={graph}
+              user={props.session.user}
+              state={schemaState}
+              visible={view === 'gsql'}
+            />
           </TabPanel>
           <TabPanel prefix="view" id="data" active={view} className="view">
             {view === 'data' && <DataView graph={graph} state={schemaState} />}

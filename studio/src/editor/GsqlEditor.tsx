@@ -3,7 +3,13 @@
  * bracket matching, Ctrl/Cmd-Enter to run, and an error marked at its line and column. Tab is left
  * to the browser (moving focus on), so the editor never traps keyboard users.
  */
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type Completion } from '@codemirror/autocomplete';
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+  type Completion,
+} from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
@@ -100,7 +106,9 @@ export const GsqlEditor = forwardRef<GsqlEditorHandle, Props>(function GsqlEdito
     const from = offsetOf(text, e.position);
     const lineEnd = v.state.doc.lineAt(from).to;
     const to = Math.min(lineEnd, Math.max(from + 1, text.slice(from).search(/\W|$/) + from));
-    v.dispatch(setDiagnostics(v.state, [{ from, to: Math.max(to, from), severity: 'error', message: e.message }]));
+    v.dispatch(
+      setDiagnostics(v.state, [{ from, to: Math.max(to, from), severity: 'error', message: e.message }]),
+    );
   }, [props.error]);
 
   return (

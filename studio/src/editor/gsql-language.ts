@@ -3,7 +3,12 @@
  * CodeMirror's stream-language adapter, and completion of keywords, types, accumulators, functions
  * and the current graph's type and attribute names.
  */
-import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
+import type {
+  Completion,
+  CompletionContext,
+  CompletionResult,
+  CompletionSource,
+} from '@codemirror/autocomplete';
 import { HighlightStyle, LanguageSupport, StreamLanguage } from '@codemirror/language';
 import { tags } from '@lezer/highlight';
 import { readToken, type LexState, type TokenKind } from '../model/gsql-tokens.js';

@@ -32,7 +32,11 @@ interface FcoseOptions extends cytoscape.BaseLayoutOptions {
  * The layout for `count` elements; `incremental` keeps the current positions as the start;
  * `edgeLength` leaves room for long edge labels (the schema's).
  */
-export function layoutOptions(count: number, incremental = false, edgeLength?: number): cytoscape.LayoutOptions {
+export function layoutOptions(
+  count: number,
+  incremental = false,
+  edgeLength?: number,
+): cytoscape.LayoutOptions {
   const large = count > LARGE_GRAPH;
   const options: FcoseOptions = {
     name: 'fcose',

@@ -27,7 +27,10 @@ export function offsetOf(text: string, p: TextPosition): number {
 }
 
 /** The first failure in the GSQL server's text output with its position, if the output reports one. */
-export function outputFailure(output: string, lineOffset = 0): { message: string; position?: TextPosition } | undefined {
+export function outputFailure(
+  output: string,
+  lineOffset = 0,
+): { message: string; position?: TextPosition } | undefined {
   const line = output
     .split('\n')
     .find((l) => /(Syntax Error|Semantic Check|Error|error:|Failed|does not exist)/.test(l));

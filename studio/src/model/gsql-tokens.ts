@@ -153,7 +153,13 @@ export function tokenizeGsql(text: string): GsqlToken[] {
     while (pos < line.length) {
       const t = readToken(line, pos, state);
       if (t.kind !== 'whitespace')
-        out.push({ kind: t.kind, text: line.slice(pos, t.end), start: offset + pos, line: l + 1, column: pos + 1 });
+        out.push({
+          kind: t.kind,
+          text: line.slice(pos, t.end),
+          start: offset + pos,
+          line: l + 1,
+          column: pos + 1,
+        });
       pos = t.end;
     }
     offset += line.length + 1;

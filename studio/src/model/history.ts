@@ -15,7 +15,11 @@ export interface HistoryEntry {
 
 export const MAX_HISTORY = 50;
 
-export function addToHistory(list: readonly HistoryEntry[], entry: HistoryEntry, max = MAX_HISTORY): HistoryEntry[] {
+export function addToHistory(
+  list: readonly HistoryEntry[],
+  entry: HistoryEntry,
+  max = MAX_HISTORY,
+): HistoryEntry[] {
   // A rerun of the same text moves it to the top instead of repeating it.
   const rest = list.filter((e) => !(e.text === entry.text && e.graph === entry.graph));
   return [entry, ...rest].slice(0, max);

@@ -81,7 +81,10 @@ function typedVertex(entry: string, param: string): { type: string; id: string }
  * The query string of the form's values (empty values are left out: the query's defaults apply).
  * Throws an Error naming the parameter when a value cannot be sent.
  */
-export function paramQueryString(params: readonly QueryParam[], values: Readonly<Record<string, string>>): string {
+export function paramQueryString(
+  params: readonly QueryParam[],
+  values: Readonly<Record<string, string>>,
+): string {
   const pairs: [string, string][] = [];
   for (const p of params) {
     const raw = values[p.name] ?? '';

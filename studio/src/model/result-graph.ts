@@ -91,7 +91,8 @@ function asEdge(o: Json): RawEdge | undefined {
 export function addVertex(g: GraphData, type: string, id: string, attributes?: Json): string {
   const key = vertexKey(type, id);
   const known = g.vertices.get(key);
-  if (!known) g.vertices.set(key, { key, type, id, ...(attributes ? { attributes: { ...attributes } } : {}) });
+  if (!known)
+    g.vertices.set(key, { key, type, id, ...(attributes ? { attributes: { ...attributes } } : {}) });
   else if (attributes) known.attributes = { ...(known.attributes ?? {}), ...attributes };
   return key;
 }
@@ -109,7 +110,8 @@ export function addEdge(g: GraphData, raw: RawEdge, reverseOf: ReadonlyMap<strin
   const ends = directed || source <= target ? `${source}->${target}` : `${target}->${source}`;
   const attributes = raw.attributes ?? {};
   const key = `${type}|${ends}|${stableJson(attributes)}`;
-  if (!g.edges.has(key)) g.edges.set(key, { key, type, source, target, directed, attributes: { ...attributes } });
+  if (!g.edges.has(key))
+    g.edges.set(key, { key, type, source, target, directed, attributes: { ...attributes } });
   return key;
 }
 

@@ -35,7 +35,10 @@ test('the page: HTML with a fresh CSP nonce each time, never cached', async () =
   assert.equal(first.headers.get('x-content-type-options'), 'nosniff');
   assert.equal(first.headers.get('x-frame-options'), 'DENY');
   const csp = first.headers.get('content-security-policy') ?? '';
-  assert.match(csp, /^default-src 'none'; script-src 'self'; style-src 'self' 'nonce-[^']+' 'sha256-[^']+'; /);
+  assert.match(
+    csp,
+    /^default-src 'none'; script-src 'self'; style-src 'self' 'nonce-[^']+' 'sha256-[^']+'; /,
+  );
   assert.match(csp, /connect-src 'self'/);
   assert.match(csp, /frame-ancestors 'none'/);
   const html = await first.text();
@@ -74,19 +77,29 @@ test('bundles: right types, cached for good, compressed for browsers that accept
 });
 
 test('anything else under /studio is a 404, outside paths included', async () => {
-  for (const path of ['/studio/nope.js', '/studio/..%2Fpackage.json', '/studio/%2E%2E%2Fpackage.json', '/studio/api']) {
+  for (const path of [
+    '/studio/nope.js',
+    '/studio/..%2Fpackage.json',
+    '/studio/%2E%2E%2Fpackage.json',
+    '/studio/api',
+  ]) {
     const r = await call(t.base, path);
     assert.equal(r.status, 404, path);
   }
 });
 
-async function fetchRaw(url: string, encoding: string): Promise<{ encoding: string | undefined; body: Buffer }> {
+async function fetchRaw(
+  url: string,
+  encoding: string,
+): Promise<{ encoding: string | undefined; body: Buffer }> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { 'accept-encoding': encoding } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -98,7 +111,9 @@ test('StudioAssets: 503 before a build, then only known file types, gzip when as
   const dir = await mkdtemp(join(tmpdir(), 'ocelot-studio-assets-'));
   const app = Fastify();
   const assets = new StudioAssets(dir);
-  app.get<{ Params: { file: string } }>('/studio/:file', (request, reply) => assets.send(request, reply, request.params.file));
+  app.get<{ Params: { file: string } }>('/studio/:file', (request, reply) =>
+    assets.send(request, reply, request.params.file),
+  );
   try {
     let r = await app.inject({ url: '/studio/index.html' });
     assert.equal(r.statusCode, 503);

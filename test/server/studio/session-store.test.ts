@@ -40,7 +40,12 @@ test('the session cookie is read from a Cookie header among others', () => {
 });
 
 test('same origin: what the browser says decides', () => {
-  const h = (method: string, origin?: string, secFetchSite?: string) => ({ method, host: '127.0.0.1:14240', origin, secFetchSite });
+  const h = (method: string, origin?: string, secFetchSite?: string) => ({
+    method,
+    host: '127.0.0.1:14240',
+    origin,
+    secFetchSite,
+  });
   assert.equal(crossOriginReason(h('GET')), undefined);
   assert.equal(crossOriginReason(h('GET', undefined, 'same-origin')), undefined);
   assert.equal(crossOriginReason(h('GET', undefined, 'none')), undefined);
@@ -50,7 +55,13 @@ test('same origin: what the browser says decides', () => {
   assert.equal(crossOriginReason(h('POST')), 'neither Origin nor Sec-Fetch-Site says where it comes from');
   assert.equal(crossOriginReason(h('POST', undefined, 'none')), "Sec-Fetch-Site is 'none'");
   assert.equal(crossOriginReason(h('GET', undefined, 'same-site')), "Sec-Fetch-Site is 'same-site'");
-  assert.equal(crossOriginReason(h('GET', 'http://127.0.0.1:9000')), "Origin 'http://127.0.0.1:9000' is not this server");
+  assert.equal(
+    crossOriginReason(h('GET', 'http://127.0.0.1:9000')),
+    "Origin 'http://127.0.0.1:9000' is not this server",
+  );
   assert.equal(crossOriginReason(h('GET', 'file://x')), "Origin 'file://x' is not this server");
-  assert.equal(crossOriginReason({ method: 'GET', host: undefined, origin: 'http://a', secFetchSite: undefined }), "Origin 'http://a' is not this server");
+  assert.equal(
+    crossOriginReason({ method: 'GET', host: undefined, origin: 'http://a', secFetchSite: undefined }),
+    "Origin 'http://a' is not this server",
+  );
 });

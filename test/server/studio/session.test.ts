@@ -48,11 +48,18 @@ test('wrong credentials, a secret, or a malformed body get no session', async ()
     { username: 'nobody', password: 'x' },
     { username: '__GSQL__secret', password: 'whatever' },
   ]) {
-    const r = await call(t.base, '/studio/api/login', { method: 'POST', ...same(), body: JSON.stringify(body) });
+    const r = await call(t.base, '/studio/api/login', {
+      method: 'POST',
+      ...same(),
+      body: JSON.stringify(body),
+    });
     assert.equal(r.status, 401);
     assert.equal(r.headers.get('set-cookie'), null);
     const env = await envelope(r);
-    assert.deepEqual([env.error, env.code, env.message], [true, 'REST-10016', 'Invalid username or password!']);
+    assert.deepEqual(
+      [env.error, env.code, env.message],
+      [true, 'REST-10016', 'Invalid username or password!'],
+    );
   }
   const r = await call(t.base, '/studio/api/login', { method: 'POST', ...same(), body: '["x"]' });
   assert.equal(r.status, 400);
@@ -81,12 +88,15 @@ test('the cookie authenticates GSQL-server and REST++ calls from the same origin
   assert.equal(schema.status, 200);
   assert.equal((await envelope<{ GraphName: string }>(schema)).results.GraphName, 'club');
   // REST++ under /restpp needs a token here (--auth): the session counts as one.
-  const vertices = await call(t.base, '/restpp/graph/club/vertices/member?limit=5', { cookie, site: 'same-origin' });
+  const vertices = await call(t.base, '/restpp/graph/club/vertices/member?limit=5', {
+    cookie,
+    site: 'same-origin',
+  });
   assert.equal(vertices.status, 200);
-  assert.deepEqual(
-    (await envelope<{ v_id: string }[]>(vertices)).results.map((v) => v.v_id).sort(),
-    ['Ada', 'Boris'],
-  );
+  assert.deepEqual((await envelope<{ v_id: string }[]>(vertices)).results.map((v) => v.v_id).sort(), [
+    'Ada',
+    'Boris',
+  ]);
   // A state-changing call carries Origin (browsers always send it on POST).
   const statements = await call(t.base, '/gsql/v1/statements', {
     method: 'POST',
@@ -101,7 +111,10 @@ test('the cookie authenticates GSQL-server and REST++ calls from the same origin
 
   // Without the cookie: no credentials.
   assert.equal((await call(t.base, '/gsql/v1/schema/graphs/club', { site: 'same-origin' })).status, 401);
-  assert.equal((await call(t.base, '/restpp/graph/club/vertices/member', { site: 'same-origin' })).status, 401);
+  assert.equal(
+    (await call(t.base, '/restpp/graph/club/vertices/member', { site: 'same-origin' })).status,
+    401,
+  );
   // From anywhere else the cookie is refused, reads included.
   for (const c of [
     { site: 'same-site' },
@@ -132,10 +145,17 @@ test('the cookie is no credential on the other ports', async () => {
 
 test('a user sees and may use only the graphs they have a role on', async () => {
   const { cookie, response } = await login(t.base, 'ann', 'ann-pass');
-  assert.deepEqual((await envelope<{ graphs: unknown }>(response)).results.graphs, [{ name: 'club', roles: ['queryreader'] }]);
+  assert.deepEqual((await envelope<{ graphs: unknown }>(response)).results.graphs, [
+    { name: 'club', roles: ['queryreader'] },
+  ]);
   const session = await call(t.base, '/studio/api/session', { cookie, site: 'same-origin' });
-  assert.deepEqual((await envelope<{ graphs: unknown }>(session)).results.graphs, [{ name: 'club', roles: ['queryreader'] }]);
-  assert.equal((await call(t.base, '/gsql/v1/schema/graphs/club', { cookie, site: 'same-origin' })).status, 200);
+  assert.deepEqual((await envelope<{ graphs: unknown }>(session)).results.graphs, [
+    { name: 'club', roles: ['queryreader'] },
+  ]);
+  assert.equal(
+    (await call(t.base, '/gsql/v1/schema/graphs/club', { cookie, site: 'same-origin' })).status,
+    200,
+  );
   const other = await call(t.base, '/gsql/v1/schema/graphs/shop', { cookie, site: 'same-origin' });
   assert.equal(other.status, 403);
   const data = await call(t.base, '/restpp/graph/shop/vertices/item', { cookie, site: 'same-origin' });
@@ -146,7 +166,10 @@ test('the session endpoint answers whether anyone is logged in', async () => {
   const none = await call(t.base, '/studio/api/session', { site: 'same-origin' });
   assert.equal(none.status, 200);
   assert.deepEqual((await envelope(none)).results, { loggedIn: false });
-  const bogus = await call(t.base, '/studio/api/session', { cookie: 'ocelot_studio_session=forged', site: 'same-origin' });
+  const bogus = await call(t.base, '/studio/api/session', {
+    cookie: 'ocelot_studio_session=forged',
+    site: 'same-origin',
+  });
   assert.deepEqual((await envelope(bogus)).results, { loggedIn: false });
 });
 
@@ -154,18 +177,34 @@ test('logout ends the session and clears the cookie', async () => {
   const { cookie } = await login(t.base, 'tigergraph', 'tigergraph');
   const out = await call(t.base, '/studio/api/logout', { method: 'POST', cookie, ...same() });
   assert.equal(out.status, 200);
-  assert.match(out.headers.get('set-cookie') ?? '', /^ocelot_studio_session=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=\/; HttpOnly; SameSite=Strict$/);
-  assert.equal((await call(t.base, '/gsql/v1/schema/graphs/club', { cookie, site: 'same-origin' })).status, 401);
-  const cross = await call(t.base, '/studio/api/logout', { method: 'POST', cookie, origin: 'http://evil.example' });
+  assert.match(
+    out.headers.get('set-cookie') ?? '',
+    /^ocelot_studio_session=; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Path=\/; HttpOnly; SameSite=Strict$/,
+  );
+  assert.equal(
+    (await call(t.base, '/gsql/v1/schema/graphs/club', { cookie, site: 'same-origin' })).status,
+    401,
+  );
+  const cross = await call(t.base, '/studio/api/logout', {
+    method: 'POST',
+    cookie,
+    origin: 'http://evil.example',
+  });
   assert.equal(cross.status, 403);
 });
 
 test('a session expires; a changed password ends it', async () => {
   const first = await login(t.base, 'tigergraph', 'tigergraph');
   t.clock.now += 59_000;
-  assert.equal((await call(t.base, '/gsql/v1/schema/graphs/club', { cookie: first.cookie, site: 'same-origin' })).status, 200);
+  assert.equal(
+    (await call(t.base, '/gsql/v1/schema/graphs/club', { cookie: first.cookie, site: 'same-origin' })).status,
+    200,
+  );
   t.clock.now += 1_000;
-  assert.equal((await call(t.base, '/gsql/v1/schema/graphs/club', { cookie: first.cookie, site: 'same-origin' })).status, 401);
+  assert.equal(
+    (await call(t.base, '/gsql/v1/schema/graphs/club', { cookie: first.cookie, site: 'same-origin' })).status,
+    401,
+  );
 
   const ann = await login(t.base, 'ann', 'ann-pass');
   const changed = await call(t.base, '/gsql/v1/statements', {
@@ -174,6 +213,9 @@ test('a session expires; a changed password ends it', async () => {
     body: 'ALTER PASSWORD ann WITH PASSWORD "new-pass"',
   });
   assert.equal(await changed.text(), 'Password has been changed.\n');
-  assert.equal((await call(t.base, '/gsql/v1/schema/graphs/club', { cookie: ann.cookie, site: 'same-origin' })).status, 401);
+  assert.equal(
+    (await call(t.base, '/gsql/v1/schema/graphs/club', { cookie: ann.cookie, site: 'same-origin' })).status,
+    401,
+  );
   assert.equal((await login(t.base, 'ann', 'new-pass')).response.status, 200);
 });

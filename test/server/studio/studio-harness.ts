@@ -27,7 +27,9 @@ export interface StudioServers {
   close(): Promise<void>;
 }
 
-export async function startStudioServers(opts: { auth?: boolean; ttlMs?: number } = {}): Promise<StudioServers> {
+export async function startStudioServers(
+  opts: { auth?: boolean; ttlMs?: number } = {},
+): Promise<StudioServers> {
   const dir = await mkdtemp(join(tmpdir(), 'ocelot-studio-'));
   const db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0 });
   let out = '';
@@ -79,11 +81,19 @@ export async function call(base: string, path: string, c: Call = {}): Promise<Re
   if (c.site !== undefined) headers['sec-fetch-site'] = c.site;
   if (c.basic !== undefined) headers.authorization = `Basic ${Buffer.from(c.basic).toString('base64')}`;
   if (c.accept !== undefined) headers['accept-encoding'] = c.accept;
-  return fetch(`${base}${path}`, { method: c.method ?? 'GET', headers, ...(c.body === undefined ? {} : { body: c.body }) });
+  return fetch(`${base}${path}`, {
+    method: c.method ?? 'GET',
+    headers,
+    ...(c.body === undefined ? {} : { body: c.body }),
+  });
 }
 
 /** Logs in from the server's own origin; returns the cookie pair (`name=value`) and the response. */
-export async function login(base: string, username: string, password: string): Promise<{ cookie: string; response: Response }> {
+export async function login(
+  base: string,
+  username: string,
+  password: string,
+): Promise<{ cookie: string; response: Response }> {
   const response = await call(base, '/studio/api/login', {
     method: 'POST',
     origin: base,

@@ -161,12 +161,9 @@ export function GraphExplorer(props: {
     // The drawing is made once per result; expansions add to it.
   }, []);
 
+  // Hidden panels have no size: once shown again, the drawing takes its container's size.
   useEffect(() => {
-    const cy = cyRef.current;
-    if (props.shown && cy) {
-      cy.resize();
-      if (cy.elements().length > 0 && cy.zoom() === 1 && cy.pan().x === 0) cy.fit(undefined, 30);
-    }
+    if (props.shown) cyRef.current?.resize();
   }, [props.shown]);
 
   function select(key: string) {

@@ -385,3 +385,14 @@ export interface CatalogStore {
   changeCatalog(next: Catalog): Promise<void>;
   clearGraphStore(): Promise<void>;
 }
+
+/**
+ * A cluster leader's replication of its commits (src/cluster). `replicate` is called in commit order
+ * with each commit's WAL record and version; the commit is written to the local WAL, made visible
+ * and acknowledged only after it resolves and every earlier commit's did. After a rejection the
+ * Database refuses writes (their outcome is unknown: the record may be in the cluster log) until
+ * `reload()` puts it back to what its own log holds.
+ */
+export interface CommitReplicator {
+  replicate(record: Uint8Array, version: number): Promise<void>;
+}

@@ -8,6 +8,11 @@
  *
  * Two store references: `store` receives staged writes, `readStore` is what new readers pin. They
  * differ only while a schema change or clear is waiting for its log record to be durable.
+ *
+ * In a cluster (src/cluster) a leader's commits go to the replicated log before the local WAL
+ * (`lead`), a follower refuses local writes and applies the leader's records through the recovery
+ * code path (`follow`, `applyReplicated`), and `reload` puts a leader whose replication failed back
+ * to what its own WAL holds.
  */
 import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -18,6 +23,7 @@ import { type Counter, publishCount, trimCount } from '../store/counter.js';
 import { GraphStore } from '../store/graph-store.js';
 import {
   type CatalogStore,
+  type CommitReplicator,
   type DeletedVertexCheckOptions,
   type DeletedVertexCheckResult,
   EngineError,
@@ -32,7 +38,8 @@ import { deletedVertexCheck } from './deleted-check.js';
 import { migrateStore } from './migrate.js';
 import { ReadTxImpl } from './read-tx.js';
 import { mergeAll, rebuildSummary } from './rebuild.js';
-import { catalogRecord, clearRecord, decodeRecord, replayData } from './wal-record.js';
+import { replayRecord } from './replay.js';
+import { catalogRecord, clearRecord, decodeRecord } from './wal-record.js';
 import { WriteTxImpl } from './write-tx.js';
 
 export interface DatabaseOptions {
@@ -63,6 +70,24 @@ export interface RecoverySummary {
   skippedCheckpoints: string[];
 }
 
+/** What recovering a data directory produced. */
+interface Recovered {
+  dir: DataDir;
+  wal: WriteAheadLog;
+  store: GraphStore;
+  version: number;
+  lsn: number;
+  summary: RecoverySummary;
+}
+
+/** A commit's record that the cluster log refused or did not confirm. */
+class ReplicationFailure extends Error {
+  constructor(readonly reason: unknown) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = 'ReplicationFailure';
+  }
+}
+
 export class Database implements CatalogStore {
   private store: GraphStore;
   private readStore: GraphStore;
@@ -84,32 +109,52 @@ export class Database implements CatalogStore {
   private checkpointing: Promise<void> = Promise.resolve();
   /** Filled in by open(). */
   recovery: RecoverySummary = { checkpointLsn: 0, replayedRecords: 0, version: 0, skippedCheckpoints: [] };
+  /** A cluster leader's replication of each commit (see `lead`). */
+  private replicator: CommitReplicator | undefined;
+  /** Set on a cluster follower: why local writes are refused. */
+  private followerReason: string | undefined;
+  /** The first replication failure; writes are refused until `reload`. */
+  private replicationFailure: ReplicationFailure | undefined;
+  /** Settles when the last replicated commit may be appended to the WAL (rejects after a failure). */
+  private appendGate: Promise<void> = Promise.resolve();
+  /** Commits queued behind the append gate (appends must then keep going through it, in order). */
+  private gated = 0;
+  private dir: DataDir;
+  private wal: WriteAheadLog;
 
   private constructor(
-    private readonly dir: DataDir,
-    private readonly wal: WriteAheadLog,
-    store: GraphStore,
-    version: number,
-    lsn: number,
+    r: Recovered,
     private readonly opts: DatabaseOptions,
   ) {
-    this.store = store;
-    this.readStore = store;
-    this.published = version;
-    this.staged = version;
-    this.lastLsn = lsn;
-    this.checkpointLsn = lsn;
+    this.dir = r.dir;
+    this.wal = r.wal;
+    this.store = r.store;
+    this.readStore = r.store;
+    this.published = r.version;
+    this.staged = r.version;
+    this.lastLsn = r.lsn;
+    this.checkpointLsn = r.summary.checkpointLsn;
+    this.recovery = r.summary;
   }
 
   /** Opens (creating if needed) a data directory and recovers it: newest checkpoint + WAL replay. */
   static async open(opts: DatabaseOptions): Promise<Database> {
+    // A fatal error during recovery has no Database to stop yet; one after it stops this one.
+    const opened: { db?: Database } = {};
+    const recovered = await Database.recover(opts, (err) => opened.db?.fail(err));
+    const db = new Database(recovered, opts);
+    opened.db = db;
+    db.startTimer();
+    return db;
+  }
+
+  private static async recover(opts: DatabaseOptions, onFatal: (err: Error) => void): Promise<Recovered> {
     const log = opts.log ?? (() => undefined);
-    let db: Database | undefined;
     const dir = await DataDir.open({
       path: opts.dataDir,
       ...(opts.fileLayer ? { fs: opts.fileLayer } : {}),
       syncMode: opts.sync ?? 'always',
-      onFatal: (err) => db?.fail(err),
+      onFatal,
     });
     try {
       const rec = await dir.recover();
@@ -128,13 +173,11 @@ export class Database implements CatalogStore {
       let replayed = 0;
       for await (const r of rec.records) {
         const d = decodeRecord(r.payload);
-        if (d.kind === 'catalog') store = migrateStore(store, d.catalog, d.version);
-        else if (d.kind === 'clear') store = new GraphStore(store.catalog, d.version);
-        else {
-          const tx = new WriteTxImpl(store, d.version);
-          replayData(d.reader, tx);
-          for (const c of tx.touchedCounters) publishCount(c, d.version);
-          for (const c of tx.historyColumns) c.history = null;
+        const applied = replayRecord(store, d);
+        store = applied.store;
+        if (applied.tx) {
+          for (const c of applied.tx.touchedCounters) publishCount(c, d.version);
+          for (const c of applied.tx.historyColumns) c.history = null;
         }
         version = d.version;
         lsn = r.lsn;
@@ -148,9 +191,7 @@ export class Database implements CatalogStore {
       for (const s of rec.report.skippedCheckpoints)
         log(`recovery: skipped damaged checkpoint ${s.file}: ${s.reason}`);
       log(`recovery: checkpoint LSN ${checkpointLsn}, replayed ${replayed} WAL records, version ${version}`);
-      db = new Database(dir, rec.wal, store, version, lsn, opts);
-      db.checkpointLsn = checkpointLsn;
-      db.recovery = {
+      const summary: RecoverySummary = {
         checkpointLsn,
         replayedRecords: replayed,
         version,
@@ -159,8 +200,7 @@ export class Database implements CatalogStore {
           ? { tailCut: { segment: cut.segment, offset: cut.offset, bytes: cut.bytes, reason: cut.reason } }
           : {}),
       };
-      db.startTimer();
-      return db;
+      return { dir, wal: rec.wal, store, version, lsn, summary };
     } catch (err) {
       await dir.close();
       throw err;
@@ -188,10 +228,17 @@ export class Database implements CatalogStore {
     this.opts.onFatal?.(err);
   }
 
-  private checkWritable(): void {
+  /** Throws unless writes are possible; `local` also refuses them on a cluster follower. */
+  private checkWritable(local = true): void {
     if (this.fatal)
       throw new EngineError('SYS-FATAL', `The database stopped accepting writes: ${this.fatal.message}`);
     if (this.closed) throw new EngineError('SYS-CLOSED', 'The database is closed.');
+    if (this.replicationFailure)
+      throw new EngineError(
+        'SYS-0001',
+        'This node is not accepting writes: it is returning to the cluster log after a failed replication; retry.',
+      );
+    if (local && this.followerReason !== undefined) throw new EngineError('SYS-0001', this.followerReason);
   }
 
   private startTimer(): void {
@@ -234,7 +281,7 @@ export class Database implements CatalogStore {
   private commit(bytes: Uint8Array, version: number, onPublish: () => void): Promise<void> {
     this.staged = version;
     this.pending++;
-    const durable = this.wal.append(bytes);
+    const durable = this.logRecord(bytes, version);
     const prev = this.tail;
     const done = (async () => {
       try {
@@ -246,6 +293,14 @@ export class Database implements CatalogStore {
         onPublish();
         this.trim();
       } catch (err) {
+        if (err instanceof ReplicationFailure) {
+          this.replicationFailure ??= err;
+          throw new EngineError(
+            'SYS-0001',
+            `The cluster log did not confirm this write (${err.message}); its outcome is unknown: it is ` +
+              'applied on every node if the log holds it, and nowhere otherwise.',
+          );
+        }
         this.fail(err instanceof Error ? err : new Error(String(err)));
         throw new EngineError('SYS-FATAL', `The write could not be made durable: ${String(err)}`);
       } finally {
@@ -256,13 +311,134 @@ export class Database implements CatalogStore {
     return done;
   }
 
-  async write<T>(fn: (tx: WriteTx) => T): Promise<T> {
-    this.checkWritable();
-    // Wait out a rebuild or schema change, including one that starts while we wait.
+  /**
+   * Writes a commit's record to the WAL. On a cluster leader the record goes to the cluster log
+   * first and the local append waits for its confirmation, so the local log never holds what the
+   * cluster log does not; appends stay in commit order, and once one replication fails no later
+   * record is appended.
+   */
+  private logRecord(bytes: Uint8Array, version: number): Promise<number> {
+    const replicator = this.replicator;
+    if (!replicator && this.gated === 0) return this.wal.append(bytes);
+    const replicated = replicator ? replicator.replicate(bytes, version) : Promise.resolve();
+    const gate = this.appendGate.then(() =>
+      replicated.catch((e: unknown) => {
+        throw new ReplicationFailure(e);
+      }),
+    );
+    this.appendGate = gate;
+    this.gated++;
+    return gate.then(() => this.wal.append(bytes)).finally(() => this.gated--);
+  }
+
+  /** Cluster leader: every later commit is replicated through `replicator` before it is logged. */
+  lead(replicator: CommitReplicator): void {
+    this.replicator = replicator;
+    this.followerReason = undefined;
+  }
+
+  /** Cluster follower: local writes are refused with `reason`; the leader's records come through `applyReplicated`. */
+  follow(reason: string): void {
+    this.replicator = undefined;
+    this.followerReason = reason;
+  }
+
+  /** Whether a replication failed since the last `reload`. */
+  get replicationFailed(): boolean {
+    return this.replicationFailure !== undefined;
+  }
+
+  /** The version of the last commit started (visible once durable). */
+  get stagedVersion(): number {
+    return this.staged;
+  }
+
+  /** Resolves once no commit is in flight. */
+  settled(): Promise<void> {
+    return this.quiesce();
+  }
+
+  /**
+   * Applies a record of the cluster log (a follower): the same replay as recovery, then the local
+   * WAL, as a commit of its own. It must be the next version. Resolves once it is staged (the next
+   * record may follow at once); `durable` resolves when it is durable and visible.
+   */
+  async applyReplicated(record: Uint8Array): Promise<{ version: number; durable: Promise<void> }> {
+    this.checkWritable(false);
+    await this.afterRebuild();
+    this.checkWritable(false);
+    const d = decodeRecord(record);
+    if (d.version !== this.staged + 1) {
+      throw new EngineError(
+        'SYS-0001',
+        `The cluster log record of version ${d.version} does not follow this node's version ${this.staged}.`,
+      );
+    }
+    if (d.kind === 'data') {
+      const { tx } = replayRecord(this.store, d);
+      if (!tx) throw new EngineError('SYS-0001', 'A data record replayed without a transaction.');
+      for (const c of tx.historyColumns) this.historyColumns.add(c);
+      const durable = this.commit(record, d.version, () => this.publishCounters(tx, d.version));
+      return { version: d.version, durable };
+    }
+    let durable: Promise<void> = Promise.resolve();
+    await this.exclusive(async () => {
+      const { store } = replayRecord(this.store, d);
+      this.store = store;
+      durable = this.commit(record, d.version, () => {
+        this.readStore = store;
+      });
+      await durable;
+    });
+    return { version: d.version, durable };
+  }
+
+  private publishCounters(tx: WriteTxImpl, version: number): void {
+    for (const c of tx.touchedCounters) {
+      publishCount(c, version);
+      this.counters.add(c);
+    }
+  }
+
+  /**
+   * Puts the database back to what its data directory holds (a leader whose replication failed:
+   * commits staged after the last confirmed one are dropped). Readers already pinned keep their
+   * snapshot.
+   */
+  async reload(): Promise<void> {
+    if (this.fatal) throw new EngineError('SYS-FATAL', `The database stopped: ${this.fatal.message}`);
+    await this.exclusive(async () => {
+      await this.checkpointing;
+      await this.dir.close();
+      const r = await Database.recover(this.opts, (err) => this.fail(err));
+      this.dir = r.dir;
+      this.wal = r.wal;
+      this.store = r.store;
+      this.readStore = r.store;
+      this.published = r.version;
+      this.staged = r.version;
+      this.lastLsn = r.lsn;
+      this.checkpointLsn = r.summary.checkpointLsn;
+      this.recovery = r.summary;
+      this.historyColumns = new Set();
+      this.counters = new Set();
+      this.tail = Promise.resolve();
+      this.appendGate = Promise.resolve();
+      this.replicationFailure = undefined;
+    });
+  }
+
+  /** Waits out a rebuild or schema change, including one that starts while we wait. */
+  private async afterRebuild(): Promise<void> {
     for (let r = this.rebuilding; ; r = this.rebuilding) {
       await r;
       if (r === this.rebuilding) break;
     }
+  }
+
+  async write<T>(fn: (tx: WriteTx) => T): Promise<T> {
+    this.checkWritable();
+    await this.afterRebuild();
     this.checkWritable();
     const tx = new WriteTxImpl(this.store, this.staged + 1);
     let result: T;
@@ -286,12 +462,7 @@ export class Database implements CatalogStore {
         `The transaction is too large (${bytes.length} bytes logged, at most ${MAX_PAYLOAD}); split it.`,
       );
     }
-    await this.commit(bytes, tx.commitVersion, () => {
-      for (const c of tx.touchedCounters) {
-        publishCount(c, tx.commitVersion);
-        this.counters.add(c);
-      }
-    });
+    await this.commit(bytes, tx.commitVersion, () => this.publishCounters(tx, tx.commitVersion));
     return result;
   }
 
@@ -362,7 +533,7 @@ export class Database implements CatalogStore {
   }
 
   private async runRebuild(opts: RebuildOptions, writeSummary: boolean): Promise<RebuildResult> {
-    this.checkWritable();
+    this.checkWritable(false);
     // Writes pause only for the in-memory merge and the snapshot encoding. The snapshot's big
     // arrays are immutable base arrays; values a later write changes in place may reach the file,
     // which is harmless: the WAL after the checkpoint re-applies every such write's final value.

@@ -12,6 +12,7 @@ Commands:
   serve    start the server (REST++ :9000, GSQL :14240, admin :8123)
   gsql     GSQL client: run a script or a command, or start the interactive shell
   bench    run a benchmark scenario
+  cluster  cluster status (ocelot cluster status)
 
 Run 'ocelot <command> --help' for the options of a command.
 `;
@@ -28,6 +29,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'gsql': {
       const { runGsql } = await import('./gsql.js');
       return runGsql(rest, { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin });
+    }
+    case 'cluster': {
+      const { runCluster } = await import('./cluster.js');
+      return runCluster(rest, { stdout, stderr, env: process.env });
     }
     case 'bench': {
       const { runBench } = await import('./bench.js');

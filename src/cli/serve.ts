@@ -5,10 +5,12 @@
 import { AuthService } from '../auth/service.js';
 import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
+import { checkNodeId, parseClusterServers } from '../cluster/options.js';
 import {
   DEFAULT_TIGERGRAPH_VERSION,
   ListenError,
   startServers,
+  type ClusterServerOptions,
   type RunningServers,
 } from '../server/start.js';
 import type { ScriptRunner } from '../server/gsqlserver/script-runner.js';
@@ -41,10 +43,21 @@ Options (each also read from the environment variable shown; a flag wins over th
                               files) are refused with REST-30000 (OCELOT_BODY_LIMIT_MB, default 200)
   --rebuild-interval S        seconds between automatic rebuilds (checkpoint + merge of new data);
                               0 turns them off (OCELOT_REBUILD_INTERVAL, default 30)
+  --cluster URLS              run as a node of a cluster over NATS JetStream, e.g.
+                              nats://h1:4222,nats://h2:4222,nats://h3:4222 (OCELOT_CLUSTER); each
+                              node has its own data directory (empty at the first start) and ports;
+                              writes sent to any node go to the leader (see docs/cluster.md)
+  --node-id ID                this node's name in the cluster, unique (OCELOT_NODE_ID)
+  --advertise-host HOST       the host other nodes reach this one at (OCELOT_ADVERTISE_HOST,
+                              default: --host)
+  --cluster-lease-ms N        leader lease lifetime in ms, 1000 to 60000: a dead leader is
+                              replaced about this long after its last renewal
+                              (OCELOT_CLUSTER_LEASE_MS, default 4000)
   -h, --help                  show this help
 
 A port of 0 picks a free port. Stop the server with Ctrl-C (SIGINT) or SIGTERM.
-Exit codes: 0 stopped by a signal, 1 could not start, 3 fatal storage error (restart recovers).
+Exit codes: 0 stopped by a signal, 1 could not start, 3 fatal storage error (restart recovers) or a
+cluster node that cannot follow the cluster log.
 `;
 
 /** Exit code after a fatal storage error (1 is kept for start-up failures). */
@@ -64,6 +77,10 @@ const SPECS: OptionSpec[] = [
   { names: ['--auth'], key: 'auth', flag: true },
   { names: ['--body-limit-mb'], key: 'body-limit-mb' },
   { names: ['--rebuild-interval'], key: 'rebuild-interval' },
+  { names: ['--cluster'], key: 'cluster' },
+  { names: ['--node-id'], key: 'node-id' },
+  { names: ['--advertise-host'], key: 'advertise-host' },
+  { names: ['--cluster-lease-ms'], key: 'cluster-lease-ms' },
   { names: ['-h', '--help'], key: 'help', flag: true },
 ];
 
@@ -81,12 +98,17 @@ const ENV: Record<string, string> = {
   auth: 'OCELOT_AUTH',
   'body-limit-mb': 'OCELOT_BODY_LIMIT_MB',
   'rebuild-interval': 'OCELOT_REBUILD_INTERVAL',
+  cluster: 'OCELOT_CLUSTER',
+  'node-id': 'OCELOT_NODE_ID',
+  'advertise-host': 'OCELOT_ADVERTISE_HOST',
+  'cluster-lease-ms': 'OCELOT_CLUSTER_LEASE_MS',
 };
 
 /** TigerGraph's ClientMaxBodySize: 200 MB by default, at most 1024 MB. */
 const DEFAULT_BODY_LIMIT_MB = 200;
 const MAX_BODY_LIMIT_MB = 1024;
 const DEFAULT_REBUILD_INTERVAL_S = 30;
+const DEFAULT_LEASE_MS = 4000;
 
 export interface ServeConfig {
   dataDir: string;
@@ -106,6 +128,8 @@ export interface ServeConfig {
   rebuildIntervalMs: number;
   /** Where queries' FILE objects write; none: FILE output is refused. */
   outputDir?: string;
+  /** Cluster membership (--cluster). */
+  cluster?: ClusterServerOptions;
 }
 
 /** Resolves flags over environment variables over defaults, validating each. */
@@ -148,6 +172,8 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     return Number(v);
   };
   const bodyLimitMb = wholeNumber('body-limit-mb', DEFAULT_BODY_LIMIT_MB, 1, MAX_BODY_LIMIT_MB);
+  const leaseMs = wholeNumber('cluster-lease-ms', DEFAULT_LEASE_MS, 1000, 60_000);
+  const cluster = clusterConfig(pick('cluster'), pick('node-id'), pick('advertise-host'), leaseMs);
   const rebuildS = wholeNumber('rebuild-interval', DEFAULT_REBUILD_INTERVAL_S, 0, 86_400);
   return {
     dataDir: pick('data') ?? './ocelot-data',
@@ -163,7 +189,30 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     bodyLimit: bodyLimitMb * 1024 * 1024,
     rebuildIntervalMs: rebuildS * 1000,
     ...(pick('output-dir') === undefined ? {} : { outputDir: pick('output-dir') }),
+    ...(cluster ? { cluster } : {}),
   };
+}
+
+function clusterConfig(
+  urls: string | undefined,
+  nodeId: string | undefined,
+  advertiseHost: string | undefined,
+  leaseTtlMs: number,
+): ClusterServerOptions | undefined {
+  if (urls === undefined) {
+    if (nodeId !== undefined) throw new UsageError('--node-id is for cluster nodes: give --cluster too');
+    return undefined;
+  }
+  try {
+    return {
+      servers: parseClusterServers(urls),
+      nodeId: checkNodeId(nodeId),
+      leaseTtlMs,
+      ...(advertiseHost === undefined ? {} : { advertiseHost }),
+    };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 export interface ServeIo {
@@ -222,9 +271,12 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       ...(config.outputDir === undefined ? {} : { outputDir: config.outputDir }),
       runScript: io.runScript,
       fileLayer: io.fileLayer,
+      ...(config.cluster ? { cluster: config.cluster } : {}),
       log: io.stderr,
       onFatal: (err) => {
-        io.stderr(`ocelot serve: fatal storage error, stopping: ${err.message}`);
+        io.stderr(
+          `ocelot serve: fatal ${config.cluster ? 'error' : 'storage error'}, stopping: ${err.message}`,
+        );
         stop(FATAL_STORAGE_EXIT);
       },
     });
@@ -239,6 +291,11 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
   const passwordWarning = await AuthService.for(servers.db).defaultPasswordWarning();
   if (passwordWarning) io.stderr(`ocelot serve: ${passwordWarning}`);
   io.stdout(`Data directory: ${config.dataDir}`);
+  if (config.cluster) {
+    io.stdout(
+      `Cluster node ${config.cluster.nodeId}, NATS ${config.cluster.servers.join(',')} (status: ${servers.urls.gsql}/api/cluster)`,
+    );
+  }
   io.stdout(`REST++ listening on ${servers.urls.restpp}`);
   io.stdout(`GSQL server listening on ${servers.urls.gsql} (REST++ also at ${servers.urls.gsql}/restpp)`);
   io.stdout(`Ocelot Studio at ${servers.urls.gsql}/studio/`);

@@ -2,6 +2,7 @@
  * What every route module receives: the Database, the server's options and the shared services of
  * the listeners (latency recorder, endpoint registry, credential check).
  */
+import type { ClusterNode } from '../cluster/index.js';
 import type { Database } from '../engine/database.js';
 import type { CredentialCheck } from './http/auth.js';
 import type { LatencyRecorder } from './http/latency.js';
@@ -20,6 +21,8 @@ export interface ServerContext {
   readonly runScript: ScriptRunner;
   /** Where queries' FILE objects write (`--output-dir`); none: FILE output is refused. */
   readonly outputDir?: string;
+  /** This server's cluster node (`--cluster`); none when it runs alone. */
+  readonly cluster?: ClusterNode;
   /** Operational log lines (stderr in the CLI). */
   readonly log: (line: string) => void;
 }

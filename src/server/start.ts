@@ -8,8 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
 import { AuthService } from '../auth/service.js';
+import { ClusterNode } from '../cluster/index.js';
 import { Database } from '../engine/database.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
+import { installClusterHooks, registerClusterRoutes } from './cluster/index.js';
 import type { ServerContext } from './context.js';
 import { registerGsqlRoutes } from './gsqlserver/gsql-routes.js';
 import { installGsqlAuthHook } from './gsqlserver/auth-hook.js';
@@ -58,14 +60,28 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** Studio login sessions: lifetime and clock (tests move time with it). */
   studioSessions?: StudioSessionOptions;
-  /** A fatal durability error (the Database refuses writes from then on). */
+  /** A fatal durability error (the Database refuses writes from then on), or a cluster node that cannot go on. */
   onFatal?: (err: Error) => void;
+  /** Run as a node of a cluster (`--cluster`, see docs/cluster.md). */
+  cluster?: ClusterServerOptions;
+}
+
+export interface ClusterServerOptions {
+  /** NATS server urls. */
+  servers: readonly string[];
+  nodeId: string;
+  /** The host other nodes reach this one at (default: the bound host). */
+  advertiseHost?: string;
+  /** Lease lifetime in ms (default 4000). */
+  leaseTtlMs?: number;
 }
 
 export interface RunningServers {
   urls: Record<ListenerName, string>;
   ports: Record<ListenerName, number>;
   db: Database;
+  /** The cluster node, when started with `cluster`. */
+  cluster?: ClusterNode;
   close(): Promise<void>;
 }
 
@@ -114,13 +130,28 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
   const started: FastifyInstance[] = [];
   const urls = {} as Record<ListenerName, string>;
   const ports = {} as Record<ListenerName, number>;
+  const cluster = opts.cluster
+    ? new ClusterNode({ ...opts.cluster, db, log, ...(opts.onFatal ? { onFatal: opts.onFatal } : {}) })
+    : undefined;
   try {
     await buildAndListen();
   } catch (e) {
     // Whatever failed (a route module, a port), nothing stays bound and the data directory is freed.
     await Promise.allSettled(apps.map(([, app]) => app.close()));
+    await cluster?.close();
     if (ownsDb) await db.close();
     throw e;
+  }
+  if (cluster) {
+    const advertised = opts.cluster?.advertiseHost;
+    const reachable: Record<string, string> = {};
+    for (const [name, url] of Object.entries(urls)) {
+      reachable[name] =
+        advertised === undefined
+          ? url
+          : `http://${advertised.includes(':') ? `[${advertised}]` : advertised}:${ports[name as ListenerName]}`;
+    }
+    cluster.start(reachable);
   }
 
   async function buildAndListen(): Promise<void> {
@@ -135,6 +166,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       endpoints,
       runScript: opts.runScript ?? shellRunner(db, opts.outputDir, log),
       ...(opts.outputDir === undefined ? {} : { outputDir: opts.outputDir }),
+      ...(cluster ? { cluster } : {}),
       log,
     };
     const host = opts.host ?? '127.0.0.1';
@@ -163,6 +195,11 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     apps.push(['restpp', restpp], ['gsql', gsql], ['admin', admin]);
     if (opts.graphqlGraph !== undefined)
       apps.push(['graphql', createGraphqlListener(ctx, opts.graphqlGraph)]);
+    if (cluster) {
+      // After the credential hooks (they run first), before any handler.
+      for (const [name, app] of apps) installClusterHooks(app, name, cluster, db);
+      registerClusterRoutes(gsql, cluster);
+    }
     for (const [name, app] of apps) {
       const wanted =
         { restpp: opts.restppPort, gsql: opts.gsqlPort, admin: opts.adminPort, graphql: opts.graphqlPort }[
@@ -181,6 +218,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     urls,
     ports,
     db,
+    ...(cluster ? { cluster } : {}),
     close() {
       closing ??= (async () => {
         // Requests in flight may finish (their keep-alive connections are dropped as soon as they
@@ -194,6 +232,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
         await Promise.allSettled(started.map((app) => app.close()));
         clearInterval(idle);
         clearTimeout(cut);
+        await cluster?.close();
         if (ownsDb) await db.close();
       })();
       return closing;

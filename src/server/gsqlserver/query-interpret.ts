@@ -42,7 +42,7 @@ async function interpret(ctx: ServerContext, request: FastifyRequest): Promise<u
       'The request body must be the query text: INTERPRET QUERY () FOR GRAPH g { … }.',
     );
   }
-  const headers = queryHeaders(request);
+  const headers = queryHeaders(request, ctx.cluster?.memberCount);
   const q = queryOf(request);
   const graph = graphOf(ctx, text, q.get('graph'));
   const params = queryStringRecord(q);

@@ -32,19 +32,25 @@ function badHeader(name: string, value: string, why: string): RestError {
 }
 
 /**
- * The query headers of a request, checked: GSQL-ASYNC (boolean), GSQL-REPLICA (this single node has
- * one replica, so only 1), GSQL-THREAD-LIMIT (a positive integer; the runtime is single-threaded,
+ * The query headers of a request, checked: GSQL-ASYNC (boolean), GSQL-REPLICA (1 to the number of
+ * replicas: 1 alone, the cluster's nodes in a cluster; every replica holds the same data, so the
+ * query runs here), GSQL-THREAD-LIMIT (a positive integer; the runtime is single-threaded,
  * so any limit is met), GSQL-QueryLocalMemLimitMB (a non-negative number, accepted). GSQL-TIMEOUT
  * and RESPONSE-LIMIT are checked for every request by http/limits.ts.
  */
-export function queryHeaders(request: FastifyRequest): QueryHeaders {
+export function queryHeaders(request: FastifyRequest, replicas = 1): QueryHeaders {
   const replica = header(request, 'GSQL-REPLICA');
-  if (replica !== undefined && !/^\s*1(\.0*)?\s*$/.test(replica)) {
-    throw badHeader(
-      'GSQL-REPLICA',
-      replica,
-      'this server has a replication factor of 1, so only 1 is valid.',
-    );
+  if (replica !== undefined) {
+    const n = /^\s*(\d+)(\.0*)?\s*$/.exec(replica);
+    if (!n || Number(n[1]) < 1 || Number(n[1]) > replicas) {
+      throw badHeader(
+        'GSQL-REPLICA',
+        replica,
+        replicas === 1
+          ? 'this server has a replication factor of 1, so only 1 is valid.'
+          : `this cluster has a replication factor of ${replicas}, so 1 to ${replicas} are valid.`,
+      );
+    }
   }
   const threads = header(request, 'GSQL-THREAD-LIMIT');
   if (threads !== undefined && !/^\s*[1-9]\d*(\.0*)?\s*$/.test(threads)) {

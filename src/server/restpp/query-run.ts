@@ -60,7 +60,7 @@ async function runInstalled(
   method: 'GET' | 'POST',
 ): Promise<unknown> {
   const graph = requireGraph(ctx, request, pathParam(request, 'graph_name'));
-  const headers = queryHeaders(request);
+  const headers = queryHeaders(request, ctx.cluster?.memberCount);
   const query = installedQuery(ctx, request, graph, pathParam(request, 'query_name') ?? '');
   const q = queryOf(request);
   if (q.has('read_committed')) q.bool('read_committed');

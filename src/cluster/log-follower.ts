@@ -1,0 +1,132 @@
+/**
+ * A follower's side of the log: an ordered consumer reads the stream from the first message this
+ * node does not have, puts records back together and applies each through the engine's replay path
+ * (`Database.applyReplicated`), which also writes it to the local WAL. The local data is the
+ * checkpoint: its version says where to resume after a restart (`findStartSeq`).
+ */
+import type { ConsumerMessages } from 'nats';
+import type { Database } from '../engine/database.js';
+import {
+  findStartSeq,
+  LOG_STREAM,
+  LOG_SUBJECT,
+  readPartMeta,
+  HEADER_VERSION,
+  Reassembler,
+} from './log-format.js';
+import { errorText, type ClusterConnection } from './nats.js';
+
+export interface FollowerEvents {
+  /** A record became durable and visible locally. */
+  applied(seq: number, version: number): void;
+  /** The log cannot be followed (this node's data does not fit it). */
+  failed(err: Error): void;
+  log(line: string): void;
+}
+
+/** A node whose data cannot continue from the cluster log. */
+export class LogMismatchError extends Error {
+  override name = 'LogMismatchError';
+}
+
+export class LogFollower {
+  /** The last stream sequence handled (applied, skipped as already here, or held as a part). */
+  processedSeq = 0;
+  /** The last stream sequence whose record is durable here. */
+  appliedSeq = 0;
+  /** The stream's last sequence when start() looked. */
+  lastSeqAtStart = 0;
+  private messages: ConsumerMessages | undefined;
+  private loop: Promise<void> = Promise.resolve();
+  private stopping = false;
+
+  constructor(
+    private readonly conn: ClusterConnection,
+    private readonly db: Database,
+    private readonly events: FollowerEvents,
+  ) {}
+
+  /** The version the stream holds at `seq` (one message read). */
+  private async versionAt(seq: number): Promise<number> {
+    const m = await this.conn.jsm.streams.getMessage(LOG_STREAM, { seq });
+    return Number(m.header.get(HEADER_VERSION));
+  }
+
+  /** Finds where this node's data ends in the stream and starts consuming from there. */
+  async start(): Promise<void> {
+    const info = await this.conn.jsm.streams.info(LOG_STREAM);
+    const { first_seq: firstSeq, last_seq: lastSeq } = info.state;
+    this.lastSeqAtStart = lastSeq;
+    const version = this.db.stagedVersion;
+    const lastVersion = lastSeq >= Math.max(firstSeq, 1) ? await this.versionAt(lastSeq) : 0;
+    if (version > lastVersion) {
+      throw new LogMismatchError(
+        `this node's data is at version ${version} but the cluster log ends at version ${lastVersion}: ` +
+          'the data directory belongs to another cluster or the log was lost; start the node on an empty data directory',
+      );
+    }
+    // A log that no longer holds the next version is caught by applyReplicated's version check.
+    const start = await findStartSeq(version, firstSeq, lastSeq, (s) => this.versionAt(s));
+    this.processedSeq = start - 1;
+    this.appliedSeq = Math.max(this.appliedSeq, start - 1);
+    this.stopping = false;
+    this.loop = this.consume(start);
+  }
+
+  private async consume(start: number): Promise<void> {
+    const reassembler = new Reassembler();
+    let from = start;
+    while (!this.stopping) {
+      try {
+        const consumer = await this.conn.js.consumers.get(LOG_STREAM, {
+          deliver_policy: this.conn.nats.DeliverPolicy.StartSequence,
+          opt_start_seq: from,
+          filterSubjects: LOG_SUBJECT,
+        });
+        if (this.stopping) return;
+        this.messages = await consumer.consume({ max_messages: 512 });
+        for await (const m of this.messages) {
+          const whole = reassembler.push(
+            readPartMeta((name) => m.headers?.get(name) ?? ''),
+            m.data,
+          );
+          if (whole && whole.version > this.db.stagedVersion) await this.apply(m.seq, whole.record);
+          this.processedSeq = m.seq;
+        }
+      } catch (e) {
+        if (this.stopping) return;
+        if (e instanceof LogMismatchError || isEngineRefusal(e)) {
+          this.events.failed(e instanceof Error ? e : new Error(String(e)));
+          return;
+        }
+        this.events.log(`cluster: reading the log failed (${errorText(e)}); resuming`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      from = this.processedSeq + 1;
+    }
+  }
+
+  private async apply(seq: number, record: Uint8Array): Promise<void> {
+    const { version, durable } = await this.db.applyReplicated(record);
+    durable.then(
+      () => {
+        if (seq > this.appliedSeq) this.appliedSeq = seq;
+        this.events.applied(seq, version);
+      },
+      (e: unknown) => this.events.failed(e instanceof Error ? e : new Error(String(e))),
+    );
+  }
+
+  /** Stops consuming; resolves once every record handed to the engine is durable. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.messages?.stop();
+    await this.loop;
+    await this.db.settled();
+  }
+}
+
+/** The engine refused a record: this node's data and the log disagree. */
+function isEngineRefusal(e: unknown): boolean {
+  return e instanceof Error && e.name === 'EngineError';
+}

@@ -1,0 +1,182 @@
+/**
+ * Ocelot cluster nodes as child processes (so SIGKILL is real) over a loopback JetStream cluster,
+ * for the cluster tests and the cluster benchmark. Every process dies with the test process.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BASIC, request, startServe, type Answer, type ServeProcess } from '../reliability/server-process.js';
+import { startNatsCluster, type NatsCluster } from './nats-servers.js';
+import { killAllChildren, reapWithParent } from './reaper.js';
+
+export { BASIC, request, type Answer };
+
+export interface ClusterStatusBody {
+  nodeId: string;
+  role: 'leader' | 'follower';
+  leader: string | null;
+  appliedSeq: number;
+  version: number;
+  logSeq: number;
+  caughtUp: boolean;
+  leaseRevision: number;
+  connected: boolean;
+  members: {
+    nodeId: string;
+    role: string;
+    version: number;
+    appliedSeq: number;
+    urls: Record<string, string>;
+  }[];
+}
+
+export interface OcelotNode {
+  readonly id: string;
+  readonly dataDir: string;
+  /** The current process's urls (they change with each restart: ports are picked anew). */
+  readonly gsql: string;
+  readonly restpp: string;
+  running(): boolean;
+  status(): Promise<ClusterStatusBody | undefined>;
+  /** SIGKILL. */
+  kill(): Promise<void>;
+  /** Starts it again on its data directory. */
+  restart(): Promise<void>;
+  log(): string;
+}
+
+export interface NodeOptions {
+  /** NATS urls the node connects to (default: the cluster's). */
+  natsUrls?: string;
+  leaseTtlMs?: number;
+  extraArgs?: string[];
+}
+
+export interface TestCluster {
+  nats: NatsCluster;
+  nodes: OcelotNode[];
+  root: string;
+  /** Polls until `pred` holds for the statuses of the running nodes; throws after `ms`. */
+  waitFor(what: string, pred: (s: ClusterStatusBody[]) => boolean, ms?: number): Promise<ClusterStatusBody[]>;
+  /** The node that says it is leader and that every running node names. */
+  leader(ms?: number): Promise<OcelotNode>;
+  stop(): Promise<void>;
+}
+
+const POLL_MS = 100;
+
+export async function startOcelotNode(
+  id: string,
+  natsUrls: string,
+  dataDir: string,
+  opts: NodeOptions = {},
+): Promise<OcelotNode> {
+  let proc: ServeProcess | undefined;
+  let logs = '';
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(opts.leaseTtlMs === undefined ? {} : { OCELOT_CLUSTER_LEASE_MS: String(opts.leaseTtlMs) }),
+  };
+  const start = async () => {
+    proc = await startServe({
+      dataDir,
+      args: ['--cluster', opts.natsUrls ?? natsUrls, '--node-id', id, ...(opts.extraArgs ?? [])],
+      env,
+      timeoutMs: 30_000,
+    });
+    reapWithParent(proc.child);
+  };
+  await start();
+  const node: OcelotNode = {
+    id,
+    dataDir,
+    get gsql() {
+      return proc!.gsql;
+    },
+    get restpp() {
+      return proc!.restpp;
+    },
+    running: () => proc !== undefined && proc.child.exitCode === null && proc.child.signalCode === null,
+    async status() {
+      if (!node.running()) return undefined;
+      try {
+        const r = await request(`${proc!.gsql}/api/cluster`, {
+          headers: { authorization: BASIC },
+          signal: AbortSignal.timeout(5_000),
+        });
+        return r.status === 200 ? (r.json as ClusterStatusBody) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async kill() {
+      if (!proc) return;
+      logs += proc.stderr();
+      await proc.kill();
+    },
+    async restart() {
+      if (node.running()) return;
+      await start();
+    },
+    log: () => logs + (proc?.stderr() ?? ''),
+  };
+  return node;
+}
+
+/** A JetStream cluster of `natsCount` servers and `count` Ocelot nodes, each on its own empty directory. */
+export async function startTestCluster(
+  count = 3,
+  natsCount = 3,
+  opts: NodeOptions = {},
+): Promise<TestCluster> {
+  const nats = await startNatsCluster(natsCount);
+  const root = mkdtempSync(join(tmpdir(), 'ocelot-cluster-'));
+  const nodes: OcelotNode[] = [];
+  try {
+    for (let i = 1; i <= count; i++) {
+      nodes.push(await startOcelotNode(`n${i}`, nats.urls, join(root, `n${i}`), opts));
+    }
+  } catch (e) {
+    killAllChildren();
+    await nats.stop();
+    rmSync(root, { recursive: true, force: true });
+    throw e;
+  }
+  const cluster: TestCluster = {
+    nats,
+    nodes,
+    root,
+    async waitFor(what, pred, ms = 60_000) {
+      const deadline = Date.now() + ms;
+      let last: ClusterStatusBody[] = [];
+      while (Date.now() < deadline) {
+        const running = nodes.filter((n) => n.running());
+        const statuses = await Promise.all(running.map((n) => n.status()));
+        if (statuses.every((s) => s !== undefined)) {
+          last = statuses as ClusterStatusBody[];
+          if (pred(last)) return last;
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+      throw new Error(`timed out waiting for ${what}; last statuses: ${JSON.stringify(last)}`);
+    },
+    async leader(ms = 60_000) {
+      const s = await cluster.waitFor(
+        'one leader every running node agrees on',
+        (all) => {
+          const leaders = all.filter((x) => x.role === 'leader');
+          return leaders.length === 1 && all.every((x) => x.leader === leaders[0].nodeId && x.caughtUp);
+        },
+        ms,
+      );
+      const id = s.find((x) => x.role === 'leader')!.nodeId;
+      return nodes.find((n) => n.id === id)!;
+    },
+    async stop() {
+      await Promise.all(nodes.map((n) => n.kill()));
+      await nats.stop();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return cluster;
+}

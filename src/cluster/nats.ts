@@ -53,8 +53,10 @@ export async function connectCluster(opts: ConnectOptions): Promise<ClusterConne
     const js = nc.jetstream();
     // JetStream answers only once its servers elected a metadata leader: retry until then.
     await retry(opts, 'create the cluster log stream', () => ensureStream(nats, jsm, opts.replicas));
+    // Lease requests time out well within the lease, so a leader cut off from NATS notices in time.
+    const timeout = Math.max(500, Math.min(2_000, Math.floor(opts.leaseTtlMs / 2)));
     const kv = await retry(opts, 'open the cluster key-value bucket', () =>
-      js.views.kv(CLUSTER_BUCKET, { history: 1, ttl: opts.leaseTtlMs, replicas: opts.replicas }),
+      js.views.kv(CLUSTER_BUCKET, { history: 1, ttl: opts.leaseTtlMs, replicas: opts.replicas, timeout }),
     );
     return { nats, nc, js, jsm, kv, maxPayload: nc.info?.max_payload ?? 1024 * 1024 };
   } catch (e) {

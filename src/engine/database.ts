@@ -320,12 +320,15 @@ export class Database implements CatalogStore {
   private logRecord(bytes: Uint8Array, version: number): Promise<number> {
     const replicator = this.replicator;
     if (!replicator && this.gated === 0) return this.wal.append(bytes);
-    const replicated = replicator ? replicator.replicate(bytes, version) : Promise.resolve();
-    const gate = this.appendGate.then(() =>
-      replicated.catch((e: unknown) => {
-        throw new ReplicationFailure(e);
-      }),
+    // Settled at once into a value, so a refusal is never an unhandled rejection while it waits.
+    const outcome = (replicator ? replicator.replicate(bytes, version) : Promise.resolve()).then(
+      () => undefined,
+      (e: unknown) => new ReplicationFailure(e),
     );
+    const gate = this.appendGate.then(async () => {
+      const failure = await outcome;
+      if (failure) throw failure;
+    });
     this.appendGate = gate;
     this.gated++;
     return gate.then(() => this.wal.append(bytes)).finally(() => this.gated--);

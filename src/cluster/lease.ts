@@ -8,12 +8,15 @@
  * other node can take over. Safety does not rest on clocks: the log's expected-last-sequence
  * check refuses whatever a deposed leader still tries to publish.
  */
-import type { KV } from 'nats';
-import { LEASE_KEY } from './log-format.js';
+import type { JetStreamManager, KV } from 'nats';
+import { CLUSTER_BUCKET, LEASE_KEY } from './log-format.js';
 import { apiErrorCode } from './nats.js';
 
-/** JetStream API error: wrong last sequence (someone else wrote the key). */
+/** JetStream API errors: wrong last sequence (someone else wrote the key); no message found. */
 const WRONG_LAST_SEQUENCE = 10071;
+const NO_MESSAGE = 10037;
+/** The header of a key-value entry saying it is a delete or purge marker. */
+const KV_OPERATION = 'KV-Operation';
 
 export type LeaseKv = Pick<KV, 'create' | 'update' | 'delete' | 'get'>;
 
@@ -28,6 +31,8 @@ export class Lease {
   /** The revision of our last confirmed write (0: not held). */
   revision = 0;
   private validUntil = 0;
+  /** Bumped when the lease is taken or given up: a renewal answered after that is stale. */
+  private term = 0;
 
   constructor(
     private readonly kv: LeaseKv,
@@ -48,12 +53,15 @@ export class Lease {
   /** Tries to take the lease; false when another node holds it. */
   async acquire(value: Uint8Array): Promise<boolean> {
     const sent = this.clock();
+    let revision: number;
     try {
-      this.revision = await this.kv.create(LEASE_KEY, value);
+      revision = await this.kv.create(LEASE_KEY, value);
     } catch (e) {
       if (apiErrorCode(e) === WRONG_LAST_SEQUENCE) return false;
       throw e;
     }
+    this.term++;
+    this.revision = revision;
     this.confirm(sent);
     return true;
   }
@@ -62,13 +70,18 @@ export class Lease {
   async renew(value: Uint8Array): Promise<'renewed' | 'lost' | 'unconfirmed'> {
     if (this.revision === 0) return 'lost';
     const sent = this.clock();
+    const term = this.term;
+    let revision: number;
     try {
-      this.revision = await this.kv.update(LEASE_KEY, value, this.revision);
+      revision = await this.kv.update(LEASE_KEY, value, this.revision);
     } catch (e) {
       if (apiErrorCode(e) !== WRONG_LAST_SEQUENCE) return 'unconfirmed';
-      this.revision = 0;
+      if (term === this.term) this.revision = 0;
       return 'lost';
     }
+    // Given up meanwhile: the renewal changes nothing (the next holder's create will fence it).
+    if (term !== this.term) return 'lost';
+    this.revision = revision;
     this.confirm(sent);
     return 'renewed';
   }
@@ -78,6 +91,7 @@ export class Lease {
     const revision = this.revision;
     this.revision = 0;
     this.validUntil = 0;
+    this.term++;
     if (revision > 0) await this.kv.delete(LEASE_KEY, { previousSeq: revision }).catch(() => undefined);
   }
 
@@ -86,14 +100,27 @@ export class Lease {
   }
 }
 
-/** The current holder as the bucket says, or undefined when nobody holds the lease. */
-export async function readLeader(kv: LeaseKv): Promise<LeaderInfo | undefined> {
-  const e = await kv.get(LEASE_KEY);
-  if (!e || e.operation !== 'PUT') return undefined;
+/**
+ * The current holder as the bucket's stream leader says, or undefined when nobody holds the lease.
+ * Read from the stream leader, not with the bucket's direct get: a replica answering a direct get
+ * may be behind, and a follower that believed "nobody holds it" would keep trying to take it.
+ */
+export async function readLeader(jsm: Pick<JetStreamManager, 'streams'>): Promise<LeaderInfo | undefined> {
+  let m;
   try {
-    const v = JSON.parse(new TextDecoder().decode(e.value)) as { nodeId?: unknown; urls?: unknown };
+    m = await jsm.streams.getMessage(`KV_${CLUSTER_BUCKET}`, {
+      last_by_subj: `$KV.${CLUSTER_BUCKET}.${LEASE_KEY}`,
+    });
+  } catch (e) {
+    if (apiErrorCode(e) === NO_MESSAGE) return undefined;
+    throw e;
+  }
+  const op = m.header?.get(KV_OPERATION) ?? '';
+  if (op !== '' && op !== 'PUT') return undefined;
+  try {
+    const v = JSON.parse(new TextDecoder().decode(m.data)) as { nodeId?: unknown; urls?: unknown };
     if (typeof v.nodeId !== 'string' || typeof v.urls !== 'object' || v.urls === null) return undefined;
-    return { nodeId: v.nodeId, urls: v.urls as Record<string, string>, revision: e.revision };
+    return { nodeId: v.nodeId, urls: v.urls as Record<string, string>, revision: m.seq };
   } catch {
     return undefined;
   }

@@ -14,7 +14,7 @@
 import type { Database } from '../engine/database.js';
 import { Lease, readLeader, type LeaderInfo } from './lease.js';
 import { LogFollower } from './log-follower.js';
-import { LOG_STREAM, MEMBER_PREFIX } from './log-format.js';
+import { CLUSTER_BUCKET, LOG_STREAM, MEMBER_PREFIX } from './log-format.js';
 import { LogPublisher } from './log-publisher.js';
 import { connectCluster, errorText, type ClusterConnection } from './nats.js';
 import { renderMetrics } from './metrics.js';
@@ -68,6 +68,15 @@ const FOLLOWER_REFUSAL =
   'This node is a cluster follower and does not write locally; the request should have been forwarded to the leader.';
 const MEMBER_EVERY_MS = 1_000;
 
+/** Runs one step of a tick; its failure names the step. */
+async function step<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw new Error(`could not ${what}: ${errorText(e)}`);
+  }
+}
+
 export class ClusterNode {
   readonly nodeId: string;
   private roleNow: ClusterRole = 'follower';
@@ -86,7 +95,10 @@ export class ClusterNode {
   private logSeq = 0;
   private members: MemberInfo[] = [];
   private nextMemberAt = 0;
+  private refreshing = false;
   private nextRenewAt = 0;
+  private renewing = false;
+  private leaseLost = false;
   private waiters = new Set<() => void>();
   private closed = false;
   private readonly abort = new AbortController();
@@ -195,7 +207,6 @@ export class ClusterNode {
   }
 
   private async run(): Promise<void> {
-    const { opts } = this;
     try {
       this.conn = await this.connect();
     } catch (e) {
@@ -209,13 +220,18 @@ export class ClusterNode {
         await this.tick();
         this.lastTickError = '';
       } catch (e) {
-        const text = errorText(e);
-        if (text !== this.lastTickError && !this.closed) opts.log(`cluster: ${text}`);
-        this.lastTickError = text;
+        this.reportTickError(e);
       }
       this.notify();
       if (!this.closed) await this.sleep(this.tickMs);
     }
+  }
+
+  /** Logs a failed step once, not at every tick while it keeps failing. */
+  private reportTickError(e: unknown): void {
+    const text = errorText(e);
+    if (text !== this.lastTickError && !this.closed) this.opts.log(`cluster: ${text}`);
+    this.lastTickError = text;
   }
 
   private async connect(): Promise<ClusterConnection | undefined> {
@@ -258,9 +274,13 @@ export class ClusterNode {
   private async tick(): Promise<void> {
     if (this.roleNow === 'leader') await this.leaderTick();
     else await this.followerTick();
-    if (performance.now() >= this.nextMemberAt) {
+    if (performance.now() >= this.nextMemberAt && !this.refreshing) {
+      // Beside the loop: a slow answer about members must never hold up the lease.
       this.nextMemberAt = performance.now() + MEMBER_EVERY_MS;
-      await this.refreshMembers();
+      this.refreshing = true;
+      void step('refresh the member list', () => this.refreshMembers())
+        .catch((e: unknown) => this.reportTickError(e))
+        .finally(() => (this.refreshing = false));
     }
   }
 
@@ -268,21 +288,29 @@ export class ClusterNode {
     const lease = this.lease!;
     const failed = this.publisher?.failed;
     if (failed) return this.stepDown(`a publish to the cluster log failed (${failed.message})`);
-    if (performance.now() >= this.nextRenewAt) {
-      const r = await lease.renew(this.leaseValue());
-      if (r === 'renewed') this.nextRenewAt = performance.now() + lease.renewEveryMs;
-      else if (r === 'lost') return this.stepDown('another node took the lease');
-    }
+    if (this.leaseLost) return this.stepDown('another node took the lease');
     if (!lease.held) return this.stepDown('the lease lapsed: no renewal was confirmed in time');
+    if (!this.renewing && performance.now() >= this.nextRenewAt) {
+      // Beside the loop: an unanswered renewal must not keep the lapse above from being noticed.
+      this.renewing = true;
+      void lease
+        .renew(this.leaseValue())
+        .then((r) => {
+          if (r === 'renewed') this.nextRenewAt = performance.now() + lease.renewEveryMs;
+          else if (r === 'lost' && this.roleNow === 'leader') this.leaseLost = true;
+        })
+        .finally(() => (this.renewing = false));
+    }
   }
 
   private async followerTick(): Promise<void> {
     const conn = this.conn!;
-    if (!this.follower) await this.follow();
+    if (!this.follower) await step('start following the log', () => this.follow());
     const follower = this.follower!;
-    const info = await conn.jsm.streams.info(LOG_STREAM);
+    const info = await step('read the log state', () => conn.jsm.streams.info(LOG_STREAM));
     this.logSeq = info.state.last_seq;
-    this.leaderInfo = await readLeader(conn.kv);
+    follower.watch(this.logSeq);
+    this.leaderInfo = await step('read the lease', () => readLeader(conn.jsm));
     const db = this.opts.db;
     const applied = follower.processedSeq >= this.logSeq && db.version === db.stagedVersion;
     if (this.leaderInfo === undefined && applied && this.readable) await this.takeOver();
@@ -331,6 +359,7 @@ export class ClusterNode {
       this.leaderInfo = undefined;
       this.caughtUpOnce = true;
       this.nextRenewAt = performance.now() + lease.renewEveryMs;
+      this.leaseLost = false;
       this.counters.terms++;
       db.lead(this.publisher);
       this.opts.log(
@@ -357,7 +386,7 @@ export class ClusterNode {
       await db.reload();
     }
     await this.lease!.release();
-    await this.follow();
+    await step('start following the log', () => this.follow());
   }
 
   private leaseValue(): Uint8Array {
@@ -381,9 +410,14 @@ export class ClusterNode {
 
   private async refreshMembers(): Promise<void> {
     await this.putMember();
-    const kv = this.conn!.kv;
-    const keys: string[] = [];
-    for await (const k of await kv.keys(`${MEMBER_PREFIX}>`)) keys.push(k);
+    const { kv, jsm } = this.conn!;
+    // The bucket's subjects with a message: one request with a timeout (kv.keys() may wait forever
+    // on a consumer that lost its server).
+    const prefix = `$KV.${CLUSTER_BUCKET}.`;
+    const info = await jsm.streams.info(`KV_${CLUSTER_BUCKET}`, {
+      subjects_filter: `${prefix}${MEMBER_PREFIX}>`,
+    });
+    const keys = Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(prefix.length));
     const members: MemberInfo[] = [];
     for (const k of keys.sort()) {
       const e = await kv.get(k);

@@ -5,11 +5,24 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BASIC, request, startServe, type Answer, type ServeProcess } from '../reliability/server-process.js';
+import { BASIC, startServe, type Answer, type ServeProcess } from '../reliability/server-process.js';
 import { startNatsCluster, type NatsCluster } from './nats-servers.js';
 import { killAllChildren, reapWithParent } from './reaper.js';
 
-export { BASIC, request, type Answer };
+export { BASIC, type Answer };
+
+/** One HTTP request (see reliability/server-process.ts), with the answer's headers. */
+export async function request(url: string, init: RequestInit = {}): Promise<Answer & { headers: Headers }> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, text, json, headers: res.headers };
+}
 
 export interface ClusterStatusBody {
   nodeId: string;

@@ -72,7 +72,8 @@ export async function startNatsCluster(count = 3): Promise<NatsCluster> {
         `listen: 127.0.0.1:${ports[i]}`,
         `jetstream { store_dir: "${join(root, name)}", max_memory_store: 64MB, max_file_store: 2GB }`,
         count > 1
-          ? `cluster { name: ocelot-test, listen: 127.0.0.1:${routePorts[i]}, routes: [${routes}] }`
+          ? // no_advertise: clients use the urls they were given (a test's proxies), never others they hear of.
+            `cluster { name: ocelot-test, listen: 127.0.0.1:${routePorts[i]}, routes: [${routes}], no_advertise: true }`
           : '',
       ].join('\n'),
     );

@@ -13,7 +13,7 @@
  */
 import type { Database } from '../engine/database.js';
 import { Lease, readLeader, type LeaderInfo } from './lease.js';
-import { LogFollower } from './log-follower.js';
+import { LogFollower, LogMismatchError } from './log-follower.js';
 import { CLUSTER_BUCKET, LOG_STREAM, MEMBER_PREFIX } from './log-format.js';
 import { LogPublisher } from './log-publisher.js';
 import { connectCluster, errorText, type ClusterConnection } from './nats.js';
@@ -322,7 +322,13 @@ export class ClusterNode {
       failed: (e) => this.fatal(e),
       log: this.opts.log,
     });
-    await f.start();
+    try {
+      await f.start();
+    } catch (e) {
+      // Data the log does not have: following would diverge, so this node stops.
+      if (e instanceof LogMismatchError) this.fatal(e);
+      throw e;
+    }
     this.follower = f;
     if (!this.caughtUpOnce) this.joinSeq = f.lastSeqAtStart;
   }

@@ -6,7 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { Database } from '../../src/engine/database.js';
+import { fullCatalog } from '../engine/fixtures.js';
 import { OCELOT } from '../reliability/server-process.js';
 import { BASIC, request, startTestCluster, type OcelotNode, type TestCluster } from './cluster-harness.js';
 import { NATS_MISSING, natsServerPath } from './nats-servers.js';
@@ -187,3 +190,38 @@ async function dumpNodeAll(n: OcelotNode): Promise<string[]> {
   const r = await request(`${n.restpp}/graph/g/vertices/P`);
   return (r.json as { results: unknown[] }).results.map((v) => JSON.stringify(v)).sort();
 }
+
+test(
+  'a data directory beyond the end of the log is refused at start',
+  { skip, timeout: 90_000 },
+  async () => {
+    const dir = join(c.root, 'foreign');
+    const db = await Database.open({ dataDir: dir, rebuildIntervalMs: 0 });
+    await db.changeCatalog(fullCatalog());
+    for (let i = 0; i < 300; i++)
+      await db.write((tx) => tx.upsertVertex('Num', i, { v: { value: i, op: 'set' } }));
+    await db.close();
+    const r = spawnSync(
+      process.execPath,
+      [
+        OCELOT,
+        'serve',
+        '--data',
+        dir,
+        '--restpp-port',
+        '0',
+        '--gsql-port',
+        '0',
+        '--admin-port',
+        '0',
+        '--cluster',
+        c.nats.urls,
+        '--node-id',
+        'n9',
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.equal(r.status, 3, r.stderr);
+    assert.match(r.stderr, /this node's data is at version 301 but the cluster log ends at version \d+/);
+  },
+);

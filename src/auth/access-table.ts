@@ -163,6 +163,8 @@ export const ENDPOINT_ACCESS: ReadonlyMap<string, AccessRule> = new Map<string, 
   // GraphQL (mutations are checked for the write privileges by the resolver)
   ['POST /graphql/{graph_name}', READ_DATA],
   ['GET /graphql/{graph_name}', READ_DATA],
+  // CORS preflights carry no credentials (browsers never send them there); they answer headers only.
+  ['OPTIONS /graphql/{graph_name}', PUBLIC],
   // GraphiQL's static scripts and styles (from node_modules): nothing of the database in them.
   ['GET /graphiql/{file}', PUBLIC],
   // Ocelot Studio: its page and bundled files hold nothing of the database; login and logout check

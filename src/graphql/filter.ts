@@ -1,74 +1,53 @@
 /**
- * `where` filters: the `<T>Filter` input types (one member per filterable attribute with its
- * comparison operators, plus `_and`, `_or`, `_not`) and their evaluation over one vertex's or edge's
- * attributes. Several members in one filter object must all hold. Beyond TigerGraph: `_in`, `_nin`,
- * `_is_null`, and `_like` (GSQL LIKE: `%` any run, `_` one character) for strings.
+ * `where` filters compiled once per request into predicates bound to one snapshot: over a vertex
+ * row (`<V>Filter`, with `_id` and neighbour members) or over an edge (`<e>Filter`, `<object>_exp`).
+ * Several members in one filter object must all hold; `_and: []` holds, `_or: []` does not.
+ * Beyond TigerGraph: `_in`, `_nin`, `_like` (GSQL LIKE: `%` any run, `_` one character), `_id`,
+ * and `_some`/`_none`/`_all` over a vertex's edges of one field.
  */
-import {
-  GraphQLBoolean,
-  GraphQLInputObjectType,
-  GraphQLList,
-  GraphQLNonNull,
-  GraphQLString,
-  type GraphQLInputFieldConfigMap,
-  type GraphQLScalarType,
-} from 'graphql';
-import type { Attribute } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
-import { isFilterable, scalarOf } from './scalars.js';
+import type { EdgeHandle, ReadTx } from '../engine/api.js';
+import type { EdgeFieldModel, VertexModel } from './model.js';
 
 /** Reads one attribute of the vertex or edge being tested. */
 export type AttrReader = (attribute: string) => Value;
-export type Predicate = (read: AttrReader) => boolean;
+export type RowTest = (row: number) => boolean;
+export type EdgeTest = (edge: EdgeHandle) => boolean;
 
-/** A GraphQL request error raised while resolving (the message goes to the client as is). */
+/** A GraphQL request error raised while planning or running (the message goes to the client as is). */
 export class GraphQLRequestError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** A code for `extensions.code`. */
+    readonly code?: string,
+  ) {
     super(message);
     this.name = 'GraphQLRequestError';
   }
 }
 
-const comparisonTypes = new Map<string, GraphQLInputObjectType>();
-
-/** `<Scalar>_comparison_exp`: the operators of one scalar (shared by every filter using it). */
-function comparisonType(s: GraphQLScalarType): GraphQLInputObjectType {
-  let t = comparisonTypes.get(s.name);
-  if (t) return t;
-  const fields: GraphQLInputFieldConfigMap = {};
-  // Booleans have no order: only equality for them.
-  const ops = s === GraphQLBoolean ? ['_eq', '_neq'] : ['_eq', '_neq', '_lt', '_lte', '_gt', '_gte'];
-  for (const op of ops) fields[op] = { type: s };
-  fields._in = { type: new GraphQLList(new GraphQLNonNull(s)) };
-  fields._nin = { type: new GraphQLList(new GraphQLNonNull(s)) };
-  if (s === GraphQLString)
-    fields._like = { type: GraphQLString, description: 'GSQL LIKE: % any run, _ one character.' };
-  fields._is_null = { type: GraphQLBoolean };
-  t = new GraphQLInputObjectType({ name: `${s.name}_comparison_exp`, fields });
-  comparisonTypes.set(s.name, t);
-  return t;
+/** A neighbour member of a vertex filter, for the cost estimate. */
+export interface NeighbourUse {
+  edge: EdgeFieldModel;
+  target: VertexFilter | undefined;
 }
 
-/** The `<name>` filter input type over these attributes (name is e.g. `personFilter`). */
-export function filterType(name: string, attributes: readonly Attribute[]): GraphQLInputObjectType {
-  const self: GraphQLInputObjectType = new GraphQLInputObjectType({
-    name,
-    fields: () => {
-      const fields: GraphQLInputFieldConfigMap = {};
-      for (const a of attributes) {
-        const s = scalarOf(a.type);
-        if (s && isFilterable(a.type)) fields[a.name] = { type: comparisonType(s) };
-      }
-      fields._and = { type: new GraphQLList(new GraphQLNonNull(self)) };
-      fields._or = { type: new GraphQLList(new GraphQLNonNull(self)) };
-      fields._not = { type: self };
-      return fields;
-    },
-  });
-  return self;
+export interface VertexFilter {
+  bind(tx: ReadTx): RowTest;
+  /** Neighbour members anywhere in the filter (each is a walk over the vertex's edges). */
+  readonly neighbours: readonly NeighbourUse[];
 }
+
+export interface EdgeFilter {
+  bind(tx: ReadTx): EdgeTest;
+  readonly target: VertexFilter | undefined;
+}
+
+/** The vertex models of the schema, by type name. */
+export type VertexModels = ReadonlyMap<string, VertexModel>;
 
 type Scalar = number | bigint | string | boolean;
+type Obj = Record<string, unknown>;
 
 function compare(a: Scalar, b: Scalar): number {
   if (typeof a === 'boolean' || typeof b === 'boolean') return Number(a) - Number(b);
@@ -112,36 +91,150 @@ function operator(op: string, arg: unknown): (v: Value) => boolean {
       const re = likePattern(arg as string);
       return (v) => typeof v === 'string' && re.test(v);
     }
-    case '_is_null': {
-      // Stored scalar attributes always hold a value (TigerGraph has no NULL attributes).
-      const want = arg as boolean;
-      return (v) => (v === null || v === undefined) === want;
-    }
     default:
       throw new GraphQLRequestError(`Unknown filter operator '${op}'.`);
   }
 }
 
-/** Compiles a coerced filter object; null members and null operators impose nothing. */
-export function compileFilter(filter: Record<string, unknown>): Predicate {
-  const parts: Predicate[] = [];
+/** The operators of one member (`{_gt: 1, _lt: 5}`) as one value test; null operators impose nothing. */
+function valueTest(ops: Obj): (v: Value) => boolean {
+  const tests = Object.entries(ops)
+    .filter(([, arg]) => arg !== null && arg !== undefined)
+    .map(([op, arg]) => operator(op, arg));
+  return (v) => tests.every((t) => t(v));
+}
+
+/** Binds a list of parts to one snapshot and ANDs them. */
+function all<T>(parts: ((tx: ReadTx) => (x: T) => boolean)[]): (tx: ReadTx) => (x: T) => boolean {
+  return (tx) => {
+    const bound = parts.map((p) => p(tx));
+    if (bound.length === 1) return bound[0];
+    return (x) => {
+      for (const t of bound) if (!t(x)) return false;
+      return true;
+    };
+  };
+}
+
+/**
+ * The logical members of a filter object, shared by vertex and edge filters: `member` compiles one
+ * non-logical member.
+ */
+function compileLogical<T>(
+  filter: Obj,
+  member: (key: string, value: unknown) => (tx: ReadTx) => (x: T) => boolean,
+): (tx: ReadTx) => (x: T) => boolean {
+  const parts: ((tx: ReadTx) => (x: T) => boolean)[] = [];
   for (const [key, value] of Object.entries(filter)) {
     if (value === null || value === undefined) continue;
     if (key === '_and' || key === '_or') {
-      const subs = (value as Record<string, unknown>[]).map(compileFilter);
-      parts.push(key === '_and' ? (r) => subs.every((p) => p(r)) : (r) => subs.some((p) => p(r)));
-    } else if (key === '_not') {
-      const sub = compileFilter(value as Record<string, unknown>);
-      parts.push((r) => !sub(r));
-    } else {
-      const tests = Object.entries(value as Record<string, unknown>)
-        .filter(([, arg]) => arg !== null && arg !== undefined)
-        .map(([op, arg]) => operator(op, arg));
-      parts.push((r) => {
-        const v = r(key);
-        return tests.every((t) => t(v));
+      const subs = (value as Obj[]).map((f) => compileLogical(f, member));
+      const and = key === '_and';
+      parts.push((tx) => {
+        const bound = subs.map((s) => s(tx));
+        return and ? (x) => bound.every((t) => t(x)) : (x) => bound.some((t) => t(x));
       });
-    }
+    } else if (key === '_not') {
+      const sub = compileLogical(value as Obj, member);
+      parts.push((tx) => {
+        const t = sub(tx);
+        return (x) => !t(x);
+      });
+    } else parts.push(member(key, value));
   }
-  return (r) => parts.every((p) => p(r));
+  if (parts.length === 0) return () => () => true;
+  return all(parts);
+}
+
+/** A reader of one vertex attribute (or the primary id itself) over rows of one snapshot. */
+export function vertexAttrReader(tx: ReadTx, vm: VertexModel, attribute: string): (row: number) => Value {
+  const type = vm.type.name;
+  if (attribute === '_id') {
+    return vm.type.keyKind === 'composite'
+      ? (row) => tx.vertexId(type, row)
+      : (row) => tx.vertexIdValue(type, row);
+  }
+  if (vm.type.attributes.some((a) => a.name === attribute)) {
+    const col = tx.column(type, attribute);
+    return (row) => col.get(row);
+  }
+  return (row) => tx.attr(type, row, attribute);
+}
+
+/** Whether some edge of `edge` from `row` passes `test` (any edge when test is undefined). */
+function someEdge(tx: ReadTx, edge: EdgeFieldModel, row: number, test: EdgeTest): boolean {
+  for (const h of tx.edges(edge.sourceType, row, { edgeType: edge.edgeType, targetType: edge.targetType })) {
+    if (test(h)) return true;
+  }
+  return false;
+}
+
+/** Compiles a coerced `<V>Filter` of vertex type `vm`. */
+export function compileVertexFilter(filter: Obj, vm: VertexModel, models: VertexModels): VertexFilter {
+  const neighbours: NeighbourUse[] = [];
+  const bind = compileLogical<number>(filter, (key, value) => {
+    const edge = vm.edges.find((e) => e.field === key);
+    if (!edge) {
+      const test = valueTest(value as Obj);
+      return (tx) => {
+        const read = vertexAttrReader(tx, vm, key);
+        return (row) => test(read(row));
+      };
+    }
+    const parts: ((tx: ReadTx) => RowTest)[] = [];
+    for (const [quantifier, inner] of Object.entries(value as Obj)) {
+      if (inner === null || inner === undefined) continue;
+      const e = compileEdgeExp(inner as Obj, edge, models);
+      neighbours.push({ edge, target: e.target });
+      if (quantifier === '_some')
+        parts.push((tx) =>
+          (
+            (t) => (row) =>
+              someEdge(tx, edge, row, t)
+          )(e.bind(tx)),
+        );
+      else if (quantifier === '_none')
+        parts.push((tx) =>
+          (
+            (t) => (row) =>
+              !someEdge(tx, edge, row, t)
+          )(e.bind(tx)),
+        );
+      else
+        parts.push((tx) =>
+          (
+            (t) => (row) =>
+              !someEdge(tx, edge, row, (h) => !t(h))
+          )(e.bind(tx)),
+        );
+    }
+    return parts.length === 0 ? () => () => true : all(parts);
+  });
+  return { bind, neighbours };
+}
+
+function edgeAttrTest(key: string, value: unknown): (tx: ReadTx) => EdgeTest {
+  const test = valueTest(value as Obj);
+  return (tx) => (h) => test(tx.edgeAttr(h, key));
+}
+
+/** Compiles a coerced `<e>Filter` (edge attributes only). */
+export function compileEdgeFilter(filter: Obj): EdgeFilter {
+  return { bind: compileLogical<EdgeHandle>(filter, edgeAttrTest), target: undefined };
+}
+
+/** Compiles a coerced `<object>_exp` of a neighbour member: edge attributes and the `to` vertex. */
+function compileEdgeExp(filter: Obj, edge: EdgeFieldModel, models: VertexModels): EdgeFilter {
+  let target: VertexFilter | undefined;
+  const bind = compileLogical<EdgeHandle>(filter, (key, value) => {
+    if (key !== 'to') return edgeAttrTest(key, value);
+    const vm = models.get(edge.targetType) as VertexModel;
+    const t = compileVertexFilter(value as Obj, vm, models);
+    target = t;
+    return (tx) => {
+      const test = t.bind(tx);
+      return (h) => test(h.tgtRow);
+    };
+  });
+  return { bind, target };
 }

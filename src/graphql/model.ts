@@ -51,12 +51,33 @@ export interface GraphModel {
   edgeTypes: { name: string; stored: EdgeType; reverse: boolean }[];
 }
 
-/** The attributes GraphQL shows for a vertex type: the primary id when it is an attribute, then the rest. */
+/**
+ * The attributes GraphQL shows for a vertex type: the primary id when it is an attribute, then the
+ * rest. A type may also declare an attribute named like its primary id (`PRIMARY_ID pid STRING,
+ * pid STRING`): that attribute is the one field, read from its own column.
+ */
 export function vertexAttributes(vt: VertexType): Attribute[] {
-  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute) {
+  if (
+    vt.keyKind === 'primary_id' &&
+    vt.primaryIdAsAttribute &&
+    !vt.attributes.some((a) => a.name === vt.primaryId.name)
+  ) {
     return [{ name: vt.primaryId.name, type: vt.primaryId.type }, ...vt.attributes];
   }
   return vt.attributes;
+}
+
+/**
+ * The attribute field that reads the primary id itself (the `id` of `PRIMARY_ID id … WITH
+ * primary_id_as_attribute`), or undefined when no attribute field is the id: a filter on it can
+ * then look vertices up by id instead of scanning.
+ */
+export function idAttribute(vt: VertexType): string | undefined {
+  if (vt.keyKind === 'composite') return undefined;
+  if (vt.keyKind === 'primary_key') return vt.keyAttributes[0];
+  return vt.primaryIdAsAttribute && !vt.attributes.some((a) => a.name === vt.primaryId.name)
+    ? vt.primaryId.name
+    : undefined;
 }
 
 /** The graph's naming model, or undefined when the graph does not exist. */

@@ -5,6 +5,9 @@
  * from/to keys). Results follow standard GraphQL: `data.<graph>.insert_person` is the list of the
  * vertices (or `<E>_row` edges) written or deleted. Inserts upsert (TigerGraph's semantics); deleted
  * elements are shown as they were just before the deletion.
+ *
+ * The schema build registers, per mutation field, how to make its action from coerced arguments;
+ * the plan runs the action and renders its selection over the snapshot the action names.
  */
 import {
   GraphQLInputObjectType,
@@ -16,9 +19,11 @@ import {
   type GraphQLInputFieldConfigMap,
   type GraphQLInputType,
 } from 'graphql';
-import type { EdgeType, VertexType } from '../catalog/types.js';
+import type { Attribute, EdgeType, VertexType } from '../catalog/types.js';
 import type { AttrUpdate, EdgeHandle, ReadTx } from '../engine/api.js';
 import { valueFromJsonOrThrow } from '../engine/value-input.js';
+import { edgePredicate, vertexPredicate, type Args, type WhereExprCache } from './compile-args.js';
+import { idScalar } from './filter-types.js';
 import { GraphQLRequestError } from './filter.js';
 import {
   endpointInputType,
@@ -29,22 +34,23 @@ import {
   resolveEnds,
   type ResolvedEnds,
 } from './keys.js';
-import type { VertexModel } from './model.js';
-import { predicateOf, resolveEndpoint, vertexObjs, type FilterArgs } from './resolve-query.js';
+import type { EdgeFieldModel, VertexModel } from './model.js';
+import type { MutationContext, MutationOutcome } from './plan.js';
 import { Json, scalarOf } from './scalars.js';
 import { attributeFields, filterArgs, type SchemaTypes } from './schema-types.js';
-import {
-  newBatch,
-  vertexObj,
-  type Batch,
-  type EdgeObj,
-  type RequestContext,
-  type VertexObj,
-} from './runtime.js';
 
-type Obj = Record<string, unknown>;
+/** A mutation field's work, made from its coerced arguments when the plan is compiled. */
+export type MutationAction = (ctx: MutationContext) => Promise<MutationOutcome>;
 
-function inputTypeOf(t: VertexType['attributes'][number]['type']): GraphQLInputType {
+/** How a mutation field makes its action, and what it returns. */
+export interface MutationSpec {
+  returns: 'vertices' | 'edges';
+  action(args: Args, cache: WhereExprCache): MutationAction;
+  /** How many vertices or edges it may return (the cost estimate's guess). */
+  rows(args: Args, tx: ReadTx): number;
+}
+
+function inputTypeOf(t: Attribute['type']): GraphQLInputType {
   const s = scalarOf(t);
   if (s) return s;
   if (t.kind === 'LIST' || t.kind === 'SET') {
@@ -58,10 +64,29 @@ function required(name: string, what: string): GraphQLRequestError {
   return new GraphQLRequestError(`${name} needs ${what}.`);
 }
 
+function setOf(
+  attributes: readonly Attribute[],
+  obj: Args,
+  catalog: SchemaTypes['catalog'],
+  where: string,
+  skip: readonly string[] = [],
+) {
+  const attrs: Record<string, AttrUpdate> = {};
+  for (const a of attributes) {
+    if (skip.includes(a.name) || obj[a.name] === undefined || obj[a.name] === null) continue;
+    attrs[a.name] = {
+      value: valueFromJsonOrThrow(a.type, obj[a.name], catalog, `attribute '${a.name}' of ${where}`),
+      op: 'set',
+    };
+  }
+  return attrs;
+}
+
 function vertexMutations(
   types: SchemaTypes,
   vm: VertexModel,
-): GraphQLFieldConfigMap<unknown, RequestContext> {
+  specs: Map<string, MutationSpec>,
+): GraphQLFieldConfigMap<unknown, unknown> {
   const vt = vm.type;
   const out = types.vertexTypes.get(vt.name) as GraphQLObjectType;
   const keys = keyNames(vt);
@@ -70,66 +95,87 @@ function vertexMutations(
   for (const a of vm.attributes)
     if (!keys.includes(a.name)) inputFields[a.name] = { type: inputTypeOf(a.type) };
   const input = new GraphQLInputObjectType({ name: `${vt.name}_insert_input`, fields: inputFields });
-  const idScalar =
-    vt.keyKind === 'composite' ? GraphQLString : (scalarOf(vt.primaryId.type) ?? GraphQLString);
-  const subject = { name: vt.name, kind: 'vertex' as const, attributes: vm.attributes };
+  // An attribute named like the primary id (`PRIMARY_ID pid STRING, pid STRING`) holds the id too.
+  const idEcho = vt.keyKind === 'primary_id' && vt.attributes.some((a) => a.name === vt.primaryId.name);
 
-  const deleteRows = async (ctx: RequestContext, pre: ReadTx, rows: number[]): Promise<VertexObj[]> => {
+  const deleteRows = async (ctx: MutationContext, pre: ReadTx, rows: number[]): Promise<MutationOutcome> => {
     const ids = rows.map((r) => idOfRow(pre, vt, r));
     await ctx.write('delete', (tx) => {
       for (const id of ids) tx.deleteVertex(vt.name, id);
     });
-    return vertexObjs(pre, vt.name, rows);
+    return { kind: 'vertices', tx: pre, rows };
   };
 
+  specs.set(`insert_${vt.name}`, {
+    returns: 'vertices',
+    rows: (args) => (args.objects as unknown[]).length,
+    action: (args) => async (ctx) => {
+      const objects = args.objects as Args[];
+      const ids = await ctx.write('insert', (tx) =>
+        objects.map((o, i) => {
+          const id = externalId(vt, o);
+          if (id === undefined)
+            throw required(`objects[${i}] of insert_${vt.name}`, `the key ${keys.join(', ')}`);
+          const attrs = setOf(
+            vt.attributes,
+            o,
+            types.catalog,
+            `vertex '${vt.name}' id '${String(id)}'`,
+            keys,
+          );
+          if (idEcho && attrs[vt.primaryId.name] === undefined) {
+            attrs[vt.primaryId.name] = {
+              value: valueFromJsonOrThrow(
+                vt.primaryId.type,
+                o[vt.primaryId.name],
+                types.catalog,
+                `the primary id of vertex '${vt.name}'`,
+              ),
+              op: 'set',
+            };
+          }
+          tx.upsertVertex(vt.name, id, attrs);
+          return id;
+        }),
+      );
+      const post = ctx.fresh();
+      const rows = ids.map((id) => post.lookup(vt.name, id)).filter((r) => r !== undefined);
+      return { kind: 'vertices', tx: post, rows };
+    },
+  });
+  specs.set(`delete_${vt.name}`, {
+    returns: 'vertices',
+    rows: (_args, tx) => tx.vertexCount(vt.name),
+    action: (args, cache) => {
+      const filter = vertexPredicate(args, vm, types.vertexModels, cache);
+      if (!filter)
+        throw required(`delete_${vt.name}`, 'where or whereExpr (use delete_by_id to name vertices)');
+      return async (ctx) => {
+        const pre = ctx.fresh();
+        const test = filter.bind(pre);
+        return deleteRows(ctx, pre, Array.from(pre.rows(vt.name)).filter(test));
+      };
+    },
+  });
+  specs.set(`delete_by_id_${vt.name}`, {
+    returns: 'vertices',
+    rows: (args) => (args.ids as unknown[]).length,
+    action: (args) => async (ctx) => {
+      const pre = ctx.fresh();
+      const ids = args.ids as (string | number | bigint)[];
+      const rows = ids.map((id) => pre.lookup(vt.name, id)).filter((r) => r !== undefined);
+      return deleteRows(ctx, pre, rows);
+    },
+  });
   return {
     [`insert_${vt.name}`]: {
       type: new GraphQLList(out),
       args: { objects: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(input))) } },
-      resolve: async (_g, args: { objects: Obj[] }, ctx) => {
-        const ids = await ctx.write('insert', (tx) =>
-          args.objects.map((o, i) => {
-            const id = externalId(vt, o);
-            if (id === undefined)
-              throw required(`objects[${i}] of insert_${vt.name}`, `the key ${keys.join(', ')}`);
-            const attrs: Record<string, AttrUpdate> = {};
-            for (const a of vt.attributes) {
-              if (keys.includes(a.name) || o[a.name] === undefined || o[a.name] === null) continue;
-              const where = `attribute '${a.name}' of vertex '${vt.name}' id '${String(id)}'`;
-              attrs[a.name] = {
-                value: valueFromJsonOrThrow(a.type, o[a.name], ctx.catalog, where),
-                op: 'set',
-              };
-            }
-            tx.upsertVertex(vt.name, id, attrs);
-            return id;
-          }),
-        );
-        const post = ctx.fresh();
-        const rows = ids.map((id) => post.lookup(vt.name, id)).filter((r) => r !== undefined);
-        return vertexObjs(post, vt.name, rows);
-      },
     },
-    [`delete_${vt.name}`]: {
-      type: new GraphQLList(out),
-      args: filterArgs(types, `${vt.name}Filter`),
-      resolve: async (_g, args: FilterArgs, ctx) => {
-        const pre = ctx.fresh();
-        const test = predicateOf(ctx, types.cache, subject, args, pre);
-        if (!test)
-          throw required(`delete_${vt.name}`, 'where or whereExpr (use delete_by_id to name vertices)');
-        const rows = Array.from(pre.rows(vt.name)).filter((row) => test((a) => pre.attr(vt.name, row, a)));
-        return deleteRows(ctx, pre, rows);
-      },
-    },
+    [`delete_${vt.name}`]: { type: new GraphQLList(out), args: filterArgs(types, `${vt.name}Filter`) },
     [`delete_by_id_${vt.name}`]: {
       type: new GraphQLList(out),
-      args: { ids: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(idScalar))) } },
-      resolve: async (_g, args: { ids: (string | number | bigint)[] }, ctx) => {
-        const pre = ctx.fresh();
-        const rows = args.ids.map((id) => pre.lookup(vt.name, id)).filter((r) => r !== undefined);
-        return deleteRows(ctx, pre, rows);
-      },
+      args: { ids: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(idScalar(vt)))) } },
     },
   };
 }
@@ -142,27 +188,20 @@ function edgeRowType(
 ): GraphQLObjectType {
   const froms = new Set(pairs.map((p) => p.from.name));
   const tos = new Set(pairs.map((p) => p.to.name));
-  return new GraphQLObjectType<EdgeObj, RequestContext>({
+  return new GraphQLObjectType({
     name: `${e.name}_row`,
     fields: () => {
-      const fields = attributeFields<EdgeObj>(types.catalog, e.attributes, (x, a) =>
-        x.tx.edgeAttr(x.handle, a),
-      );
-      fields.from_type = { type: GraphQLString, resolve: (x) => x.source.type };
-      fields.from_id = { type: GraphQLString, resolve: (x) => x.tx.vertexId(x.source.type, x.source.row) };
-      fields.to_type = { type: GraphQLString, resolve: (x) => x.target.type };
-      fields.to_id = { type: GraphQLString, resolve: (x) => x.tx.vertexId(x.target.type, x.target.row) };
+      const fields = attributeFields(e.attributes);
+      for (const n of ['from_type', 'from_id', 'to_type', 'to_id']) fields[n] = { type: GraphQLString };
       for (const [end, names] of [
         ['from', froms],
         ['to', tos],
       ] as const) {
         if (names.size !== 1) continue;
-        const vm = types.vertexModels.get([...names][0]) as VertexModel;
+        const name = [...names][0];
         fields[end] = {
-          type: types.vertexTypes.get(vm.type.name) as GraphQLObjectType,
-          args: filterArgs(types, `${vm.type.name}Filter`),
-          resolve: (x, args: FilterArgs, ctx) =>
-            resolveEndpoint(ctx, types.cache, vm, end === 'from' ? x.source : x.target, args),
+          type: types.vertexTypes.get(name) as GraphQLObjectType,
+          args: filterArgs(types, `${name}Filter`),
         };
       }
       return fields;
@@ -170,31 +209,17 @@ function edgeRowType(
   });
 }
 
-/** Edge objects in stored direction for handles read from `tx`. */
-function edgeObjs(tx: ReadTx, handles: EdgeHandle[]): EdgeObj[] {
-  // A batch holds vertices of one type: an edge type with several pairs gets one batch per type.
-  const batches = new Map<string, Batch>();
-  const at = (type: string, row: number): VertexObj => {
-    let batch = batches.get(type);
-    if (!batch) batches.set(type, (batch = newBatch(tx)));
-    return vertexObj(batch, type, row);
-  };
-  return handles.map((h) => {
-    const swap = h.directed && h.reversed;
-    const src = at(swap ? h.tgtType : h.srcType, swap ? h.tgtRow : h.srcRow);
-    const tgt = at(swap ? h.srcType : h.tgtType, swap ? h.srcRow : h.tgtRow);
-    return { tx, handle: h, source: src, target: tgt };
-  });
-}
-
-function edgeMutations(types: SchemaTypes, e: EdgeType): GraphQLFieldConfigMap<unknown, RequestContext> {
+function edgeMutations(
+  types: SchemaTypes,
+  e: EdgeType,
+  specs: Map<string, MutationSpec>,
+): GraphQLFieldConfigMap<unknown, unknown> {
   const vt = (n: string) => types.vertexModels.get(n)?.type;
-  const pairs = types.model.vertices
-    .flatMap((v) =>
-      v.edges
-        .filter((m) => m.stored === e && !m.reverse)
-        .map((m) => ({ from: vt(m.sourceType), to: vt(m.targetType) })),
-    )
+  const fieldsOfEdge: EdgeFieldModel[] = types.model.vertices.flatMap((v) =>
+    v.edges.filter((m) => m.stored === e && !m.reverse),
+  );
+  const pairs = fieldsOfEdge
+    .map((m) => ({ from: vt(m.sourceType), to: vt(m.targetType) }))
     .filter((p): p is { from: VertexType; to: VertexType } => p.from !== undefined && p.to !== undefined)
     // An undirected edge appears from both ends: keep one orientation of each pair.
     .filter(
@@ -208,122 +233,131 @@ function edgeMutations(types: SchemaTypes, e: EdgeType): GraphQLFieldConfigMap<u
   const endpoint = endpointInputType(e, [...new Set(pairs.flatMap((p) => [p.from, p.to]))]);
   const attrInputs: GraphQLInputFieldConfigMap = {};
   for (const a of e.attributes) attrInputs[a.name] = { type: inputTypeOf(a.type) };
+  const ends = { from: { type: new GraphQLNonNull(endpoint) }, to: { type: new GraphQLNonNull(endpoint) } };
   const input = new GraphQLInputObjectType({
     name: `${e.name}_insert_input`,
-    fields: {
-      from: { type: new GraphQLNonNull(endpoint) },
-      to: { type: new GraphQLNonNull(endpoint) },
-      ...attrInputs,
-    },
+    fields: { ...ends, ...attrInputs },
   });
-  const idInput = new GraphQLInputObjectType({
-    name: `${e.name}_id_input`,
-    fields: { from: { type: new GraphQLNonNull(endpoint) }, to: { type: new GraphQLNonNull(endpoint) } },
-  });
-  const subject = { name: e.name, kind: 'edge' as const, attributes: e.attributes };
-  const between = (tx: ReadTx, ends: ResolvedEnds): EdgeHandle[] => {
-    const f = tx.lookup(ends.fromType, ends.fromId);
-    const t = tx.lookup(ends.toType, ends.toId);
-    return f === undefined || t === undefined
-      ? []
-      : tx.edgesBetween(e.name, ends.fromType, f, ends.toType, t);
+  const idInput = new GraphQLInputObjectType({ name: `${e.name}_id_input`, fields: ends });
+  const between = (tx: ReadTx, r: ResolvedEnds): EdgeHandle[] => {
+    const f = tx.lookup(r.fromType, r.fromId);
+    const t = tx.lookup(r.toType, r.toId);
+    return f === undefined || t === undefined ? [] : tx.edgesBetween(e.name, r.fromType, f, r.toType, t);
   };
   const deleteHandles = async (
-    ctx: RequestContext,
+    ctx: MutationContext,
     pre: ReadTx,
     handles: EdgeHandle[],
-  ): Promise<EdgeObj[]> => {
-    const objs = edgeObjs(pre, handles);
-    const idOf = (v: VertexObj) => idOfRow(pre, types.vertexModels.get(v.type)?.type as VertexType, v.row);
-    const targets = objs.map((o) => ({
-      from: [o.source.type, idOf(o.source)] as const,
-      to: [o.target.type, idOf(o.target)] as const,
-      disc: Object.fromEntries(e.discriminator.map((d) => [d, pre.edgeAttr(o.handle, d)])),
-    }));
+  ): Promise<MutationOutcome> => {
+    const targets = handles.map((h) => {
+      const swap = h.directed && h.reversed;
+      const [ft, fr, tt, tr] = swap
+        ? [h.tgtType, h.tgtRow, h.srcType, h.srcRow]
+        : [h.srcType, h.srcRow, h.tgtType, h.tgtRow];
+      const idOf = (type: string, r: number) => idOfRow(pre, vt(type) as VertexType, r);
+      return {
+        from: [ft, idOf(ft, fr)] as const,
+        to: [tt, idOf(tt, tr)] as const,
+        disc: Object.fromEntries(e.discriminator.map((d) => [d, pre.edgeAttr(h, d)])),
+      };
+    });
     await ctx.write('delete', (tx) => {
       for (const t of targets) tx.deleteEdge(e.name, t.from[0], t.from[1], t.to[0], t.to[1], t.disc);
     });
-    return objs;
+    return { kind: 'edges', tx: pre, edges: handles };
   };
   const list = (t: GraphQLInputObjectType) => ({
     type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t))),
   });
 
-  return {
-    [`insert_${e.name}`]: {
-      type: new GraphQLList(row),
-      args: { objects: list(input) },
-      resolve: async (_g, args: { objects: Obj[] }, ctx) => {
-        const written = await ctx.write('insert', (tx) =>
-          args.objects.map((o) => {
-            const ends = resolveEnds(e, pairs, o.from as Obj, o.to as Obj, tx);
-            const attrs: Record<string, AttrUpdate> = {};
-            for (const a of e.attributes) {
-              if (o[a.name] === undefined || o[a.name] === null) continue;
-              const where = `attribute '${a.name}' of edge '${e.name}'`;
-              attrs[a.name] = {
-                value: valueFromJsonOrThrow(a.type, o[a.name], ctx.catalog, where),
-                op: 'set',
-              };
-            }
-            tx.upsertEdge(e.name, ends.fromType, ends.fromId, ends.toType, ends.toId, attrs);
-            return ends;
-          }),
-        );
-        const post = ctx.fresh();
-        const seen = new Set<string>();
-        const handles = written
-          .flatMap((ends) => between(post, ends))
-          .filter((h) => !seen.has(`${h.block}:${h.eid}`) && seen.add(`${h.block}:${h.eid}`) !== undefined);
-        return edgeObjs(post, handles);
-      },
+  specs.set(`insert_${e.name}`, {
+    returns: 'edges',
+    rows: (args) => (args.objects as unknown[]).length,
+    action: (args) => async (ctx) => {
+      const objects = args.objects as Args[];
+      const written = await ctx.write('insert', (tx) =>
+        objects.map((o) => {
+          const r = resolveEnds(e, pairs, o.from as Args, o.to as Args, tx);
+          tx.upsertEdge(
+            e.name,
+            r.fromType,
+            r.fromId,
+            r.toType,
+            r.toId,
+            setOf(e.attributes, o, types.catalog, `edge '${e.name}'`),
+          );
+          return r;
+        }),
+      );
+      const post = ctx.fresh();
+      const seen = new Set<string>();
+      const edges = written
+        .flatMap((r) => between(post, r))
+        .filter((h) => !seen.has(`${h.block}:${h.eid}`) && seen.add(`${h.block}:${h.eid}`) !== undefined);
+      return { kind: 'edges', tx: post, edges };
     },
-    [`delete_${e.name}`]: {
-      type: new GraphQLList(row),
-      args: filterArgs(types, `${e.name}Filter`),
-      resolve: async (_g, args: FilterArgs, ctx) => {
+  });
+  specs.set(`delete_${e.name}`, {
+    returns: 'edges',
+    rows: (_args, tx) => tx.edgeCount(e.name),
+    action: (args, cache) => {
+      const filter = edgePredicate(args, fieldsOfEdge[0], cache);
+      if (!filter) throw required(`delete_${e.name}`, 'where or whereExpr (use delete_by_id to name edges)');
+      return async (ctx) => {
         const pre = ctx.fresh();
-        const test = predicateOf(ctx, types.cache, subject, args, pre);
-        if (!test) throw required(`delete_${e.name}`, 'where or whereExpr (use delete_by_id to name edges)');
+        const test = filter.bind(pre);
         const seen = new Set<string>();
         const handles: EdgeHandle[] = [];
         for (const from of new Set(pairs.map((p) => p.from.name))) {
           for (const r of pre.rows(from)) {
             for (const h of pre.edges(from, r, { edgeType: e.name })) {
               const key = `${h.block}:${h.eid}`;
-              if (seen.has(key) || !test((a) => pre.edgeAttr(h, a))) continue;
+              if (seen.has(key) || !test(h)) continue;
               seen.add(key);
               handles.push(h);
             }
           }
         }
         return deleteHandles(ctx, pre, handles);
-      },
+      };
     },
-    [`delete_by_id_${e.name}`]: {
-      type: new GraphQLList(row),
-      args: { ids: list(idInput) },
-      resolve: async (_g, args: { ids: Obj[] }, ctx) => {
-        const pre = ctx.fresh();
-        const handles = args.ids.flatMap((o) =>
-          between(pre, resolveEnds(e, pairs, o.from as Obj, o.to as Obj, pre)),
-        );
-        return deleteHandles(ctx, pre, handles);
-      },
+  });
+  specs.set(`delete_by_id_${e.name}`, {
+    returns: 'edges',
+    rows: (args) => (args.ids as unknown[]).length,
+    action: (args) => async (ctx) => {
+      const pre = ctx.fresh();
+      const ids = args.ids as Args[];
+      return deleteHandles(
+        ctx,
+        pre,
+        ids.flatMap((o) => between(pre, resolveEnds(e, pairs, o.from as Args, o.to as Args, pre))),
+      );
     },
+  });
+  return {
+    [`insert_${e.name}`]: { type: new GraphQLList(row), args: { objects: list(input) } },
+    [`delete_${e.name}`]: { type: new GraphQLList(row), args: filterArgs(types, `${e.name}Filter`) },
+    [`delete_by_id_${e.name}`]: { type: new GraphQLList(row), args: { ids: list(idInput) } },
   };
 }
 
-/** `Mutation { <graph>: <graph>_mutation }`, or undefined for a graph without vertex types. */
-export function buildMutationType(types: SchemaTypes): GraphQLObjectType | undefined {
+/**
+ * `Mutation { <graph>: <graph>_mutation }`, or undefined for a graph without vertex types; fills
+ * `specs` with each mutation field's action maker.
+ */
+export function buildMutationType(
+  types: SchemaTypes,
+  specs: Map<string, MutationSpec>,
+): GraphQLObjectType | undefined {
   if (types.model.vertices.length === 0) return undefined;
-  const fields: GraphQLFieldConfigMap<unknown, RequestContext> = {};
-  for (const vm of types.model.vertices) Object.assign(fields, vertexMutations(types, vm));
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const vm of types.model.vertices) Object.assign(fields, vertexMutations(types, vm, specs));
   for (const e of types.model.edgeTypes)
-    if (!e.reverse) Object.assign(fields, edgeMutations(types, e.stored));
+    if (!e.reverse) Object.assign(fields, edgeMutations(types, e.stored, specs));
   const graphMutation = new GraphQLObjectType({ name: `${types.model.graph}_mutation`, fields });
   return new GraphQLObjectType({
     name: 'Mutation',
-    fields: { [types.model.graph]: { type: graphMutation, resolve: () => ({}) } },
+    fields: { [types.model.graph]: { type: graphMutation } },
   });
 }

@@ -1,18 +1,15 @@
 /**
- * Sorting and pagination: the `<T>OrderBy` input types, reading `order_by` in the order the client
- * wrote its keys (graphql-js coerces input objects in the type's field order, so the keys are read
- * from the query text), and the document rewrite that lets `order_by` take a list of objects while
- * its declared type stays the single `<T>OrderBy` of TigerGraph's schema.
+ * Sorting and pagination. `order_by` is published as a list of `<T>OrderBy` objects, so both
+ * TigerGraph's single object `{age: desc}` and the list `[{age: desc}, {name: asc}]` validate
+ * (GraphQL coerces a single value into a one-item list), literally and as variables. Within one
+ * object the keys sort in the order the client wrote them: graphql-js coerces input objects in the
+ * type's field order, so the order is read from the query text or the raw variables.
  */
 import {
   GraphQLEnumType,
   GraphQLInputObjectType,
   Kind,
-  visit,
-  type DocumentNode,
-  type FieldNode,
   type GraphQLInputFieldConfigMap,
-  type ObjectFieldNode,
   type ValueNode,
 } from 'graphql';
 import type { Attribute } from '../catalog/types.js';
@@ -25,12 +22,17 @@ export const OrderDirection = new GraphQLEnumType({
   values: { asc: { value: 'asc' }, desc: { value: 'desc' } },
 });
 
-/** The `<name>` order input type over the sortable attributes, or undefined when there are none. */
+/**
+ * The `<name>` order input type over the sortable attributes (and `_id` for a vertex type), or
+ * undefined when there is nothing to sort by.
+ */
 export function orderType(
   name: string,
   attributes: readonly Attribute[],
+  withId: boolean,
 ): GraphQLInputObjectType | undefined {
   const fields: GraphQLInputFieldConfigMap = {};
+  if (withId) fields._id = { type: OrderDirection };
   for (const a of attributes) if (isSortable(a.type)) fields[a.name] = { type: OrderDirection };
   if (Object.keys(fields).length === 0) return undefined;
   return new GraphQLInputObjectType({ name, fields });
@@ -41,83 +43,91 @@ export interface SortKey {
   desc: boolean;
 }
 
-/**
- * Rewrites `order_by: [{a: asc}, {b: desc}]` into `order_by: {a: asc, b: desc}` (keys keep their
- * list order; a repeated key keeps its first place), so the document validates against the single
- * object type; `sortKeys` then reads the keys in written order.
- */
-export function mergeOrderByLists(doc: DocumentNode): DocumentNode {
-  return visit(doc, {
-    Argument(node) {
-      if (node.name.value !== 'order_by' || node.value.kind !== Kind.LIST) return undefined;
-      if (!node.value.values.every((v) => v.kind === Kind.OBJECT)) return undefined;
-      const fields: ObjectFieldNode[] = [];
-      for (const item of node.value.values) {
-        if (item.kind !== Kind.OBJECT) continue;
-        for (const f of item.fields) if (!fields.some((g) => g.name.value === f.name.value)) fields.push(f);
-      }
-      return { ...node, value: { kind: Kind.OBJECT, fields, loc: node.value.loc } };
-    },
-  });
+type Obj = Record<string, unknown>;
+
+/** Keys of one written order object: from the literal, or from the raw variable value. */
+function writtenKeys(node: ValueNode | undefined, raw: Record<string, unknown>): string[][] {
+  if (!node) return [];
+  if (node.kind === Kind.OBJECT) return [node.fields.map((f) => f.name.value)];
+  if (node.kind === Kind.LIST) return node.values.flatMap((v) => writtenKeys(v, raw));
+  if (node.kind === Kind.VARIABLE) {
+    const r = raw[node.name.value];
+    const items = Array.isArray(r) ? r : [r];
+    return items.map((x) => (typeof x === 'object' && x !== null ? Object.keys(x) : []));
+  }
+  return [];
 }
 
 /**
- * The sort keys of a field's `order_by` in written order. `coerced` is the argument graphql-js
- * coerced (the directions); `raw` holds the request's variables before coercion (their key order).
+ * The sort keys of an `order_by` argument in written order: `node` is the argument as written,
+ * `coerced` its value after coercion (one object or a list), `raw` the request's variables. A key
+ * repeated later keeps its first place.
  */
 export function sortKeys(
-  node: FieldNode,
-  coerced: Record<string, unknown> | undefined,
+  node: ValueNode | undefined,
+  coerced: unknown,
   raw: Record<string, unknown>,
 ): SortKey[] {
-  if (!coerced) return [];
-  const arg = node.arguments?.find((a) => a.name.value === 'order_by');
-  let names: string[] = Object.keys(coerced);
-  const value: ValueNode | undefined = arg?.value;
-  if (value?.kind === Kind.OBJECT) names = value.fields.map((f) => f.name.value);
-  else if (value?.kind === Kind.VARIABLE) {
-    const r = raw[value.name.value];
-    if (typeof r === 'object' && r !== null && !Array.isArray(r)) names = Object.keys(r);
-  }
-  return names
-    .filter((n) => coerced[n] === 'asc' || coerced[n] === 'desc')
-    .map((attribute) => ({ attribute, desc: coerced[attribute] === 'desc' }));
+  if (coerced === null || coerced === undefined) return [];
+  const items = (Array.isArray(coerced) ? coerced : [coerced]) as (Obj | null)[];
+  const written = writtenKeys(node, raw);
+  const keys: SortKey[] = [];
+  items.forEach((item, i) => {
+    if (!item) return;
+    const names = written[i]?.filter((n) => n in item) ?? Object.keys(item);
+    for (const n of [...names, ...Object.keys(item)]) {
+      const d = item[n];
+      if ((d === 'asc' || d === 'desc') && !keys.some((k) => k.attribute === n))
+        keys.push({ attribute: n, desc: d === 'desc' });
+    }
+  });
+  return keys;
 }
 
-function compare(a: Value, b: Value): number {
+function compareValues(a: Value, b: Value): number {
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   const x = a as number | bigint;
   const y = b as number | bigint;
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** Sorts items (stably) by the keys, reading each item's attribute through `read`. */
-export function sortItems<T>(
-  items: T[],
-  keys: readonly SortKey[],
-  read: (item: T, attribute: string) => Value,
-): T[] {
-  if (keys.length === 0) return items;
-  const cols = keys.map((k) => items.map((it) => read(it, k.attribute)));
-  const idx = items.map((_, i) => i);
-  idx.sort((i, j) => {
-    for (let k = 0; k < keys.length; k++) {
-      const c = compare(cols[k][i], cols[k][j]);
-      if (c !== 0) return keys[k].desc ? -c : c;
-    }
-    return i - j;
-  });
-  return idx.map((i) => items[i]);
+/** A key read over item positions, and its direction. */
+export interface SortColumn {
+  read: (item: number) => Value;
+  desc: boolean;
 }
 
-/** Applies limit/offset; `offset` together with `limit` needs an order (TigerGraph's rule). */
-export function paginate<T>(
-  items: T[],
-  limit: unknown,
-  offset: unknown,
-  ordered: boolean,
-  where: string,
-): T[] {
+/** A comparator of item positions by the columns (values read once per item), ties by position. */
+export function comparator(n: number, columns: readonly SortColumn[]): (i: number, j: number) => number {
+  const cols = columns.map((c) => {
+    const values = new Array<Value>(n);
+    for (let i = 0; i < n; i++) values[i] = c.read(i);
+    return { values, sign: c.desc ? -1 : 1 };
+  });
+  return (i, j) => {
+    for (const c of cols) {
+      const d = compareValues(c.values[i], c.values[j]);
+      if (d !== 0) return d * c.sign;
+    }
+    return i - j;
+  };
+}
+
+/** Item positions 0..n-1 sorted (stably) by the columns. */
+export function sortedPositions(n: number, columns: readonly SortColumn[]): Uint32Array {
+  const idx = new Uint32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = i;
+  if (columns.length === 0 || n < 2) return idx;
+  return idx.sort(comparator(n, columns));
+}
+
+/** A checked `limit`/`offset` pair; `offset` together with `limit` needs an order (TigerGraph's rule). */
+export interface Page {
+  limit: number | undefined;
+  offset: number;
+}
+
+export function pageOf(limit: unknown, offset: unknown, ordered: boolean, where: string): Page {
   const lim = limit === null || limit === undefined ? undefined : Number(limit);
   const off = offset === null || offset === undefined ? 0 : Number(offset);
   if (lim !== undefined && lim < 0) throw new GraphQLRequestError(`limit on ${where} must not be negative.`);
@@ -125,5 +135,5 @@ export function paginate<T>(
   if (lim !== undefined && offset !== null && offset !== undefined && !ordered) {
     throw new GraphQLRequestError(`offset with limit on ${where} needs order_by.`);
   }
-  return items.slice(off, lim === undefined ? undefined : off + lim);
+  return { limit: lim, offset: off };
 }

@@ -24,6 +24,7 @@ import { toJsonValue, type TupleLookup } from '../catalog/json-value.js';
 import type { AttrType } from '../catalog/types.js';
 import { canonicalInt, type Value } from '../catalog/value.js';
 import { formatDatetime, parseDatetime } from '../util/datetime.js';
+import { stringifyJson } from '../util/json.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -122,6 +123,36 @@ export function outputTypeOf(t: AttrType): GraphQLOutputType {
   return Json;
 }
 
+/**
+ * The JSON text of a stored value as its field's GraphQL type serializes it (the plan executor
+ * writes responses as text, without graphql-js's per-field serialization).
+ */
+export function valueWriter(t: AttrType, tuples: TupleLookup): (v: Value) => string {
+  switch (t.kind) {
+    case 'INT':
+    case 'UINT':
+      return (v) => String(v);
+    case 'FLOAT':
+    case 'DOUBLE':
+      return (v) => (Number.isFinite(v) ? String(v) : 'null');
+    case 'STRING':
+      return (v) => JSON.stringify(v);
+    case 'BOOL':
+      return (v) => (v ? 'true' : 'false');
+    case 'DATETIME':
+      return (v) => `"${formatDatetime(v as number)}"`;
+    case 'LIST':
+    case 'SET': {
+      if (!scalarOf(t.element) || t.element.kind === 'VERTEX' || t.element.kind === 'FIXED_BINARY') break;
+      const element = valueWriter(t.element, tuples);
+      return (v) => (Array.isArray(v) ? `[${v.map(element).join(',')}]` : '[]');
+    }
+    default:
+      break;
+  }
+  return (v) => stringifyJson(toJsonValue(v, t, tuples));
+}
+
 /** Attribute types `where` filters and `order_by` accept (TigerGraph's sortable types plus BOOL for filters). */
 export function isFilterable(t: AttrType): boolean {
   return ['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME'].includes(t.kind);
@@ -129,16 +160,4 @@ export function isFilterable(t: AttrType): boolean {
 
 export function isSortable(t: AttrType): boolean {
   return ['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'DATETIME'].includes(t.kind);
-}
-
-/** A stored value in the form its field's GraphQL type serializes. */
-export function fieldValue(v: Value, t: AttrType, tuples: TupleLookup): unknown {
-  if (t.kind === 'LIST' || t.kind === 'SET') {
-    const element = t.element;
-    if (!scalarOf(element)) return toJsonValue(v, t, tuples);
-    return Array.isArray(v) ? v.map((x) => fieldValue(x, element, tuples)) : [];
-  }
-  if (t.kind === 'VERTEX' || t.kind === 'FIXED_BINARY') return toJsonValue(v, t, tuples);
-  // Int64, Uint64 and Datetime serialize the stored value themselves.
-  return scalarOf(t) ? v : toJsonValue(v, t, tuples);
 }

@@ -1,9 +1,13 @@
 /**
- * What one schema build shares between the query types (schema.ts) and the mutations: the model,
- * the types made so far, and the argument and attribute-field helpers.
+ * What one schema build shares between the query types (schema.ts), the aggregate, connection and
+ * subscription types (schema-extras.ts) and the mutations: the model, the types made so far, and
+ * the argument and attribute-field helpers. The schema carries types only: requests run through the
+ * plan (compile-plan.ts), never through per-field resolvers.
  */
 import {
   GraphQLInt,
+  GraphQLList,
+  GraphQLNonNull,
   GraphQLString,
   type GraphQLFieldConfigArgumentMap,
   type GraphQLFieldConfigMap,
@@ -11,22 +15,20 @@ import {
   type GraphQLObjectType,
 } from 'graphql';
 import type { Attribute, Catalog } from '../catalog/types.js';
-import type { Value } from '../catalog/value.js';
 import type { GraphModel, VertexModel } from './model.js';
-import type { WhereExprCache } from './resolve-query.js';
-import type { RequestContext } from './runtime.js';
-import { fieldValue, outputTypeOf } from './scalars.js';
+import { outputTypeOf } from './scalars.js';
 
 /** The types one schema build creates, shared with the mutation builder. */
 export interface SchemaTypes {
   catalog: Catalog;
   model: GraphModel;
-  cache: WhereExprCache;
   vertexTypes: Map<string, GraphQLObjectType>;
   vertexModels: Map<string, VertexModel>;
   filters: Map<string, GraphQLInputObjectType>;
   orders: Map<string, GraphQLInputObjectType | undefined>;
   edgeObjects: Map<string, GraphQLObjectType>;
+  /** Neighbour-filter input types, by edge object type. */
+  relations: Map<string, GraphQLInputObjectType>;
 }
 
 export function filterArgs(types: SchemaTypes, filter: string): GraphQLFieldConfigArgumentMap {
@@ -36,28 +38,24 @@ export function filterArgs(types: SchemaTypes, filter: string): GraphQLFieldConf
   };
 }
 
-export function listArgs(types: SchemaTypes, filter: string, order: string): GraphQLFieldConfigArgumentMap {
+/** `order_by: [<T>OrderBy!]`: one object or a list of them (see order.ts). */
+export function orderArg(types: SchemaTypes, order: string): GraphQLFieldConfigArgumentMap {
   const o = types.orders.get(order);
+  return o ? { order_by: { type: new GraphQLList(new GraphQLNonNull(o)) } } : {};
+}
+
+export function listArgs(types: SchemaTypes, filter: string, order: string): GraphQLFieldConfigArgumentMap {
   return {
     ...filterArgs(types, filter),
-    ...(o ? { order_by: { type: o } } : {}),
+    ...orderArg(types, order),
     limit: { type: GraphQLInt },
     offset: { type: GraphQLInt },
   };
 }
 
-/** Attribute fields of a vertex or edge object type, read through `read`. */
-export function attributeFields<T>(
-  catalog: Catalog,
-  attributes: readonly Attribute[],
-  read: (source: T, attribute: string) => Value,
-): GraphQLFieldConfigMap<T, RequestContext> {
-  const fields: GraphQLFieldConfigMap<T, RequestContext> = {};
-  for (const a of attributes) {
-    fields[a.name] = {
-      type: outputTypeOf(a.type),
-      resolve: (source) => fieldValue(read(source, a.name), a.type, catalog),
-    };
-  }
+/** Attribute fields of a vertex or edge object type. */
+export function attributeFields(attributes: readonly Attribute[]): GraphQLFieldConfigMap<unknown, unknown> {
+  const fields: GraphQLFieldConfigMap<unknown, unknown> = {};
+  for (const a of attributes) fields[a.name] = { type: outputTypeOf(a.type) };
   return fields;
 }

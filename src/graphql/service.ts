@@ -1,28 +1,40 @@
 /**
  * The GraphQL service of a database, independent of HTTP: one schema per graph, rebuilt when the
- * catalog changes (so schema changes show at the next request, no restart), and the execution of one
- * request over one snapshot pinned for the whole request. Answers are standard GraphQL results;
- * `status` is the HTTP status a transport should use (400 for a request that cannot run, 404 for an
- * unknown graph, 200 once execution started).
+ * catalog changes (so schema changes show at the next request, no restart), its parsed and
+ * validated documents cached, and the execution of one request as one plan over one snapshot:
+ * persisted query → document → operation → variables → plan (depth and size limits) → cost
+ * estimate (refused over the budget) → execution under a deadline, a row limit and the abort
+ * signal, yielding to the event loop as it goes. Answers are JSON text with the HTTP status a
+ * transport should use (400 for a request that cannot run, 404 for an unknown graph, 200 once
+ * execution started).
+ *
+ * The execution itself (`runPlan`) is a function of the snapshot, the plan and the limits with no
+ * other state, so it can move to a worker thread as one piece.
  */
 import {
-  execute,
+  execute as executeGraphQL,
+  getOperationAST,
+  getVariableValues,
   GraphQLError,
-  parse,
   printSchema,
-  validate,
   validateSchema,
   type DocumentNode,
   type GraphQLFormattedError,
-  type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Catalog } from '../catalog/types.js';
 import type { ReadTx, WriteTx } from '../engine/api.js';
+import { stringifyJson } from '../util/json.js';
+import { WhereExprCache } from './compile-args.js';
+import { compilePlan } from './compile-plan.js';
+import { DegreeStatistics, estimateCost } from './cost.js';
+import { DocumentCache } from './documents.js';
+import { executePlan, type FormattedError } from './execute-plan.js';
 import { GraphQLRequestError } from './filter.js';
-import { mergeOrderByLists } from './order.js';
-import type { RequestContext, WriteKind } from './runtime.js';
-import { buildGraphSchema } from './schema.js';
+import { Cooperation, DEFAULT_LIMITS, LimitError, type GraphQLLimits } from './limits.js';
+import { PersistedQueries } from './persisted.js';
+import type { Plan, WriteKind } from './plan.js';
+import { buildSchema, type BuiltSchema } from './schema.js';
 
 /** The database side the service needs (the engine's Database satisfies it). */
 export interface GraphQLDatabase {
@@ -36,6 +48,16 @@ export interface GraphQLRequest {
   query?: unknown;
   variables?: unknown;
   operationName?: unknown;
+  extensions?: unknown;
+}
+
+export interface ServiceOptions {
+  /** The limits of callers without a role override. */
+  limits?: GraphQLLimits;
+  /** Whether `__schema`/`__type` are answered (default true). */
+  introspection?: boolean;
+  /** Allow-list mode: only these documents (hash → text) run. */
+  allowList?: ReadonlyMap<string, string>;
 }
 
 export interface ExecuteOptions {
@@ -43,57 +65,121 @@ export interface ExecuteOptions {
   method: 'GET' | 'POST';
   /** Throws when the caller may not write; its message becomes the GraphQL error. */
   authorizeWrite?: (kind: WriteKind) => Promise<void>;
+  /** The caller's limits (the service's when absent). */
+  limits?: GraphQLLimits;
+  /** Milliseconds the request may run (GSQL-TIMEOUT; default 16 s). */
+  timeoutMs?: number;
+  /** When the request must end (epoch ms; default now + timeoutMs): a batch shares one. */
+  deadline?: number;
+  /** Cost already spent by earlier requests of the same batch (added to). */
+  budget?: { cost: number };
+  /** Stops the request (the client went away). */
+  signal?: AbortSignal;
 }
 
 export interface GraphQLAnswer {
   status: number;
-  body: { data?: unknown; errors?: GraphQLFormattedError[] };
+  /** The JSON response: `{"errors": […], "data": …}`. */
+  text: string;
 }
 
-interface Built {
+export const DEFAULT_TIMEOUT_MS = 16_000;
+
+/** One graph's schema and what is cached with it; replaced when the catalog changes. */
+export interface GraphEntry {
   catalog: Catalog;
-  schema: GraphQLSchema | undefined;
+  built: BuiltSchema | undefined;
   problems: readonly GraphQLError[];
+  documents: DocumentCache | undefined;
+  whereExprs: WhereExprCache;
 }
 
-function failure(status: number, message: string | readonly GraphQLError[]): GraphQLAnswer {
-  const errors = typeof message === 'string' ? [{ message }] : message.map((e) => e.toJSON());
-  return { status, body: { errors } };
+/** An operation ready to plan (or the answer that refuses it). */
+export interface Prepared {
+  entry: GraphEntry & { built: BuiltSchema };
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  variables: Record<string, unknown>;
+  rawVariables: Record<string, unknown>;
+}
+
+function answer(
+  status: number,
+  errors: readonly (GraphQLFormattedError | FormattedError)[],
+  data?: string,
+): GraphQLAnswer {
+  const e = stringifyJson(errors);
+  return { status, text: data === undefined ? `{"errors":${e}}` : `{"errors":${e},"data":${data}}` };
+}
+
+function failure(
+  status: number,
+  message: string,
+  code?: string,
+  details?: Record<string, number>,
+): GraphQLAnswer {
+  const extensions = code ? { extensions: { code, ...details } } : {};
+  return answer(status, [{ message, ...extensions }]);
+}
+
+/** The answer for an error that ends the request. */
+export function requestFailure(e: unknown): GraphQLAnswer {
+  if (e instanceof LimitError) return failure(e.status, e.message, e.code, e.details);
+  if (e instanceof GraphQLError) return answer(400, [e.toJSON()]);
+  if (e instanceof GraphQLRequestError) return failure(400, e.message, e.code);
+  throw e;
 }
 
 export class GraphQLService {
-  private readonly built = new Map<string, Built>();
+  private readonly graphs = new Map<string, GraphEntry>();
+  private readonly stats = new DegreeStatistics();
+  readonly persisted: PersistedQueries;
+  readonly limits: GraphQLLimits;
+  readonly introspection: boolean;
 
-  constructor(private readonly db: GraphQLDatabase) {}
-
-  /** The graph's schema for the current catalog (undefined: no such graph). */
-  private schemaOf(graph: string): Built {
-    const catalog = this.db.catalog;
-    const cached = this.built.get(graph);
-    if (cached && cached.catalog === catalog) return cached;
-    const schema = buildGraphSchema(catalog, graph);
-    const b: Built = { catalog, schema, problems: schema ? validateSchema(schema) : [] };
-    // Only graphs that exist are kept, so requests naming random graphs cannot grow the cache.
-    if (schema) this.built.set(graph, b);
-    else this.built.delete(graph);
-    return b;
+  constructor(
+    private readonly db: GraphQLDatabase,
+    opts: ServiceOptions = {},
+  ) {
+    this.limits = opts.limits ?? DEFAULT_LIMITS;
+    this.introspection = opts.introspection ?? true;
+    this.persisted = new PersistedQueries(opts.allowList);
   }
 
-  /** The schema as SDL, or undefined when the graph does not exist. */
+  /** The graph's schema for the current catalog (built undefined: no such graph). */
+  entry(graph: string): GraphEntry {
+    const catalog = this.db.catalog;
+    const cached = this.graphs.get(graph);
+    if (cached && cached.catalog === catalog) return cached;
+    const built = buildSchema(catalog, graph);
+    const problems = built ? validateSchema(built.schema) : [];
+    const e: GraphEntry = {
+      catalog,
+      built,
+      problems,
+      documents:
+        built && problems.length === 0 ? new DocumentCache(built.schema, this.introspection) : undefined,
+      whereExprs: new WhereExprCache(catalog, graph),
+    };
+    // Only graphs that exist are kept, so requests naming random graphs cannot grow the cache.
+    if (built) this.graphs.set(graph, e);
+    else this.graphs.delete(graph);
+    return e;
+  }
+
+  /** The schema as SDL, or undefined when the graph does not exist or cannot be served. */
   sdl(graph: string): string | undefined {
-    const b = this.schemaOf(graph);
-    return b.schema && b.problems.length === 0 ? printSchema(b.schema) : undefined;
+    const e = this.entry(graph);
+    return e.built && e.problems.length === 0 ? printSchema(e.built.schema) : undefined;
   }
 
   graphExists(graph: string): boolean {
-    return this.schemaOf(graph).schema !== undefined;
+    return this.entry(graph).built !== undefined;
   }
 
-  async execute(graph: string, request: GraphQLRequest, opts: ExecuteOptions): Promise<GraphQLAnswer> {
-    const { query, variables, operationName } = request;
-    if (typeof query !== 'string' || query.trim() === '') {
-      return failure(400, 'The request has no GraphQL query (a "query" string).');
-    }
+  /** Resolves, parses, validates and coerces a request; an answer when it cannot run. */
+  prepare(graph: string, request: GraphQLRequest): Prepared | GraphQLAnswer {
+    const { variables, operationName } = request;
     if (
       variables !== undefined &&
       variables !== null &&
@@ -104,26 +190,87 @@ export class GraphQLService {
     if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
       return failure(400, '"operationName" must be a string.');
     }
-    const b = this.schemaOf(graph);
-    if (!b.schema) return failure(404, `Graph '${graph}' does not exist.`);
-    if (b.problems.length > 0) {
+    const resolved = this.persisted.resolve(request.query, request.extensions);
+    if (!('query' in resolved)) {
       return failure(
-        400,
-        `The graph '${graph}' cannot be served over GraphQL: ${b.problems.map((p) => p.message).join(' ')}`,
+        resolved.status,
+        resolved.message,
+        resolved.code === 'BAD_REQUEST' ? undefined : resolved.code,
       );
     }
-    let document: DocumentNode;
-    try {
-      document = mergeOrderByLists(parse(query));
-    } catch (e) {
-      if (e instanceof GraphQLError) return failure(400, [e]);
-      throw e;
+    const e = this.entry(graph);
+    if (!e.built) return failure(404, `Graph '${graph}' does not exist.`);
+    if (e.problems.length > 0 || !e.documents) {
+      return failure(
+        400,
+        `The graph '${graph}' cannot be served over GraphQL: ${e.problems.map((p) => p.message).join(' ')}`,
+      );
     }
-    const invalid = validate(b.schema, document);
-    if (invalid.length > 0) return failure(400, invalid);
-    const op = operationOf(document, operationName ?? undefined);
-    if (op?.operation === 'mutation' && opts.method === 'GET') {
+    const parsed = e.documents.get(resolved.query);
+    if ('errors' in parsed)
+      return answer(
+        400,
+        parsed.errors.map((x) => x.toJSON()),
+      );
+    const operation = getOperationAST(parsed.document, operationName ?? undefined);
+    if (!operation) {
+      return failure(
+        400,
+        typeof operationName === 'string'
+          ? `Unknown operation named "${operationName}".`
+          : 'Must provide operation name if query contains multiple operations.',
+      );
+    }
+    const rawVariables = (variables ?? {}) as Record<string, unknown>;
+    const coerced = getVariableValues(e.built.schema, operation.variableDefinitions ?? [], rawVariables, {
+      maxErrors: 50,
+    });
+    if (coerced.errors)
+      return answer(
+        400,
+        coerced.errors.map((x) => x.toJSON()),
+      );
+    return {
+      entry: e as Prepared['entry'],
+      document: parsed.document,
+      operation,
+      variables: coerced.coerced,
+      rawVariables,
+    };
+  }
+
+  /** The plan of a prepared operation, its cost (plus `budget`'s) checked against `limits` over `tx`. */
+  plan(p: Prepared, limits: GraphQLLimits, tx: ReadTx, budget = { cost: 0 }): Plan {
+    const plan = compilePlan({
+      built: p.entry.built,
+      document: p.document,
+      operation: p.operation,
+      variables: p.variables,
+      rawVariables: p.rawVariables,
+      whereExprs: p.entry.whereExprs,
+      maxDepth: limits.maxDepth,
+    });
+    const cost = estimateCost(plan, tx, this.stats) + budget.cost;
+    budget.cost = cost;
+    if (limits.maxCost > 0 && cost > limits.maxCost) {
+      throw new LimitError(
+        `The query's estimated cost is ${cost.toLocaleString('en-US')}, over the limit of ${limits.maxCost.toLocaleString('en-US')} (--graphql-max-cost): it would read about that many vertices and edges. Narrow it with filters, limit or first.`,
+        'GRAPHQL-COST',
+        400,
+        { cost, limit: limits.maxCost },
+      );
+    }
+    return plan;
+  }
+
+  async execute(graph: string, request: GraphQLRequest, opts: ExecuteOptions): Promise<GraphQLAnswer> {
+    const p = this.prepare(graph, request);
+    if ('text' in p) return p;
+    const kind = p.operation.operation;
+    if (kind === 'mutation' && opts.method === 'GET')
       return failure(405, 'Mutations need POST; GET runs queries only.');
+    if (kind === 'subscription') {
+      return failure(400, 'Subscriptions are served over WebSocket (the graphql-ws protocol) at this path.');
     }
     const snapshots: ReadTx[] = [];
     const pin = (): ReadTx => {
@@ -131,54 +278,70 @@ export class GraphQLService {
       snapshots.push(tx);
       return tx;
     };
-    const rawVariables = (variables ?? {}) as Record<string, unknown>;
-    const ctx: RequestContext = {
-      graph,
-      catalog: b.catalog,
-      tx: pin(),
-      rawVariables,
-      predicates: new Map(),
-      fresh: pin,
-      write: async (kind, fn) => {
-        await opts.authorizeWrite?.(kind);
-        return this.db.write(fn);
-      },
-    };
     try {
-      const result = await execute({
-        schema: b.schema,
-        document,
-        variableValues: rawVariables,
-        operationName: operationName ?? undefined,
-        contextValue: ctx,
+      const tx = pin();
+      const limits = opts.limits ?? this.limits;
+      const plan = this.plan(p, limits, tx, opts.budget);
+      const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const coop = new Cooperation(
+        opts.deadline ?? Date.now() + timeoutMs,
+        timeoutMs,
+        limits.maxRows,
+        opts.signal,
+      );
+      const errors: FormattedError[] = [];
+      const data = await executePlan(plan, {
+        catalog: p.entry.catalog,
+        tx,
+        coop,
+        errors,
+        introspect: (key) => this.introspect(p, key),
+        mutation: {
+          fresh: pin,
+          write: async (k, fn) => {
+            try {
+              await opts.authorizeWrite?.(k);
+            } catch (e) {
+              throw new GraphQLRequestError(e instanceof Error ? e.message : String(e));
+            }
+            return this.db.write(fn);
+          },
+        },
       });
-      const body: GraphQLAnswer['body'] = {};
-      if (result.errors) body.errors = result.errors.map(formatError);
-      if ('data' in result) body.data = result.data;
-      // Variable coercion errors end execution before it starts: a bad request.
-      return { status: result.data === undefined ? 400 : 200, body };
+      return errors.length > 0 ? answer(200, errors, data) : { status: 200, text: `{"data":${data}}` };
+    } catch (e) {
+      return requestFailure(e);
     } finally {
       for (const tx of snapshots) tx.release();
     }
   }
-}
 
-function operationOf(doc: DocumentNode, name: string | undefined): OperationDefinitionNode | undefined {
-  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
-  return name === undefined
-    ? ops.length === 1
-      ? ops[0]
-      : undefined
-    : ops.find((o) => o.name?.value === name);
-}
-
-/** A resolver's error as the client sees it: the message, where in the query, where in the result. */
-function formatError(e: GraphQLError): GraphQLFormattedError {
-  const original = e.originalError;
-  if (original && !(original instanceof GraphQLRequestError) && !(original instanceof GraphQLError)) {
-    // Engine errors carry their TigerGraph code; keep it for clients that branch on it.
-    const code = (original as { code?: unknown }).code;
-    if (typeof code === 'string') return { ...e.toJSON(), extensions: { code } };
+  /** One introspection root field, answered by graphql-js over the schema. */
+  private async introspect(p: Prepared, key: string): Promise<string> {
+    const op = p.operation;
+    const document: DocumentNode = {
+      ...p.document,
+      definitions: p.document.definitions.map((d) =>
+        d === op
+          ? {
+              ...op,
+              selectionSet: {
+                ...op.selectionSet,
+                selections: op.selectionSet.selections.filter(
+                  (s) => s.kind !== 'Field' || (s.alias?.value ?? s.name.value) === key,
+                ),
+              },
+            }
+          : d,
+      ),
+    };
+    const result = await executeGraphQL({
+      schema: p.entry.built.schema,
+      document,
+      variableValues: p.rawVariables,
+      ...(op.name ? { operationName: op.name.value } : {}),
+    });
+    if (result.errors) throw new GraphQLRequestError(result.errors.map((e) => e.message).join(' '));
+    return stringifyJson((result.data as Record<string, unknown>)[key]);
   }
-  return e.toJSON();
 }

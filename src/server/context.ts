@@ -4,6 +4,7 @@
  */
 import type { ClusterNode } from '../cluster/index.js';
 import type { Database } from '../engine/database.js';
+import type { GraphQLConfig } from './graphql/config.js';
 import type { CredentialCheck } from './http/auth.js';
 import type { LatencyRecorder } from './http/latency.js';
 import type { EndpointRegistry } from './restpp/endpoint-registry.js';
@@ -25,4 +26,6 @@ export interface ServerContext {
   readonly cluster?: ClusterNode;
   /** Operational log lines (stderr in the CLI). */
   readonly log: (line: string) => void;
+  /** GraphQL limits, introspection, allow-list and CORS origins (defaults when absent). */
+  readonly graphql?: GraphQLConfig;
 }

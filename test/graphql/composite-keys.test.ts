@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { GraphQLService } from '../../src/graphql/service.js';
+import { GraphQLService } from '../../src/graphql/index.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { openFixture, type Fixture } from './fixture.js';
 
@@ -30,8 +30,7 @@ before(async () => {
 after(() => f.close());
 
 async function text(query: string): Promise<string> {
-  const a = await service.execute('Films', { query }, { method: 'POST' });
-  return JSON.stringify(a.body);
+  return (await service.execute('Films', { query }, { method: 'POST' })).text;
 }
 
 test('insert, traverse and delete vertices with single and composite primary keys', async () => {

@@ -7,8 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../../src/engine/database.js';
+import type { GraphQLAnswer } from '../../src/graphql/index.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { parseDatetime } from '../../src/util/datetime.js';
+import { parseJsonStrict } from '../../src/util/json-parse.js';
 
 export const SCHEMA = `
 CREATE VERTEX person (PRIMARY_ID id STRING, name STRING, birthYear INT, height FLOAT, married BOOL, birthday DATETIME, tags LIST<STRING>, scores MAP<STRING, INT>) WITH primary_id_as_attribute="true"
@@ -94,4 +96,17 @@ export async function openFixture(): Promise<Fixture> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A GraphQL answer with its body parsed (64-bit integers beyond 2^53 as bigint). */
+export interface Answer {
+  status: number;
+  body: {
+    data?: unknown;
+    errors?: { message: string; locations?: unknown; path?: unknown; extensions?: Record<string, unknown> }[];
+  };
+}
+
+export function parsed(a: GraphQLAnswer): Answer {
+  return { status: a.status, body: parseJsonStrict(a.text) as Answer['body'] };
 }

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { GraphQLService, type GraphQLAnswer } from '../../src/graphql/service.js';
-import { openFixture, type Fixture } from './fixture.js';
+import { GraphQLService } from '../../src/graphql/index.js';
+import { openFixture, parsed, type Answer, type Fixture } from './fixture.js';
 
 let f: Fixture;
 let service: GraphQLService;
@@ -15,15 +15,8 @@ before(async () => {
 });
 after(() => f.close());
 
-function plain(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(plain);
-  if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-}
-
-async function run(query: string, authorizeWrite?: () => Promise<void>): Promise<GraphQLAnswer> {
-  const a = await service.execute('Social', { query }, { method: 'POST', authorizeWrite });
-  return { status: a.status, body: plain(a.body) as GraphQLAnswer['body'] };
+async function run(query: string, authorizeWrite?: () => Promise<void>): Promise<Answer> {
+  return parsed(await service.execute('Social', { query }, { method: 'POST', authorizeWrite }));
 }
 
 async function data(query: string): Promise<unknown> {

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { ReadTx } from '../../src/engine/api.js';
-import { GraphQLService, type GraphQLAnswer } from '../../src/graphql/service.js';
+import { GraphQLService } from '../../src/graphql/index.js';
 import { runScript } from '../../src/shell/run-script.js';
-import { openFixture, type Fixture } from './fixture.js';
+import { openFixture, type Answer, type Fixture, parsed } from './fixture.js';
 
 let f: Fixture;
 let service: GraphQLService;
@@ -18,20 +18,12 @@ before(async () => {
 });
 after(() => f.close());
 
-/** graphql-js builds results from null-prototype objects; compare them as plain ones. */
-function plain(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(plain);
-  if (typeof v !== 'object' || v === null) return v;
-  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-}
-
 async function run(
   query: string,
   variables?: Record<string, unknown>,
   method: 'GET' | 'POST' = 'POST',
-): Promise<GraphQLAnswer> {
-  const a = await service.execute('Social', { query, variables }, { method });
-  return { status: a.status, body: plain(a.body) as GraphQLAnswer['body'] };
+): Promise<Answer> {
+  return parsed(await service.execute('Social', { query, variables }, { method }));
 }
 
 /** The data of a successful answer. */
@@ -54,11 +46,11 @@ async function persons(args: string, variables?: Record<string, unknown>): Promi
   return d.Social.person.map((p) => p.name);
 }
 
-function messages(a: GraphQLAnswer): string[] {
+function messages(a: Answer): string[] {
   return (a.body.errors ?? []).map((e) => e.message);
 }
 
-test('where: comparison operators, _and/_or/_not, _in/_nin/_like/_is_null, datetime and id', async () => {
+test('where: comparison operators, _and/_or/_not, _in/_nin/_like, datetime and id', async () => {
   assert.deepEqual(await persons('(where: {birthYear: {_gt: 1990}})'), ['Jenny', 'Emily']);
   assert.deepEqual(await persons('(where: {birthYear: {_gte: 1990, _lt: 2000}})'), ['Jenny', 'Kevin']);
   assert.deepEqual(await persons('(where: {birthYear: {_lte: 1973}})'), ['Smith']);
@@ -75,7 +67,6 @@ test('where: comparison operators, _and/_or/_not, _in/_nin/_like/_is_null, datet
   assert.deepEqual(await persons('(where: {name: {_nin: ["Kevin", "Smith"]}})'), ['Jenny', 'Emily']);
   assert.deepEqual(await persons('(where: {name: {_like: "%y"}})'), ['Jenny', 'Emily']);
   assert.deepEqual(await persons('(where: {name: {_like: "_evin"}})'), ['Kevin']);
-  assert.deepEqual(await persons('(where: {name: {_is_null: true}})'), []);
   assert.deepEqual(await persons('(where: {birthday: {_gt: "1995-01-01"}})'), ['Emily']);
   assert.deepEqual(await persons('(where: {birthday: {_gte: "1995-01-01 00:00:00"}})'), ['Jenny', 'Emily']);
   assert.deepEqual(await persons('(where: {id: {_eq: "Smith"}})'), ['Smith']);
@@ -303,23 +294,25 @@ test('invalid requests get GraphQL errors with locations, never a crash', async 
   });
   assert.equal(badVar.status, 400);
   assert.match(messages(badVar)[0], /^Variable "\$y" got invalid value "abc"/);
-  const noQuery = await service.execute('Social', {}, { method: 'POST' });
+  const noQuery = parsed(await service.execute('Social', {}, { method: 'POST' }));
   assert.deepEqual(noQuery, {
     status: 400,
     body: { errors: [{ message: 'The request has no GraphQL query (a "query" string).' }] },
   });
   assert.deepEqual(
-    await service.execute(
-      'Social',
-      { query: '{ Social { __typename } }', variables: [1] },
-      { method: 'POST' },
+    parsed(
+      await service.execute(
+        'Social',
+        { query: '{ Social { __typename } }', variables: [1] },
+        { method: 'POST' },
+      ),
     ),
     {
       status: 400,
       body: { errors: [{ message: '"variables" must be a JSON object.' }] },
     },
   );
-  assert.deepEqual(await service.execute('Nope', { query: '{ Nope }' }, { method: 'POST' }), {
+  assert.deepEqual(parsed(await service.execute('Nope', { query: '{ Nope }' }, { method: 'POST' })), {
     status: 404,
     body: { errors: [{ message: "Graph 'Nope' does not exist." }] },
   });

@@ -1,11 +1,16 @@
 /**
- * The GraphQL service on the GSQL port (:14240), as in TigerGraph 3.7+: every graph at
- * POST (and GET) /api/graphql/gsql/{graph}, its GraphiQL page at /graphql/{graph}, the page's SDL
- * at /graphql/{graph}/schema, and the page's scripts at /graphiql/{file}. Credentials are checked
- * by the listener's GSQL hook (access-table rows `POST|GET /graphql/{graph_name}`).
+ * The GraphQL service on the GSQL port (:14240), as in TigerGraph 3.7+: every graph at POST (and
+ * GET) /api/graphql/gsql/{graph}. Its GraphiQL page is GET /graphql/{graph}, and the page talks to
+ * the API at the page's own path (POST /graphql/{graph}, GraphQL over WebSocket there too) and
+ * reads the SDL at /graphql/{graph}/schema: everything the page needs lies in the path space the
+ * browser authenticated for the page, so after one Basic login the browser sends the credentials
+ * with Run and Docs by itself. Every 401 of these routes asks for Basic credentials. Credentials are
+ * checked by the listener's GSQL hook (access-table rows `POST|GET /graphql/{graph_name}`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { queryOf } from '../http/app.js';
+import { installGraphqlCors } from './cors.js';
 import { graphiqlPage, sendAsset } from './graphiql.js';
 import { serveGraphql, serviceOf } from './transport.js';
 
@@ -16,14 +21,14 @@ function graphOf(request: FastifyRequest): string {
   return (request.params as { graph_name: string }).graph_name;
 }
 
-function noGraph(reply: FastifyReply, graph: string): FastifyReply {
+function refuse(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply
-    .code(404)
+    .code(status)
     .type('application/json; charset=utf-8')
-    .send(JSON.stringify({ errors: [{ message: `Graph '${graph}' does not exist.` }] }));
+    .send(JSON.stringify({ errors: [{ message }] }));
 }
 
-/** A browser asks for credentials only when a 401 names a scheme: the page and its SDL do. */
+/** A browser asks for credentials only when a 401 names a scheme. */
 export function challengeOn401(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode === 401) void reply.header('WWW-Authenticate', 'Basic realm="Ocelot GraphQL"');
@@ -31,38 +36,57 @@ export function challengeOn401(app: FastifyInstance): void {
   });
 }
 
+/** The SDL of a graph for its GraphiQL page (refused when introspection is off). */
+export function sendSdl(ctx: ServerContext, graph: string, reply: FastifyReply): FastifyReply {
+  const service = serviceOf(ctx);
+  if (!service.introspection)
+    return refuse(reply, 403, 'Introspection is turned off on this server (--graphql-introspection).');
+  const sdl = service.sdl(graph);
+  if (sdl === undefined) return refuse(reply, 404, `Graph '${graph}' does not exist.`);
+  return reply.type('text/plain; charset=utf-8').send(sdl);
+}
+
+/** Whether a GET carries a GraphQL request rather than asking for the page. */
+export function isGraphqlGet(request: FastifyRequest): boolean {
+  const q = queryOf(request);
+  return q.get('query') !== undefined || q.get('extensions') !== undefined;
+}
+
 export function registerGraphqlRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const handler = (request: FastifyRequest, reply: FastifyReply) =>
-    serveGraphql(ctx.db, graphOf(request), request.principal, request, reply);
-  app.post(API, { config: { endpoint: 'POST /graphql/{graph_name}' } }, handler);
-  app.get(API, { config: { endpoint: 'GET /graphql/{graph_name}' } }, handler);
+  const api = (request: FastifyRequest, reply: FastifyReply) =>
+    serveGraphql(ctx, graphOf(request), request.principal, request, reply);
   app.get('/graphiql/:file', { config: { endpoint: 'GET /graphiql/{file}' } }, (request, reply) =>
     sendAsset(reply, (request.params as { file: string }).file),
   );
   void app.register(async (scope) => {
     challengeOn401(scope);
+    installGraphqlCors(scope, ctx.graphql?.corsOrigins ?? [], [
+      { path: API, endpoint: 'OPTIONS /graphql/{graph_name}' },
+      { path: PAGE, endpoint: 'OPTIONS /graphql/{graph_name}' },
+    ]);
+    for (const path of [API, PAGE])
+      scope.post(path, { config: { endpoint: 'POST /graphql/{graph_name}' } }, api);
+    scope.get(API, { config: { endpoint: 'GET /graphql/{graph_name}' } }, api);
     scope.get(PAGE, { config: { endpoint: 'GET /graphql/{graph_name}' } }, async (request, reply) => {
+      if (isGraphqlGet(request)) return api(request, reply);
       const graph = graphOf(request);
-      if (!serviceOf(ctx.db).graphExists(graph)) return noGraph(reply, graph);
+      if (!serviceOf(ctx).graphExists(graph)) return refuse(reply, 404, `Graph '${graph}' does not exist.`);
       const g = encodeURIComponent(graph);
-      return reply.type('text/html; charset=utf-8').send(
-        graphiqlPage({
-          graph,
-          apiUrl: `/api/graphql/gsql/${g}`,
-          sdlUrl: `/graphql/${g}/schema`,
-          assetBase: '/graphiql',
-        }),
-      );
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          graphiqlPage({
+            graph,
+            apiUrl: `/graphql/${g}`,
+            sdlUrl: `/graphql/${g}/schema`,
+            assetBase: '/graphiql',
+          }),
+        );
     });
     scope.get(
       `${PAGE}/schema`,
       { config: { endpoint: 'GET /graphql/{graph_name}' } },
-      async (request, reply) => {
-        const graph = graphOf(request);
-        const sdl = serviceOf(ctx.db).sdl(graph);
-        if (sdl === undefined) return noGraph(reply, graph);
-        return reply.type('text/plain; charset=utf-8').send(sdl);
-      },
+      async (request, reply) => sendSdl(ctx, graphOf(request), reply),
     );
   });
 }

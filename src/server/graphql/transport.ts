@@ -1,27 +1,36 @@
 /**
  * GraphQL over HTTP for both listeners: decoding a request (POST JSON `{query, variables,
- * operationName}`, POST `application/graphql` text, GET query parameters) and answering with the
- * service's result as JSON (64-bit integers exact). Write privileges of mutations are checked
- * here, per mutation, against the caller the listener authenticated.
+ * operationName, extensions}` or an array of them — a batch, answered by an array in the same
+ * order, as Apollo's BatchHttpLink expects —, POST `application/graphql` text, GET query
+ * parameters) and answering with the service's JSON text. The request's limits come from the
+ * caller's roles (see config.ts), its timeout from GSQL-TIMEOUT (16 s by default); it stops when
+ * the client goes away. Write privileges of mutations are checked per mutation against the caller
+ * the listener authenticated.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/authorize.js';
-import { AuthService, type CatalogHolder } from '../../auth/service.js';
 import type { Privilege } from '../../auth/privileges.js';
-import { GraphQLService, type GraphQLAnswer, type GraphQLRequest } from '../../graphql/service.js';
-import type { WriteKind } from '../../graphql/runtime.js';
+import { AuthService, type CatalogHolder } from '../../auth/service.js';
 import type { Database } from '../../engine/database.js';
-import { stringifyJson } from '../../util/json.js';
+import {
+  GraphQLService,
+  type GraphQLAnswer,
+  type GraphQLRequest,
+  type WriteKind,
+} from '../../graphql/index.js';
 import { JsonSyntaxError, parseJsonStrict } from '../../util/json-parse.js';
+import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { textBody } from '../http/body.js';
+import { requestTimeoutMs } from '../http/limits.js';
+import { limitsFor, serviceOptions } from './config.js';
 
 const services = new WeakMap<Database, GraphQLService>();
 
-/** The one GraphQL service of a Database (both listeners share its schema cache). */
-export function serviceOf(db: Database): GraphQLService {
-  let s = services.get(db);
-  if (!s) services.set(db, (s = new GraphQLService(db)));
+/** The one GraphQL service of a Database (both listeners share its schema and document caches). */
+export function serviceOf(ctx: Pick<ServerContext, 'db' | 'graphql'>): GraphQLService {
+  let s = services.get(ctx.db);
+  if (!s) services.set(ctx.db, (s = new GraphQLService(ctx.db, serviceOptions(ctx.graphql))));
   return s;
 }
 
@@ -29,6 +38,9 @@ const WRITE_PRIVILEGES: Record<WriteKind, Privilege[]> = {
   insert: ['CREATE_DATA', 'UPDATE_DATA'],
   delete: ['DELETE_DATA'],
 };
+
+/** Requests one batch may hold. */
+export const MAX_BATCH = 100;
 
 class BadRequest extends Error {}
 
@@ -41,16 +53,23 @@ function parseJsonText(text: string, what: string): unknown {
   }
 }
 
-/** The GraphQL request an HTTP request carries. */
-export function decodeRequest(request: FastifyRequest): GraphQLRequest {
+function isRequestObject(v: unknown): v is GraphQLRequest {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The GraphQL request (or batch) an HTTP request carries. */
+export function decodeRequest(request: FastifyRequest): GraphQLRequest | GraphQLRequest[] {
   if (request.method === 'GET') {
     const q = queryOf(request);
-    const variables = q.get('variables');
+    const json = (name: string) => {
+      const v = q.get(name);
+      return v === undefined || v === '' ? undefined : parseJsonText(v, `"${name}"`);
+    };
     return {
       query: q.get('query'),
-      variables:
-        variables === undefined || variables === '' ? undefined : parseJsonText(variables, '"variables"'),
+      variables: json('variables'),
       operationName: q.get('operationName') || undefined,
+      extensions: json('extensions'),
     };
   }
   const text = textBody(request);
@@ -60,45 +79,70 @@ export function decodeRequest(request: FastifyRequest): GraphQLRequest {
   }
   if (text.trim() === '') return {};
   const body = parseJsonText(text, 'The request body');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+  if (Array.isArray(body)) {
+    if (body.length === 0 || body.length > MAX_BATCH || !body.every(isRequestObject)) {
+      throw new BadRequest(`A batch must be an array of 1 to ${MAX_BATCH} request objects.`);
+    }
+    return body;
+  }
+  if (!isRequestObject(body)) {
     throw new BadRequest(
-      'The request body must be a JSON object {"query": …, "variables": …, "operationName": …}.',
+      'The request body must be a JSON object {"query": …, "variables": …, "operationName": …} or an array of them.',
     );
   }
-  return body as GraphQLRequest;
+  return body;
 }
 
-function send(reply: FastifyReply, answer: GraphQLAnswer): FastifyReply {
-  return reply.code(answer.status).type('application/json; charset=utf-8').send(stringifyJson(answer.body));
+function send(reply: FastifyReply, a: GraphQLAnswer): FastifyReply {
+  return reply.code(a.status).type('application/json; charset=utf-8').send(a.text);
 }
 
 /** Serves one GraphQL HTTP request for `graph` on behalf of `principal`. */
 export async function serveGraphql(
-  db: Database,
+  ctx: ServerContext,
   graph: string,
   principal: Principal | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  let decoded: GraphQLRequest;
+  let decoded: GraphQLRequest | GraphQLRequest[];
   try {
     decoded = decodeRequest(request);
   } catch (e) {
     if (e instanceof BadRequest)
-      return send(reply, { status: 400, body: { errors: [{ message: e.message }] } });
+      return send(reply, { status: 400, text: JSON.stringify({ errors: [{ message: e.message }] }) });
     throw e;
   }
-  const holder: CatalogHolder = db;
-  const answer = await serviceOf(db).execute(graph, decoded, {
-    method: request.method === 'GET' ? 'GET' : 'POST',
-    authorizeWrite: async (kind) => {
-      if (!principal) return;
-      await AuthService.for(holder).check(
-        principal,
-        { kind: 'all', privileges: WRITE_PRIVILEGES[kind] },
-        graph,
-      );
-    },
+  const service = serviceOf(ctx);
+  const holder: CatalogHolder = ctx.db;
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
   });
-  return send(reply, answer);
+  const timeoutMs = requestTimeoutMs(request);
+  const deadline = Date.now() + timeoutMs;
+  const limits = limitsFor(ctx.graphql, ctx.db.catalog, principal?.user, graph, service.limits);
+  const spent = { cost: 0 };
+  const run = (r: GraphQLRequest) =>
+    service.execute(graph, r, {
+      method: request.method === 'GET' ? 'GET' : 'POST',
+      limits,
+      // A batch shares one deadline and one cost budget.
+      timeoutMs,
+      deadline,
+      budget: spent,
+      signal: gone.signal,
+      authorizeWrite: async (kind) => {
+        if (!principal) return;
+        await AuthService.for(holder).check(
+          principal,
+          { kind: 'all', privileges: WRITE_PRIVILEGES[kind] },
+          graph,
+        );
+      },
+    });
+  if (!Array.isArray(decoded)) return send(reply, await run(decoded));
+  const texts: string[] = [];
+  for (const r of decoded) texts.push((await run(r)).text);
+  return send(reply, { status: 200, text: `[${texts.join(',')}]` });
 }

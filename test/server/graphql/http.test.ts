@@ -156,9 +156,12 @@ test('invalid requests: malformed JSON, no query, syntax and validation errors',
   assert.match(JSON.parse(bad.text).errors[0].message as string, /^The request body is not valid JSON: /);
   const arr = await post(`${gql}/graphql`, '[1]');
   assert.equal(arr.status, 400);
+  assert.equal(arr.text, '{"errors":[{"message":"A batch must be an array of 1 to 100 request objects."}]}');
+  const scalar = await post(`${gql}/graphql`, '"x"');
+  assert.equal(scalar.status, 400);
   assert.equal(
-    arr.text,
-    '{"errors":[{"message":"The request body must be a JSON object {\\"query\\": …, \\"variables\\": …, \\"operationName\\": …}."}]}',
+    scalar.text,
+    '{"errors":[{"message":"The request body must be a JSON object {\\"query\\": …, \\"variables\\": …, \\"operationName\\": …} or an array of them."}]}',
   );
   const none = await post(`${gql}/graphql`, {});
   assert.equal(
@@ -252,7 +255,8 @@ test('GraphiQL pages and their offline assets', async () => {
   assert.equal(unknown.status, 404);
   const onGsql = await send(`${gsql}/graphql/Social`, { headers: { authorization: BASIC } });
   assert.equal(onGsql.status, 200);
-  assert.ok(onGsql.text.includes('"apiUrl":"/api/graphql/gsql/Social"'));
+  // The page's API lies under the page's own path (the space the browser authenticated).
+  assert.ok(onGsql.text.includes('"apiUrl":"/graphql/Social"'));
   assert.ok(onGsql.text.includes('"sdlUrl":"/graphql/Social/schema"'));
   const sdl = await send(`${gsql}/graphql/Social/schema`, { headers: { authorization: BASIC } });
   assert.match(sdl.text, /^type Query \{\n {2}Social: Social\n\}/);

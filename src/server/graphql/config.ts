@@ -1,0 +1,53 @@
+/**
+ * The GraphQL settings of a server (`ocelot serve --graphql-*`, `--cors-origin`), and the limits a
+ * caller gets: the server's, or — when one of the caller's roles on the graph has an override in
+ * `--graphql-role-limits` — the most generous of its roles'.
+ */
+import { DEFAULT_USER, findUser } from '../../auth/users.js';
+import type { Catalog } from '../../catalog/types.js';
+import {
+  limitsOfRoles,
+  type GraphQLLimits,
+  type RoleLimits,
+  type ServiceOptions,
+} from '../../graphql/index.js';
+
+export interface GraphQLConfig {
+  /** Limits of callers without a role override (the service's defaults when absent). */
+  limits?: GraphQLLimits;
+  roleLimits?: RoleLimits;
+  /** Whether introspection (and the SDL pages) are served; default true. */
+  introspection?: boolean;
+  /** Allow-list mode: only these documents (hash → text) run. */
+  allowList?: ReadonlyMap<string, string>;
+  /** Origins browsers may call the GraphQL API from (`*`: any, without credentials). */
+  corsOrigins?: readonly string[];
+}
+
+export function serviceOptions(config: GraphQLConfig | undefined): ServiceOptions {
+  return {
+    ...(config?.limits ? { limits: config.limits } : {}),
+    ...(config?.introspection === undefined ? {} : { introspection: config.introspection }),
+    ...(config?.allowList ? { allowList: config.allowList } : {}),
+  };
+}
+
+/** The roles `user` holds on `graph` (global ones included). */
+function rolesOf(catalog: Catalog, user: string, graph: string): string[] {
+  const state = catalog.security;
+  // Before the first security change the only user is the default superuser.
+  if (!state) return user === DEFAULT_USER ? ['superuser'] : [];
+  const u = findUser(state, user);
+  return u ? [...u.globalRoles, ...(u.graphRoles[graph] ?? [])] : [];
+}
+
+export function limitsFor(
+  config: GraphQLConfig | undefined,
+  catalog: Catalog,
+  user: string | undefined,
+  graph: string,
+  base: GraphQLLimits,
+): GraphQLLimits {
+  if (!config?.roleLimits || config.roleLimits.size === 0 || user === undefined) return base;
+  return limitsOfRoles(base, rolesOf(catalog, user, graph), config.roleLimits);
+}

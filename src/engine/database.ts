@@ -34,6 +34,7 @@ import {
   type WriteTx,
 } from './api.js';
 import { decodeSnapshot, encodeSnapshot } from './checkpoint-codec.js';
+import { CommitFeed, type CommitListener } from './commit-feed.js';
 import { deletedVertexCheck } from './deleted-check.js';
 import { migrateStore } from './migrate.js';
 import { ReadTxImpl } from './read-tx.js';
@@ -107,6 +108,8 @@ export class Database implements CatalogStore {
   private rebuilding: Promise<unknown> = Promise.resolve();
   /** Checkpoint files are written one at a time, outside the writers' pause. */
   private checkpointing: Promise<void> = Promise.resolve();
+  /** Listeners told of each published commit (see commit-feed.ts). */
+  private readonly commits = new CommitFeed();
   /** Filled in by open(). */
   recovery: RecoverySummary = { checkpointLsn: 0, replayedRecords: 0, version: 0, skippedCheckpoints: [] };
   /** A cluster leader's replication of each commit (see `lead`). */
@@ -381,7 +384,10 @@ export class Database implements CatalogStore {
       const { tx } = replayRecord(this.store, d);
       if (!tx) throw new EngineError('SYS-0001', 'A data record replayed without a transaction.');
       for (const c of tx.historyColumns) this.historyColumns.add(c);
-      const durable = this.commit(record, d.version, () => this.publishCounters(tx, d.version));
+      const durable = this.commit(record, d.version, () => {
+        this.publishCounters(tx, d.version);
+        if (this.commits.active) this.commits.publish({ kind: 'data', version: d.version, record });
+      });
       return { version: d.version, durable };
     }
     let durable: Promise<void> = Promise.resolve();
@@ -390,6 +396,7 @@ export class Database implements CatalogStore {
       this.store = store;
       durable = this.commit(record, d.version, () => {
         this.readStore = store;
+        this.commits.publish({ kind: d.kind, version: d.version });
       });
       await durable;
     });
@@ -465,8 +472,19 @@ export class Database implements CatalogStore {
         `The transaction is too large (${bytes.length} bytes logged, at most ${MAX_PAYLOAD}); split it.`,
       );
     }
-    await this.commit(bytes, tx.commitVersion, () => this.publishCounters(tx, tx.commitVersion));
+    await this.commit(bytes, tx.commitVersion, () => {
+      this.publishCounters(tx, tx.commitVersion);
+      if (this.commits.active) this.commits.publish({ kind: 'data', version: tx.commitVersion, record: bytes });
+    });
     return result;
+  }
+
+  /**
+   * Calls `fn` for every commit published from now on, in commit order (inside the publication:
+   * `read()` there pins exactly the committed version). Returns the function that stops it.
+   */
+  onCommit(fn: CommitListener): () => void {
+    return this.commits.listen(fn);
   }
 
   /** Waits until no commit is in flight. */
@@ -510,6 +528,7 @@ export class Database implements CatalogStore {
       this.store = store;
       await this.commit(catalogRecord(version, catalog), version, () => {
         this.readStore = store;
+        this.commits.publish({ kind: 'catalog', version });
       });
     });
   }
@@ -522,6 +541,7 @@ export class Database implements CatalogStore {
       this.store = store;
       await this.commit(clearRecord(version), version, () => {
         this.readStore = store;
+        this.commits.publish({ kind: 'clear', version });
       });
     });
   }

@@ -351,3 +351,69 @@ function replayVertexRun(r: ByteReader, names: NameReader, tx: WriteTxImpl): voi
       `A logged ${vertexType} vertex run has ${c.invalid + c.skipped} vertices that do not apply.`,
     );
 }
+
+/** A vertex a DATA record writes: upserted, deleted, or named as an endpoint of an edge run. */
+export interface VertexTouch {
+  type: string;
+  id: ExternalId;
+  how: 'upsert' | 'delete' | 'endpoint';
+}
+
+/**
+ * The vertices a DATA record writes, in record order (commit listeners read this; replay does
+ * not). An edge run's endpoints are listed because the run may have created them.
+ */
+export function vertexTouches(bytes: Uint8Array): VertexTouch[] {
+  const d = decodeRecord(bytes);
+  if (d.kind !== 'data') return [];
+  const r = d.reader;
+  const names = new NameReader(r);
+  const out: VertexTouch[] = [];
+  while (!r.done) {
+    const op = r.u8();
+    switch (op) {
+      case OP_UPSERT_VERTEX:
+      case OP_DELETE_VERTEX: {
+        const type = names.next();
+        const id = r.value() as ExternalId;
+        if (op === OP_UPSERT_VERTEX) readAttrs(r, names);
+        else r.u8();
+        out.push({ type, id, how: op === OP_UPSERT_VERTEX ? 'upsert' : 'delete' });
+        break;
+      }
+      case OP_UPSERT_EDGE:
+      case OP_DELETE_EDGE:
+        names.next();
+        names.next();
+        r.value();
+        names.next();
+        r.value();
+        readAttrs(r, names);
+        break;
+      case OP_UPSERT_EDGES: {
+        names.next();
+        const from = names.next();
+        const to = names.next();
+        const n = r.u32();
+        for (let i = 0; i < n; i++) {
+          out.push({ type: from, id: r.value() as ExternalId, how: 'endpoint' });
+          out.push({ type: to, id: r.value() as ExternalId, how: 'endpoint' });
+          readAttrs(r, names);
+        }
+        break;
+      }
+      case OP_UPSERT_VERTICES: {
+        const type = names.next();
+        const n = r.u32();
+        for (let i = 0; i < n; i++) {
+          out.push({ type, id: r.value() as ExternalId, how: 'upsert' });
+          readAttrs(r, names);
+        }
+        break;
+      }
+      default:
+        throw new EngineError('DATA-DIR', `Unknown WAL op ${op}.`);
+    }
+  }
+  return out;
+}

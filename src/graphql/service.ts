@@ -24,6 +24,7 @@ import {
 } from 'graphql';
 import type { Catalog } from '../catalog/types.js';
 import type { ReadTx, WriteTx } from '../engine/api.js';
+import type { CommitListener } from '../engine/commit-feed.js';
 import { stringifyJson } from '../util/json.js';
 import { WhereExprCache } from './compile-args.js';
 import { compilePlan } from './compile-plan.js';
@@ -35,12 +36,15 @@ import { Cooperation, DEFAULT_LIMITS, LimitError, type GraphQLLimits } from './l
 import { PersistedQueries } from './persisted.js';
 import type { Plan, WriteKind } from './plan.js';
 import { buildSchema, type BuiltSchema } from './schema.js';
+import { ChangeHub, ChangeStream, type EventBudget } from './subscriptions.js';
 
 /** The database side the service needs (the engine's Database satisfies it). */
 export interface GraphQLDatabase {
   readonly catalog: Catalog;
   read(): ReadTx;
   write<T>(fn: (tx: WriteTx) => T): Promise<T>;
+  /** The commit stream subscriptions read (none: subscriptions are refused). */
+  onCommit?(fn: CommitListener): () => void;
 }
 
 /** A GraphQL request as the transport decoded it (fields not yet checked). */
@@ -133,6 +137,7 @@ export function requestFailure(e: unknown): GraphQLAnswer {
 export class GraphQLService {
   private readonly graphs = new Map<string, GraphEntry>();
   private readonly stats = new DegreeStatistics();
+  private hub: ChangeHub | undefined;
   readonly persisted: PersistedQueries;
   readonly limits: GraphQLLimits;
   readonly introspection: boolean;
@@ -314,6 +319,38 @@ export class GraphQLService {
     } finally {
       for (const tx of snapshots) tx.release();
     }
+  }
+
+  /**
+   * Starts a subscription: a stream of response texts, one per matching committed change, ended by
+   * its `return()`; or the answer that refuses the request. `budget` bounds the events its
+   * connection may have waiting.
+   */
+  subscribe(
+    graph: string,
+    request: GraphQLRequest,
+    opts: { limits?: GraphQLLimits; budget: EventBudget },
+  ): ChangeStream | GraphQLAnswer {
+    const onCommit = this.db.onCommit?.bind(this.db);
+    if (!onCommit) return failure(400, 'This server has no commit stream to subscribe to.');
+    const p = this.prepare(graph, request);
+    if ('text' in p) return p;
+    if (p.operation.operation !== 'subscription') return failure(400, 'Not a subscription.');
+    const limits = opts.limits ?? this.limits;
+    const tx = this.db.read();
+    let plan: Plan;
+    try {
+      plan = this.plan(p, limits, tx);
+    } catch (e) {
+      return requestFailure(e);
+    } finally {
+      tx.release();
+    }
+    if (!plan.changed) return failure(400, 'A subscription needs one <V>_changed field.');
+    const stream = new ChangeStream(plan.changed, opts.budget, limits.maxRows);
+    this.hub ??= new ChangeHub({ read: () => this.db.read(), onCommit }, () => this.db.catalog);
+    this.hub.add(stream);
+    return stream;
   }
 
   /** One introspection root field, answered by graphql-js over the schema. */

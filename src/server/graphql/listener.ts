@@ -15,6 +15,7 @@ import { installGraphqlCors } from './cors.js';
 import { graphiqlPage, sendAsset } from './graphiql.js';
 import { challengeOn401, isGraphqlGet, sendSdl } from './routes.js';
 import { serveGraphql } from './transport.js';
+import { installGraphqlWebSocket } from './websocket.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,6 +27,7 @@ declare module 'fastify' {
 export function createGraphqlListener(ctx: ServerContext, graph: string): FastifyInstance {
   const app = createListenerApp({ recorder: ctx.recorder, logError: ctx.log });
   challengeOn401(app);
+  installGraphqlWebSocket(app, ctx, (path) => (path === '/graphql' ? graph : undefined));
   installGraphqlCors(app, ctx.graphql?.corsOrigins ?? [], [
     { path: '/graphql', endpoint: 'OPTIONS /graphql' },
   ]);

@@ -13,6 +13,7 @@ import { queryOf } from '../http/app.js';
 import { installGraphqlCors } from './cors.js';
 import { graphiqlPage, sendAsset } from './graphiql.js';
 import { serveGraphql, serviceOf } from './transport.js';
+import { installGraphqlWebSocket } from './websocket.js';
 
 const API = '/api/graphql/gsql/:graph_name';
 const PAGE = '/graphql/:graph_name';
@@ -52,7 +53,19 @@ export function isGraphqlGet(request: FastifyRequest): boolean {
   return q.get('query') !== undefined || q.get('extensions') !== undefined;
 }
 
+/** The graph a GraphQL WebSocket path names (the API's and the page's paths), if any. */
+function graphOfPath(pathname: string): string | undefined {
+  const m = /^\/(?:api\/graphql\/gsql|graphql)\/([^/]+)$/.exec(pathname);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
 export function registerGraphqlRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  installGraphqlWebSocket(app, ctx, graphOfPath);
   const api = (request: FastifyRequest, reply: FastifyReply) =>
     serveGraphql(ctx, graphOf(request), request.principal, request, reply);
   app.get('/graphiql/:file', { config: { endpoint: 'GET /graphiql/{file}' } }, (request, reply) =>
@@ -72,16 +85,14 @@ export function registerGraphqlRoutes(app: FastifyInstance, ctx: ServerContext):
       const graph = graphOf(request);
       if (!serviceOf(ctx).graphExists(graph)) return refuse(reply, 404, `Graph '${graph}' does not exist.`);
       const g = encodeURIComponent(graph);
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(
-          graphiqlPage({
-            graph,
-            apiUrl: `/graphql/${g}`,
-            sdlUrl: `/graphql/${g}/schema`,
-            assetBase: '/graphiql',
-          }),
-        );
+      return reply.type('text/html; charset=utf-8').send(
+        graphiqlPage({
+          graph,
+          apiUrl: `/graphql/${g}`,
+          sdlUrl: `/graphql/${g}/schema`,
+          assetBase: '/graphiql',
+        }),
+      );
     });
     scope.get(
       `${PAGE}/schema`,

@@ -5,7 +5,7 @@ declare module 'autocannon' {
     connections: number;
     duration: number;
     pipelining?: number;
-    requests?: { method?: string; path: string }[];
+    requests?: { method?: string; path: string; body?: string; headers?: Record<string, string> }[];
   }
   interface Histogram {
     average: number;

@@ -11,9 +11,12 @@ export interface HttpLoad {
   p99: number;
 }
 
+/** One request of a load: a GET path, or a request with method, body and headers. */
+export type LoadRequest = string | { method: 'POST'; path: string; body: string; headers: Record<string, string> };
+
 export async function load(
   url: string,
-  paths: string[],
+  paths: LoadRequest[],
   connections: number,
   seconds: number,
 ): Promise<HttpLoad> {
@@ -21,7 +24,7 @@ export async function load(
     url,
     connections,
     duration: seconds,
-    requests: paths.map((path) => ({ method: 'GET', path })),
+    requests: paths.map((p) => (typeof p === 'string' ? { method: 'GET', path: p } : p)),
   });
   if (r.errors > 0 || r.timeouts > 0 || r.non2xx > 0 || r['2xx'] === 0) {
     throw new Error(`${url}: ${r.errors} errors, ${r.timeouts} timeouts, ${r.non2xx} non-2xx answers`);

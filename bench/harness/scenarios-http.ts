@@ -1,14 +1,14 @@
 /**
  * HTTP scenarios: REST++ point reads and a vertex list under autocannon at a fixed number of
- * concurrent clients, against a bare Fastify server with a same-sized body (the ceiling); and
- * GraphQL's 2-hop nested query against the same installed GSQL query when GraphQL is served.
+ * concurrent clients, against a bare Fastify server with a same-sized body (the ceiling). The
+ * GraphQL scenarios are in scenarios-graphql.ts.
  */
 import { fileURLToPath } from 'node:url';
 import type { Context } from './context.js';
 import { RMAT_GRAPH } from './gsql-text.js';
 import { load, type HttpLoad } from './http-load.js';
 import { spawnReady, stopChild } from './server.js';
-import { repeat, unavailable, type Outcome, type Row } from './stats.js';
+import { unavailable, type Outcome, type Row } from './stats.js';
 
 const FASTIFY_PEER = fileURLToPath(new URL('./fastify-peer.js', import.meta.url));
 
@@ -86,41 +86,4 @@ export async function reads(ctx: Context): Promise<void> {
   } finally {
     await stop();
   }
-}
-
-/**
- * The GraphQL 2-hop row. GraphQL is served (POST :14240/api/graphql/gsql/{g}), but the RMAT schema
- * declares MyNode's primary id without primary_id_as_attribute, so — as in TigerGraph's GraphQL
- * service — no field or filter can name a seed vertex. The row says so until the harness loads a
- * schema with the id as an attribute.
- */
-export async function graphql(ctx: Context): Promise<void> {
-  const outcome: Outcome = unavailable(
-    'the RMAT schema has no id attribute, so GraphQL cannot select a seed vertex (needs primary_id_as_attribute)',
-  );
-  const gsql = await repeat(ctx.opts.runs, async () => {
-    const q = await ctx.queries();
-    const t0 = performance.now();
-    for (const s of ctx.data.seeds) await q.run('two_hop', { s });
-    return (performance.now() - t0) / ctx.data.seeds.length;
-  });
-  ctx.rows.push(
-    {
-      scenario: 'gql2hop',
-      what: '2-hop nested query',
-      unit: 'ms',
-      better: 'lower',
-      ocelot: outcome,
-      peers: {},
-    },
-    {
-      scenario: 'gql2hop',
-      what: '2-hop, installed GSQL query (same shape)',
-      unit: 'ms',
-      better: 'lower',
-      ocelot: gsql,
-      peers: {},
-      note: `mean over ${ctx.data.seeds.length} seeds; ${(await ctx.queries()).via}`,
-    },
-  );
 }

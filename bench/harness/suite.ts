@@ -15,7 +15,8 @@ import { KuzuPeer } from './kuzu-peer.js';
 import { queryClient, type QueryClient } from './query-client.js';
 import { engine } from './scenarios-engine.js';
 import { algo, khop, shortest } from './scenarios-graph.js';
-import { graphql, reads } from './scenarios-http.js';
+import { reads } from './scenarios-http.js';
+import { graphqlPoint, graphqlTwoHop } from './scenarios-graphql.js';
 import { footprint, loadRmat, loadSocial, upsert } from './scenarios-data.js';
 import { OcelotServer } from './server.js';
 import { renderTable, unavailable, type Row } from './stats.js';
@@ -28,7 +29,8 @@ export const SCENARIOS: Record<string, (ctx: Context) => Promise<void>> = {
   khop,
   shortest,
   algo,
-  gql2hop: graphql,
+  gql2hop: graphqlTwoHop,
+  gqlpoint: graphqlPoint,
   footprint,
   engine,
 };

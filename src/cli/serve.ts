@@ -2,10 +2,13 @@
  * `ocelot serve`: opens the data directory, starts the listeners, prints their URLs and runs until
  * SIGINT/SIGTERM (listeners closed, then the Database) or a fatal durability error (non-zero exit).
  */
+import { readFileSync } from 'node:fs';
 import { AuthService } from '../auth/service.js';
 import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
 import { checkNodeId, parseClusterServers } from '../cluster/options.js';
+import { DEFAULT_LIMITS, parseAllowList, parseRoleLimits } from '../graphql/index.js';
+import type { GraphQLConfig } from '../server/graphql/config.js';
 import {
   DEFAULT_TIGERGRAPH_VERSION,
   ListenError,
@@ -31,6 +34,21 @@ Options (each also read from the environment variable shown; a flag wins over th
   --graphql-graph G           serve graph G's GraphQL service at :<graphql-port>/graphql, GraphiQL at /
                               (OCELOT_GRAPHQL_GRAPH; every graph is also at :<gsql-port>/api/graphql/gsql/G)
   --graphql-port N            port of the --graphql-graph service (OCELOT_GRAPHQL_PORT, default 4000)
+  --graphql-max-cost N        refuse GraphQL requests whose estimated cost (vertices and edges read)
+                              exceeds N; 0 = no limit (OCELOT_GRAPHQL_MAX_COST, default ${DEFAULT_LIMITS.maxCost})
+  --graphql-max-depth N       refuse GraphQL documents nesting fields deeper than N; 0 = no limit
+                              (OCELOT_GRAPHQL_MAX_DEPTH, default ${DEFAULT_LIMITS.maxDepth})
+  --graphql-max-rows N        stop GraphQL responses holding more than N vertices and edges; 0 = no
+                              limit (OCELOT_GRAPHQL_MAX_ROWS, default ${DEFAULT_LIMITS.maxRows})
+  --graphql-role-limits SPEC  per-role limits, e.g. "queryreader:cost=10000,depth=8;superuser:cost=0"
+                              (a caller gets its most generous role's; OCELOT_GRAPHQL_ROLE_LIMITS)
+  --graphql-introspection B   answer __schema/__type and serve the SDL pages, true or false
+                              (OCELOT_GRAPHQL_INTROSPECTION, default true)
+  --graphql-allow-list FILE   run only the GraphQL documents listed in FILE (an Apollo persisted query
+                              manifest, a JSON array of documents or an object hash -> document)
+                              (OCELOT_GRAPHQL_ALLOW_LIST)
+  --cors-origin LIST          origins (comma-separated, or *) whose pages may call the GraphQL API
+                              (OCELOT_CORS_ORIGIN; default none)
   --tigergraph-version X.Y.Z  TigerGraph release to report (OCELOT_TIGERGRAPH_VERSION, default ${DEFAULT_TIGERGRAPH_VERSION})
   --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
   --output-dir DIR            directory that queries' FILE objects (f.println, PRINT … TO_CSV)
@@ -71,6 +89,13 @@ const SPECS: OptionSpec[] = [
   { names: ['--admin-port'], key: 'admin-port' },
   { names: ['--graphql-port'], key: 'graphql-port' },
   { names: ['--graphql-graph'], key: 'graphql-graph' },
+  { names: ['--graphql-max-cost'], key: 'graphql-max-cost' },
+  { names: ['--graphql-max-depth'], key: 'graphql-max-depth' },
+  { names: ['--graphql-max-rows'], key: 'graphql-max-rows' },
+  { names: ['--graphql-role-limits'], key: 'graphql-role-limits' },
+  { names: ['--graphql-introspection'], key: 'graphql-introspection' },
+  { names: ['--graphql-allow-list'], key: 'graphql-allow-list' },
+  { names: ['--cors-origin'], key: 'cors-origin' },
   { names: ['--tigergraph-version'], key: 'tigergraph-version' },
   { names: ['--sync'], key: 'sync' },
   { names: ['--output-dir'], key: 'output-dir' },
@@ -92,6 +117,13 @@ const ENV: Record<string, string> = {
   'admin-port': 'OCELOT_ADMIN_PORT',
   'graphql-port': 'OCELOT_GRAPHQL_PORT',
   'graphql-graph': 'OCELOT_GRAPHQL_GRAPH',
+  'graphql-max-cost': 'OCELOT_GRAPHQL_MAX_COST',
+  'graphql-max-depth': 'OCELOT_GRAPHQL_MAX_DEPTH',
+  'graphql-max-rows': 'OCELOT_GRAPHQL_MAX_ROWS',
+  'graphql-role-limits': 'OCELOT_GRAPHQL_ROLE_LIMITS',
+  'graphql-introspection': 'OCELOT_GRAPHQL_INTROSPECTION',
+  'graphql-allow-list': 'OCELOT_GRAPHQL_ALLOW_LIST',
+  'cors-origin': 'OCELOT_CORS_ORIGIN',
   'tigergraph-version': 'OCELOT_TIGERGRAPH_VERSION',
   sync: 'OCELOT_SYNC',
   'output-dir': 'OCELOT_OUTPUT_DIR',
@@ -130,6 +162,8 @@ export interface ServeConfig {
   outputDir?: string;
   /** Cluster membership (--cluster). */
   cluster?: ClusterServerOptions;
+  /** GraphQL limits, introspection, allow-list and CORS origins. */
+  graphql: GraphQLConfig;
 }
 
 /** Resolves flags over environment variables over defaults, validating each. */
@@ -174,6 +208,7 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
   const bodyLimitMb = wholeNumber('body-limit-mb', DEFAULT_BODY_LIMIT_MB, 1, MAX_BODY_LIMIT_MB);
   const leaseMs = wholeNumber('cluster-lease-ms', DEFAULT_LEASE_MS, 1000, 60_000);
   const cluster = clusterConfig(pick('cluster'), pick('node-id'), pick('advertise-host'), leaseMs);
+  const graphql = graphqlConfig(pick, source, wholeNumber);
   const rebuildS = wholeNumber('rebuild-interval', DEFAULT_REBUILD_INTERVAL_S, 0, 86_400);
   return {
     dataDir: pick('data') ?? './ocelot-data',
@@ -190,7 +225,65 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     rebuildIntervalMs: rebuildS * 1000,
     ...(pick('output-dir') === undefined ? {} : { outputDir: pick('output-dir') }),
     ...(cluster ? { cluster } : {}),
+    graphql,
   };
+}
+
+/** The GraphQL flags: limits, role overrides, introspection, the allow-list file, CORS origins. */
+function graphqlConfig(
+  pick: (key: string) => string | undefined,
+  source: (key: string) => string,
+  wholeNumber: (key: string, fallback: number, min: number, max: number) => number,
+): GraphQLConfig {
+  const config: GraphQLConfig = {
+    limits: {
+      maxCost: wholeNumber('graphql-max-cost', DEFAULT_LIMITS.maxCost, 0, Number.MAX_SAFE_INTEGER),
+      maxDepth: wholeNumber('graphql-max-depth', DEFAULT_LIMITS.maxDepth, 0, 1000),
+      maxRows: wholeNumber('graphql-max-rows', DEFAULT_LIMITS.maxRows, 0, Number.MAX_SAFE_INTEGER),
+    },
+  };
+  const roles = pick('graphql-role-limits');
+  if (roles !== undefined) {
+    try {
+      config.roleLimits = parseRoleLimits(roles);
+    } catch (e) {
+      throw new UsageError(`${source('graphql-role-limits')}: ${(e as Error).message}`);
+    }
+  }
+  const introspection = pick('graphql-introspection');
+  if (introspection !== undefined) {
+    const v = parseBool(introspection);
+    if (v === undefined) {
+      throw new UsageError(
+        `${source('graphql-introspection')} must be true or false, not '${introspection}'`,
+      );
+    }
+    config.introspection = v;
+  }
+  const allowList = pick('graphql-allow-list');
+  if (allowList !== undefined) {
+    try {
+      config.allowList = parseAllowList(readFileSync(allowList, 'utf8'));
+    } catch (e) {
+      throw new UsageError(`${source('graphql-allow-list')} ${allowList}: ${(e as Error).message}`);
+    }
+  }
+  const cors = pick('cors-origin');
+  if (cors !== undefined) {
+    const origins = cors
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== '');
+    for (const o of origins) {
+      if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) {
+        throw new UsageError(
+          `${source('cors-origin')}: '${o}' is not an origin like https://app.example.com (or *)`,
+        );
+      }
+    }
+    config.corsOrigins = origins;
+  }
+  return config;
 }
 
 function clusterConfig(
@@ -269,6 +362,7 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       bodyLimit: config.bodyLimit,
       rebuildIntervalMs: config.rebuildIntervalMs,
       ...(config.outputDir === undefined ? {} : { outputDir: config.outputDir }),
+      graphql: config.graphql,
       runScript: io.runScript,
       fileLayer: io.fileLayer,
       ...(config.cluster ? { cluster: config.cluster } : {}),

@@ -7,8 +7,10 @@
  */
 import {
   GraphQLError,
+  Kind,
   NoSchemaIntrospectionCustomRule,
   parse,
+  type SelectionSetNode,
   specifiedRules,
   validate,
   VariablesInAllowedPositionRule,
@@ -19,9 +21,14 @@ import {
 } from 'graphql';
 
 /** Tokens a document may have (GraphiQL's introspection query has about 1,000). */
-export const MAX_TOKENS = 20_000;
+export const MAX_TOKENS = 10_000;
+/** Fields a document may write (before fragments expand; the introspection query has about 100). */
+export const MAX_DOCUMENT_FIELDS = 2_000;
+/** Fields of one response name one selection set may repeat (validation compares them pairwise). */
+export const MAX_REPEATED_FIELDS = 50;
 const CAPACITY = 500;
-const MAX_CACHED_CHARS = 64 * 1024;
+/** Longer documents are parsed every time (and their plans not kept). */
+export const MAX_CACHED_CHARS = 64 * 1024;
 
 const ORDER_BY_VARIABLE =
   /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" of type "([_A-Za-z][_0-9A-Za-z]*OrderBy)!?" used in position expecting type "\[\1!\]"\.$/;
@@ -37,8 +44,30 @@ function orderByVariables(context: ValidationContext): ReturnType<ValidationRule
 
 export type Parsed = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
+/** A map that keeps its `capacity` most recently used entries. */
+export class Lru<V> {
+  private readonly map = new Map<string, V>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+
+  set(key: string, v: V): void {
+    this.map.delete(key);
+    if (this.map.size >= this.capacity) this.map.delete(this.map.keys().next().value as string);
+    this.map.set(key, v);
+  }
+}
+
 export class DocumentCache {
-  private readonly cache = new Map<string, Parsed>();
+  private readonly cache = new Lru<Parsed>(CAPACITY);
   private readonly rules: ValidationRule[];
 
   constructor(
@@ -51,16 +80,9 @@ export class DocumentCache {
 
   get(text: string): Parsed {
     const hit = this.cache.get(text);
-    if (hit) {
-      this.cache.delete(text);
-      this.cache.set(text, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const parsed = this.parse(text);
-    if (text.length <= MAX_CACHED_CHARS) {
-      if (this.cache.size >= CAPACITY) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(text, parsed);
-    }
+    if (text.length <= MAX_CACHED_CHARS) this.cache.set(text, parsed);
     return parsed;
   }
 
@@ -72,7 +94,35 @@ export class DocumentCache {
       if (e instanceof GraphQLError) return { errors: [e] };
       throw e;
     }
+    const tooBig = sizeProblem(document.definitions.flatMap((d) => ('selectionSet' in d && d.selectionSet ? [d.selectionSet] : [])));
+    if (tooBig) return { errors: [new GraphQLError(tooBig, { extensions: { code: 'GRAPHQL-FIELDS' } })] };
     const errors = validate(this.schema, document, this.rules, { maxErrors: 50 });
     return errors.length > 0 ? { errors } : { document };
   }
+}
+
+/**
+ * Why a document is too big to validate, if it is: graphql-js's overlap check compares fields of
+ * one response name pairwise, so thousands of them would keep it busy for seconds.
+ */
+function sizeProblem(sets: readonly SelectionSetNode[]): string | undefined {
+  let fields = 0;
+  const pending = [...sets];
+  for (let set = pending.pop(); set; set = pending.pop()) {
+    const names = new Map<string, number>();
+    for (const s of set.selections) {
+      if (s.kind === Kind.FIELD) {
+        fields++;
+        const key = s.alias?.value ?? s.name.value;
+        const n = (names.get(key) ?? 0) + 1;
+        names.set(key, n);
+        if (n > MAX_REPEATED_FIELDS) {
+          return `The document repeats the field '${key}' more than ${MAX_REPEATED_FIELDS} times in one selection.`;
+        }
+      }
+      if ('selectionSet' in s && s.selectionSet) pending.push(s.selectionSet);
+    }
+    if (fields > MAX_DOCUMENT_FIELDS) return `The document has more than ${MAX_DOCUMENT_FIELDS} fields.`;
+  }
+  return undefined;
 }

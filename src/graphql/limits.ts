@@ -49,7 +49,7 @@ export class Cooperation {
     private readonly deadline: number,
     private readonly timeoutMs: number,
     private readonly maxRows: number,
-    private readonly signal?: AbortSignal,
+    private readonly signal?: { readonly aborted: boolean },
     private readonly now: () => number = Date.now,
   ) {
     this.lastYield = now();

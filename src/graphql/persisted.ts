@@ -7,6 +7,7 @@
  * sent in full, and nothing new is remembered.
  */
 import { createHash } from 'node:crypto';
+import { Lru } from './documents.js';
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -18,7 +19,7 @@ export type Resolved = { query: string } | { status: number; message: string; co
 const REMEMBERED = 1000;
 
 export class PersistedQueries {
-  private readonly remembered = new Map<string, string>();
+  private readonly remembered = new Lru<string>(REMEMBERED);
 
   /** `allowList`: hash (or manifest id) → document; undefined: any document may run. */
   constructor(private readonly allowList?: ReadonlyMap<string, string>) {}
@@ -65,7 +66,7 @@ export class PersistedQueries {
       if (sha256(query) !== hash)
         return { status: 400, message: 'provided sha does not match query', code: 'BAD_REQUEST' };
       if (this.allowList) return this.allowList.has(hash) ? { query } : notListed();
-      this.remember(hash, query);
+      this.remembered.set(hash, query);
       return { query };
     }
     const known = this.allowList ? this.allowList.get(hash) : this.remembered.get(hash);
@@ -75,13 +76,6 @@ export class PersistedQueries {
         : { status: 200, message: 'PersistedQueryNotFound', code: 'PERSISTED_QUERY_NOT_FOUND' };
     }
     return { query: known };
-  }
-
-  private remember(hash: string, query: string): void {
-    this.remembered.delete(hash);
-    if (this.remembered.size >= REMEMBERED)
-      this.remembered.delete(this.remembered.keys().next().value as string);
-    this.remembered.set(hash, query);
   }
 }
 

@@ -29,7 +29,7 @@ import { stringifyJson } from '../util/json.js';
 import { WhereExprCache } from './compile-args.js';
 import { compilePlan } from './compile-plan.js';
 import { DegreeStatistics, estimateCost } from './cost.js';
-import { DocumentCache } from './documents.js';
+import { DocumentCache, Lru, MAX_CACHED_CHARS } from './documents.js';
 import { executePlan, type FormattedError } from './execute-plan.js';
 import { GraphQLRequestError } from './filter.js';
 import { Cooperation, DEFAULT_LIMITS, LimitError, type GraphQLLimits } from './limits.js';
@@ -77,8 +77,8 @@ export interface ExecuteOptions {
   deadline?: number;
   /** Cost already spent by earlier requests of the same batch (added to). */
   budget?: { cost: number };
-  /** Stops the request (the client went away). */
-  signal?: AbortSignal;
+  /** Stops the request once aborted (the client went away). */
+  signal?: { readonly aborted: boolean };
 }
 
 export interface GraphQLAnswer {
@@ -96,6 +96,9 @@ export interface GraphEntry {
   problems: readonly GraphQLError[];
   documents: DocumentCache | undefined;
   whereExprs: WhereExprCache;
+  /** Prepared operations and their plans, by document, operation name and variables. */
+  prepared: Lru<Prepared>;
+  plans: Lru<Plan>;
 }
 
 /** An operation ready to plan (or the answer that refuses it). */
@@ -105,7 +108,12 @@ export interface Prepared {
   operation: OperationDefinitionNode;
   variables: Record<string, unknown>;
   rawVariables: Record<string, unknown>;
+  /** The key of its cache entries (none for long documents or variables). */
+  key: string | undefined;
 }
+
+const PLANS = 500;
+const MAX_CACHED_VARIABLES = 1024;
 
 function answer(
   status: number,
@@ -165,6 +173,8 @@ export class GraphQLService {
       documents:
         built && problems.length === 0 ? new DocumentCache(built.schema, this.introspection) : undefined,
       whereExprs: new WhereExprCache(catalog, graph),
+      prepared: new Lru(PLANS),
+      plans: new Lru(PLANS),
     };
     // Only graphs that exist are kept, so requests naming random graphs cannot grow the cache.
     if (built) this.graphs.set(graph, e);
@@ -211,6 +221,14 @@ export class GraphQLService {
         `The graph '${graph}' cannot be served over GraphQL: ${e.problems.map((p) => p.message).join(' ')}`,
       );
     }
+    const rawVariables = (variables ?? {}) as Record<string, unknown>;
+    const vars = stringifyJson(rawVariables);
+    const key =
+      resolved.query.length <= MAX_CACHED_CHARS && vars.length <= MAX_CACHED_VARIABLES
+        ? `${operationName ?? ''}\u0000${vars}\u0000${resolved.query}`
+        : undefined;
+    const hit = key === undefined ? undefined : e.prepared.get(key);
+    if (hit) return hit;
     const parsed = e.documents.get(resolved.query);
     if ('errors' in parsed)
       return answer(
@@ -226,7 +244,6 @@ export class GraphQLService {
           : 'Must provide operation name if query contains multiple operations.',
       );
     }
-    const rawVariables = (variables ?? {}) as Record<string, unknown>;
     const coerced = getVariableValues(e.built.schema, operation.variableDefinitions ?? [], rawVariables, {
       maxErrors: 50,
     });
@@ -235,26 +252,35 @@ export class GraphQLService {
         400,
         coerced.errors.map((x) => x.toJSON()),
       );
-    return {
+    const p: Prepared = {
       entry: e as Prepared['entry'],
       document: parsed.document,
       operation,
       variables: coerced.coerced,
       rawVariables,
+      key,
     };
+    if (key !== undefined) e.prepared.set(key, p);
+    return p;
   }
 
   /** The plan of a prepared operation, its cost (plus `budget`'s) checked against `limits` over `tx`. */
   plan(p: Prepared, limits: GraphQLLimits, tx: ReadTx, budget = { cost: 0 }): Plan {
-    const plan = compilePlan({
-      built: p.entry.built,
-      document: p.document,
-      operation: p.operation,
-      variables: p.variables,
-      rawVariables: p.rawVariables,
-      whereExprs: p.entry.whereExprs,
-      maxDepth: limits.maxDepth,
-    });
+    // A plan holds no snapshot: the same request reuses it (its depth was checked against maxDepth).
+    const key = p.key === undefined ? undefined : `${limits.maxDepth}\u0000${p.key}`;
+    let plan = key === undefined ? undefined : p.entry.plans.get(key);
+    if (!plan) {
+      plan = compilePlan({
+        built: p.entry.built,
+        document: p.document,
+        operation: p.operation,
+        variables: p.variables,
+        rawVariables: p.rawVariables,
+        whereExprs: p.entry.whereExprs,
+        maxDepth: limits.maxDepth,
+      });
+      if (key !== undefined) p.entry.plans.set(key, plan);
+    }
     const cost = estimateCost(plan, tx, this.stats) + budget.cost;
     budget.cost = cost;
     if (limits.maxCost > 0 && cost > limits.maxCost) {

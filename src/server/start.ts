@@ -17,6 +17,7 @@ import { registerGsqlRoutes } from './gsqlserver/gsql-routes.js';
 import { installGsqlAuthHook } from './gsqlserver/auth-hook.js';
 import { gsqlCredentialCheck } from './gsqlserver/tokens-credentials.js';
 import { shellRunner, type ScriptRunner } from './gsqlserver/script-runner.js';
+import type { GraphQLConfig } from './graphql/config.js';
 import { createGraphqlListener } from './graphql/listener.js';
 import { createListenerApp } from './http/app.js';
 import type { CredentialCheck } from './http/auth.js';
@@ -55,6 +56,8 @@ export interface ServerOptions {
   rebuildIntervalMs?: number;
   /** The directory queries' FILE objects write into (`--output-dir`); none: FILE is refused. */
   outputDir?: string;
+  /** GraphQL limits, introspection, allow-list and CORS origins (defaults when absent). */
+  graphql?: GraphQLConfig;
   /** The GSQL executor; the shell of src/shell over the Database by default. */
   runScript?: ScriptRunner;
   log?: (line: string) => void;
@@ -167,6 +170,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       runScript: opts.runScript ?? shellRunner(db, opts.outputDir, log),
       ...(opts.outputDir === undefined ? {} : { outputDir: opts.outputDir }),
       ...(cluster ? { cluster } : {}),
+      ...(opts.graphql === undefined ? {} : { graphql: opts.graphql }),
       log,
     };
     const host = opts.host ?? '127.0.0.1';

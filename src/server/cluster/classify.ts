@@ -249,15 +249,21 @@ function queryDefWrites(
   return false;
 }
 
-/** Whether a GraphQL request runs a mutation (an unreadable one is answered by the node itself). */
+/**
+ * Whether a GraphQL request (or any request of a batch) runs a mutation (an unreadable one is
+ * answered by the node itself).
+ */
 function graphqlWrites(request: FastifyRequest): boolean {
-  let query: unknown;
-  let operationName: unknown;
+  let decoded: ReturnType<typeof decodeRequest>;
   try {
-    ({ query, operationName } = decodeRequest(request));
+    decoded = decodeRequest(request);
   } catch {
     return false;
   }
+  return (Array.isArray(decoded) ? decoded : [decoded]).some((r) => mutates(r.query, r.operationName));
+}
+
+function mutates(query: unknown, operationName: unknown): boolean {
   if (typeof query !== 'string') return false;
   let doc: DocumentNode;
   try {

@@ -115,9 +115,9 @@ export async function serveGraphql(
   }
   const service = serviceOf(ctx);
   const holder: CatalogHolder = ctx.db;
-  const gone = new AbortController();
+  const gone = { aborted: false };
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort();
+    if (!reply.raw.writableFinished) gone.aborted = true;
   });
   const timeoutMs = requestTimeoutMs(request);
   const deadline = Date.now() + timeoutMs;
@@ -131,7 +131,7 @@ export async function serveGraphql(
       timeoutMs,
       deadline,
       budget: spent,
-      signal: gone.signal,
+      signal: gone,
       authorizeWrite: async (kind) => {
         if (!principal) return;
         await AuthService.for(holder).check(

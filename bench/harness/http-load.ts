@@ -12,7 +12,8 @@ export interface HttpLoad {
 }
 
 /** One request of a load: a GET path, or a request with method, body and headers. */
-export type LoadRequest = string | { method: 'POST'; path: string; body: string; headers: Record<string, string> };
+export type LoadRequest =
+  string | { method: 'POST'; path: string; body: string; headers: Record<string, string> };
 
 export async function load(
   url: string,

@@ -72,25 +72,28 @@ export async function graphqlTwoHop(ctx: Context): Promise<void> {
     graphql.push((performance.now() - t0) / seeds.length);
   }
   const gsqlMs = [...gsql].sort((a, b) => a - b)[gsql.length >> 1];
-  ctx.rows.push(
-    {
-      scenario: 'gql2hop',
-      what: '2-hop nested query (HTTP)',
-      unit: 'ms',
-      better: 'lower',
-      ocelot: { samples: graphql },
-      peers: { 'GSQL two_hop': { samples: gsql } },
-      note: `mean over ${seeds.length} seeds; GSQL via ${q.via}; target 1.25x GSQL`,
-      target: 1.25 * gsqlMs,
-    },
-  );
+  ctx.rows.push({
+    scenario: 'gql2hop',
+    what: '2-hop nested query (HTTP)',
+    unit: 'ms',
+    better: 'lower',
+    ocelot: { samples: graphql },
+    peers: { 'GSQL two_hop': { samples: gsql } },
+    note: `mean over ${seeds.length} seeds; GSQL via ${q.via}; target 1.25x GSQL`,
+    target: 1.25 * gsqlMs,
+  });
 }
 
 export async function graphqlPoint(ctx: Context): Promise<void> {
   const ids = ctx.data.seeds.slice(0, 100);
   const graphqlPath = `/api/graphql/gsql/${RMAT_GRAPH}`;
   const headers = { authorization: BASIC, 'content-type': 'application/json' };
-  const requests = ids.map((id) => ({ method: 'POST' as const, path: graphqlPath, body: JSON.stringify({ query: POINT(id) }), headers }));
+  const requests = ids.map((id) => ({
+    method: 'POST' as const,
+    path: graphqlPath,
+    body: JSON.stringify({ query: POINT(id) }),
+    headers,
+  }));
   const restpp = ids.map((id) => `/graph/${RMAT_GRAPH}/vertices/MyNode/${id}`);
   const mine: HttpLoad[] = [];
   const rest: HttpLoad[] = [];

@@ -94,7 +94,9 @@ export class DocumentCache {
       if (e instanceof GraphQLError) return { errors: [e] };
       throw e;
     }
-    const tooBig = sizeProblem(document.definitions.flatMap((d) => ('selectionSet' in d && d.selectionSet ? [d.selectionSet] : [])));
+    const tooBig = sizeProblem(
+      document.definitions.flatMap((d) => ('selectionSet' in d && d.selectionSet ? [d.selectionSet] : [])),
+    );
     if (tooBig) return { errors: [new GraphQLError(tooBig, { extensions: { code: 'GRAPHQL-FIELDS' } })] };
     const errors = validate(this.schema, document, this.rules, { maxErrors: 50 });
     return errors.length > 0 ? { errors } : { document };

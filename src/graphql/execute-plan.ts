@@ -150,7 +150,7 @@ async function sourceRows(x: ExecState, source: RowSource): Promise<Uint32Array>
     rows = Uint32Array.from([...found].sort((a, b) => a - b));
   } else rows = tx.rows(type);
   if (!source.filter) return rows;
-  const test = source.filter.bind(tx);
+  const test = source.filter.bind(tx, x.coop);
   const out = new U32();
   for (let i = 0; i < rows.length; i++) {
     if (test(rows[i])) out.push(rows[i]);
@@ -241,7 +241,7 @@ async function edgeLists(
       if (x.coop.step(tgt.n - start + 1)) await x.coop.pause();
     }
   } else {
-    const test = f.filter?.bind(tx);
+    const test = f.filter?.bind(tx, x.coop);
     const filter = { edgeType: e.edgeType, targetType: e.targetType };
     for (let i = 0; i < n; i++) {
       const r = rows[i];
@@ -300,7 +300,7 @@ async function edgeTexts(x: ExecState, tx: ReadTx, sel: EdgeSelection, set: Edge
       );
     } else {
       const rows = f.side === 'from' ? set.src : set.tgt;
-      const test = f.filter?.bind(tx);
+      const test = f.filter?.bind(tx, x.coop);
       const pass = new U32();
       const at = new Int32Array(n).fill(-1);
       for (let j = 0; j < n; j++) {
@@ -373,7 +373,7 @@ async function edgeAggregates(
   rows: ArrayLike<number>,
 ): Promise<string[]> {
   const e = f.edge;
-  const test = f.filter?.bind(tx);
+  const test = f.filter?.bind(tx, x.coop);
   const out = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) {
     let hs = tx.edges(e.sourceType, rows[i], { edgeType: e.edgeType, targetType: e.targetType });

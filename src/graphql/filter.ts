@@ -14,6 +14,17 @@ export type AttrReader = (attribute: string) => Value;
 export type RowTest = (row: number) => boolean;
 export type EdgeTest = (edge: EdgeHandle) => boolean;
 
+/**
+ * Counts the work a predicate does beyond its own item (the edges a neighbour filter walks), so a
+ * request's deadline can stop a filter that walks millions of edges for one vertex.
+ */
+export interface Work {
+  add(n: number): void;
+}
+
+/** A predicate maker: binds to a snapshot (and a work counter). */
+type Binder<T> = (tx: ReadTx, work?: Work) => (x: T) => boolean;
+
 /** A GraphQL request error raised while planning or running (the message goes to the client as is). */
 export class GraphQLRequestError extends Error {
   constructor(
@@ -33,13 +44,13 @@ export interface NeighbourUse {
 }
 
 export interface VertexFilter {
-  bind(tx: ReadTx): RowTest;
+  bind(tx: ReadTx, work?: Work): RowTest;
   /** Neighbour members anywhere in the filter (each is a walk over the vertex's edges). */
   readonly neighbours: readonly NeighbourUse[];
 }
 
 export interface EdgeFilter {
-  bind(tx: ReadTx): EdgeTest;
+  bind(tx: ReadTx, work?: Work): EdgeTest;
   readonly target: VertexFilter | undefined;
 }
 
@@ -105,9 +116,9 @@ function valueTest(ops: Obj): (v: Value) => boolean {
 }
 
 /** Binds a list of parts to one snapshot and ANDs them. */
-function all<T>(parts: ((tx: ReadTx) => (x: T) => boolean)[]): (tx: ReadTx) => (x: T) => boolean {
-  return (tx) => {
-    const bound = parts.map((p) => p(tx));
+function all<T>(parts: Binder<T>[]): Binder<T> {
+  return (tx, work) => {
+    const bound = parts.map((p) => p(tx, work));
     if (bound.length === 1) return bound[0];
     return (x) => {
       for (const t of bound) if (!t(x)) return false;
@@ -120,24 +131,21 @@ function all<T>(parts: ((tx: ReadTx) => (x: T) => boolean)[]): (tx: ReadTx) => (
  * The logical members of a filter object, shared by vertex and edge filters: `member` compiles one
  * non-logical member.
  */
-function compileLogical<T>(
-  filter: Obj,
-  member: (key: string, value: unknown) => (tx: ReadTx) => (x: T) => boolean,
-): (tx: ReadTx) => (x: T) => boolean {
-  const parts: ((tx: ReadTx) => (x: T) => boolean)[] = [];
+function compileLogical<T>(filter: Obj, member: (key: string, value: unknown) => Binder<T>): Binder<T> {
+  const parts: Binder<T>[] = [];
   for (const [key, value] of Object.entries(filter)) {
     if (value === null || value === undefined) continue;
     if (key === '_and' || key === '_or') {
       const subs = (value as Obj[]).map((f) => compileLogical(f, member));
       const and = key === '_and';
-      parts.push((tx) => {
-        const bound = subs.map((s) => s(tx));
+      parts.push((tx, work) => {
+        const bound = subs.map((s) => s(tx, work));
         return and ? (x) => bound.every((t) => t(x)) : (x) => bound.some((t) => t(x));
       });
     } else if (key === '_not') {
       const sub = compileLogical(value as Obj, member);
-      parts.push((tx) => {
-        const t = sub(tx);
+      parts.push((tx, work) => {
+        const t = sub(tx, work);
         return (x) => !t(x);
       });
     } else parts.push(member(key, value));
@@ -161,12 +169,22 @@ export function vertexAttrReader(tx: ReadTx, vm: VertexModel, attribute: string)
   return (row) => tx.attr(type, row, attribute);
 }
 
-/** Whether some edge of `edge` from `row` passes `test` (any edge when test is undefined). */
-function someEdge(tx: ReadTx, edge: EdgeFieldModel, row: number, test: EdgeTest): boolean {
-  for (const h of tx.edges(edge.sourceType, row, { edgeType: edge.edgeType, targetType: edge.targetType })) {
-    if (test(h)) return true;
-  }
+/** Whether some edge of `edge` from `row` passes `test`. */
+function someEdge(tx: ReadTx, edge: EdgeFieldModel, row: number, test: EdgeTest, work?: Work): boolean {
+  const edges = tx.edges(edge.sourceType, row, { edgeType: edge.edgeType, targetType: edge.targetType });
+  work?.add(edges.length);
+  for (const h of edges) if (test(h)) return true;
   return false;
+}
+
+/** `_some`, `_none` or `_all` of a neighbour member, over edges passing `edges`. */
+function quantified(quantifier: string, edge: EdgeFieldModel, edges: EdgeFilter): Binder<number> {
+  return (tx, work) => {
+    const t = edges.bind(tx, work);
+    if (quantifier === '_some') return (row) => someEdge(tx, edge, row, t, work);
+    if (quantifier === '_none') return (row) => !someEdge(tx, edge, row, t, work);
+    return (row) => !someEdge(tx, edge, row, (h) => !t(h), work);
+  };
 }
 
 /** Compiles a coerced `<V>Filter` of vertex type `vm`. */
@@ -181,39 +199,19 @@ export function compileVertexFilter(filter: Obj, vm: VertexModel, models: Vertex
         return (row) => test(read(row));
       };
     }
-    const parts: ((tx: ReadTx) => RowTest)[] = [];
+    const parts: Binder<number>[] = [];
     for (const [quantifier, inner] of Object.entries(value as Obj)) {
       if (inner === null || inner === undefined) continue;
       const e = compileEdgeExp(inner as Obj, edge, models);
       neighbours.push({ edge, target: e.target });
-      if (quantifier === '_some')
-        parts.push((tx) =>
-          (
-            (t) => (row) =>
-              someEdge(tx, edge, row, t)
-          )(e.bind(tx)),
-        );
-      else if (quantifier === '_none')
-        parts.push((tx) =>
-          (
-            (t) => (row) =>
-              !someEdge(tx, edge, row, t)
-          )(e.bind(tx)),
-        );
-      else
-        parts.push((tx) =>
-          (
-            (t) => (row) =>
-              !someEdge(tx, edge, row, (h) => !t(h))
-          )(e.bind(tx)),
-        );
+      parts.push(quantified(quantifier, edge, e));
     }
     return parts.length === 0 ? () => () => true : all(parts);
   });
   return { bind, neighbours };
 }
 
-function edgeAttrTest(key: string, value: unknown): (tx: ReadTx) => EdgeTest {
+function edgeAttrTest(key: string, value: unknown): Binder<EdgeHandle> {
   const test = valueTest(value as Obj);
   return (tx) => (h) => test(tx.edgeAttr(h, key));
 }
@@ -231,8 +229,8 @@ function compileEdgeExp(filter: Obj, edge: EdgeFieldModel, models: VertexModels)
     const vm = models.get(edge.targetType) as VertexModel;
     const t = compileVertexFilter(value as Obj, vm, models);
     target = t;
-    return (tx) => {
-      const test = t.bind(tx);
+    return (tx, work) => {
+      const test = t.bind(tx, work);
       return (h) => test(h.tgtRow);
     };
   });

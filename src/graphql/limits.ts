@@ -5,7 +5,7 @@
  * other requests (REST++ on the same process) waiting.
  */
 import { EngineError } from '../engine/api.js';
-import { GraphQLRequestError } from './filter.js';
+import { GraphQLRequestError, type Work } from './filter.js';
 
 export interface GraphQLLimits {
   /** Largest estimated cost a request may have (0: no limit). */
@@ -38,9 +38,10 @@ export class LimitError extends GraphQLRequestError {
 const YIELD_EVERY_MS = 10;
 const CHECK_EVERY = 4096;
 
-export class Cooperation {
+export class Cooperation implements Work {
   private work = 0;
   private nextCheck = CHECK_EVERY;
+  private nextSyncCheck = CHECK_EVERY;
   private lastYield: number;
   private rows = 0;
 
@@ -72,6 +73,18 @@ export class Cooperation {
   step(n = 1): boolean {
     this.work += n;
     return this.work >= this.nextCheck;
+  }
+
+  /**
+   * Counts work done inside one step (a filter walking edges): checks the deadline every few
+   * thousand units, so even one long step is stopped; the loop around it yields afterwards.
+   */
+  add(n: number): void {
+    this.work += n;
+    if (this.work >= this.nextSyncCheck) {
+      this.nextSyncCheck = this.work + CHECK_EVERY;
+      this.check();
+    }
   }
 
   /** Checks the limits and yields to the event loop when the last yield is long enough ago. */

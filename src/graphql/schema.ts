@@ -105,7 +105,7 @@ function graphType(types: SchemaTypes): GraphQLObjectType {
   for (const vm of types.model.vertices) {
     const name = vm.type.name;
     fields[`${name}_connection`] = {
-      type: new GraphQLNonNull(connectionType(vm, vertexType(name))),
+      type: connectionType(vm, vertexType(name)),
       args: {
         first: { type: GraphQLInt },
         after: { type: GraphQLString },

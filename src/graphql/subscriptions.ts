@@ -69,6 +69,11 @@ export class ChangeStream implements AsyncIterableIterator<string> {
     return this;
   }
 
+  /** Whether the stream takes no more events (its queue may still hold some). */
+  get ended(): boolean {
+    return this.done;
+  }
+
   push(text: string): void {
     if (this.done) return;
     if (this.waiting) {

@@ -11,7 +11,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/authorize.js';
 import type { Privilege } from '../../auth/privileges.js';
 import { AuthService, type CatalogHolder } from '../../auth/service.js';
-import type { Database } from '../../engine/database.js';
 import {
   GraphQLService,
   type GraphQLAnswer,
@@ -25,12 +24,12 @@ import { textBody } from '../http/body.js';
 import { requestTimeoutMs } from '../http/limits.js';
 import { limitsFor, serviceOptions } from './config.js';
 
-const services = new WeakMap<Database, GraphQLService>();
+const services = new WeakMap<ServerContext, GraphQLService>();
 
-/** The one GraphQL service of a Database (both listeners share its schema and document caches). */
-export function serviceOf(ctx: Pick<ServerContext, 'db' | 'graphql'>): GraphQLService {
-  let s = services.get(ctx.db);
-  if (!s) services.set(ctx.db, (s = new GraphQLService(ctx.db, serviceOptions(ctx.graphql))));
+/** The one GraphQL service of a server (its listeners share its schema, document and plan caches). */
+export function serviceOf(ctx: ServerContext): GraphQLService {
+  let s = services.get(ctx);
+  if (!s) services.set(ctx, (s = new GraphQLService(ctx.db, serviceOptions(ctx.graphql))));
   return s;
 }
 

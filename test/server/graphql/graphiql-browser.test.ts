@@ -1,6 +1,10 @@
 /**
- * GraphiQL in headless Chromium: the offline page loads (every request stays on our server), runs
- * a query against the service, and its Schema button shows the SDL. Skipped when Chromium is absent.
+ * GraphiQL in headless Chromium, logged in the way a person logs in: the browser meets the page's
+ * Basic challenge and answers it with the user's credentials (Playwright's httpCredentials stand in
+ * for the login dialog; no Authorization header is set by the test). The offline page then loads
+ * (every request stays on our server), Run answers a query, the Docs explorer reads the schema,
+ * and the Schema button shows the SDL — the API lying in the path space the browser authenticated,
+ * so none of its requests meets a 401. Skipped when Chromium is absent.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -10,7 +14,6 @@ import { startServers, type RunningServers } from '../../../src/server/start.js'
 import { openFixture, type Fixture } from '../../graphql/fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
 /** The little of the browser's DOM the page functions use (the test compiles without the DOM lib). */
 interface Dom {
   document: { querySelector(selector: string): unknown };
@@ -65,16 +68,29 @@ for (const listener of ['graphql', 'gsql'] as const) {
     async () => {
       const base = s.urls[listener];
       const page_ = listener === 'graphql' ? `${base}/` : `${base}/graphql/Social`;
-      const context = await browser.newContext({ extraHTTPHeaders: { authorization: BASIC } });
+      const context = await browser.newContext({
+        httpCredentials: { username: 'tigergraph', password: 'tigergraph' },
+      });
       const page = await context.newPage();
       const foreign: string[] = [];
+      /** Requests as sent: method, path, status, and whether the credentials went with the first try. */
+      const sent: Promise<string>[] = [];
       page.on('request', (r) => {
         if (!r.url().startsWith(base) && !r.url().startsWith('data:')) foreign.push(r.url());
       });
+      page.on('requestfinished', (r) =>
+        sent.push(
+          (async () => {
+            const auth = (await r.allHeaders()).authorization === undefined ? 'without' : 'with';
+            return `${r.method()} ${new URL(r.url()).pathname} ${(await r.response())?.status()} ${auth}`;
+          })(),
+        ),
+      );
       const pageErrors: string[] = [];
       page.on('pageerror', (e) => pageErrors.push(e.message));
       try {
-        await page.goto(page_);
+        const loaded = await page.goto(page_);
+        assert.equal(loaded?.status(), 200);
         await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 10_000 });
         const query = '{ Social { city(order_by: {population: desc}, limit: 1) { name } } }';
         await page.evaluate((q) => {
@@ -98,6 +114,8 @@ for (const listener of ['graphql', 'gsql'] as const) {
         assert.deepEqual(JSON.parse(String(await result.jsonValue())), {
           data: { Social: { city: [{ name: 'san jose' }] } },
         });
+        await page.click('button[aria-label="Show Documentation Explorer"]');
+        await page.waitForSelector('.graphiql-doc-explorer :text("Social")', { timeout: 10_000 });
         await page.click('button[aria-label="Show Schema"]');
         const sdl = await page.waitForSelector('[data-testid="sdl"]:has-text("type Query")', {
           timeout: 10_000,
@@ -107,6 +125,12 @@ for (const listener of ['graphql', 'gsql'] as const) {
         assert.match(text ?? '', /\ntype born_in \{\n {2}birthday: Datetime\n/);
         assert.deepEqual(foreign, [], 'GraphiQL loads nothing from outside the server');
         assert.deepEqual(pageErrors, []);
+        // Every call of the API (the schema's introspection, Run) went out with the credentials
+        // of the login at once: the API lies in the path space the browser authenticated.
+        const api = listener === 'graphql' ? '/graphql' : '/graphql/Social';
+        const calls = (await Promise.all(sent)).filter((x) => x.startsWith(`POST ${api} `));
+        assert.ok(calls.length >= 2, `Run and the introspection: ${calls.join(', ')}`);
+        assert.deepEqual(new Set(calls), new Set([`POST ${api} 200 with`]));
       } finally {
         await context.close();
       }

@@ -3,11 +3,12 @@
  * on --graphql-port and announces it; without a graph there is no such listener.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { resolveServeConfig, runServe, SERVE_HELP } from '../../../src/cli/serve.js';
+import { DEFAULT_LIMITS } from '../../../src/graphql/index.js';
 import type { RunningServers } from '../../../src/server/start.js';
 
 test('--graphql-graph and OCELOT_GRAPHQL_GRAPH; the flag wins', () => {
@@ -66,3 +67,62 @@ test(
     }
   },
 );
+
+test('GraphQL limits, role limits, introspection, allow-list and CORS flags, with OCELOT_* variables', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ocelot-graphql-flags-'));
+  try {
+    const list = join(dir, 'allow.json');
+    await writeFile(
+      list,
+      JSON.stringify({
+        format: 'apollo-persisted-query-manifest',
+        version: 1,
+        operations: [{ id: 'op1', name: 'A', type: 'query', body: '{ Social { __typename } }' }],
+      }),
+    );
+    const c = resolveServeConfig(
+      [
+        '--graphql-max-cost',
+        '5000',
+        '--graphql-max-depth=9',
+        '--graphql-role-limits',
+        'superuser:cost=0',
+        '--graphql-introspection',
+        'false',
+        '--graphql-allow-list',
+        list,
+        '--cors-origin',
+        'https://a.example, http://localhost:3000',
+      ],
+      { OCELOT_GRAPHQL_MAX_ROWS: '77', OCELOT_GRAPHQL_MAX_COST: '1' },
+    );
+    assert.ok(c !== 'help');
+    assert.deepEqual(c.graphql.limits, { maxCost: 5000, maxDepth: 9, maxRows: 77 });
+    assert.deepEqual([...(c.graphql.roleLimits ?? [])], [['superuser', { maxCost: 0 }]]);
+    assert.equal(c.graphql.introspection, false);
+    assert.deepEqual(
+      [...(c.graphql.allowList?.values() ?? [])],
+      ['{ Social { __typename } }', '{ Social { __typename } }'],
+    );
+    assert.ok(c.graphql.allowList?.has('op1'));
+    assert.deepEqual(c.graphql.corsOrigins, ['https://a.example', 'http://localhost:3000']);
+    const defaults = resolveServeConfig([], {});
+    assert.ok(defaults !== 'help');
+    assert.deepEqual(defaults.graphql.limits, DEFAULT_LIMITS);
+    for (const [argv, message] of [
+      [['--graphql-max-depth', '-1'], /--graphql-max-depth must be a whole number from 0 to 1000, not '-1'/],
+      [['--graphql-role-limits', 'x:speed=1'], /--graphql-role-limits: unknown limit 'speed' for role x/],
+      [['--graphql-introspection', 'maybe'], /--graphql-introspection must be true or false, not 'maybe'/],
+      [['--graphql-allow-list', join(dir, 'none.json')], /--graphql-allow-list .*none\.json: ENOENT/],
+      [
+        ['--cors-origin', 'example.com'],
+        /--cors-origin: 'example.com' is not an origin like https:\/\/app\.example\.com \(or \*\)/,
+      ],
+    ] as const) {
+      assert.throws(() => resolveServeConfig(argv, {}), message);
+    }
+    assert.match(SERVE_HELP, /\n {2}--graphql-max-cost N {8}refuse GraphQL requests whose estimated cost/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

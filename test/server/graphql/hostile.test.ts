@@ -1,0 +1,106 @@
+/**
+ * Hostile documents against a served graph (2,000 vertices, 20 edges each): deep, wide, alias and
+ * fragment bombs are refused before they run, each naming its limit; a document within the cost
+ * budget that still runs long is cut off by GSQL-TIMEOUT — and while it runs, REST++ on the same
+ * process keeps answering (echoes complete before the GraphQL answer does).
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startServers, type RunningServers } from '../../../src/server/start.js';
+import { runScript } from '../../../src/shell/run-script.js';
+import { openFixture, type Fixture } from '../../graphql/fixture.js';
+
+const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
+const N = 2000;
+const FANOUT = 20;
+
+let f: Fixture;
+let s: RunningServers;
+let url: string;
+
+before(async () => {
+  f = await openFixture();
+  let out = '';
+  const code = await runScript(
+    f.db,
+    'CREATE VERTEX v (PRIMARY_ID id INT, name STRING)\nCREATE DIRECTED EDGE e (FROM v, TO v)\nCREATE GRAPH G (v, e)',
+    { user: 'tigergraph' },
+    (t) => (out += t),
+  );
+  assert.equal(code, 0, out);
+  await f.db.write((tx) => {
+    for (let i = 0; i < N; i++) tx.upsertVertex('v', i, { name: { value: `n${i}`, op: 'set' } });
+    for (let i = 0; i < N; i++)
+      for (let k = 1; k <= FANOUT; k++) tx.upsertEdge('e', 'v', i, 'v', (i * 31 + k * 97) % N, {});
+  });
+  s = await startServers({ database: f.db, restppPort: 0, gsqlPort: 0, adminPort: 0, log: () => {} });
+  url = `${s.urls.gsql}/api/graphql/gsql/G`;
+});
+after(async () => {
+  await s.close();
+  await f.close();
+});
+
+async function post(query: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: BASIC, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { errors?: { message: string; extensions?: { code?: string } }[] },
+  };
+}
+
+const hops = (k: number, root = 'v') => `${root} { ${'e { to { '.repeat(k)} name ${'} } '.repeat(k)} }`;
+
+test('deep, wide, alias and fragment bombs are refused before they run, naming the limit', async () => {
+  const cases: [string, string, number, string][] = [
+    ['deep', `{ G { ${hops(20)} } }`, 400, 'GRAPHQL-DEPTH'],
+    ['six hops from one root', `{ G { ${hops(6, 'v(where: {_id: {_eq: 1}})')} } }`, 400, 'GRAPHQL-COST'],
+    [
+      '30 aliases of two hops over the type',
+      `{ G { ${Array.from({ length: 30 }, (_, i) => `a${i}: ${hops(2)}`).join(' ')} } }`,
+      400,
+      'GRAPHQL-COST',
+    ],
+    ['one field 60 times', `{ G { ${'v { name } '.repeat(60)} } }`, 400, 'GRAPHQL-FIELDS'],
+    [
+      'fragments doubling at every level',
+      `{ G { v(limit: 1) { ...F0 } } } ${Array.from({ length: 6 }, (_, i) => `fragment F${i} on v { a: e { to { ...F${i + 1} } } b: e { to { ...F${i + 1} } } }`).join(' ')} fragment F6 on v { name }`,
+      400,
+      'GRAPHQL-COST',
+    ],
+  ];
+  for (const [what, query, status, code] of cases) {
+    const r = await post(query);
+    assert.equal(r.status, status, `${what}: ${JSON.stringify(r.body)}`);
+    assert.equal(r.body.errors?.[0].extensions?.code, code, what);
+  }
+  const huge = await post(`{ G { ${'v { name } '.repeat(4000)} } }`);
+  assert.equal(huge.status, 400);
+  assert.match(huge.body.errors?.[0].message ?? '', /more that 10000 tokens/);
+});
+
+test('a long document within the budget is cut off by its timeout while REST++ keeps answering', async () => {
+  // Neighbour filters nested three deep that never match: millions of edge checks, no output.
+  const slow =
+    '{ G { v(where: {e: {_some: {to: {e: {_some: {to: {e: {_some: {to: {name: {_eq: "none"}}}}}}}}}}}) { name } } }';
+  let graphqlDone = false;
+  let echoesDuring = 0;
+  const heavy = post(slow, { 'GSQL-TIMEOUT': '1500' }).finally(() => (graphqlDone = true));
+  const echoes = (async () => {
+    while (!graphqlDone) {
+      const r = await fetch(`${s.urls.restpp}/echo`);
+      assert.equal(r.status, 200);
+      await r.text();
+      if (!graphqlDone) echoesDuring++;
+    }
+  })();
+  const r = await heavy;
+  await echoes;
+  assert.equal(r.status, 408, JSON.stringify(r.body));
+  assert.equal(r.body.errors?.[0].extensions?.code, 'GSQL-TIMEOUT');
+  assert.ok(echoesDuring >= 2, `REST++ answered ${echoesDuring} echoes while GraphQL ran`);
+});

@@ -42,6 +42,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     auth: false,
     bodyLimit: 200 * 1024 * 1024,
     rebuildIntervalMs: 30_000,
+    graphql: { limits: { maxCost: 1_000_000, maxDepth: 15, maxRows: 1_000_000 } },
   });
   const env = {
     OCELOT_DATA: '/env/data',
@@ -68,6 +69,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     auth: true,
     bodyLimit: 1024 * 1024 * 1024,
     rebuildIntervalMs: 0,
+    graphql: { limits: { maxCost: 1_000_000, maxDepth: 15, maxRows: 1_000_000 } },
   });
   const c = resolveServeConfig(
     ['--data', '/flag', '--restpp-port=0', '--sync', 'none', '--tigergraph-version', '4.1.2'],

@@ -109,12 +109,16 @@ test('GraphQL requests: JSON answers, no 5xx, no stack, errors without data chan
       const out = await res.text();
       assert.ok(res.status < 500, `${res.status}: ${out.slice(0, 300)}`);
       assert.doesNotMatch(out, LEAK, out.slice(0, 400));
-      const answer = JSON.parse(out) as { data?: unknown; errors?: { message?: unknown }[] };
-      assert.ok('data' in answer || 'errors' in answer || 'error' in answer, out.slice(0, 300));
-      if (answer.errors !== undefined) {
-        assert.ok(Array.isArray(answer.errors) && answer.errors.every((e) => typeof e.message === 'string'));
-        if (answer.data === undefined || answer.data === null)
-          assert.equal(fz.servers.db.version, before, `an error changed the data: ${text}`);
+      type Answer = { data?: unknown; errors?: { message?: unknown }[] };
+      const parsed = JSON.parse(out) as Answer | Answer[];
+      // A JSON array is a batch: one answer per request, each under the same contract.
+      for (const answer of Array.isArray(parsed) ? parsed : [parsed]) {
+        assert.ok('data' in answer || 'errors' in answer || 'error' in answer, out.slice(0, 300));
+        if (answer.errors !== undefined) {
+          assert.ok(Array.isArray(answer.errors) && answer.errors.every((e) => typeof e.message === 'string'));
+          if (answer.data === undefined || answer.data === null)
+            assert.equal(fz.servers.db.version, before, `an error changed the data: ${text}`);
+        }
       }
     }),
     { numRuns: 3000 * soakScale(), interruptAfterTimeLimit: FUZZ_MS },

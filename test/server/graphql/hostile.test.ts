@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { DEFAULT_LIMITS } from '../../../src/graphql/index.js';
 import { startServers, type RunningServers } from '../../../src/server/start.js';
 import { runScript } from '../../../src/shell/run-script.js';
 import { openFixture, type Fixture } from '../../graphql/fixture.js';
@@ -33,7 +34,15 @@ before(async () => {
     for (let i = 0; i < N; i++)
       for (let k = 1; k <= FANOUT; k++) tx.upsertEdge('e', 'v', i, 'v', (i * 31 + k * 97) % N, {});
   });
-  s = await startServers({ database: f.db, restppPort: 0, gsqlPort: 0, adminPort: 0, log: () => {} });
+  // A budget of 10 million: the bombs below are far over it; the long document is within it.
+  s = await startServers({
+    database: f.db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    log: () => {},
+    graphql: { limits: { ...DEFAULT_LIMITS, maxCost: 10_000_000 } },
+  });
   url = `${s.urls.gsql}/api/graphql/gsql/G`;
 });
 after(async () => {
@@ -84,9 +93,10 @@ test('deep, wide, alias and fragment bombs are refused before they run, naming t
 });
 
 test('a long document within the budget is cut off by its timeout while REST++ keeps answering', async () => {
-  // Neighbour filters nested three deep that never match: millions of edge checks, no output.
-  const slow =
-    '{ G { v(where: {e: {_some: {to: {e: {_some: {to: {e: {_some: {to: {name: {_eq: "none"}}}}}}}}}}}) { name } } }';
+  // Neighbour filters nested four deep that never match: 2000·20^4 edge checks, no output.
+  const never = '{name: {_eq: "none"}}';
+  const nested = [1, 2, 3, 4].reduce((inner) => `{e: {_some: {to: ${inner}}}}`, never);
+  const slow = `{ G { v(where: ${nested}) { name } } }`;
   let graphqlDone = false;
   let echoesDuring = 0;
   const heavy = post(slow, { 'GSQL-TIMEOUT': '1500' }).finally(() => (graphqlDone = true));

@@ -222,7 +222,7 @@ export class GraphQLService {
       );
     }
     const rawVariables = (variables ?? {}) as Record<string, unknown>;
-    const vars = stringifyJson(rawVariables);
+    const vars = variables === undefined || variables === null ? '' : stringifyJson(rawVariables);
     const key =
       resolved.query.length <= MAX_CACHED_CHARS && vars.length <= MAX_CACHED_VARIABLES
         ? `${operationName ?? ''}\u0000${vars}\u0000${resolved.query}`

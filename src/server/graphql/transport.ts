@@ -114,10 +114,13 @@ export async function serveGraphql(
   }
   const service = serviceOf(ctx);
   const holder: CatalogHolder = ctx.db;
-  const gone = { aborted: false };
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.aborted = true;
-  });
+  // The client went away when its socket is gone before the answer was written.
+  const socket = request.raw.socket;
+  const gone = {
+    get aborted(): boolean {
+      return socket.destroyed && !reply.raw.writableFinished;
+    },
+  };
   const timeoutMs = requestTimeoutMs(request);
   const deadline = Date.now() + timeoutMs;
   const limits = limitsFor(ctx.graphql, ctx.db.catalog, principal?.user, graph, service.limits);

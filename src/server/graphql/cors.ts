@@ -32,11 +32,13 @@ export function installGraphqlCors(
   origins: readonly string[],
   paths: readonly { path: string; endpoint: string }[],
 ): void {
-  scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload) => {
-    const allowed = allowedOrigin(origins, request.headers.origin);
-    if (allowed) corsHeaders(reply, allowed);
-    return payload;
-  });
+  if (origins.length > 0) {
+    scope.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload, done) => {
+      const allowed = allowedOrigin(origins, request.headers.origin);
+      if (allowed) corsHeaders(reply, allowed);
+      done(null, payload);
+    });
+  }
   for (const { path, endpoint } of paths) {
     scope.options(path, { config: { endpoint } }, async (request, reply) => {
       const allowed = allowedOrigin(origins, request.headers.origin);

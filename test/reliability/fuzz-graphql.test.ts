@@ -115,7 +115,9 @@ test('GraphQL requests: JSON answers, no 5xx, no stack, errors without data chan
       for (const answer of Array.isArray(parsed) ? parsed : [parsed]) {
         assert.ok('data' in answer || 'errors' in answer || 'error' in answer, out.slice(0, 300));
         if (answer.errors !== undefined) {
-          assert.ok(Array.isArray(answer.errors) && answer.errors.every((e) => typeof e.message === 'string'));
+          assert.ok(
+            Array.isArray(answer.errors) && answer.errors.every((e) => typeof e.message === 'string'),
+          );
           if (answer.data === undefined || answer.data === null)
             assert.equal(fz.servers.db.version, before, `an error changed the data: ${text}`);
         }

@@ -361,14 +361,14 @@ export interface VertexTouch {
 
 /**
  * The vertices a DATA record writes, in record order (commit listeners read this; replay does
- * not). An edge run's endpoints are listed because the run may have created them.
+ * not), read lazily so a reader can stop early. An edge run's endpoints are listed because the run
+ * may have created them.
  */
-export function vertexTouches(bytes: Uint8Array): VertexTouch[] {
+export function* vertexTouches(bytes: Uint8Array): Generator<VertexTouch> {
   const d = decodeRecord(bytes);
-  if (d.kind !== 'data') return [];
+  if (d.kind !== 'data') return;
   const r = d.reader;
   const names = new NameReader(r);
-  const out: VertexTouch[] = [];
   while (!r.done) {
     const op = r.u8();
     switch (op) {
@@ -378,7 +378,7 @@ export function vertexTouches(bytes: Uint8Array): VertexTouch[] {
         const id = r.value() as ExternalId;
         if (op === OP_UPSERT_VERTEX) readAttrs(r, names);
         else r.u8();
-        out.push({ type, id, how: op === OP_UPSERT_VERTEX ? 'upsert' : 'delete' });
+        yield { type, id, how: op === OP_UPSERT_VERTEX ? 'upsert' : 'delete' };
         break;
       }
       case OP_UPSERT_EDGE:
@@ -396,8 +396,8 @@ export function vertexTouches(bytes: Uint8Array): VertexTouch[] {
         const to = names.next();
         const n = r.u32();
         for (let i = 0; i < n; i++) {
-          out.push({ type: from, id: r.value() as ExternalId, how: 'endpoint' });
-          out.push({ type: to, id: r.value() as ExternalId, how: 'endpoint' });
+          yield { type: from, id: r.value() as ExternalId, how: 'endpoint' };
+          yield { type: to, id: r.value() as ExternalId, how: 'endpoint' };
           readAttrs(r, names);
         }
         break;
@@ -406,7 +406,7 @@ export function vertexTouches(bytes: Uint8Array): VertexTouch[] {
         const type = names.next();
         const n = r.u32();
         for (let i = 0; i < n; i++) {
-          out.push({ type, id: r.value() as ExternalId, how: 'upsert' });
+          yield { type, id: r.value() as ExternalId, how: 'upsert' };
           readAttrs(r, names);
         }
         break;
@@ -415,5 +415,4 @@ export function vertexTouches(bytes: Uint8Array): VertexTouch[] {
         throw new EngineError('DATA-DIR', `Unknown WAL op ${op}.`);
     }
   }
-  return out;
 }

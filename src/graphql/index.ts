@@ -21,4 +21,4 @@ export {
 export { parseAllowList, sha256 } from './persisted.js';
 export type { WriteKind } from './plan.js';
 export { buildGraphSchema } from './schema.js';
-export { ChangeStream, EventBudget } from './subscriptions.js';
+export { ChangeStream, EventBudget, MAX_COMMIT_CHANGES } from './subscriptions.js';

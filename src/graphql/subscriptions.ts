@@ -8,11 +8,12 @@
  * shows as an update), the old one for deletes — rendered by its plan over that snapshot.
  *
  * Buffers are bounded: a subscription ends with an error when its connection has more than its
- * budget of events waiting, and the hub gives up (ending every subscription) when it falls more
- * than MAX_BACKLOG commits behind. A schema change or a cleared graph ends every subscription
+ * budget of events waiting or one commit writes more than MAX_COMMIT_CHANGES vertices of its type,
+ * and the hub gives up (ending every subscription) when it falls more than MAX_BACKLOG commits (or
+ * MAX_BACKLOG_BYTES of records) behind. A schema change or a cleared graph ends every subscription
  * (their plans were made for the old schema).
  */
-import type { ReadTx } from '../engine/api.js';
+import type { ExternalId, ReadTx } from '../engine/api.js';
 import type { CommitListener, CommittedChange } from '../engine/commit-feed.js';
 import { vertexTouches } from '../engine/wal-record.js';
 import { vertexTexts, type FormattedError } from './execute-plan.js';
@@ -33,8 +34,11 @@ export class EventBudget {
   constructor(readonly max: number) {}
 }
 
-/** Commits the hub may have waiting before it gives up. */
+/** Commits the hub may have waiting before it gives up, and their record bytes. */
 const MAX_BACKLOG = 10_000;
+const MAX_BACKLOG_BYTES = 64 * 1024 * 1024;
+/** Vertices of one type one commit may write for its subscribers to be told each change. */
+export const MAX_COMMIT_CHANGES = 100_000;
 /** Milliseconds one event's node may take to render. */
 const RENDER_MS = 16_000;
 
@@ -194,6 +198,7 @@ export class ChangeHub {
   /** The snapshot of the last commit seen: the "before" of the next one. */
   private last: ReadTx | undefined;
   private readonly backlog: Pending[] = [];
+  private backlogBytes = 0;
   private draining = false;
   /** Snapshots to release once the drain is done with them. */
   private readonly retired: ReadTx[] = [];
@@ -238,10 +243,11 @@ export class ChangeHub {
     const next = this.db.read();
     this.last = next;
     this.backlog.push({ change, prev, next });
-    if (this.backlog.length > MAX_BACKLOG) {
+    this.backlogBytes += change.kind === 'data' ? change.record.length : 0;
+    if (this.backlog.length > MAX_BACKLOG || this.backlogBytes > MAX_BACKLOG_BYTES) {
       this.endAll(
         new GraphQLRequestError(
-          `Subscriptions fell more than ${MAX_BACKLOG} commits behind and were ended; subscribe again.`,
+          `Subscriptions fell more than ${MAX_BACKLOG} commits (or 64 MiB of changes) behind and were ended; subscribe again.`,
           'SUBSCRIPTION-OVERFLOW',
         ),
       );
@@ -263,6 +269,7 @@ export class ChangeHub {
   private async drain(): Promise<void> {
     try {
       for (let p = this.backlog.shift(); p; p = this.backlog.shift()) {
+        this.backlogBytes -= p.change.kind === 'data' ? p.change.record.length : 0;
         try {
           if (this.streams.size > 0) await this.deliver(p);
         } finally {
@@ -273,6 +280,49 @@ export class ChangeHub {
       this.draining = false;
       this.releaseRetired();
     }
+  }
+
+  /**
+   * The changes a commit made to vertices of `types`, per type (each vertex once, in the order the
+   * commit first wrote it): an insert (absent before), a delete (absent after) or an update (present
+   * in both, written — not only named as an edge's endpoint). A type with more than
+   * MAX_COMMIT_CHANGES written vertices is left out (its subscribers end).
+   */
+  private changesOf(
+    record: Uint8Array,
+    version: number,
+    types: ReadonlySet<string>,
+    prev: ReadTx,
+    next: ReadTx,
+  ): Map<string, Event[]> {
+    const written = new Map<string, Map<string, { id: ExternalId; real: boolean }>>();
+    for (const t of types) written.set(t, new Map());
+    for (const t of vertexTouches(record)) {
+      const ids = written.get(t.type);
+      if (!ids) continue;
+      const key = String(t.id);
+      const seen = ids.get(key);
+      if (seen) seen.real ||= t.how !== 'endpoint';
+      else if (ids.size >= MAX_COMMIT_CHANGES) written.delete(t.type);
+      else ids.set(key, { id: t.id, real: t.how !== 'endpoint' });
+    }
+    const out = new Map<string, Event[]>();
+    for (const [type, ids] of written) {
+      const events: Event[] = [];
+      for (const { id, real } of ids.values()) {
+        const before = prev.lookup(type, id);
+        const after = next.lookup(type, id);
+        if (after !== undefined && before === undefined)
+          events.push({ op: 'insert', version, tx: next, row: after });
+        else if (after === undefined && before !== undefined)
+          events.push({ op: 'delete', version, tx: prev, row: before });
+        else if (after !== undefined && before !== undefined && real) {
+          events.push({ op: 'update', version, tx: next, row: after, old: { tx: prev, row: before } });
+        }
+      }
+      out.set(type, events);
+    }
+    return out;
   }
 
   private async deliver(p: Pending): Promise<void> {
@@ -289,34 +339,20 @@ export class ChangeHub {
       return;
     }
     const types = new Set([...this.streams].map((s) => s.field.vm.type.name));
-    const seen = new Set<string>();
-    const events: { type: string; e: Event }[] = [];
-    const touches = vertexTouches(change.record);
-    // The last write of a vertex in the commit decides; each vertex is reported once.
-    for (let i = touches.length - 1; i >= 0; i--) {
-      const t = touches[i];
-      if (!types.has(t.type)) continue;
-      const before = prev.lookup(t.type, t.id);
-      const after = next.lookup(t.type, t.id);
-      const key = `${t.type}\u0000${after ?? `-${before}`}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      if (after !== undefined && before === undefined)
-        events.push({ type: t.type, e: { op: 'insert', version: change.version, tx: next, row: after } });
-      else if (after === undefined && before !== undefined)
-        events.push({ type: t.type, e: { op: 'delete', version: change.version, tx: prev, row: before } });
-      else if (after !== undefined && before !== undefined && t.how !== 'endpoint') {
-        events.push({
-          type: t.type,
-          e: { op: 'update', version: change.version, tx: next, row: after, old: { tx: prev, row: before } },
-        });
-      }
-    }
-    events.reverse();
+    const events = this.changesOf(change.record, change.version, types, prev, next);
     const catalog = this.catalog();
     for (const s of [...this.streams]) {
-      for (const { type, e } of events) {
-        if (type !== s.field.vm.type.name) continue;
+      const type = s.field.vm.type.name;
+      if (!events.has(type)) {
+        s.fail(
+          new GraphQLRequestError(
+            `A commit changed more than ${MAX_COMMIT_CHANGES} ${type} vertices; the subscription ended (subscribe again).`,
+            'SUBSCRIPTION-OVERFLOW',
+          ),
+        );
+        continue;
+      }
+      for (const e of events.get(type) ?? []) {
         try {
           const text = await s.render(e, catalog);
           if (text !== undefined) s.push(text);

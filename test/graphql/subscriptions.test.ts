@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { CommittedChange } from '../../src/engine/commit-feed.js';
 import { vertexTouches } from '../../src/engine/wal-record.js';
-import { ChangeStream, EventBudget, GraphQLService } from '../../src/graphql/index.js';
+import { ChangeStream, EventBudget, GraphQLService, MAX_COMMIT_CHANGES } from '../../src/graphql/index.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { parseJsonStrict } from '../../src/util/json-parse.js';
 import { openFixture, type Fixture } from './fixture.js';
@@ -136,6 +136,30 @@ test('a connection that lets events pile up past its budget gets an error, not u
   assert.equal(budget.pending, 0);
 });
 
+test('a commit writing more vertices of a type than are told one by one ends its subscriptions', async () => {
+  const big = subscribe('subscription { company_changed { id } }');
+  const other = subscribe('subscription { city_changed { id } }');
+  try {
+    const n = MAX_COMMIT_CHANGES + 1;
+    const ids = Array.from({ length: n }, (_, i) => `bulk${i}`);
+    await f.db.write((tx) => {
+      tx.upsertVertices({ vertexType: 'company', ids, attrs: null, start: 0, end: n });
+      tx.upsertVertex('city', 'bulkville', {});
+    });
+    await assert.rejects(big.next(), {
+      message: `A commit changed more than ${MAX_COMMIT_CHANGES} company vertices; the subscription ended (subscribe again).`,
+    });
+    // Other types' subscribers still get the commit's changes.
+    assert.deepEqual(await take(other, 1), [{ data: { city_changed: { id: 'bulkville' } } }]);
+  } finally {
+    await other.return();
+    await f.db.write((tx) => {
+      tx.deleteVertex('city', 'bulkville');
+      for (let i = 0; i <= MAX_COMMIT_CHANGES; i++) tx.deleteVertex('company', `bulk${i}`);
+    });
+  }
+});
+
 test('a schema change ends every subscription with an error; a refused subscription explains why', async () => {
   const s = subscribe('subscription { company_changed { id } }');
   let out = '';
@@ -178,8 +202,11 @@ test('the engine tells commit listeners of every commit, in order, with the vert
   assert.equal(seen[1].version, seen[0].version + 1);
   const first = seen[0];
   assert.ok(first.kind === 'data');
-  assert.deepEqual(vertexTouches(first.record), [
-    { type: 'badge', id: 41, how: 'upsert' },
-    { type: 'badge', id: 41, how: 'delete' },
-  ]);
+  assert.deepEqual(
+    [...vertexTouches(first.record)],
+    [
+      { type: 'badge', id: 41, how: 'upsert' },
+      { type: 'badge', id: 41, how: 'delete' },
+    ],
+  );
 });

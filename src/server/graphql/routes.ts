@@ -48,10 +48,14 @@ export function sendSdl(ctx: ServerContext, graph: string, reply: FastifyReply):
   return reply.type('text/plain; charset=utf-8').send(sdl);
 }
 
-/** Whether a GET carries a GraphQL request rather than asking for the page. */
+/**
+ * Whether a GET of the page's path carries a GraphQL request rather than asking for the page: it
+ * has a `query` or `extensions` parameter and is not a browser's navigation (which accepts HTML).
+ */
 export function isGraphqlGet(request: FastifyRequest): boolean {
   const q = queryOf(request);
-  return q.get('query') !== undefined || q.get('extensions') !== undefined;
+  if (q.get('query') === undefined && q.get('extensions') === undefined) return false;
+  return !String(request.headers.accept ?? '').includes('text/html');
 }
 
 /** The graph a GraphQL WebSocket path names (the API's and the page's paths), if any. */

@@ -212,6 +212,11 @@ test('the GSQL port: the API answers at the page path too, and every 401 asks fo
     headers: { authorization: BASIC },
   });
   assert.deepEqual(await get.json(), { data: { Social: { school: [{ _id: 's1' }] } } });
+  // A browser following a link with ?query= gets the page, not the answer.
+  const nav = await fetch(`${page}?query=${encodeURIComponent('{ Social { __typename } }')}`, {
+    headers: { authorization: BASIC, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+  });
+  assert.match(nav.headers.get('content-type') ?? '', /^text\/html/);
   for (const url of [page, `${open.urls.gsql}/api/graphql/gsql/Social`, `${page}/schema`]) {
     const none = await fetch(url, {
       method: url.endsWith('schema') ? 'GET' : 'POST',

@@ -50,7 +50,7 @@ import type {
   VertexField,
   VertexSelection,
 } from './plan.js';
-import { valueWriter } from './scalars.js';
+import { asciiText, valueWriter } from './scalars.js';
 import type { BuiltSchema } from './schema.js';
 
 export interface CompileInput {
@@ -185,12 +185,14 @@ class Compiler {
       if (name === '_id') {
         const write =
           vm.type.keyKind === 'composite' ? json : valueWriter(vm.type.primaryId.type, this.types.catalog);
-        fields.push({ k: 'attr', key, attribute: '_id', write: write as (v: unknown) => string });
+        const ascii = vm.type.keyKind !== 'composite' && asciiText(vm.type.primaryId.type);
+        fields.push({ k: 'attr', key, attribute: '_id', write: write as (v: unknown) => string, ascii });
         continue;
       }
       const attr = vm.attributes.find((a) => a.name === name);
       if (attr) {
-        fields.push({ k: 'attr', key, attribute: name, write: valueWriter(attr.type, this.types.catalog) });
+        const write = valueWriter(attr.type, this.types.catalog);
+        fields.push({ k: 'attr', key, attribute: name, write, ascii: asciiText(attr.type) });
         continue;
       }
       const args = this.args(typeName, node);
@@ -255,7 +257,8 @@ class Compiler {
         const a = attributes.find((x) => x.name === name);
         if (!a) throw new GraphQLRequestError(`Field '${name}' of '${typeName}' is not served.`);
         needsHandles = true;
-        fields.push({ k: 'attr', key, attribute: name, write: valueWriter(a.type, this.types.catalog) });
+        const write = valueWriter(a.type, this.types.catalog);
+        fields.push({ k: 'attr', key, attribute: name, write, ascii: asciiText(a.type) });
       }
     }
     return { fields, needsHandles };

@@ -15,6 +15,7 @@ import { aggregate, renderValues, type Computed } from './aggregate.js';
 import { compareTuples, encodeCursor } from './connection.js';
 import { vertexAttrReader } from './filter.js';
 import { isFieldError, type Cooperation } from './limits.js';
+import { CLOSE, listText, NULL, OPEN, TextWriter, textOf, writeList, type Texts } from './texts.js';
 import type { EdgeFieldModel, VertexModel } from './model.js';
 import { sortedPositions, type Page, type SortColumn, type SortKey } from './order.js';
 import type {
@@ -102,38 +103,62 @@ export async function vertexTexts(
   tx: ReadTx,
   sel: VertexSelection,
   rows: ArrayLike<number>,
-): Promise<string[]> {
+): Promise<Texts> {
   const n = rows.length;
   x.coop.addRows(n);
-  const parts: ((i: number) => string)[] = [];
+  const parts: ((w: TextWriter, i: number) => void)[] = [];
   for (const f of sel.fields) {
-    const prefix = key(f.key, parts.length === 0);
-    if (f.k === 'const') parts.push(() => prefix + f.json);
-    else if (f.k === 'attr') {
+    const prefix = Buffer.from(key(f.key, parts.length === 0));
+    if (f.k === 'const') {
+      const constant = Buffer.from(prefix + f.json);
+      parts.push((w) => w.bytes(constant));
+    } else if (f.k === 'attr') {
       const read = vertexAttrReader(tx, sel.vm, f.attribute);
       const write = f.write;
-      parts.push((i) => prefix + write(read(rows[i])));
+      parts.push(
+        f.ascii
+          ? (w, i) => {
+              w.bytes(prefix);
+              w.ascii(write(read(rows[i])));
+            }
+          : (w, i) => {
+              w.bytes(prefix);
+              w.text(write(read(rows[i])));
+            },
+      );
     } else if (f.k === 'edges') {
       const { offsets, set } = await edgeLists(x, tx, f, rows);
       const texts = await edgeTexts(x, tx, f.sel, set);
-      parts.push((i) => {
-        let s = `${prefix}[`;
-        for (let j = offsets[i]; j < offsets[i + 1]; j++) s += (j > offsets[i] ? ',' : '') + texts[j];
-        return `${s}]`;
+      parts.push((w, i) => {
+        w.bytes(prefix);
+        writeList(w, texts, offsets[i], offsets[i + 1]);
       });
     } else {
       const texts = await edgeAggregates(x, tx, f, rows);
-      parts.push((i) => prefix + texts[i]);
+      parts.push((w, i) => {
+        w.bytes(prefix);
+        w.text(texts[i]);
+      });
     }
   }
-  const out = new Array<string>(n);
+  return compose(x, n, parts);
+}
+
+/** Writes n items of the given parts, each between braces. */
+async function compose(
+  x: ExecState,
+  n: number,
+  parts: ((w: TextWriter, i: number) => void)[],
+): Promise<Texts> {
+  const w = new TextWriter(n, 16 * (parts.length + 1));
   for (let i = 0; i < n; i++) {
-    let s = '{';
-    for (const p of parts) s += p(i);
-    out[i] = `${s}}`;
+    w.bytes(OPEN);
+    for (const p of parts) p(w, i);
+    w.bytes(CLOSE);
+    w.end();
     if (x.coop.step(parts.length + 1)) await x.coop.pause();
   }
-  return out;
+  return w.done();
 }
 
 /** The rows of a graph field's vertices: looked up by id or scanned, filtered, not yet ordered. */
@@ -185,8 +210,7 @@ async function listField(x: ExecState, f: Extract<GraphField, { k: 'list' }>): P
     rows = sorted;
   }
   rows = paged(rows, f.page);
-  const texts = await vertexTexts(x, x.tx, f.sel, rows);
-  return `[${texts.join(',')}]`;
+  return listText(await vertexTexts(x, x.tx, f.sel, rows));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -280,24 +304,31 @@ async function edgeLists(
 }
 
 /** The JSON object of each edge of `set` as `sel` selects it. */
-async function edgeTexts(x: ExecState, tx: ReadTx, sel: EdgeSelection, set: EdgeSet): Promise<string[]> {
+async function edgeTexts(x: ExecState, tx: ReadTx, sel: EdgeSelection, set: EdgeSet): Promise<Texts> {
   const n = set.n;
-  const parts: ((j: number) => string)[] = [];
+  const parts: ((w: TextWriter, j: number) => void)[] = [];
   for (const f of sel.fields) {
-    const prefix = key(f.key, parts.length === 0);
-    if (f.k === 'const') parts.push(() => prefix + f.json);
-    else if (f.k === 'attr') {
+    const prefix = Buffer.from(key(f.key, parts.length === 0));
+    if (f.k === 'const') {
+      const constant = Buffer.from(prefix + f.json);
+      parts.push((w) => w.bytes(constant));
+    } else if (f.k === 'attr') {
       const hs = set.handles as EdgeHandle[];
       const write = f.write;
-      parts.push((j) => prefix + write(tx.edgeAttr(hs[j], f.attribute)));
+      parts.push((w, j) => {
+        w.bytes(prefix);
+        if (f.ascii) w.ascii(write(tx.edgeAttr(hs[j], f.attribute)));
+        else w.text(write(tx.edgeAttr(hs[j], f.attribute)));
+      });
     } else if (f.k === 'endName') {
       const rows = f.side === 'from' ? set.src : set.tgt;
       const types = set.types ? (f.side === 'from' ? set.types.src : set.types.tgt) : undefined;
       const fixed = f.side === 'from' ? set.srcType : set.tgtType;
       const typeOf = (j: number) => (types ? types[j] : fixed);
-      parts.push(
-        (j) => prefix + JSON.stringify(f.what === 'type' ? typeOf(j) : tx.vertexId(typeOf(j), rows[j])),
-      );
+      parts.push((w, j) => {
+        w.bytes(prefix);
+        w.text(JSON.stringify(f.what === 'type' ? typeOf(j) : tx.vertexId(typeOf(j), rows[j])));
+      });
     } else {
       const rows = f.side === 'from' ? set.src : set.tgt;
       const test = f.filter?.bind(tx, x.coop);
@@ -311,17 +342,14 @@ async function edgeTexts(x: ExecState, tx: ReadTx, sel: EdgeSelection, set: Edge
         if (x.coop.step()) await x.coop.pause();
       }
       const texts = await vertexTexts(x, tx, f.sel, pass.view());
-      parts.push((j) => prefix + (at[j] < 0 ? 'null' : texts[at[j]]));
+      parts.push((w, j) => {
+        w.bytes(prefix);
+        if (at[j] < 0) w.bytes(NULL);
+        else w.copy(texts, at[j]);
+      });
     }
   }
-  const out = new Array<string>(n);
-  for (let j = 0; j < n; j++) {
-    let s = '{';
-    for (const p of parts) s += p(j);
-    out[j] = `${s}}`;
-    if (x.coop.step(parts.length + 1)) await x.coop.pause();
-  }
-  return out;
+  return compose(x, n, parts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,7 +472,7 @@ async function connectionField(x: ExecState, f: ConnectionField): Promise<string
       s += renderValues(p.fields, info);
     } else {
       const node = p.fields.find((q) => q.k === 'node');
-      const texts = node && node.k === 'node' ? await vertexTexts(x, tx, node.sel, page) : [];
+      const texts = node && node.k === 'node' ? await vertexTexts(x, tx, node.sel, page) : undefined;
       const items: string[] = [];
       for (let i = 0; i < take; i++) {
         let t = '{';
@@ -452,7 +480,7 @@ async function connectionField(x: ExecState, f: ConnectionField): Promise<string
           t += key(q.key, k === 0);
           if (q.k === 'const') t += q.json;
           else if (q.k === 'cursor') t += cursor(page[i]);
-          else t += texts[i];
+          else if (texts) t += textOf(texts, i);
         });
         items.push(`${t}}`);
       }
@@ -487,7 +515,7 @@ async function mutationText(x: ExecState, f: MutationField): Promise<string> {
   const outcome = await f.run(x.mutation);
   if (outcome.kind === 'vertices') {
     if (f.sel.kind !== 'vertices') throw new Error('mutation outcome does not fit its selection');
-    return `[${(await vertexTexts(x, outcome.tx, f.sel.sel, outcome.rows)).join(',')}]`;
+    return listText(await vertexTexts(x, outcome.tx, f.sel.sel, outcome.rows));
   }
   if (f.sel.kind !== 'edges') throw new Error('mutation outcome does not fit its selection');
   const hs = outcome.edges;
@@ -506,7 +534,7 @@ async function mutationText(x: ExecState, f: MutationField): Promise<string> {
     },
   };
   x.coop.addRows(set.n);
-  return `[${(await edgeTexts(x, outcome.tx, f.sel.sel, set)).join(',')}]`;
+  return listText(await edgeTexts(x, outcome.tx, f.sel.sel, set));
 }
 
 /** Runs one field, turning a field error into null plus the error. */

@@ -34,6 +34,8 @@ export interface AttrField {
   key: string;
   attribute: string;
   write: (v: Value) => string;
+  /** Whether `write` gives ASCII only (numbers, booleans, dates): written without UTF-8 encoding. */
+  ascii: boolean;
 }
 
 export interface EdgeListField {

@@ -123,6 +123,11 @@ export function outputTypeOf(t: AttrType): GraphQLOutputType {
   return Json;
 }
 
+/** Whether the JSON text of a value of this type is ASCII only. */
+export function asciiText(t: AttrType): boolean {
+  return ['INT', 'UINT', 'FLOAT', 'DOUBLE', 'BOOL', 'DATETIME'].includes(t.kind);
+}
+
 /**
  * The JSON text of a stored value as its field's GraphQL type serializes it (the plan executor
  * writes responses as text, without graphql-js's per-field serialization).

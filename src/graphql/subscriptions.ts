@@ -17,6 +17,7 @@ import type { ExternalId, ReadTx } from '../engine/api.js';
 import type { CommitListener, CommittedChange } from '../engine/commit-feed.js';
 import { vertexTouches } from '../engine/wal-record.js';
 import { vertexTexts, type FormattedError } from './execute-plan.js';
+import { textOf } from './texts.js';
 import { GraphQLRequestError } from './filter.js';
 import { Cooperation, isFieldError } from './limits.js';
 import type { ChangeField } from './plan.js';
@@ -173,7 +174,7 @@ export class ChangeStream implements AsyncIterableIterator<string> {
       else if (p.k === 'id') s += JSON.stringify(e.tx.vertexId(f.vm.type.name, e.row));
       else if (p.k === 'node') {
         try {
-          s += (await vertexTexts(x, e.tx, p.sel, [e.row]))[0];
+          s += textOf(await vertexTexts(x, e.tx, p.sel, [e.row]), 0);
         } catch (err) {
           if (!isFieldError(err)) throw err;
           errors.push({ message: err.message, path: [f.key, p.key] });

@@ -4,7 +4,14 @@
  * credentials (REST-10016), 403 for a valid caller lacking a privilege, 400/404/409 for bad input.
  */
 
-export type AuthErrorKind = 'unauthenticated' | 'forbidden' | 'invalid' | 'not_found' | 'conflict';
+export type AuthErrorKind =
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'invalid'
+  | 'not_found'
+  | 'conflict'
+  /** Too many failed logins (or password checks waiting): try again after `retryAfter` seconds. */
+  | 'throttled';
 
 /**
  * 404 is kept for unknown endpoints (pyTigerGraph reads a 404 as "no such endpoint"
@@ -16,10 +23,13 @@ const STATUS: Readonly<Record<AuthErrorKind, number>> = {
   invalid: 400,
   not_found: 400,
   conflict: 409,
+  throttled: 429,
 };
 
 export class AuthError extends Error {
   readonly status: number;
+  /** Seconds until a throttled caller may try again. */
+  retryAfter?: number;
   constructor(
     readonly kind: AuthErrorKind,
     readonly code: string,
@@ -49,4 +59,11 @@ export function forbidden(message: string): AuthError {
 
 export function invalid(message: string, code = BAD_REQUEST_CODE): AuthError {
   return new AuthError('invalid', code, message);
+}
+
+/** 429: wait `retryAfter` seconds (at least 1) before trying again. */
+export function throttled(message: string, retryAfter: number): AuthError {
+  const e = new AuthError('throttled', ACCESS_DENIED_CODE, message);
+  e.retryAfter = Math.max(1, Math.ceil(retryAfter));
+  return e;
 }

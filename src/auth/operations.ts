@@ -4,7 +4,7 @@
  */
 import type { SecretRecord, SecurityState, UserRecord } from '../catalog/security.js';
 import { privilegesOf, type Principal } from './authorize.js';
-import { checkAccess, SECRET_PRIVILEGES, statementRule } from './access-table.js';
+import { checkAccess, SECRET_PRIVILEGES, WRITE_ROLE, WRITE_USER, type AccessRule } from './access-table.js';
 import { AuthError, forbidden, invalid, unauthenticated } from './errors.js';
 import { hashPassword } from './password.js';
 import { maskSecret } from './random.js';
@@ -14,14 +14,14 @@ import { AuthService } from './service.js';
 import { deleteToken, issueToken, refreshToken, removeExpiredTokens } from './tokens.js';
 import { createUser, dropUsers, findUser, grantRoles, revokeRoles, setPassword } from './users.js';
 
-async function requireStatement(
+async function requireRule(
   svc: AuthService,
   caller: Principal,
-  statement: string,
+  rule: AccessRule,
   graph?: string,
 ): Promise<SecurityState> {
   const state = await svc.state();
-  checkAccess(state, caller, statementRule(statement), graph);
+  checkAccess(state, caller, rule, graph);
   return state;
 }
 
@@ -37,7 +37,7 @@ export async function createUserOp(
   name: string,
   password: string,
 ): Promise<void> {
-  await requireStatement(svc, caller, 'CREATE USER');
+  await requireRule(svc, caller, WRITE_USER);
   AuthService.validatePassword(password);
   const hash = await hashPassword(password);
   await svc.mutate((s) => ({ state: createUser(s, name, hash), result: undefined }));
@@ -48,7 +48,7 @@ export async function dropUsersOp(
   caller: Principal,
   names: readonly string[],
 ): Promise<void> {
-  await requireStatement(svc, caller, 'DROP USER');
+  await requireRule(svc, caller, WRITE_USER);
   if (names.includes(caller.user)) throw invalid(`You cannot drop yourself ("${caller.user}").`, 'GSQL-5004');
   await svc.mutate((s) => ({ state: dropUsers(s, names), result: undefined }));
 }
@@ -104,7 +104,7 @@ export async function createRolesOp(
   graph: string | undefined,
 ): Promise<void> {
   requireGraphIfNamed(svc, graph);
-  await requireStatement(svc, caller, 'CREATE ROLE', graph);
+  await requireRule(svc, caller, WRITE_ROLE, graph);
   await svc.mutate((s) => ({ state: createRoles(s, names, graph), result: undefined }));
 }
 
@@ -114,20 +114,19 @@ export async function dropRolesOp(
   names: readonly string[],
   graph: string | undefined,
 ): Promise<void> {
-  await requireStatement(svc, caller, 'DROP ROLE', graph);
+  await requireRule(svc, caller, WRITE_ROLE, graph);
   await svc.mutate((s) => ({ state: dropRoles(s, names), result: undefined }));
 }
 
-/** A grant or revoke: the graph must exist, the caller may run `statement` there, then `change`. */
+/** A grant or revoke: the graph must exist, the caller must hold WRITE_ROLE there, then `change`. */
 async function scopedChangeOp(
   svc: AuthService,
   caller: Principal,
-  statement: string,
   graph: string | undefined,
   change: (s: SecurityState) => SecurityState,
 ): Promise<void> {
   requireGraphIfNamed(svc, graph);
-  await requireStatement(svc, caller, statement, graph);
+  await requireRule(svc, caller, WRITE_ROLE, graph);
   await svc.mutate((s) => ({ state: change(s), result: undefined }));
 }
 
@@ -138,7 +137,7 @@ export function grantRolesOp(
   graph: string | undefined,
   users: readonly string[],
 ): Promise<void> {
-  return scopedChangeOp(svc, caller, 'GRANT ROLE', graph, (s) => grantRoles(s, roles, graph, users));
+  return scopedChangeOp(svc, caller, graph, (s) => grantRoles(s, roles, graph, users));
 }
 
 export function revokeRolesOp(
@@ -148,7 +147,7 @@ export function revokeRolesOp(
   graph: string | undefined,
   users: readonly string[],
 ): Promise<void> {
-  return scopedChangeOp(svc, caller, 'REVOKE ROLE', graph, (s) => revokeRoles(s, roles, graph, users));
+  return scopedChangeOp(svc, caller, graph, (s) => revokeRoles(s, roles, graph, users));
 }
 
 export function grantPrivilegesOp(
@@ -158,9 +157,7 @@ export function grantPrivilegesOp(
   graph: string | undefined,
   roles: readonly string[],
 ): Promise<void> {
-  return scopedChangeOp(svc, caller, 'GRANT PRIVILEGE', graph, (s) =>
-    grantPrivileges(s, privileges, graph, roles),
-  );
+  return scopedChangeOp(svc, caller, graph, (s) => grantPrivileges(s, privileges, graph, roles));
 }
 
 export function revokePrivilegesOp(
@@ -170,9 +167,7 @@ export function revokePrivilegesOp(
   graph: string | undefined,
   roles: readonly string[],
 ): Promise<void> {
-  return scopedChangeOp(svc, caller, 'REVOKE PRIVILEGE', graph, (s) =>
-    revokePrivileges(s, privileges, graph, roles),
-  );
+  return scopedChangeOp(svc, caller, graph, (s) => revokePrivileges(s, privileges, graph, roles));
 }
 
 // ---- secrets ----------------------------------------------------------------------------------

@@ -1,22 +1,23 @@
 /**
  * Password hashing with scrypt: a fresh 16-byte salt per hash, cost N=2^14, r=8, p=1 (about 16 MB
  * and tens of milliseconds, TigerGraph's own is bcrypt-like in cost). Verification recomputes with
- * the stored parameters and compares in constant time.
+ * the stored parameters and compares in constant time. Keys are derived on the password pool's own
+ * threads (password-pool.ts), never on libuv's thread pool.
  */
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PasswordHash } from '../catalog/security.js';
+import { passwordPool } from './password-pool.js';
 
 const KEY_LENGTH = 32;
 const DEFAULT_COST = { N: 16384, r: 8, p: 1 } as const;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions, keyLength: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    // maxmem must cover 128*N*r bytes plus slack, or Node refuses the parameters.
-    const maxmem = 128 * (options.N ?? 16384) * (options.r ?? 8) * 2;
-    scrypt(password, salt, keyLength, { ...options, maxmem }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
+function derive(
+  password: string,
+  salt: Buffer,
+  cost: { N: number; r: number; p: number },
+  keyLength: number,
+): Promise<Buffer> {
+  return passwordPool.derive({ password, salt, keyLength, ...cost });
 }
 
 export async function hashPassword(password: string): Promise<PasswordHash> {

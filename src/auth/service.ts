@@ -3,17 +3,19 @@
  * callers (password, secret, token), answers the access table, and applies every security change
  * through `changeCatalog`, one change at a time so that concurrent requests cannot lose updates.
  *
- * Password checks cost one scrypt (tens of ms). A successful check is remembered as an HMAC of the
- * password under a per-process key, tied to the stored hash: the next request with the same
- * credentials costs one HMAC, while a wrong password always pays the full scrypt.
+ * Password checks cost one scrypt (tens of ms) on the password pool's threads. A successful check
+ * is remembered as an HMAC of the password under a per-process key, tied to the stored hash: the
+ * next request with the same credentials costs one HMAC, while a wrong password always pays the
+ * full scrypt — and counts towards the login throttle of its user name and address.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SecurityState, UserRecord } from '../catalog/security.js';
 import type { Catalog } from '../catalog/types.js';
-import { checkAccess, endpointRule, statementRule, type AccessRule } from './access-table.js';
+import { checkAccess, type AccessRule } from './access-table.js';
 import { hasPrivilege, type Principal } from './authorize.js';
 import { readAuthorization } from './credentials.js';
 import { AuthError, forbidden, invalid, unauthenticated } from './errors.js';
+import { LoginThrottle } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { Privilege } from './privileges.js';
 import { findSecret } from './secrets.js';
@@ -29,7 +31,7 @@ export interface CatalogHolder {
 export const INVALID_CREDENTIALS = 'Invalid username or password!';
 
 /** A password hash to burn time on when the user does not exist, so timing does not tell. */
-const dummyHash = hashPassword(randomBytes(12).toString('hex'));
+let dummyHash: ReturnType<typeof hashPassword> | undefined;
 
 const services = new WeakMap<CatalogHolder, AuthService>();
 
@@ -40,11 +42,15 @@ export class AuthService {
   restppAuth = false;
   private readonly macKey = randomBytes(32);
   private readonly verified = new Map<string, { hash: string; mac: Buffer }>();
+  /** Failed password checks per user name and client address (429 once there are too many). */
+  readonly throttle: LoginThrottle;
 
   constructor(
     private readonly holder: CatalogHolder,
     private readonly clock: () => number = () => Math.floor(Date.now() / 1000),
-  ) {}
+  ) {
+    this.throttle = new LoginThrottle(clock);
+  }
 
   /**
    * The one service of a database (every listener and the shell share its caches and queue).
@@ -123,8 +129,23 @@ export class AuthService {
 
   // ---- authentication -------------------------------------------------------------------------
 
-  /** User name and password, or `__GSQL__secret` and a secret. Throws 401 on anything else. */
-  async authenticatePassword(user: string, password: string): Promise<Principal> {
+  /**
+   * User name and password, or `__GSQL__secret` and a secret, from a client at `address`. Throws
+   * 401 on anything else, and 429 while the user name or the address is throttled.
+   */
+  async authenticatePassword(user: string, password: string, address?: string): Promise<Principal> {
+    this.throttle.check(user, address);
+    try {
+      const principal = await this.checkPassword(user, password);
+      this.throttle.succeeded(user);
+      return principal;
+    } catch (e) {
+      if (e instanceof AuthError && e.kind === 'unauthenticated') this.throttle.failed(user, address);
+      throw e;
+    }
+  }
+
+  private async checkPassword(user: string, password: string): Promise<Principal> {
     const state = await this.state();
     if (user === SECRET_USER) {
       const secret = findSecret(state, password);
@@ -138,6 +159,7 @@ export class AuthService {
     }
     const record = findUser(state, user);
     if (!record) {
+      dummyHash ??= hashPassword(randomBytes(12).toString('hex'));
       await verifyPassword(password, await dummyHash);
       throw unauthenticated(INVALID_CREDENTIALS);
     }
@@ -163,7 +185,11 @@ export class AuthService {
    * An Authorization header: Bearer token, or Basic credentials (pyTigerGraph sends Basic even
    * after requesting a token). `missing` is the message when no credentials came at all.
    */
-  async authenticateHeader(header: string | undefined, missing: string): Promise<Principal> {
+  async authenticateHeader(
+    header: string | undefined,
+    missing: string,
+    address?: string,
+  ): Promise<Principal> {
     const presented = readAuthorization(header);
     switch (presented.kind) {
       case 'none':
@@ -171,7 +197,7 @@ export class AuthService {
       case 'bearer':
         return this.authenticateToken(presented.token);
       case 'basic':
-        return this.authenticatePassword(presented.user, presented.password);
+        return this.authenticatePassword(presented.user, presented.password, address);
       case 'malformed':
         throw unauthenticated(
           `Access Denied: unsupported Authorization scheme '${presented.scheme}'; use Bearer <token> or Basic credentials.`,
@@ -195,16 +221,6 @@ export class AuthService {
 
   async check(principal: Principal, rule: AccessRule, graph: string | undefined): Promise<void> {
     checkAccess(await this.state(), principal, rule, graph);
-  }
-
-  /** The access-table check of an endpoint (`<METHOD> <TigerGraph path pattern>`). */
-  async checkEndpoint(principal: Principal, endpoint: string, graph: string | undefined): Promise<void> {
-    await this.check(principal, endpointRule(endpoint), graph);
-  }
-
-  /** The access-table check of a GSQL statement (its leading words, e.g. `CREATE VERTEX`). */
-  async checkStatement(principal: Principal, statement: string, graph: string | undefined): Promise<void> {
-    await this.check(principal, statementRule(statement), graph);
   }
 
   async hasPrivilege(user: string, privilege: Privilege, graph?: string): Promise<boolean> {

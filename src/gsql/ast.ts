@@ -1,11 +1,14 @@
 /**
  * The GSQL syntax tree. Every node carries the position of its first token (1-based line and
  * column); statements also keep their source text so stored jobs can be shown and re-parsed.
- * Statement kinds of later issues (queries, loading jobs, DML, users) arrive as `UnsupportedStmt`.
+ * Every statement the shell runs is a kind of `Stmt`; statements recognised but not run are the
+ * `unsupported` kind, naming what they were recognised as.
  */
 import type { AttrType } from '../catalog/types.js';
 import type { GsqlSyntaxError } from './lexer.js';
 import type { AuthStmt } from './parser-auth.js';
+import type { DmlStmt } from './parser-dml.js';
+import type { UnsupportedFeature } from './parser-unsupported.js';
 
 export interface Pos {
   line: number;
@@ -134,10 +137,11 @@ export type Stmt =
   | (StmtBase & { kind: 'run_loading_job'; run: import('./ast-loading.js').RunLoadingJobAst })
   | (StmtBase & { kind: 'query'; statement: import('./ast-query.js').QueryStatement })
   | AuthStmt
+  | DmlStmt
   | (StmtBase & {
       kind: 'unsupported';
-      /** What was recognised, e.g. "CREATE QUERY", "UPSERT". */
-      feature: string;
+      /** What was recognised, e.g. "CREATE DATA_SOURCE", "EXPORT". */
+      feature: UnsupportedFeature;
     });
 
 export type StmtKind = Stmt['kind'];

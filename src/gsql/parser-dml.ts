@@ -7,9 +7,9 @@
  * (`-(e)-` is accepted for the edge pattern too.) A condition compares `primary_id`, `from_id`,
  * `to_id` or an attribute with a literal (==, =, !=, <>, <, <=, >, >=), combined with AND / OR and
  * parentheses. Values are literals: numbers, strings, true/false, and [ ... ] lists.
+ * Each statement is a kind of the script's statement union (ast.ts), parsed once by parser.ts.
  */
 import type { CompareOp, Pos } from './ast.js';
-import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
 import { COMPARE_OPS, Parser } from './parser-core.js';
 
 export interface DmlLiteral extends Pos {
@@ -37,6 +37,9 @@ export type DmlStatement =
   | ({ kind: 'upsert_edge'; edge: EdgePattern; values: DmlLiteral[] } & Pos)
   | ({ kind: 'delete_vertex'; vertexType: string; where?: DmlCondition } & Pos)
   | ({ kind: 'delete_edge'; edge: EdgePattern; where?: DmlCondition } & Pos);
+
+/** A data statement of a script, with its source text. */
+export type DmlStmt = DmlStatement & { text: string };
 
 function parseLiteral(p: Parser): DmlLiteral {
   const t = p.peek();
@@ -143,27 +146,4 @@ export function parseDml(p: Parser): DmlStatement {
       : { kind: 'delete_vertex', vertexType: type, ...pos };
   }
   return p.fail('UPSERT or DELETE');
-}
-
-/**
- * Parses the text of one statement that starts at (line, column) of a script; positions in the
- * result and in syntax errors are those of the script.
- */
-export function parseDmlText(text: string, line = 1, column = 1): DmlStatement {
-  const shift = (t: Token): Token =>
-    t.line === 1 ? { ...t, line, column: column + t.column - 1 } : { ...t, line: line + t.line - 1 };
-  let tokens: Token[];
-  try {
-    tokens = tokenize(text).map(shift);
-  } catch (e) {
-    if (e instanceof GsqlSyntaxError) {
-      throw new GsqlSyntaxError(line + e.line - 1, e.line === 1 ? column + e.column - 1 : e.column, e.detail);
-    }
-    throw e;
-  }
-  const p = new Parser(text, tokens);
-  const stmt = parseDml(p);
-  p.acceptPunct(';');
-  if (p.peek().kind !== 'eof') p.fail('the end of the statement');
-  return stmt;
 }

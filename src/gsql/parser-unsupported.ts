@@ -1,7 +1,7 @@
 /**
- * Statements Ocelot does not run (data sources, packages, functions, export/import, loading-job
- * control) and the shell's UPSERT/DELETE, which shell/dml.ts parses from the statement's text:
- * recognised by their leading words and skipped as one unit, so the shell can report them and go on.
+ * Statements Ocelot recognises but does not run (data sources, packages, functions, export/import,
+ * loading-job control, the shell's SELECT): recognised by their leading words and skipped as one
+ * unit, so the shell can refuse them (before anything runs) and go on.
  */
 import type { Parser } from './parser-core.js';
 import type { Token } from './lexer.js';
@@ -9,10 +9,33 @@ import type { Token } from './lexer.js';
 interface UnsupportedForm {
   /** Leading words; `?` marks an optional word. */
   words: string[];
-  feature: string;
+  feature: UnsupportedFeature;
   /** The statement has a `{ … }` body: newlines do not end it before the body closes. */
   body?: boolean;
 }
+
+/** What an unsupported statement was recognised as (its kind's `feature`). */
+export type UnsupportedFeature =
+  | 'CREATE TEMPLATE QUERY'
+  | 'CREATE DATA_SOURCE'
+  | 'CREATE GROUP'
+  | 'CREATE PACKAGE'
+  | 'INSTALL FUNCTION'
+  | 'DROP FUNCTION'
+  | 'SHOW FUNCTION'
+  | 'RUN JOB'
+  | 'SELECT'
+  | 'DROP DATA_SOURCE'
+  | 'DROP PACKAGE'
+  | 'SHOW DATA_SOURCE'
+  | 'SHOW LOADING STATUS'
+  | 'SHOW PACKAGE'
+  | 'ALTER USER'
+  | 'EXPORT'
+  | 'IMPORT'
+  | 'ABORT'
+  | 'RESUME'
+  | 'LOAD';
 
 const FORMS: UnsupportedForm[] = [
   { words: ['CREATE', 'OR?', 'REPLACE?', 'TEMPLATE', 'QUERY'], feature: 'CREATE TEMPLATE QUERY', body: true },
@@ -23,8 +46,6 @@ const FORMS: UnsupportedForm[] = [
   { words: ['DROP', 'FUNCTION'], feature: 'DROP FUNCTION' },
   { words: ['SHOW', 'FUNCTION'], feature: 'SHOW FUNCTION' },
   { words: ['RUN', 'JOB'], feature: 'RUN JOB' },
-  { words: ['UPSERT'], feature: 'UPSERT' },
-  { words: ['DELETE'], feature: 'DELETE' },
   { words: ['SELECT'], feature: 'SELECT' },
   { words: ['DROP', 'DATA_SOURCE'], feature: 'DROP DATA_SOURCE' },
   { words: ['DROP', 'PACKAGE'], feature: 'DROP PACKAGE' },
@@ -99,7 +120,7 @@ export function hasBodyOnFirstLine(p: Parser): boolean {
 }
 
 /** Recognises an unsupported statement at the cursor and skips it, returning its feature name. */
-export function parseUnsupported(p: Parser): { feature: string; start: Token } | undefined {
+export function parseUnsupported(p: Parser): { feature: UnsupportedFeature; start: Token } | undefined {
   for (const form of FORMS) {
     if (matchForm(p, form) < 0) continue;
     const start = p.peek();

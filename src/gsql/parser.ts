@@ -21,6 +21,7 @@ import { hasBodyOnFirstLine, parseUnsupported, skipStatement } from './parser-un
 import { isQueryStatement, parseQueryStatement } from './parser-query.js';
 import { TokenCursor } from './parser-expr.js';
 import { parseCreateLoadingJob, parseRunLoadingJob } from './parser-loading.js';
+import { parseDml } from './parser-dml.js';
 
 type StmtBody = Stmt extends infer S ? (S extends Stmt ? Omit<S, 'text' | 'line' | 'column'> : never) : never;
 
@@ -129,6 +130,10 @@ function parseStatementBody(p: Parser): StmtBody {
         }
         stmt = { kind: 'clear_graph_store', hard };
       }
+      break;
+    case 'UPSERT':
+    case 'DELETE':
+      stmt = parseDml(p);
       break;
     case 'LS':
       p.next();

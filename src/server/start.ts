@@ -14,21 +14,30 @@ import { registerAdminRoutes } from './admin/admin-routes.js';
 import { installClusterHooks, registerClusterRoutes } from './cluster/index.js';
 import type { ServerContext } from './context.js';
 import { registerGsqlRoutes } from './gsqlserver/gsql-routes.js';
-import { installGsqlAuthHook } from './gsqlserver/auth-hook.js';
 import { gsqlCredentialCheck } from './gsqlserver/tokens-credentials.js';
+import { installQueueFor } from './gsqlserver/query-install-jobs.js';
+import type { AccessHookOptions } from './http/access-hook.js';
+import type { BrowserPolicy } from './http/browser-guard.js';
 import { shellRunner, type ScriptRunner } from './gsqlserver/script-runner.js';
 import type { GraphQLConfig } from './graphql/config.js';
 import { createGraphqlListener } from './graphql/listener.js';
-import { createListenerApp } from './http/app.js';
+import { createListenerApp, servedRoutes } from './http/app.js';
 import type { CredentialCheck } from './http/auth.js';
 import { LatencyRecorder } from './http/latency.js';
 import { EndpointRegistry } from './restpp/endpoint-registry.js';
 import { mountRestppModules } from './restpp/route-module.js';
 import { RESTPP_ROUTE_MODULES } from './restpp/routes.js';
-import { installRestppTokenAuth } from './restpp/token-auth.js';
-import { registerStudioRoutes, StudioSessions, type StudioSessionOptions } from './studio/index.js';
+import {
+  registerStudioRoutes,
+  studioSessionCredential,
+  StudioSessions,
+  type StudioSessionOptions,
+} from './studio/index.js';
 
 export type ListenerName = 'restpp' | 'gsql' | 'admin' | 'graphql';
+
+/** GET routes of the GSQL listener that are pages, not API calls. */
+const NAVIGABLE: ReadonlySet<string> = new Set(['/graphql/:graph_name', '/studio/']);
 
 export interface ServerOptions {
   /** Data directory to open; ignored when `database` is given. */
@@ -50,6 +59,8 @@ export interface ServerOptions {
   credentialCheck?: CredentialCheck;
   /** REST++ authentication (`ocelot serve --auth`): tokens required, token endpoints served. */
   auth?: boolean;
+  /** Origins whose web pages may call the listeners (`--cors-origin`); none by default. */
+  corsOrigins?: readonly string[];
   /** Largest request body in bytes on the REST++ and GSQL listeners (default 200 MB). */
   bodyLimit?: number;
   /** Automatic rebuild period of an opened Database (0 disables; default 30 s). */
@@ -85,6 +96,8 @@ export interface RunningServers {
   db: Database;
   /** The cluster node, when started with `cluster`. */
   cluster?: ClusterNode;
+  /** Every route each listener serves (the route-coverage test checks each has an access rule). */
+  routes(): { listener: ListenerName; method: string; url: string }[];
   close(): Promise<void>;
 }
 
@@ -176,13 +189,26 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     const host = opts.host ?? '127.0.0.1';
 
     const bodyLimit = opts.bodyLimit;
-    const restpp = createListenerApp({ recorder, logError: log, bodyLimit });
-    installRestppTokenAuth(restpp, db);
+    const browser: BrowserPolicy = { allowedOrigins: opts.corsOrigins ?? [] };
+    const access = (listener: AccessHookOptions['listener']): AccessHookOptions => ({
+      listener,
+      db,
+      installRequestGraph: (id) => installQueueFor(db).get(id)?.graph,
+    });
+    const restpp = createListenerApp({ recorder, logError: log, bodyLimit, access: access('restpp'), browser });
     mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
 
-    const gsql = createListenerApp({ recorder, logError: log, restppPrefix: '/restpp', bodyLimit });
     const studioSessions = new StudioSessions(opts.studioSessions);
-    installGsqlAuthHook(gsql, ctx, studioSessions);
+    const gsql = createListenerApp({
+      recorder,
+      logError: log,
+      restppPrefix: '/restpp',
+      bodyLimit,
+      // The listener serving the Studio also takes its session cookie as a credential.
+      access: { ...access('gsql'), sessionCredential: studioSessionCredential(db, studioSessions) },
+      // Pages a link from another site may open: GraphiQL and the Studio.
+      browser: { ...browser, navigable: (r) => NAVIGABLE.has(r.routeOptions.url ?? '') },
+    });
     registerGsqlRoutes(gsql, ctx);
     registerStudioRoutes(gsql, db, { sessions: studioSessions });
     await gsql.register(
@@ -192,15 +218,14 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       { prefix: '/restpp' },
     );
 
-    const admin = createListenerApp({ recorder, logError: log });
-    installGsqlAuthHook(admin, ctx);
+    const admin = createListenerApp({ recorder, logError: log, access: access('admin'), browser });
     registerAdminRoutes(admin, ctx);
 
     apps.push(['restpp', restpp], ['gsql', gsql], ['admin', admin]);
     if (opts.graphqlGraph !== undefined)
-      apps.push(['graphql', createGraphqlListener(ctx, opts.graphqlGraph)]);
+      apps.push(['graphql', createGraphqlListener(ctx, opts.graphqlGraph, browser)]);
     if (cluster) {
-      // After the credential hooks (they run first), before any handler.
+      // After the access hook (it runs when the request arrives), before any handler.
       for (const [name, app] of apps) installClusterHooks(app, name, cluster, db);
       registerClusterRoutes(gsql, cluster);
     }
@@ -223,6 +248,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     ports,
     db,
     ...(cluster ? { cluster } : {}),
+    routes: () => apps.flatMap(([listener, app]) => servedRoutes(app).map((r) => ({ listener, ...r }))),
     close() {
       closing ??= (async () => {
         // Requests in flight may finish (their keep-alive connections are dropped as soon as they

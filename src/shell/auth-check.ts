@@ -1,38 +1,20 @@
 /**
- * The privilege check of every GSQL statement, made before its handler runs: the statement's
- * leading words are looked up in the access table (src/auth/access-table.ts) and checked on the
- * graph it names, or the graph in use, or the global scope. Statements that create or drop whole
- * graphs, users or the store are checked on the global scope.
+ * The privilege check of every GSQL statement, made before its handler runs: the statement table
+ * (statement-access.ts) gives the rule and scope from the parsed statement, and the caller's
+ * privileges are checked there. A refusal is reported at the statement and nothing runs.
  */
 import { AuthError } from '../auth/errors.js';
-import { statementRuleForText } from '../auth/access-table.js';
 import type { Stmt } from '../gsql/ast.js';
 import { ShellError, type ShellContext } from './context.js';
 import { authService, caller } from './auth-common.js';
-
-const FOR_GRAPH = /\bFOR\s+GRAPH\s+([A-Za-z_][A-Za-z0-9_]*)/i;
-const GLOBAL_KINDS: ReadonlySet<string> = new Set([
-  'create_graph',
-  'drop_graph',
-  'drop_all',
-  'clear_graph_store',
-]);
-
-function graphOf(stmt: Stmt, ctx: ShellContext): string | undefined {
-  if (GLOBAL_KINDS.has(stmt.kind)) return undefined;
-  if (stmt.kind === 'use_graph') return stmt.name;
-  if (stmt.kind === 'use_global') return undefined;
-  const named = (stmt as { graph?: unknown }).graph;
-  if (typeof named === 'string') return named;
-  // `CREATE QUERY q(…) FOR GRAPH g {`, `CREATE LOADING JOB j FOR GRAPH g {`: the header names it.
-  const header = stmt.text.split('{', 1)[0];
-  return FOR_GRAPH.exec(header)?.[1] ?? ctx.session.graph;
-}
+import { statementRequirement } from './statement-access.js';
 
 export async function authorizeStatement(stmt: Stmt, ctx: ShellContext): Promise<void> {
-  const svc = authService(ctx);
+  const required = statementRequirement(stmt, ctx.session);
+  // A statement the shell does not run is reported without stopping the script, as before.
+  if ('refused' in required) throw new ShellError(required.refused, stmt, undefined, false);
   try {
-    await svc.check(caller(ctx), statementRuleForText(stmt.text), graphOf(stmt, ctx));
+    await authService(ctx).check(caller(ctx), required.rule, required.graph);
   } catch (e) {
     if (e instanceof AuthError) throw new ShellError(e.message, stmt);
     throw e;

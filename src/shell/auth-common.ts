@@ -9,9 +9,9 @@ export function authService(ctx: ShellContext): AuthService {
   return AuthService.for(ctx.store);
 }
 
-/** The session's caller. */
+/** The session's caller (as the transport authenticated it, or a password login). */
 export function caller(ctx: ShellContext): Principal {
-  return { user: ctx.session.user, via: 'password' };
+  return ctx.session.principal ?? { user: ctx.session.user, via: 'password' };
 }
 
 /** ON GRAPH g -> g; ON GLOBAL -> undefined; nothing -> the graph in use (or global). */

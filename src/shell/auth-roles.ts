@@ -12,19 +12,11 @@ import {
   revokeRolesOp,
 } from '../auth/operations.js';
 import { BUILTIN_ROLES } from '../auth/roles.js';
-import { ShellError, type HandlerTable, type ShellContext } from './context.js';
+import { ShellError, type HandlerTable } from './context.js';
 import { atStatement, authService, bracketList, caller, resolveScope } from './auth-common.js';
 
 function scopeText(graph: string | undefined): string {
   return graph === undefined ? 'global scope' : `graph '${graph}'`;
-}
-
-async function checkRead(
-  ctx: ShellContext,
-  pos: { line: number; column: number },
-  statement: string,
-): Promise<void> {
-  await atStatement(pos, () => authService(ctx).checkStatement(caller(ctx), statement, ctx.session.graph));
 }
 
 export const authRoleHandlers: Pick<
@@ -53,8 +45,7 @@ export const authRoleHandlers: Pick<
     ctx.print(`Successfully dropped roles: ${bracketList(s.names)}.`);
   },
 
-  async show_role(s, ctx) {
-    await checkRead(ctx, s, 'SHOW ROLE');
+  async show_role(_s, ctx) {
     const state = await authService(ctx).state();
     ctx.print('- Builtin Roles:');
     for (const name of BUILTIN_ROLES.keys()) ctx.print(`  ${name}`);
@@ -112,8 +103,6 @@ export const authRoleHandlers: Pick<
   },
 
   async show_privilege(s, ctx) {
-    const statement = s.on === 'user' ? 'SHOW USER' : 'SHOW PRIVILEGE';
-    await checkRead(ctx, s, statement);
     const svc = authService(ctx);
     const state = await svc.state();
     const me = caller(ctx).user;

@@ -1,4 +1,5 @@
 /** What every statement handler of the GSQL shell gets, and the errors it reports. */
+import type { Principal } from '../auth/authorize.js';
 import type { Pos, Stmt, StmtKind } from '../gsql/ast.js';
 import type { CatalogStore } from '../engine/api.js';
 import { CatalogError } from '../catalog/errors.js';
@@ -9,6 +10,8 @@ export type { CatalogStore };
 export interface ShellSession {
   user: string;
   graph?: string;
+  /** How the user proved who they are; a token's or secret's graph limits the session to it. */
+  principal?: Principal;
 }
 
 export interface ShellContext {

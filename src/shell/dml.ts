@@ -1,32 +1,15 @@
 /**
- * The gsql shell's UPSERT and DELETE statements (parsed by gsql/parser-dml.ts), written through the
- * same engine calls as REST++'s upsert and deletes, in one transaction per statement.
- *
- * The statement parser still hands these statements over as `unsupported` ones with their text
- * (feature "UPSERT" / "DELETE"); this module's `unsupported` handler parses and runs them and
- * passes every other unsupported statement on to the session handler.
+ * The gsql shell's UPSERT and DELETE statements (kinds of the script's statements, parsed by
+ * gsql/parser-dml.ts), written through the same engine calls as REST++'s upsert and deletes, in
+ * one transaction per statement.
  */
 import type { AttrType, Catalog, EdgeType, GraphDef, VertexType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import { EngineError, type AttrUpdate, type EdgeHandle, type ReadTx, type WriteTx } from '../engine/api.js';
 import type { Pos } from '../gsql/ast.js';
-import { GsqlSyntaxError } from '../gsql/lexer.js';
-import {
-  parseDmlText,
-  type DmlCondition,
-  type DmlLiteral,
-  type DmlStatement,
-  type EdgePattern,
-} from '../gsql/parser-dml.js';
+import type { DmlCondition, DmlLiteral, DmlStatement, EdgePattern } from '../gsql/parser-dml.js';
 import { converterFor, idConverter, INVALID, WRONG_LENGTH, type Produced } from '../loading/convert.js';
-import {
-  EXIT_SYNTAX_ERROR,
-  requireGraph,
-  ShellError,
-  type HandlerTable,
-  type ShellContext,
-} from './context.js';
-import { sessionHandlers } from './handlers-session.js';
+import { requireGraph, ShellError, type HandlerTable, type ShellContext } from './context.js';
 
 /** What a data statement needs of the store: the Database's transactions. */
 interface DataStore {
@@ -298,31 +281,12 @@ async function deleteEdges(
   });
 }
 
-async function runDml(text: string, pos: Pos, ctx: ShellContext): Promise<void> {
-  let s: DmlStatement;
-  try {
-    s = parseDmlText(text, pos.line, pos.column);
-  } catch (e) {
-    if (e instanceof GsqlSyntaxError) {
-      throw new ShellError(e.detail, { line: e.line, column: e.column }, EXIT_SYNTAX_ERROR);
-    }
-    throw e;
-  }
-  switch (s.kind) {
-    case 'upsert_vertex':
-      return upsertVertex(s, ctx);
-    case 'upsert_edge':
-      return upsertEdge(s, ctx);
-    case 'delete_vertex':
-      return deleteVertices(s, ctx);
-    case 'delete_edge':
-      return deleteEdges(s, ctx);
-  }
-}
-
-export const dmlHandlers: Pick<HandlerTable, 'unsupported'> = {
-  async unsupported(s, ctx) {
-    if (s.feature === 'UPSERT' || s.feature === 'DELETE') return runDml(s.text, s, ctx);
-    return sessionHandlers.unsupported(s, ctx);
-  },
+export const dmlHandlers: Pick<
+  HandlerTable,
+  'upsert_vertex' | 'upsert_edge' | 'delete_vertex' | 'delete_edge'
+> = {
+  upsert_vertex: upsertVertex,
+  upsert_edge: upsertEdge,
+  delete_vertex: deleteVertices,
+  delete_edge: deleteEdges,
 };

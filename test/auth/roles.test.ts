@@ -1,15 +1,22 @@
-/** Each built-in role's allowed and refused operations, checked through the access table. */
+/**
+ * Each built-in role's allowed and refused operations, checked through the two tables: GSQL
+ * statements through the statement table (parsed text, as the shell sees it), endpoints through
+ * the route table.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkAccess, statementRule, endpointRule } from '../../src/auth/access-table.js';
+import { checkAccess, type AccessRule } from '../../src/auth/access-table.js';
 import type { Principal } from '../../src/auth/authorize.js';
 import { privilegesOf } from '../../src/auth/authorize.js';
 import { AuthError } from '../../src/auth/errors.js';
 import { forgetGraphs } from '../../src/auth/graph-drop.js';
 import { BUILTIN_ROLES } from '../../src/auth/roles.js';
 import { createRoles, grantPrivileges } from '../../src/auth/role-defs.js';
+import { routeRule } from '../../src/auth/route-rules.js';
 import { createUser, grantRoles, initialSecurityState } from '../../src/auth/users.js';
 import type { PasswordHash, SecurityState } from '../../src/catalog/security.js';
+import { parseOne } from '../../src/gsql/parser.js';
+import { statementRequirement } from '../../src/shell/statement-access.js';
 
 const HASH: PasswordHash = { algorithm: 'scrypt', salt: '', hash: '', N: 16384, r: 8, p: 1 };
 
@@ -21,9 +28,9 @@ function stateWith(role: string, onGraph: boolean): SecurityState {
 
 const U: Principal = { user: 'u', via: 'password' };
 
-function allowed(s: SecurityState, statement: string, graph: string | undefined): boolean {
+function permits(s: SecurityState, who: Principal, rule: AccessRule, graph: string | undefined): boolean {
   try {
-    checkAccess(s, U, statementRule(statement), graph);
+    checkAccess(s, who, rule, graph);
     return true;
   } catch (e) {
     assert.ok(e instanceof AuthError);
@@ -33,18 +40,37 @@ function allowed(s: SecurityState, statement: string, graph: string | undefined)
   }
 }
 
+/** Whether `u` may run `text` with `graph` in use (the statement table decides the scope). */
+function allowed(s: SecurityState, text: string, graph: string | undefined, who: Principal = U): boolean {
+  const required = statementRequirement(parseOne(text), { user: who.user, ...(graph ? { graph } : {}) });
+  assert.ok(!('refused' in required), text);
+  return permits(s, who, required.rule, required.graph);
+}
+
+/** The rule of a REST++ endpoint (as registered on :9000). */
+function endpoint(key: string): AccessRule {
+  const [method, path] = key.split(' ');
+  const found = routeRule('restpp', method, path.replace(/\{(\w+)\}/g, ':$1')).rule;
+  assert.ok(found, key);
+  return found.access;
+}
+
+const SCHEMA_JOB = 'CREATE SCHEMA_CHANGE JOB j FOR GRAPH social { ADD VERTEX v2 (PRIMARY_ID id STRING); }';
+
 /** statement -> the weakest built-in role (on graph social) that may run it there. */
 const LADDER: [string, string][] = [
-  ['LS', 'observer'],
-  ['SHOW QUERY', 'observer'],
-  ['RUN QUERY', 'queryreader'],
-  ['RUN LOADING JOB', 'queryreader'],
-  ['CREATE QUERY', 'querywriter'],
-  ['INSTALL QUERY', 'querywriter'],
-  ['CREATE VERTEX', 'designer'],
-  ['CREATE LOADING JOB', 'designer'],
-  ['GRANT ROLE', 'admin'],
-  ['CREATE ROLE', 'admin'],
+  ['ls', 'observer'],
+  ['SHOW QUERY q', 'observer'],
+  ['RUN QUERY q()', 'queryreader'],
+  ['RUN LOADING JOB j', 'queryreader'],
+  ['CREATE QUERY q() { PRINT 1; }', 'querywriter'],
+  ['INSTALL QUERY q', 'querywriter'],
+  ['UPSERT v VALUES (1)', 'querywriter'],
+  ['DELETE FROM v', 'querywriter'],
+  [SCHEMA_JOB, 'designer'],
+  ['CREATE LOADING JOB j FOR GRAPH social { LOAD "f" TO VERTEX v VALUES ($0); }', 'designer'],
+  ['GRANT ROLE observer ON GRAPH social TO x', 'admin'],
+  ['CREATE ROLE r', 'admin'],
 ];
 const ORDER = ['observer', 'queryreader', 'querywriter', 'designer', 'admin'];
 
@@ -55,34 +81,44 @@ for (const role of ORDER) {
       const expected = ORDER.indexOf(role) >= ORDER.indexOf(weakest);
       assert.equal(allowed(s, statement, 'social'), expected, `${role} ${statement}`);
       // A role on one graph gives nothing on another graph.
-      assert.equal(allowed(s, statement, 'other'), false, `${role} ${statement} on other`);
+      if (!statement.includes('social'))
+        assert.equal(allowed(s, statement, 'other'), false, `${role} ${statement} on other`);
     }
-    // User administration is global only: no graph role reaches it.
-    assert.equal(allowed(s, 'CREATE USER', undefined), false);
-    assert.equal(allowed(s, 'DROP USER', undefined), false);
-    assert.equal(allowed(s, 'CLEAR GRAPH STORE', undefined), false);
+    // User administration, global types and the whole store are global only: no graph role
+    // reaches them, whichever graph is in use.
+    for (const global of [
+      'CREATE USER x WITH PASSWORD "p"',
+      'DROP USER x',
+      'CLEAR GRAPH STORE',
+      'DROP ALL',
+      'CREATE VERTEX v (PRIMARY_ID id STRING)',
+      'DROP VERTEX v',
+      'CREATE GRAPH g()',
+      'DROP GRAPH social',
+    ])
+      assert.equal(allowed(s, global, 'social'), false, `${role} ${global}`);
   });
 }
 
 test('globaldesigner designs every graph but cannot manage users or roles', () => {
   const s = stateWith('globaldesigner', false);
-  assert.equal(allowed(s, 'CREATE VERTEX', undefined), true);
-  assert.equal(allowed(s, 'CREATE GRAPH', undefined), true);
-  assert.equal(allowed(s, 'CREATE QUERY', 'other'), true);
-  assert.equal(allowed(s, 'CREATE USER', undefined), false);
-  assert.equal(allowed(s, 'GRANT ROLE', 'social'), false);
+  assert.equal(allowed(s, 'CREATE VERTEX v (PRIMARY_ID id STRING)', undefined), true);
+  assert.equal(allowed(s, 'CREATE GRAPH g()', undefined), true);
+  assert.equal(allowed(s, 'CREATE QUERY q() { PRINT 1; }', 'other'), true);
+  assert.equal(allowed(s, 'CREATE USER x WITH PASSWORD "p"', undefined), false);
+  assert.equal(allowed(s, 'GRANT ROLE observer ON GRAPH social TO x', 'social'), false);
   assert.equal(allowed(s, 'DROP ALL', undefined), false);
 });
 
 test('superuser may do everything, everywhere', () => {
   const s = stateWith('superuser', false);
   for (const statement of [
-    'CREATE USER',
+    'CREATE USER x WITH PASSWORD "p"',
     'DROP ALL',
     'CLEAR GRAPH STORE',
-    'GRANT ROLE',
-    'CREATE VERTEX',
-    'DROP GRAPH',
+    'GRANT ROLE observer TO x',
+    'CREATE VERTEX v (PRIMARY_ID id STRING)',
+    'DROP GRAPH social',
   ]) {
     assert.equal(allowed(s, statement, undefined), true, statement);
     assert.equal(allowed(s, statement, 'social'), true, statement);
@@ -92,15 +128,15 @@ test('superuser may do everything, everywhere', () => {
 
 test('a user with no role is refused everything but public and authenticated rules', () => {
   const s = createUser(initialSecurityState(HASH), 'u', HASH);
-  assert.equal(allowed(s, 'LS', 'social'), false);
+  assert.equal(allowed(s, 'ls', 'social'), false);
   assert.equal(allowed(s, 'SHOW SECRET', undefined), true);
-  checkAccess(s, U, endpointRule('GET /echo'), undefined);
+  assert.equal(permits(s, U, endpoint('GET /echo'), undefined), true);
   assert.throws(
-    () => checkAccess(s, U, endpointRule('GET /graph/{graph_name}/vertices/{vertex_type}'), 'social'),
+    () => checkAccess(s, U, endpoint('GET /graph/{graph_name}/vertices/{vertex_type}'), 'social'),
     { message: "Access denied: user 'u' does not have the privilege READ_DATA on graph 'social'." },
   );
   assert.throws(
-    () => checkAccess(s, U, endpointRule('DELETE /graph/{graph_name}/vertices/{vertex_type}'), 'social'),
+    () => checkAccess(s, U, endpoint('DELETE /graph/{graph_name}/vertices/{vertex_type}'), 'social'),
     /DELETE_DATA/,
   );
 });
@@ -109,15 +145,15 @@ test('endpoint rows: reads need READ_DATA, deletes DELETE_DATA, upserts CREATE_D
   const reader = stateWith('queryreader', true);
   const writer = stateWith('querywriter', true);
   const del = 'DELETE /graph/{graph_name}/vertices/{vertex_type}/{vertex_id}';
-  assert.throws(() => checkAccess(reader, U, endpointRule(del), 'social'), /DELETE_DATA on graph 'social'/);
-  checkAccess(writer, U, endpointRule(del), 'social');
+  assert.throws(() => checkAccess(reader, U, endpoint(del), 'social'), /DELETE_DATA on graph 'social'/);
+  checkAccess(writer, U, endpoint(del), 'social');
   assert.throws(
-    () => checkAccess(reader, U, endpointRule('POST /graph/{graph_name}'), 'social'),
+    () => checkAccess(reader, U, endpoint('POST /graph/{graph_name}'), 'social'),
     /CREATE_DATA, UPDATE_DATA/,
   );
-  checkAccess(reader, U, endpointRule('POST /query/{graph_name}/{query_name}'), 'social');
-  // An endpoint without a row is never open: it still needs a caller (the rule is 'authenticated').
-  assert.deepEqual(endpointRule('GET /no/such/row'), { kind: 'authenticated' });
+  checkAccess(reader, U, endpoint('POST /query/{graph_name}/{query_name}'), 'social');
+  // A route without a row has no rule at all: the access hook refuses it.
+  assert.equal(routeRule('restpp', 'GET', '/no/such/row').rule, undefined);
 });
 
 test('user-defined roles: privileges granted on a graph apply there only; WRITE_DATA expands', () => {
@@ -144,14 +180,12 @@ test('user-defined roles: privileges granted on a graph apply there only; WRITE_
 test('a graph-scoped token or secret cannot reach another graph or the global scope', () => {
   const s = stateWith('superuser', false);
   const scoped: Principal = { user: 'u', via: 'token', graph: 'social' };
-  checkAccess(s, scoped, statementRule('LS'), 'social');
-  assert.throws(() => checkAccess(s, scoped, statementRule('LS'), 'other'), {
+  assert.equal(allowed(s, 'ls', 'social', scoped), true);
+  assert.equal(allowed(s, 'ls', 'other', scoped), false);
+  assert.equal(allowed(s, 'CREATE USER x WITH PASSWORD "p"', 'social', scoped), false);
+  assert.throws(() => checkAccess(s, scoped, { kind: 'all', privileges: ['READ_SCHEMA'] }, 'other'), {
     message: "Access denied: the token in use is valid for graph 'social' only, not for graph 'other'.",
   });
-  assert.throws(
-    () => checkAccess(s, scoped, statementRule('CREATE USER'), undefined),
-    /valid for graph 'social' only/,
-  );
 });
 
 test('dropping a graph forgets its grants, local roles, privileges, secrets and tokens', () => {

@@ -119,7 +119,7 @@ test('bad UPSERTs report the problem with its position and change nothing', asyn
       "does not connect vertex type 'vertex5' to 'vertex4'",
       212,
     ],
-    ['UPSERT vertex4 VALUES (9 9)', 'expected ")" but found "9" (line 1, column 26)', 211],
+    ['UPSERT vertex4 VALUES (9 9)', 'line 1, column 26: expected ")" but found "9"', 211],
   ];
   for (const [text, fragment, code] of cases) {
     const r = await run(text);

@@ -36,6 +36,13 @@ const HOP_BY_HOP = new Set([
   'upgrade',
   'host',
   'content-length',
+  // Where a browser request came from was judged by this node's browser guard against its own
+  // host; the leader would see a foreign origin in them (server/http/browser-guard.ts).
+  'origin',
+  'sec-fetch-site',
+  'sec-fetch-mode',
+  'sec-fetch-dest',
+  'sec-fetch-user',
 ]);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });

@@ -10,6 +10,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/authorize.js';
 import type { Privilege } from '../../auth/privileges.js';
+import { forbidden } from '../../auth/errors.js';
 import { AuthService, type CatalogHolder } from '../../auth/service.js';
 import {
   GraphQLService,
@@ -135,7 +136,8 @@ export async function serveGraphql(
       budget: spent,
       signal: gone,
       authorizeWrite: async (kind) => {
-        if (!principal) return;
+        // Every GraphQL route needs a caller (route table), so none here is refused, never open.
+        if (!principal) throw forbidden('Access denied: a mutation needs an authenticated caller.');
         await AuthService.for(holder).check(
           principal,
           { kind: 'all', privileges: WRITE_PRIVILEGES[kind] },

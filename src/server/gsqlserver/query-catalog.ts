@@ -77,7 +77,7 @@ function check(ctx: ServerContext, request: FastifyRequest): unknown {
 }
 
 export function registerQueryCatalogRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const cfg = (endpoint: string) => ({ config: { endpoint, auth: 'basic' as const } });
+  const cfg = (endpoint: string) => ({ config: { endpoint } });
   app.get('/gsql/v1/queries', cfg('GET /gsql/v1/queries'), async (r) => {
     const graph = graphParam(ctx, r);
     return okEnvelope(

@@ -141,7 +141,7 @@ function drop(ctx: ServerContext, request: FastifyRequest): unknown {
 
 export function registerQueryDescriptionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   for (const url of ['/gsql/v1/description', '/gsqlserver/gsql/description']) {
-    const cfg = (m: string) => ({ config: { endpoint: `${m} ${url}`, auth: 'basic' as const } });
+    const cfg = (m: string) => ({ config: { endpoint: `${m} ${url}` } });
     app.get(url, cfg('GET'), async (r) => get(ctx, r));
     app.put(url, cfg('PUT'), async (r) => put(ctx, r));
     app.delete(url, cfg('DELETE'), async (r) => drop(ctx, r));

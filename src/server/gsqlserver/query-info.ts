@@ -120,20 +120,20 @@ function queriesInfo(ctx: ServerContext, request: FastifyRequest): unknown {
 export function registerQueryInfoRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get(
     '/gsqlserver/gsql/queryinfo',
-    { config: { endpoint: 'GET /gsqlserver/gsql/queryinfo', auth: 'basic' } },
+    { config: { endpoint: 'GET /gsqlserver/gsql/queryinfo' } },
     async (r) => signatureDoc(ctx, r, 'query'),
   );
   for (const method of ['GET', 'POST'] as const) {
     app.route({
       method,
       url: '/gsql/v1/queries/signature',
-      config: { endpoint: `${method} /gsql/v1/queries/signature`, auth: 'basic' },
+      config: { endpoint: `${method} /gsql/v1/queries/signature` },
       handler: async (r) => signatureDoc(ctx, r, 'queryName'),
     });
   }
   app.get(
     '/gsql/v1/queries/info',
-    { config: { endpoint: 'GET /gsql/v1/queries/info', auth: 'basic' } },
+    { config: { endpoint: 'GET /gsql/v1/queries/info' } },
     async (r) => queriesInfo(ctx, r),
   );
 }

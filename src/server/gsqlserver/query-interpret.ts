@@ -56,7 +56,7 @@ export function registerQueryInterpretRoutes(app: FastifyInstance, ctx: ServerCo
   // letting them run to their deadline against a database about to close.
   app.addHook('preClose', async () => runningQueriesFor(ctx.db).abortAll());
   for (const url of ['/gsqlserver/interpreted_query', '/gsql/v1/queries/interpret']) {
-    app.post(url, { config: { endpoint: `POST ${url}`, auth: 'basic' } }, async (request) =>
+    app.post(url, { config: { endpoint: `POST ${url}` } }, async (request) =>
       interpret(ctx, request),
     );
   }

@@ -92,7 +92,7 @@ async function drop(ctx: ServerContext, request: FastifyRequest, names: string[]
 }
 
 export function registerSchemaGraphRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const cfg = (endpoint: string) => ({ config: { endpoint, auth: 'basic' as const } });
+  const cfg = (endpoint: string) => ({ config: { endpoint } });
   const path = '/gsql/v1/schema/graphs';
   app.get(path, cfg(`GET ${path}`), async () => ({
     graphs: ctx.db.catalog.graphs.map((g) => graphSummary(ctx.db.catalog, g)),

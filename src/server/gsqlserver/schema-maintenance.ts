@@ -22,7 +22,7 @@ function checked(ctx: ServerContext, failed: string): void {
 }
 
 export function registerSchemaMaintenanceRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const cfg = (endpoint: string) => ({ config: { endpoint, auth: 'basic' as const } });
+  const cfg = (endpoint: string) => ({ config: { endpoint } });
   app.post('/gsql/v1/schema/change', cfg('POST /gsql/v1/schema/change'), async (r) => {
     const graph = scopeGraph(ctx, r);
     const body = bodyObject(r);

@@ -196,7 +196,7 @@ async function drop(
 
 function register(app: FastifyInstance, ctx: ServerContext, kind: TypeKind): void {
   const cfg = (method: string, suffix = '') => ({
-    config: { endpoint: `${method} ${kind.path}${suffix}`, auth: 'basic' as const },
+    config: { endpoint: `${method} ${kind.path}${suffix}` },
   });
   const one = '/{name}';
   app.get(kind.path, cfg('GET'), async (r) =>

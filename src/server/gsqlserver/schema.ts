@@ -55,17 +55,17 @@ export function registerSchemaRoutes(app: FastifyInstance, ctx: ServerContext): 
     return g === '' ? undefined : g;
   };
   for (const url of ['/gsqlserver/gsql/schema', '/gsql/v1/schema']) {
-    app.get(url, { config: { endpoint: `GET ${url}`, auth: 'basic' } }, async (request) =>
+    app.get(url, { config: { endpoint: `GET ${url}` } }, async (request) =>
       okEnvelope(schemaOf(ctx, request, graphParam(request), queryOf(request).get('type'))),
     );
   }
   app.get<{ Params: { graph: string } }>(
     '/gsql/v1/schema/graphs/:graph',
-    { config: { endpoint: 'GET /gsql/v1/schema/graphs/{graph_name}', auth: 'basic' } },
+    { config: { endpoint: 'GET /gsql/v1/schema/graphs/{graph_name}' } },
     async (request) => okEnvelope(schemaOf(ctx, request, request.params.graph, undefined)),
   );
   for (const url of ['/gsqlserver/gsql/udtlist', '/gsql/v1/udt/tuples']) {
-    app.get(url, { config: { endpoint: `GET ${url}`, auth: 'basic' } }, async (request) =>
+    app.get(url, { config: { endpoint: `GET ${url}` } }, async (request) =>
       udtList(ctx, request),
     );
   }

@@ -53,7 +53,7 @@ export function registerShellTransport(app: FastifyInstance, ctx: ServerContext,
     const creds = decodeBasic(textBody(request));
     const cookie = readGsqlCookie(request);
     const failure = (message: string) => ({ error: true, message, isClientCompatible: true });
-    if (!creds || !(await ctx.credentialCheck(creds.user, creds.password)))
+    if (!creds || !(await ctx.credentialCheck(creds.user, creds.password, request.ip)))
       return failure(INVALID_CREDENTIALS);
     const graph = typeof cookie.graph === 'string' && cookie.graph !== '' ? cookie.graph : undefined;
     if (graph !== undefined && !ctx.db.catalog.graphs.some((g) => g.name === graph)) {
@@ -73,7 +73,7 @@ export function registerShellTransport(app: FastifyInstance, ctx: ServerContext,
   for (const kind of ['file', 'command'] as const) {
     app.post(
       `${prefix}/${kind}`,
-      { config: { endpoint: `POST ${prefix}/${kind}`, auth: 'basic' } },
+      { config: { endpoint: `POST ${prefix}/${kind}` } },
       async (request, reply) => {
         const text = decodeFormText(textBody(request));
         const cookie = readGsqlCookie(request);
@@ -91,7 +91,7 @@ export function registerShellTransport(app: FastifyInstance, ctx: ServerContext,
 
   app.post(
     `${prefix}/version`,
-    { config: { endpoint: `POST ${prefix}/version`, auth: 'basic' } },
+    { config: { endpoint: `POST ${prefix}/version` } },
     async (_r, reply) => reply.type('text/plain; charset=utf-8').send(gsqlVersionText(ctx.tigergraphVersion)),
   );
 

@@ -14,7 +14,7 @@ import { streamScript } from './script-stream.js';
 export function registerStatementRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post(
     '/gsql/v1/statements',
-    { config: { endpoint: 'POST /gsql/v1/statements', auth: 'basic' } },
+    { config: { endpoint: 'POST /gsql/v1/statements' } },
     async (request, reply) => {
       if (queryOf(request).bool('async', false)) {
         throw new RestError(

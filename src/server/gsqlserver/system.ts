@@ -18,7 +18,7 @@ export function registerGsqlSystemRoutes(app: FastifyInstance, ctx: ServerContex
 
   app.get(
     '/gsql/v1/version',
-    { config: { endpoint: 'GET /gsql/v1/version', auth: 'basic' } },
+    { config: { endpoint: 'GET /gsql/v1/version' } },
     async (_req, reply) =>
       reply.type('text/plain; charset=utf-8').send(gsqlVersionText(ctx.tigergraphVersion)),
   );

@@ -10,9 +10,12 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
+import { AuthError } from '../../auth/errors.js';
 import { stringifyJson } from '../../util/json.js';
 import { EngineError } from '../../engine/api.js';
+import { installAccessHook, type AccessHookOptions } from './access-hook.js';
 import { DEFAULT_BODY_LIMIT, installRawBodyParser } from './body.js';
+import { installBrowserGuard, type BrowserPolicy } from './browser-guard.js';
 import { endpointNotFound, errorEnvelope, httpStatusForCode, RestError } from './envelope.js';
 import type { LatencyRecorder } from './latency.js';
 import { installResponseLimit } from './limits.js';
@@ -26,6 +29,20 @@ declare module 'fastify' {
   }
 }
 
+/** A route a listener serves, as registered (HEAD twins of GET routes left out). */
+export interface ServedRoute {
+  method: string;
+  /** Fastify's pattern, e.g. `/restpp/graph/:graph_name`. */
+  url: string;
+}
+
+const served = new WeakMap<FastifyInstance, ServedRoute[]>();
+
+/** Every route registered on a listener app so far (the route-coverage test walks these). */
+export function servedRoutes(app: FastifyInstance): readonly ServedRoute[] {
+  return served.get(app) ?? [];
+}
+
 export interface ListenerAppOptions {
   /** Latency of every routed request is recorded here. */
   recorder?: LatencyRecorder;
@@ -34,6 +51,10 @@ export interface ListenerAppOptions {
   bodyLimit?: number;
   /** Where unexpected errors are reported (never to the client). */
   logError?: (message: string) => void;
+  /** The listener's access check (route table); every listener of a server has one. */
+  access?: AccessHookOptions;
+  /** Which other origins' pages may call the listener (none by default; see browser-guard.ts). */
+  browser?: BrowserPolicy;
 }
 
 export function createListenerApp(options: ListenerAppOptions = {}): FastifyInstance {
@@ -63,6 +84,13 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
       querystringParser: (text: string) => parseQueryString(text) as unknown as Record<string, unknown>,
     },
   });
+  const routes: ServedRoute[] = [];
+  served.set(app, routes);
+  app.addHook('onRoute', (r) => {
+    for (const method of Array.isArray(r.method) ? r.method : [r.method]) {
+      if (method !== 'HEAD') routes.push({ method, url: r.url });
+    }
+  });
   installRawBodyParser(app);
   app.setReplySerializer((payload) => stringifyJson(payload));
   installResponseLimit(app);
@@ -76,6 +104,9 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
     void reply.header('Connection', 'close');
     throw new RestError('SYS-0001', 'The server is shutting down.');
   });
+  // Foreign pages first, then credentials: both before any body is read.
+  installBrowserGuard(app, options.browser ?? {});
+  if (options.access) installAccessHook(app, { log: logError, ...options.access });
 
   app.setNotFoundHandler((request, reply) => {
     let path = request.url.split('?')[0];
@@ -127,6 +158,7 @@ export function queryOf(request: FastifyRequest): QueryParams {
 }
 
 function sendError(reply: FastifyReply, error: RestError): void {
+  if (error.retryAfter !== undefined) void reply.header('Retry-After', String(error.retryAfter));
   void reply
     .code(error.status)
     .type('application/json')
@@ -140,6 +172,12 @@ function toRestError(
   logError: (m: string) => void,
 ): RestError {
   if (error instanceof RestError) return error;
+  if (error instanceof AuthError) {
+    return new RestError(error.code, error.message, {
+      status: error.status,
+      ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+    });
+  }
   if (error instanceof EngineError) return new RestError(error.code, error.message);
   const fe = error as Partial<FastifyError>;
   if (typeof fe.code === 'string' && fe.code.startsWith('FST_')) {

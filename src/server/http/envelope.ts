@@ -40,15 +40,18 @@ export function errorEnvelope(code: string, message: string, results: unknown = 
 export class RestError extends Error {
   readonly status: number;
   readonly results: unknown;
+  /** Seconds to wait before trying again (a 429 answers it as `Retry-After`). */
+  readonly retryAfter?: number;
   constructor(
     readonly code: string,
     message: string,
-    options: { status?: number; results?: unknown } = {},
+    options: { status?: number; results?: unknown; retryAfter?: number } = {},
   ) {
     super(message);
     this.name = 'RestError';
     this.status = options.status ?? httpStatusForCode(code);
     this.results = options.results ?? [];
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
   }
 }
 

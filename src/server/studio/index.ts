@@ -2,7 +2,7 @@
  * Ocelot Studio on the GSQL listener (:14240): the page at /studio/, its bundled files at
  * /studio/<file>, and the session login under /studio/api/. The UI's own code is in studio/ at the
  * repository root; this folder only serves it and keeps the sessions. The session cookie becomes a
- * credential of the listener through `installStudioSessionCredential`, which the auth hook installs.
+ * credential of the listener through `studioSessionCredential`, which the access hook consults.
  */
 import type { FastifyInstance } from 'fastify';
 import type { CatalogHolder } from '../../auth/service.js';
@@ -10,7 +10,7 @@ import { INDEX_FILE, StudioAssets } from './assets.js';
 import { registerStudioLoginRoutes } from './login-routes.js';
 import { StudioSessions } from './session-store.js';
 
-export { installStudioSessionCredential } from './session-credential.js';
+export { studioSessionCredential } from './session-credential.js';
 export { StudioSessions, type StudioSessionOptions } from './session-store.js';
 export { SESSION_COOKIE } from './cookie.js';
 export { studioCsp } from './assets.js';

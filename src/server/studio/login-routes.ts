@@ -64,11 +64,13 @@ async function login(
   const { username, password } = credentialsOf(request);
   const auth = AuthService.for(db);
   try {
-    const principal = await auth.authenticatePassword(username, password);
+    const principal = await auth.authenticatePassword(username, password, request.ip);
     // A secret presented as `__GSQL__secret` is a credential of programs, not a Studio login.
     if (principal.via !== 'password') throw new AuthError('unauthenticated', 'REST-10016', INVALID_LOGIN);
   } catch (e) {
-    if (e instanceof AuthError) throw new RestError('REST-10016', INVALID_LOGIN, { status: 401 });
+    // A throttled login stays a 429 (with Retry-After), not a wrong password.
+    if (e instanceof AuthError && e.kind !== 'throttled')
+      throw new RestError('REST-10016', INVALID_LOGIN, { status: 401 });
     throw e;
   }
   const state = await auth.state();

@@ -1,16 +1,15 @@
 /**
  * The Studio's session cookie as a credential of the GSQL listener (:14240, REST++ under /restpp
- * included). Installed by the auth hook ahead of the credential check: a request without an
- * Authorization header that carries a live session cookie gets the session's user as its
- * principal, and the access table is then checked as for any caller. The cookie counts only on
+ * included). The access hook asks it for a request without an Authorization header: a live session
+ * cookie gives the session's user as its principal, and the route table is then checked as for
+ * any caller. The cookie counts only on
  * same-origin requests (same-origin.ts); from anywhere else it is refused with 403.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../../auth/authorize.js';
 import { AuthService, type CatalogHolder } from '../../auth/service.js';
 import { findUser } from '../../auth/users.js';
 import { RestError } from '../http/envelope.js';
-import { ruleOf } from '../restpp/token-auth.js';
 import { readSessionCookie } from './cookie.js';
 import { crossOriginReason } from './same-origin.js';
 import type { StudioSession, StudioSessions } from './session-store.js';
@@ -63,19 +62,20 @@ export function sessionPrincipal(session: StudioSession): Principal {
   return { user: session.user, via: 'password' };
 }
 
-export function installStudioSessionCredential(
-  app: FastifyInstance,
+/**
+ * The session cookie as a credential for the access hook (http/access-hook.ts), which asks only
+ * for a route that needs a caller and a request without an Authorization header (explicit
+ * credentials win): the session's user, or undefined without a live session. A cookie from
+ * anywhere but the Studio's own origin is refused with 403.
+ */
+export function studioSessionCredential(
   db: CatalogHolder,
   sessions: StudioSessions,
-): void {
-  app.addHook('onRequest', async (request) => {
-    // Explicit credentials win; public and unrouted requests need none.
-    if (request.headers.authorization !== undefined) return;
-    const rule = ruleOf(request);
-    if (!rule || rule.kind === 'public') return;
+): (request: FastifyRequest) => Promise<Principal | undefined> {
+  return async (request) => {
     const live = await liveSession(request, db, sessions);
-    if (!live) return;
+    if (!live) return undefined;
     requireSameOrigin(request);
-    request.principal = sessionPrincipal(live.session);
-  });
+    return sessionPrincipal(live.session);
+  };
 }

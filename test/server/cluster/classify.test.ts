@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { FastifyRequest } from 'fastify';
-import { ENDPOINT_ACCESS } from '../../../src/auth/access-table.js';
+import { ROUTE_RULES } from '../../../src/auth/route-rules.js';
 import type { Catalog, StoredQuery } from '../../../src/catalog/types.js';
 import { EMPTY_CATALOG } from '../../../src/catalog/types.js';
 import { classifyRequest, scriptWrites, storedQueryWrites } from '../../../src/server/cluster/classify.js';
@@ -93,8 +93,8 @@ test('endpoints: REST++ and GSQL-server writes are forwarded, reads stay, health
   for (const [endpoint, expected] of cases) {
     assert.equal(classifyRequest(endpoint, req({}), catalog), expected, endpoint);
   }
-  // Every endpoint of the access table has a class.
-  for (const endpoint of ENDPOINT_ACCESS.keys()) {
+  // Every route of the route table has a class.
+  for (const endpoint of Object.values(ROUTE_RULES).flatMap((rows) => Object.keys(rows))) {
     assert.ok(
       ['read', 'write', 'node'].includes(classifyRequest(endpoint, req({ body: '' }), catalog)),
       endpoint,

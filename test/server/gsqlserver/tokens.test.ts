@@ -27,7 +27,15 @@ test('POST /gsql/v1/tokens with a secret (no other credentials) or with Basic cr
   assert.deepEqual(Object.keys(r.body).sort(), ['error', 'expiration', 'message', 'token']);
   assert.equal(r.body.expiration, javaDateText(s.clock.now + 1000));
   const token = String(r.body.token);
-  const check = await call(`${s.gsql}/gsql/v1/tokens/check`, { method: 'POST', body: { token } });
+  // Whose token it is and for which graph is told only to a caller with credentials.
+  const anonymous = await call(`${s.gsql}/gsql/v1/tokens/check`, { method: 'POST', body: { token } });
+  assert.equal(anonymous.status, 401, anonymous.text);
+  assert.doesNotMatch(anonymous.text, /tigergraph|social/);
+  const check = await call(`${s.gsql}/gsql/v1/tokens/check`, {
+    method: 'POST',
+    auth: `Bearer ${token}`,
+    body: { token },
+  });
   assert.deepEqual(check.body, {
     error: false,
     message: 'The token is valid.',
@@ -47,6 +55,7 @@ test('POST /gsql/v1/tokens with a secret (no other credentials) or with Basic cr
 test('tokens/check refuses unknown and expired tokens with 401', async () => {
   const unknown = await call(`${s.gsql}/gsql/v1/tokens/check`, {
     method: 'POST',
+    auth: ROOT_BASIC,
     body: { token: 'zzzzzzzzzzzzzzzzzzzzzzzz' },
   });
   assert.equal(unknown.status, 401);
@@ -55,10 +64,18 @@ test('tokens/check refuses unknown and expired tokens with 401', async () => {
     (await call(`${s.gsql}/gsql/v1/tokens`, { method: 'POST', body: { secret, lifetime: 1 } })).body.token,
   );
   s.clock.now += 2;
-  const expired = await call(`${s.gsql}/gsql/v1/tokens/check`, { method: 'POST', body: { token: t } });
+  const expired = await call(`${s.gsql}/gsql/v1/tokens/check`, {
+    method: 'POST',
+    auth: ROOT_BASIC,
+    body: { token: t },
+  });
   assert.equal(expired.status, 401);
   assert.match(String(expired.body.message), /has expired$/);
-  const missing = await call(`${s.gsql}/gsql/v1/tokens/check`, { method: 'POST', body: {} });
+  const missing = await call(`${s.gsql}/gsql/v1/tokens/check`, {
+    method: 'POST',
+    auth: ROOT_BASIC,
+    body: {},
+  });
   assert.equal(missing.status, 400);
 });
 
@@ -77,7 +94,8 @@ test('DELETE /gsql/v1/tokens deletes one or several tokens, all or none', async 
   assert.equal(mixed.status, 400);
   assert.equal(mixed.body.code, 'REST-3300');
   assert.equal(
-    (await call(`${s.gsql}/gsql/v1/tokens/check`, { method: 'POST', body: { token: b } })).status,
+    (await call(`${s.gsql}/gsql/v1/tokens/check`, { method: 'POST', auth: ROOT_BASIC, body: { token: b } }))
+      .status,
     200,
   );
   const both = await call(`${s.gsql}/gsql/v1/tokens`, {
@@ -87,7 +105,8 @@ test('DELETE /gsql/v1/tokens deletes one or several tokens, all or none', async 
   });
   assert.equal(both.status, 200, both.text);
   assert.equal(
-    (await call(`${s.gsql}/gsql/v1/tokens/check`, { method: 'POST', body: { token: c } })).status,
+    (await call(`${s.gsql}/gsql/v1/tokens/check`, { method: 'POST', auth: ROOT_BASIC, body: { token: c } }))
+      .status,
     401,
   );
   const empty = await call(`${s.gsql}/gsql/v1/tokens`, { method: 'DELETE', body: { secret } });

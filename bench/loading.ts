@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SyncMode } from '../src/engine/api.js';
 import { Database } from '../src/engine/database.js';
+import { importRoots } from '../src/auth/file-roots.js';
 import { prepareJob, runJobOnFiles } from '../src/loading/job.js';
 import { startServers } from '../src/server/start.js';
 import { runScript } from '../src/shell/run-script.js';
@@ -111,7 +112,7 @@ CREATE LOADING JOB load_rmat FOR GRAPH rmat {
     const job = prepareJob(stored.text, 'rmat', db);
     t0 = Date.now();
     startCpu();
-    const [res] = await runJobOnFiles(db, job, { paths: new Map([['f', file]]) });
+    const [res] = await runJobOnFiles(db, job, { roots: importRoots([dir]), paths: new Map([['f', file]]) });
     report(
       `RUN LOADING JOB (sync ${a.sync})`,
       res.stats.validLine,
@@ -224,6 +225,7 @@ CREATE LOADING JOB load_social FOR GRAPH social {
   const t0 = Date.now();
   startCpu();
   const results = await runJobOnFiles(db, job, {
+    roots: importRoots([dir]),
     paths: new Map([
       ['persons', pf],
       ['posts', qf],

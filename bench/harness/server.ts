@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GsqlSession } from '../../src/cli/gsql-transport.js';
 
@@ -81,6 +82,7 @@ export class OcelotServer {
     readonly startMs: number,
   ) {}
 
+  /** The generated data files lie beside the data directory: that is where loading jobs read. */
   static async start(dataDir: string, timeoutMs = 600_000): Promise<OcelotServer> {
     const t0 = performance.now();
     const { child, stdout } = await spawnReady(
@@ -89,6 +91,8 @@ export class OcelotServer {
         'serve',
         '--data',
         dataDir,
+        '--import-dir',
+        dirname(dataDir),
         '--host',
         '127.0.0.1',
         '--restpp-port',

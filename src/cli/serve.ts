@@ -3,6 +3,7 @@
  * SIGINT/SIGTERM (listeners closed, then the Database) or a fatal durability error (non-zero exit).
  */
 import { readFileSync } from 'node:fs';
+import { delimiter } from 'node:path';
 import { AuthService } from '../auth/service.js';
 import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
@@ -52,9 +53,16 @@ Options (each also read from the environment variable shown; a flag wins over th
   --tigergraph-version X.Y.Z  TigerGraph release to report (OCELOT_TIGERGRAPH_VERSION, default ${DEFAULT_TIGERGRAPH_VERSION})
   --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
   --output-dir DIR            directory that queries' FILE objects (f.println, PRINT … TO_CSV)
-                              write into and SelectVertex()/LOADACCUM() read from; paths outside
-                              it are refused, and without it query files are refused
-                              (OCELOT_OUTPUT_DIR)
+                              and /rebuildnow summaries write into (SelectVertex()/LOADACCUM() may
+                              read from it too); paths outside it are refused, and without it
+                              output files are refused (OCELOT_OUTPUT_DIR)
+  --import-dir DIR[:DIR…]     directories RUN LOADING JOB files (USING, DEFINE FILENAME) and query
+                              input files are read from; relative paths are looked up in them,
+                              paths outside them, with '..' or through links out of them are
+                              refused (OCELOT_IMPORT_DIR, default <data dir>/import)
+  --cors-origin ORIGIN[,…]    web pages of these origins (e.g. https://app.example.com) may call
+                              the server from a browser; requests from other pages are refused
+                              (OCELOT_CORS_ORIGIN, default none)
   --auth                      REST++ authentication: requests need a token (Authorization: Bearer),
                               /requesttoken is served (OCELOT_AUTH=true)
   --body-limit-mb N           largest request body in MB, 1 to 1024; larger bodies (e.g. POST /ddl
@@ -99,6 +107,7 @@ const SPECS: OptionSpec[] = [
   { names: ['--tigergraph-version'], key: 'tigergraph-version' },
   { names: ['--sync'], key: 'sync' },
   { names: ['--output-dir'], key: 'output-dir' },
+  { names: ['--import-dir'], key: 'import-dir' },
   { names: ['--auth'], key: 'auth', flag: true },
   { names: ['--body-limit-mb'], key: 'body-limit-mb' },
   { names: ['--rebuild-interval'], key: 'rebuild-interval' },
@@ -127,6 +136,7 @@ const ENV: Record<string, string> = {
   'tigergraph-version': 'OCELOT_TIGERGRAPH_VERSION',
   sync: 'OCELOT_SYNC',
   'output-dir': 'OCELOT_OUTPUT_DIR',
+  'import-dir': 'OCELOT_IMPORT_DIR',
   auth: 'OCELOT_AUTH',
   'body-limit-mb': 'OCELOT_BODY_LIMIT_MB',
   'rebuild-interval': 'OCELOT_REBUILD_INTERVAL',
@@ -164,6 +174,28 @@ export interface ServeConfig {
   cluster?: ClusterServerOptions;
   /** GraphQL limits, introspection, allow-list and CORS origins. */
   graphql: GraphQLConfig;
+  /** Where server-side input files are read; none given: `<data dir>/import`. */
+  importDirs?: string[];
+  /** Origins whose web pages may call the server (CORS). */
+  corsOrigins: string[];
+}
+
+/** `https://host[:port]` origins, comma-separated; anything else (a path, a wildcard) is an error. */
+function parseOrigins(text: string | undefined, source: string): string[] {
+  if (text === undefined) return [];
+  return text.split(',').map((o) => {
+    const origin = o.trim();
+    let u: URL | undefined;
+    try {
+      u = new URL(origin);
+    } catch {
+      u = undefined;
+    }
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== origin) {
+      throw new UsageError(`${source} takes origins such as https://app.example.com, not '${origin}'`);
+    }
+    return origin;
+  });
 }
 
 /** Resolves flags over environment variables over defaults, validating each. */
@@ -226,6 +258,10 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     ...(pick('output-dir') === undefined ? {} : { outputDir: pick('output-dir') }),
     ...(cluster ? { cluster } : {}),
     graphql,
+    ...(pick('import-dir') === undefined
+      ? {}
+      : { importDirs: (pick('import-dir') ?? '').split(delimiter).filter((d) => d !== '') }),
+    corsOrigins: parseOrigins(pick('cors-origin'), source('cors-origin')),
   };
 }
 
@@ -363,6 +399,8 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       rebuildIntervalMs: config.rebuildIntervalMs,
       ...(config.outputDir === undefined ? {} : { outputDir: config.outputDir }),
       graphql: config.graphql,
+      ...(config.importDirs === undefined ? {} : { importDirs: config.importDirs }),
+      corsOrigins: config.corsOrigins,
       runScript: io.runScript,
       fileLayer: io.fileLayer,
       ...(config.cluster ? { cluster: config.cluster } : {}),

@@ -141,6 +141,11 @@ export class Database implements CatalogStore {
   }
 
   /** Opens (creating if needed) a data directory and recovers it: newest checkpoint + WAL replay. */
+  /** The data directory this Database was opened on. */
+  get dataDir(): string {
+    return this.opts.dataDir;
+  }
+
   static async open(opts: DatabaseOptions): Promise<Database> {
     // A fatal error during recovery has no Database to stop yet; one after it stops this one.
     const opened: { db?: Database } = {};
@@ -585,8 +590,9 @@ export class Database implements CatalogStore {
     const path = opts.path ?? DEFAULT_REBUILD_PATH;
     const summaryFile = join(path, `rebuild_summary_${Date.now()}.txt`);
     if (writeSummary) {
-      await mkdir(path, { recursive: true });
-      await writeFile(summaryFile, summary.text);
+      await mkdir(path, { recursive: true, mode: 0o700 });
+      // A new file only: never one a link placed at this name points to.
+      await writeFile(summaryFile, summary.text, { flag: 'wx', mode: 0o600 });
     }
     this.opts.log?.(
       `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped; ` +

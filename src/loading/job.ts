@@ -4,6 +4,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { FileRootError, resolveReadable, type FileRoot } from '../auth/file-roots.js';
 import type { LoadingJobAst } from '../gsql/ast-loading.js';
 import { tokenize } from '../gsql/lexer.js';
 import { Parser } from '../gsql/parser-core.js';
@@ -57,7 +58,20 @@ export function localPath(path: string): string {
   return path.replace(/^(?:all|any|m\d+(?:\|m\d+)*):/i, '');
 }
 
-/** The files behind a path: the file itself, or every regular file of a directory in name order. */
+/** A path of the job, resolved under the import directories before anything is loaded. */
+function confined(roots: readonly FileRoot[], path: string): string {
+  try {
+    return resolveReadable(roots, path);
+  } catch (e) {
+    if (e instanceof FileRootError) throw new LoadingJobError(`Cannot load ${e.message}.`);
+    throw e;
+  }
+}
+
+/**
+ * The files behind a path: the file itself, or every regular file of a directory in name order
+ * (entries that are links are skipped, so none leads out of the directory).
+ */
 async function filesOf(path: string): Promise<string[]> {
   let st;
   try {
@@ -71,6 +85,8 @@ async function filesOf(path: string): Promise<string[]> {
 }
 
 export interface RunFilesOptions extends RunOptions {
+  /** Where files may be read (`--import-dir`): every path is resolved under these (auth/file-roots.ts). */
+  roots: readonly FileRoot[];
   /** `USING f="path"` of RUN LOADING JOB, by variable name. */
   paths?: ReadonlyMap<string, string>;
   /** Called before each file starts. */
@@ -86,7 +102,7 @@ export interface RunFilesOptions extends RunOptions {
 export async function runJobOnFiles(
   db: LoadingDatabase,
   job: CompiledJob,
-  opts: RunFilesOptions = {},
+  opts: RunFilesOptions,
 ): Promise<FileResult[]> {
   const given = opts.paths ?? new Map<string, string>();
   for (const name of given.keys()) {
@@ -103,7 +119,7 @@ export async function runJobOnFiles(
         `Filename variable "${plan.key}" has no file: give one with USING ${plan.key}="path" or in DEFINE FILENAME.`,
       );
     }
-    work.push({ plan, path: localPath(path) });
+    work.push({ plan, path: confined(opts.roots, localPath(path)) });
   }
   const results: FileResult[] = [];
   for (const { plan, path } of work) {

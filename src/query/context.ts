@@ -18,6 +18,8 @@ export interface RunOptions {
   deadline?: number;
   /** The directory FILE objects write into (`ocelot serve --output-dir`); none: FILE is refused. */
   outputDir?: string;
+  /** Directories SelectVertex()/LOADACCUM() may also read from (`--import-dir`). */
+  importDirs?: readonly string[];
   /** The server's log, for LOG statements; none: LOG writes nothing. */
   log?: (line: string) => void;
 }

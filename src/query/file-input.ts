@@ -1,14 +1,12 @@
 /**
  * Input files of a query (`SelectVertex(…)` and `LOADACCUM(…)`): read whole when the statement
- * runs, from the server's query file directory (`ocelot serve --output-dir`), the same directory
- * FILE objects write to: a relative path is taken inside it, an absolute one must lie inside it
- * (symbolic links followed). Fields are split on a one-character separator and kept verbatim
+ * runs, from the server's output directory (`--output-dir`, where FILE objects write) or its import
+ * directories (`--import-dir`), confined to them as auth/file-roots.ts does it. Fields are split on a one-character separator and kept verbatim
  * (quotes included), as TigerGraph reads them.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { FileRootError, importRoots, resolveReadable, type FileRoot } from '../auth/file-roots.js';
 import type { FileColumn } from '../gsql/ast-query.js';
-import { inside } from './file-output.js';
 import { QueryRuntimeError } from './values.js';
 
 export interface InputRows {
@@ -18,34 +16,36 @@ export interface InputRows {
   columns: number[];
 }
 
+/** Where a run's input files may come from: the output directory, then the import directories. */
+export function queryInputRoots(opts: { outputDir?: string; importDirs?: readonly string[] }): FileRoot[] {
+  return [
+    ...(opts.outputDir === undefined
+      ? []
+      : [{ dir: opts.outputDir, name: `the output directory ${opts.outputDir}` }]),
+    ...importRoots(opts.importDirs ?? []),
+  ];
+}
+
 function refuse(what: string, given: string, why: string): QueryRuntimeError {
   return new QueryRuntimeError(`Runtime Error: ${what} cannot read "${given}": ${why}`);
 }
 
-/** The real path of an input file, refused unless it lies inside `dir`. */
-function inputPath(what: string, given: string, dir: string | undefined): string {
-  if (dir === undefined) {
+/** The real path of an input file, resolved under the query's input roots (auth/file-roots.ts). */
+function inputPath(what: string, given: string, roots: readonly FileRoot[]): string {
+  if (roots.length === 0) {
     throw refuse(
       what,
       given,
-      'this server reads no query input files; start it with --output-dir DIR (or OCELOT_OUTPUT_DIR)',
+      'this server reads no query input files; start it with --output-dir DIR (or OCELOT_OUTPUT_DIR) or --import-dir DIR',
     );
   }
-  let root: string;
   let real: string;
   try {
-    root = realpathSync(dir);
-  } catch {
-    throw refuse(what, given, `the query file directory ${dir} does not exist`);
+    real = resolveReadable(roots, given);
+  } catch (e) {
+    if (e instanceof FileRootError) throw refuse(what, given, e.reason);
+    throw e;
   }
-  const target = resolve(root, given);
-  if (!inside(root, target)) throw refuse(what, given, `it is outside the query file directory ${dir}`);
-  try {
-    real = realpathSync(target);
-  } catch {
-    throw refuse(what, given, 'no such file');
-  }
-  if (!inside(root, real)) throw refuse(what, given, `it is outside the query file directory ${dir}`);
   if (!statSync(real).isFile()) throw refuse(what, given, 'it is not a file');
   return real;
 }
@@ -54,7 +54,7 @@ function inputPath(what: string, given: string, dir: string | undefined): string
 export function readInputRows(
   what: string,
   given: string,
-  dir: string | undefined,
+  roots: readonly FileRoot[],
   separator: string,
   header: boolean,
   columns: readonly FileColumn[],
@@ -64,7 +64,7 @@ export function readInputRows(
       `Runtime Error: ${what}: the separator must be one character, not "${separator}".`,
     );
   }
-  const text = readFileSync(inputPath(what, given, dir), 'utf8');
+  const text = readFileSync(inputPath(what, given, roots), 'utf8');
   const lines = text.split(/\r?\n/);
   const rows: InputRows['rows'] = [];
   let names: string[] | undefined;

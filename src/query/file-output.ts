@@ -5,8 +5,8 @@
  * are kept in memory and written when the query ends without an error, so a failed run leaves no
  * half-written file behind.
  */
-import { existsSync, lstatSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { FileRootError, resolveWritable } from '../auth/file-roots.js';
 import { stringifyJson, type JsonValue } from '../util/json.js';
 import { QueryRuntimeError } from './values.js';
 
@@ -48,15 +48,9 @@ function refuse(given: string, why: string): QueryRuntimeError {
   return new QueryRuntimeError(`Runtime Error: cannot open FILE "${given}": ${why}`);
 }
 
-/** Whether `p` is `dir` itself or below it. */
-export function inside(dir: string, p: string): boolean {
-  const rel = relative(dir, p);
-  return rel !== '' && rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel);
-}
-
 /**
- * Opens a FILE for a query run: a relative path is taken inside `outputDir`, an absolute one must
- * lie inside it (symbolic links followed). The empty path opens a FILE that refuses writes.
+ * Opens a FILE for a query run: the path is resolved for writing under `outputDir`
+ * (auth/file-roots.ts). The empty path opens a FILE that refuses writes.
  */
 export function openQueryFile(given: string, outputDir: string | undefined): QueryFile {
   if (given === '') return new QueryFile('', '');
@@ -66,32 +60,15 @@ export function openQueryFile(given: string, outputDir: string | undefined): Que
       'this server writes no query output files; start it with --output-dir DIR (or OCELOT_OUTPUT_DIR)',
     );
   }
-  let root: string;
   try {
-    root = realpathSync(outputDir);
-  } catch {
-    throw refuse(given, `the output directory ${outputDir} does not exist`);
+    return new QueryFile(
+      given,
+      resolveWritable({ dir: outputDir, name: `the output directory ${outputDir}` }, given),
+    );
+  } catch (e) {
+    if (e instanceof FileRootError) throw refuse(given, e.reason);
+    throw e;
   }
-  const target = resolve(root, given);
-  const parent = dirname(target);
-  if (!inside(root, target)) throw refuse(given, `it is outside the output directory ${outputDir}`);
-  if (!existsSync(parent) || !statSync(parent).isDirectory()) {
-    throw refuse(given, `the directory ${relative(root, parent) || '.'} does not exist in ${outputDir}`);
-  }
-  let real: string;
-  if (lstatSync(target, { throwIfNoEntry: false }) === undefined) {
-    real = resolve(realpathSync(parent), basename(target));
-  } else {
-    try {
-      real = realpathSync(target);
-    } catch {
-      // A symbolic link to nothing: writing would create its target, wherever that is.
-      throw refuse(given, 'it is a symbolic link to a file that does not exist');
-    }
-  }
-  if (!inside(root, real)) throw refuse(given, `it is outside the output directory ${outputDir}`);
-  if (existsSync(real) && statSync(real).isDirectory()) throw refuse(given, 'it is a directory');
-  return new QueryFile(given, real);
 }
 
 /** Writes every FILE a finished query opened (each file replaced by what the query printed). */
@@ -99,7 +76,7 @@ export function writeQueryFiles(files: readonly QueryFile[]): void {
   for (const f of files) {
     if (f.absPath === '') continue;
     try {
-      writeFileSync(f.absPath, f.lines.join(''));
+      writeFileSync(f.absPath, f.lines.join(''), { mode: 0o600 });
     } catch (e) {
       throw refuse(f.given, e instanceof Error ? e.message : String(e));
     }

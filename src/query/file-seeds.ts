@@ -12,7 +12,7 @@ import type { Accum } from './accumulators.js';
 import { typed } from './builtin-args.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
-import { readInputRows } from './file-input.js';
+import { queryInputRoots, readInputRows } from './file-input.js';
 import { Flow, type Cx, type Eval, type RowStmt } from './scope.js';
 import { T, typeText, type AccumT, type QType } from './types.js';
 import { canonical, QueryRuntimeError, TupleVal, Vtx } from './values.js';
@@ -38,7 +38,7 @@ function readRows(ctx: RunContext, what: string, a: FileArgs, columns: FileColum
   return readInputRows(
     what,
     a.file(ctx) as string,
-    ctx.opts.outputDir,
+    queryInputRoots(ctx.opts),
     a.separator(ctx) as string,
     a.header(ctx) === true,
     columns,

@@ -24,6 +24,8 @@ export interface ServerContext {
   readonly outputDir?: string;
   /** This server's cluster node (`--cluster`); none when it runs alone. */
   readonly cluster?: ClusterNode;
+  /** Where loading jobs and queries read server-side files (`--import-dir`); none: refused. */
+  readonly importDirs?: readonly string[];
   /** Operational log lines (stderr in the CLI). */
   readonly log: (line: string) => void;
   /** GraphQL limits, introspection, allow-list and CORS origins (defaults when absent). */

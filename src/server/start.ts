@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
+import { defaultImportDir, ensureImportDir } from '../auth/file-roots.js';
 import { AuthService } from '../auth/service.js';
 import { ClusterNode } from '../cluster/index.js';
 import { Database } from '../engine/database.js';
@@ -69,6 +70,11 @@ export interface ServerOptions {
   outputDir?: string;
   /** GraphQL limits, introspection, allow-list and CORS origins (defaults when absent). */
   graphql?: GraphQLConfig;
+  /**
+   * Where loading jobs and queries read server-side files (`--import-dir`); default the data
+   * directory's `import/`, created when missing.
+   */
+  importDirs?: readonly string[];
   /** The GSQL executor; the shell of src/shell over the Database by default. */
   runScript?: ScriptRunner;
   log?: (line: string) => void;
@@ -172,6 +178,8 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
 
   async function buildAndListen(): Promise<void> {
     AuthService.for(db).restppAuth = opts.auth ?? false;
+    const importDirs = opts.importDirs?.length ? opts.importDirs : [defaultImportDir(db.dataDir)];
+    if (!opts.importDirs?.length) ensureImportDir(db.dataDir);
     const recorder = new LatencyRecorder();
     const endpoints = new EndpointRegistry();
     const ctx: ServerContext = {
@@ -180,10 +188,11 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       credentialCheck: opts.credentialCheck ?? gsqlCredentialCheck(db),
       recorder,
       endpoints,
-      runScript: opts.runScript ?? shellRunner(db, opts.outputDir, log),
+      runScript: opts.runScript ?? shellRunner(db, { outputDir: opts.outputDir, importDirs, log }),
       ...(opts.outputDir === undefined ? {} : { outputDir: opts.outputDir }),
       ...(cluster ? { cluster } : {}),
       ...(opts.graphql === undefined ? {} : { graphql: opts.graphql }),
+      importDirs,
       log,
     };
     const host = opts.host ?? '127.0.0.1';
@@ -195,7 +204,13 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       db,
       installRequestGraph: (id) => installQueueFor(db).get(id)?.graph,
     });
-    const restpp = createListenerApp({ recorder, logError: log, bodyLimit, access: access('restpp'), browser });
+    const restpp = createListenerApp({
+      recorder,
+      logError: log,
+      bodyLimit,
+      access: access('restpp'),
+      browser,
+    });
     mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
 
     const studioSessions = new StudioSessions(opts.studioSessions);

@@ -4,7 +4,8 @@
  * privileges are checked there. A refusal is reported at the statement and nothing runs.
  */
 import { AuthError } from '../auth/errors.js';
-import type { Stmt } from '../gsql/ast.js';
+import { requireQueryWrites, type DataWrite } from '../auth/query-access.js';
+import type { Pos, Stmt } from '../gsql/ast.js';
 import { ShellError, type ShellContext } from './context.js';
 import { authService, caller } from './auth-common.js';
 import { statementRequirement } from './statement-access.js';
@@ -17,6 +18,27 @@ export async function authorizeStatement(stmt: Stmt, ctx: ShellContext): Promise
     await authService(ctx).check(caller(ctx), required.rule, required.graph);
   } catch (e) {
     if (e instanceof AuthError) throw new ShellError(e.message, stmt);
+    throw e;
+  }
+}
+
+/**
+ * A query about to run: the caller also needs the privilege of each kind of write it makes
+ * (query/effects.ts), on the graph it runs in.
+ */
+export async function authorizeQueryWrites(
+  ctx: ShellContext,
+  pos: Pos,
+  graph: string,
+  query: string,
+  writes: ReadonlySet<DataWrite>,
+): Promise<void> {
+  if (writes.size === 0) return;
+  const svc = authService(ctx);
+  try {
+    requireQueryWrites(await svc.state(), caller(ctx), graph, query, writes);
+  } catch (e) {
+    if (e instanceof AuthError) throw new ShellError(e.message, pos);
     throw e;
   }
 }

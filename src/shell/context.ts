@@ -23,6 +23,8 @@ export interface ShellContext {
   settings: Map<string, string>;
   /** Where RUN QUERY's FILE objects write (the server's `--output-dir`); none: FILE is refused. */
   outputDir?: string;
+  /** Where RUN LOADING JOB and query inputs read (`--import-dir`); none: server files are refused. */
+  importDirs?: readonly string[];
   /** The server's log, where RUN QUERY's LOG statements write; none: they write nothing. */
   log?: (line: string) => void;
 }

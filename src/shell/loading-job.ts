@@ -5,6 +5,7 @@
  * TigerGraph's summary at the end (pyTigerGraph looks for "LOAD SUCCESSFUL").
  * SHOW JOB and DROP JOB are the generic job handlers.
  */
+import { importRoots } from '../auth/file-roots.js';
 import { findJob, saveJob } from '../catalog/alter.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
 import { LoadingJobError } from '../loading/expressions.js';
@@ -142,6 +143,7 @@ export const loadingJobHandlers: Pick<HandlerTable, 'create_loading_job' | 'run_
       let lastPrint = Date.now();
       let current = '';
       results = await runJobOnFiles(db, job, {
+        roots: importRoots(ctx.importDirs ?? []),
         paths,
         onFile: (_key, path) => {
           if (current !== '') finished++;

@@ -5,6 +5,7 @@
 import type { Expr, Pos, QueryStatement } from '../gsql/ast-query.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
 import { compileQuery, type CompiledQuery } from '../query/compile-query.js';
+import { queryWrites, storedQueriesOf, storedQueryWrites } from '../query/effects.js';
 import { QueryCompileError } from '../query/errors.js';
 import type { QueryDatabase } from '../query/graph.js';
 import { decodeRunArgs } from '../query/params.js';
@@ -19,6 +20,7 @@ import {
   type ShellContext,
 } from './context.js';
 import { envelopeText } from './query-output.js';
+import { authorizeQueryWrites } from './auth-check.js';
 
 /** The database behind the shell's catalog store (queries read and write graph data). */
 function databaseOf(ctx: ShellContext, pos: Pos): QueryDatabase {
@@ -62,6 +64,7 @@ async function runAndPrint(
   try {
     const { results, warnings } = await executeQuery(db, query, params, {
       outputDir: ctx.outputDir,
+      importDirs: ctx.importDirs,
       log: ctx.log,
     });
     ctx.print(envelopeText({ error: false, message: warnings.join('\n'), results }));
@@ -92,6 +95,8 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
           resolve: registry.resolver(graph, ctx.store.catalog),
         }),
       );
+      const writes = queryWrites(s.query, storedQueriesOf(registry, graph));
+      await authorizeQueryWrites(ctx, s.pos, graph, s.query.name, writes);
       await runAndPrint(ctx, query, s.args, s.pos);
       return;
     }
@@ -103,6 +108,8 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
           ? registry.installed(graph, s.name, ctx.store.catalog)
           : registry.compile(graph, s.name, ctx.store.catalog),
       );
+      const writes = storedQueryWrites(s.name, storedQueriesOf(registry, graph));
+      await authorizeQueryWrites(ctx, s.pos, graph, s.name, writes);
       await runAndPrint(ctx, query, s.args, s.pos);
       return;
     }

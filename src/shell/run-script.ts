@@ -26,6 +26,16 @@ import { queryHandlers } from './query-handlers.js';
 
 export type { CatalogStore, ShellSession };
 
+/** What a shell gets from the server it runs in. */
+export interface ShellOptions {
+  /** Where RUN QUERY's FILE objects write (`--output-dir`); none: FILE is refused. */
+  outputDir?: string;
+  /** Where loading jobs and query inputs read from (`--import-dir`); none: server files are refused. */
+  importDirs?: readonly string[];
+  /** The server's log, for RUN QUERY's LOG statements. */
+  log?: (line: string) => void;
+}
+
 const HANDLERS: HandlerTable = {
   ...ddlHandlers,
   ...schemaChangeHandlers,
@@ -74,16 +84,14 @@ export async function runScript(
   text: string,
   session: ShellSession,
   out: (text: string) => void,
-  outputDir?: string,
-  log?: (line: string) => void,
+  options: ShellOptions = {},
 ): Promise<number> {
   const ctx: ShellContext = {
     store,
     session,
     print: (line) => out(`${line}\n`),
     settings: new Map(),
-    ...(outputDir === undefined ? {} : { outputDir }),
-    ...(log === undefined ? {} : { log }),
+    ...options,
   };
   let code = 0;
   for (const item of parseScript(text)) {

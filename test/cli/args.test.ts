@@ -43,6 +43,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     bodyLimit: 200 * 1024 * 1024,
     rebuildIntervalMs: 30_000,
     graphql: { limits: { maxCost: 1_000_000, maxDepth: 15, maxRows: 1_000_000 } },
+    corsOrigins: [],
   });
   const env = {
     OCELOT_DATA: '/env/data',
@@ -70,6 +71,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     bodyLimit: 1024 * 1024 * 1024,
     rebuildIntervalMs: 0,
     graphql: { limits: { maxCost: 1_000_000, maxDepth: 15, maxRows: 1_000_000 } },
+    corsOrigins: [],
   });
   const c = resolveServeConfig(
     ['--data', '/flag', '--restpp-port=0', '--sync', 'none', '--tigergraph-version', '4.1.2'],
@@ -92,6 +94,20 @@ test('serve configuration: defaults, env vars, flags win', () => {
   const out = resolveServeConfig([], { OCELOT_OUTPUT_DIR: '/env/out' });
   assert.ok(out !== 'help');
   assert.equal(out.outputDir, '/env/out');
+  const files = resolveServeConfig(['--import-dir', '/a:/b'], {
+    OCELOT_IMPORT_DIR: '/env/in',
+    OCELOT_CORS_ORIGIN: 'https://app.example.com, http://127.0.0.1:3000',
+  });
+  assert.ok(files !== 'help');
+  assert.deepEqual(files.importDirs, ['/a', '/b']);
+  assert.deepEqual(files.corsOrigins, ['https://app.example.com', 'http://127.0.0.1:3000']);
+  for (const bad of ['*', 'https://app.example.com/path', 'file:///x', 'example.com']) {
+    assert.throws(
+      () => resolveServeConfig(['--cors-origin', bad], {}),
+      /--cors-origin takes origins such as https:\/\/app\.example\.com/,
+      bad,
+    );
+  }
   const outFlag = resolveServeConfig(['--output-dir', '/flag/out'], { OCELOT_OUTPUT_DIR: '/env/out' });
   assert.ok(outFlag !== 'help');
   assert.equal(outFlag.outputDir, '/flag/out');

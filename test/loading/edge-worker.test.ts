@@ -47,6 +47,7 @@ async function sameBothWays(
       const path = await t.file('edges.csv', text);
       const compiled = prepareJob(job, 'g', t.db);
       const [res] = await runJobOnFiles(t.db, compiled, {
+        roots: t.roots,
         paths: new Map([['f', path]]),
         edgeWorker,
         ...opts,
@@ -213,6 +214,7 @@ test('a load stopped half way stops the worker too and keeps what it committed',
     );
     const stop = new AbortController();
     const [res] = await runJobOnFiles(t.db, job, {
+      roots: t.roots,
       paths: new Map([['f', path]]),
       edgeWorker: true,
       batchSize: 1000,

@@ -17,7 +17,10 @@ async function script(name: string): Promise<string> {
 
 async function gsql(db: Database, text: string): Promise<string> {
   let out = '';
-  const code = await runScript(db, text, { user: 'tigergraph' }, (t) => (out += t));
+  // The fixtures' files are read from their own directory, the only import directory here.
+  const code = await runScript(db, text, { user: 'tigergraph' }, (t) => (out += t), {
+    importDirs: [FIXTURES],
+  });
   assert.equal(code, 0, out);
   return out;
 }

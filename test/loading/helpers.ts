@@ -2,6 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { importRoots, type FileRoot } from '../../src/auth/file-roots.js';
 import { Database } from '../../src/engine/database.js';
 import { runScript } from '../../src/shell/run-script.js';
 
@@ -9,6 +10,8 @@ export interface TestDb {
   /** Replaceable: a test that reopens the directory stores the new Database here for close(). */
   db: Database;
   dir: string;
+  /** The temporary directory as the only import directory loading jobs may read. */
+  roots: FileRoot[];
   /** Writes a file in the temporary directory and returns its path. */
   file(name: string, text: string | Buffer): Promise<string>;
   close(): Promise<void>;
@@ -23,6 +26,7 @@ export async function openTestDb(schema: string): Promise<TestDb> {
   const t: TestDb = {
     db,
     dir,
+    roots: importRoots([dir]),
     async file(name, text) {
       const p = join(dir, name);
       await writeFile(p, text);

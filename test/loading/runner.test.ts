@@ -38,6 +38,7 @@ test('GSQL 101 social job loads persons and friendships from files', async () =>
   try {
     const job = prepareJob(JOB, 'social', t.db);
     const results = await runJobOnFiles(t.db, job, {
+      roots: t.roots,
       paths: new Map([
         ['file1', await t.file('person.csv', PERSONS)],
         ['file2', await t.file('friendship.csv', FRIENDS)],
@@ -155,7 +156,10 @@ test('a directory path loads every file in it, in name order, each with its own 
       'social',
       t.db,
     );
-    const results = await runJobOnFiles(t.db, job, { paths: new Map([['file1', `ANY:${dir}`]]) });
+    const results = await runJobOnFiles(t.db, job, {
+      roots: t.roots,
+      paths: new Map([['file1', `ANY:${dir}`]]),
+    });
     assert.deepEqual(
       results.map((r) => [r.path.slice(dir.length + 1), r.stats.validLine]),
       [
@@ -164,11 +168,17 @@ test('a directory path loads every file in it, in name order, each with its own 
       ],
     );
     await assert.rejects(
-      runJobOnFiles(t.db, job, { paths: new Map([['file1', join(dir, 'missing.csv')]]) }),
-      /File ".*missing\.csv" does not exist or cannot be read\./,
+      runJobOnFiles(t.db, job, {
+        roots: t.roots,
+        paths: new Map([['file1', join(dir, 'missing.csv')]]),
+      }),
+      /Cannot load ".*missing\.csv": no such file in the import directory/,
     );
     await assert.rejects(
-      runJobOnFiles(t.db, job, { paths: new Map([['fileX', dir]]) }),
+      runJobOnFiles(t.db, job, {
+        roots: t.roots,
+        paths: new Map([['fileX', dir]]),
+      }),
       /"fileX" is not a filename variable of loading job "load_social"\./,
     );
   } finally {

@@ -100,11 +100,15 @@ test('a field that does not convert, a missing column and files outside the dire
   });
   await assert.rejects(runText(libraryGraph(), SELECT, { f: join(outside, 'secret.txt') }, undefined, opts), {
     message:
-      /^Runtime Error: SelectVertex\(\) cannot read ".*secret.txt": it is outside the query file directory/,
+      /^Runtime Error: SelectVertex\(\) cannot read ".*secret.txt": it is outside the output directory/,
   });
   await assert.rejects(
     runText(libraryGraph(), SELECT, { f: 'link.txt' }, undefined, opts),
-    /outside the query/,
+    /cannot read "link.txt": it leads out of the output directory .* through a symbolic link/,
+  );
+  await assert.rejects(
+    runText(libraryGraph(), SELECT, { f: '../secret.txt' }, undefined, opts),
+    /cannot read "..\/secret.txt": a path may not contain '..'/,
   );
   await assert.rejects(runText(libraryGraph(), SELECT, { f: 'none.txt' }, undefined, opts), /no such file/);
   await assert.rejects(runText(libraryGraph(), SELECT, { f: 'picks.csv' }), /start it with --output-dir/);

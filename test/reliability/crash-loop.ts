@@ -248,8 +248,9 @@ export async function crashLoop(opts: CrashLoopOptions): Promise<CrashLoopReport
     violations: [],
   };
   const data = join(opts.dataDir, 'data');
-  const rebuildDir = join(opts.dataDir, 'rebuild');
-  const start = () => startServe({ dataDir: data, sync: opts.sync });
+  // Summary folders of /rebuildnow are written in the output directory, named relative to it.
+  const rebuildDir = 'rebuild';
+  const start = () => startServe({ dataDir: data, sync: opts.sync, args: ['--output-dir', opts.dataDir] });
   let server = await start();
   try {
     const setup = await gsql(server.gsql, SCHEMA);

@@ -66,6 +66,8 @@ export async function loadRun(opts: LoadOptions): Promise<LoadReport> {
   const rnd = opts.random ?? Math.random;
   const s = await startServe({
     dataDir: join(opts.dir, 'data'),
+    // Summary folders of /rebuildnow are written in the output directory.
+    args: ['--output-dir', opts.dir],
     nodeArgs: ['--expose-gc', '--import', pathToFileURL(GC_PROBE).href],
   });
   try {
@@ -83,7 +85,7 @@ export async function loadRun(opts: LoadOptions): Promise<LoadReport> {
       body: JSON.stringify({ vertices: { P: vertices }, edges: { P: edges } }),
     });
     if (seeded.status !== 200) throw new Error(`seed failed: ${seeded.text}`);
-    await request(`${s.restpp}/rebuildnow/G?path=${encodeURIComponent(join(opts.dir, 'rb'))}`);
+    await request(`${s.restpp}/rebuildnow/G?path=rb`);
     const rssBaselineMb = await serverRssMb(s);
 
     const latencies: number[] = [];
@@ -149,7 +151,7 @@ export async function loadRun(opts: LoadOptions): Promise<LoadReport> {
       }),
     );
     const elapsed = (performance.now() - started) / 1000;
-    await request(`${s.restpp}/rebuildnow/G?path=${encodeURIComponent(join(opts.dir, 'rb'))}`);
+    await request(`${s.restpp}/rebuildnow/G?path=rb`);
     const rssAfterMb = await serverRssMb(s);
     latencies.sort((x, y) => x - y);
     const byKind: LoadReport['byKind'] = {};

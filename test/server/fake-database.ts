@@ -2,6 +2,9 @@
  * A stand-in for the Database in server tests that exercise only the HTTP layer: a fixed catalog
  * and recorded rebuild / deleted-vertex-check calls.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EMPTY_CATALOG, type Catalog } from '../../src/catalog/types.js';
 import type { DeletedVertexCheckOptions, RebuildOptions } from '../../src/engine/api.js';
 import type { Database } from '../../src/engine/database.js';
@@ -21,8 +24,11 @@ export function fakeDatabase(graphs: string[] = ['social'], checkPasses = true):
   const rebuildCalls: RebuildOptions[] = [];
   const checkCalls: DeletedVertexCheckOptions[] = [];
   let closed = false;
+  // The servers make their default import directory in here.
+  const dataDir = mkdtempSync(join(tmpdir(), 'ocelot-fake-db-'));
   const db = {
     catalog,
+    dataDir,
     rebuild(opts: RebuildOptions = {}) {
       rebuildCalls.push(opts);
       const path = opts.path ?? '/tmp/rebuildnow';
@@ -39,6 +45,7 @@ export function fakeDatabase(graphs: string[] = ['social'], checkPasses = true):
     },
     close() {
       closed = true;
+      rmSync(dataDir, { recursive: true, force: true });
       return Promise.resolve();
     },
   };

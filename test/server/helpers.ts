@@ -10,7 +10,11 @@ export interface TestServers extends RunningServers {
 }
 
 /** Starts every listener on free ports over a fake Database. */
-export async function startTestServers(runScript: ScriptRunner, graphs = ['social']): Promise<TestServers> {
+export async function startTestServers(
+  runScript: ScriptRunner,
+  graphs = ['social'],
+  outputDir?: string,
+): Promise<TestServers> {
   const fake = fakeDatabase(graphs);
   const servers = await startServers({
     database: fake.db,
@@ -18,9 +22,17 @@ export async function startTestServers(runScript: ScriptRunner, graphs = ['socia
     gsqlPort: 0,
     adminPort: 0,
     runScript,
+    ...(outputDir === undefined ? {} : { outputDir }),
     log: () => {},
   });
-  return { ...servers, fake };
+  return {
+    ...servers,
+    fake,
+    async close() {
+      await servers.close();
+      await fake.db.close();
+    },
+  };
 }
 
 export interface Answer {

@@ -1,16 +1,21 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BASIC, send, startTestServers, type TestServers } from './helpers.js';
 import { startServers, ListenError } from '../../src/server/start.js';
 import { fakeDatabase } from './fake-database.js';
 
 let s: TestServers;
+const outputDir = mkdtempSync(join(tmpdir(), 'ocelot-listeners-out-'));
 before(async () => {
-  s = await startTestServers(async () => 0);
+  s = await startTestServers(async () => 0, ['social'], outputDir);
 });
 after(async () => {
   await s.close();
+  rmSync(outputDir, { recursive: true, force: true });
 });
 
 const VERSION = { edition: 'enterprise', api: 'v2', schema: 0 };
@@ -163,15 +168,24 @@ test('GET|POST /rebuildnow/{g} calls the Database with the parameters', async ()
     results: [],
     code: 'REST-0000',
   });
-  const p = await send(`${s.urls.gsql}/restpp/rebuildnow/social?path=/tmp/x&segid=1,2`, { method: 'POST' });
+  // The summary folder a client names is created inside the output directory.
+  const folder = join(realpathSync(outputDir), 'x');
+  const p = await send(`${s.urls.gsql}/restpp/rebuildnow/social?path=x&segid=1,2`, { method: 'POST' });
   assert.equal(
     (p.json() as { message: string }).message,
-    'RebuildNow finished, please check details in the folder: /tmp/x',
+    `RebuildNow finished, please check details in the folder: ${folder}`,
   );
   assert.deepEqual(s.fake.rebuildCalls, [
     { threadnum: 2, vertextype: ['person'], segid: undefined, path: undefined, force: true },
-    { threadnum: undefined, vertextype: undefined, segid: [1, 2], path: '/tmp/x', force: false },
+    { threadnum: undefined, vertextype: undefined, segid: [1, 2], path: folder, force: false },
   ]);
+  // Anywhere else is refused before anything runs.
+  for (const path of ['/tmp/x', '../x', '/etc']) {
+    const refused = await send(`${s.urls.restpp}/rebuildnow/social?path=${encodeURIComponent(path)}`);
+    assert.equal(refused.status, 400, refused.text);
+    assert.match(refused.text, /Invalid parameter 'path'/);
+  }
+  assert.equal(s.fake.rebuildCalls.length, 2);
   const bad = await send(`${s.urls.restpp}/rebuildnow/social?threadnum=two`);
   assert.equal(bad.status, 400);
   assert.equal((bad.json() as { code: string }).code, 'REST-30001');

@@ -5,10 +5,12 @@ import { Database } from '../../src/engine/database.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { openTestDb, SOCIAL_SCHEMA } from '../loading/helpers.js';
 
+let importDir = '';
+
 async function gsql(db: Database, text: string, graph?: string): Promise<{ code: number; out: string }> {
   let out = '';
   const session = graph === undefined ? { user: 'tigergraph' } : { user: 'tigergraph', graph };
-  const code = await runScript(db, text, session, (t) => (out += t));
+  const code = await runScript(db, text, session, (t) => (out += t), { importDirs: [importDir] });
   return { code, out };
 }
 
@@ -17,6 +19,7 @@ const FRIENDS = 'Ivo,Jia,2017-06-03\nIvo,Kofi,2015-01-01\n';
 
 test('CREATE / SHOW / RUN / DROP LOADING JOB in the shell, job kept across a restart', async () => {
   const t = await openTestDb(SOCIAL_SCHEMA);
+  importDir = t.dir;
   let db: Database = t.db;
   try {
     const persons = await t.file('person.csv', PERSONS);
@@ -67,6 +70,7 @@ CREATE LOADING JOB load_social FOR GRAPH social {
 
 test('a job that does not fit the schema is refused with its position', async () => {
   const t = await openTestDb(SOCIAL_SCHEMA);
+  importDir = t.dir;
   try {
     const bad = await gsql(
       t.db,
@@ -110,6 +114,7 @@ RUN LOADING JOB j2`,
 
 test('RUN of a job the schema no longer fits names the place inside the stored job', async () => {
   const t = await openTestDb(SOCIAL_SCHEMA);
+  importDir = t.dir;
   try {
     const out = await gsql(
       t.db,

@@ -122,7 +122,7 @@ RUN LOADING JOB load_algo
 `;
     const session = { user: 'tigergraph' };
     let out = '';
-    assert.equal(await runScript(db, schema, session, (t) => (out += t)), 0, out);
+    assert.equal(await runScript(db, schema, session, (t) => (out += t), { importDirs: [dir] }), 0, out);
     out = '';
     const script = `USE GRAPH algo
 ${PAGERANK}
@@ -133,7 +133,7 @@ RUN QUERY pagerank(["node"], ["link"], 0.5, 25, 0.85, 10)
 RUN QUERY wcc(["node"], ["tie"], 10)
 RUN QUERY wcc(["node"], ["nope"], 10)
 `;
-    assert.equal(await runScript(db, script, session, (t) => (out += t)), 0, out);
+    assert.equal(await runScript(db, script, session, (t) => (out += t), { importDirs: [dir] }), 0, out);
     const [pr2, pr1, wcc, bad] = envelopes(out);
     const all = ['a', 'b', 'c', 'd', 'e', 'f'];
     // By hand, two rounds: a 1 -> 1.0 -> 1.36125, b 1 -> 0.575 -> 0.575, c 1 -> 1.425 -> 1.06375.
@@ -222,7 +222,7 @@ RUN QUERY similar(("d", "node"), "tie", "similar_to")
 RUN QUERY edges_seen("marked")
 RUN QUERY similar(("d", "node"), "nope")
 `;
-    assert.equal(await runScript(db, script, session, (t) => (out += t)), 0, out);
+    assert.equal(await runScript(db, script, session, (t) => (out += t), { importDirs: [dir] }), 0, out);
     const [sim, seen, bad] = envelopes(out);
     assert.equal(sim.error, false, sim.message);
     // N(d) = {c}; N(a) = {a, b, c} (the self-loop once), N(b) = {a, c}: a 1/3, b 1/2.
@@ -251,7 +251,7 @@ CREATE QUERY check_writes () SYNTAX V1 {
 }
 INTERPRET QUERY check_writes()
 `;
-    assert.equal(await runScript(db, check, session, (t) => (out += t)), 0, out);
+    assert.equal(await runScript(db, check, session, (t) => (out += t), { importDirs: [dir] }), 0, out);
     const [writes] = envelopes(out);
     // The three edges at a were marked (each counted from both ends; the self-loop once).
     assert.deepEqual(writes.results, [{ '@@marked': 5, '@@sim': ['a:0.333333', 'b:0.500000'] }]);

@@ -60,14 +60,10 @@ INSTALL QUERY sssp
 RUN QUERY sssp("a", "road", 1)
 RUN QUERY sssp("a", "loop")
 `;
-    const code = await runScript(
-      db,
-      script,
-      session,
-      (t) => (out += t),
-      undefined,
-      (l) => logged.push(l),
-    );
+    const code = await runScript(db, script, session, (t) => (out += t), {
+      log: (l) => logged.push(l),
+      importDirs: [dir],
+    });
     const docs = (out.match(/^\{\n[\s\S]*?^\}$/gm) ?? []).map(
       (m) => JSON.parse(m) as Record<string, unknown>,
     );

@@ -75,9 +75,9 @@ test('GSQL 101 end to end through the shell: schema, loading job, hello and hell
   try {
     let out = '';
     const session = { user: 'tigergraph' };
-    assert.equal(await runScript(db, STEP1, session, (t) => (out += t)), 0, out);
+    assert.equal(await runScript(db, STEP1, session, (t) => (out += t), { importDirs: [FIXTURES] }), 0, out);
     out = '';
-    const code = await runScript(db, STEP3, session, (t) => (out += t));
+    const code = await runScript(db, STEP3, session, (t) => (out += t), { importDirs: [FIXTURES] });
     assert.equal(code, 0, out);
     assert.match(
       out,
@@ -102,7 +102,11 @@ test('GSQL 101 end to end through the shell: schema, loading job, hello and hell
     ]);
     assert.deepEqual(hello2.results[1], { '@@avgAge': 23.33333333333333 });
     out = '';
-    assert.equal(await runScript(db, 'USE GRAPH social\nls', session, (t) => (out += t)), 0, out);
+    assert.equal(
+      await runScript(db, 'USE GRAPH social\nls', session, (t) => (out += t), { importDirs: [FIXTURES] }),
+      0,
+      out,
+    );
     assert.match(
       out,
       /Queries:\n {2}- hello\(VERTEX<person> p\) \(installed v2\)\n {2}- hello2\(VERTEX<person> p\) \(installed v2\)\n/,

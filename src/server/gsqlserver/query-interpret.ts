@@ -6,9 +6,14 @@
  * abort and detached mode, since the run is tracked like one.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { READ_DATA } from '../../auth/access-table.js';
+import type { QueryDef } from '../../gsql/ast-query.js';
 import { parseQueryText } from '../../gsql/parser-query.js';
+import { queryWrites, storedQueriesOf } from '../../query/effects.js';
 import { interpretQueryText } from '../../query/interpret.js';
+import { registryFor } from '../../query/registry.js';
 import type { ServerContext } from '../context.js';
+import { requireAccess, requireQueryRun } from '../http/access-hook.js';
 import { queryOf } from '../http/app.js';
 import { textBody } from '../http/body.js';
 import { RestError } from '../http/envelope.js';
@@ -16,22 +21,26 @@ import { runningQueriesFor } from '../http/running-queries.js';
 import { compileFailure, queryHeaders, runTracked } from '../restpp/query-exec.js';
 import { queryStringRecord } from '../restpp/query-run.js';
 
-/** The graph the text names (FOR GRAPH g), else the `graph` parameter. */
-function graphOf(ctx: ServerContext, text: string, fallback: string | undefined): string {
-  let named: string | undefined;
+/** The query of the text, and its graph: the one it names (FOR GRAPH g), else the `graph` parameter. */
+function queryOfText(
+  ctx: ServerContext,
+  text: string,
+  fallback: string | undefined,
+): { graph: string; def: QueryDef | undefined } {
+  let def: QueryDef | undefined;
   try {
     const [stmt] = parseQueryText(text);
-    if (stmt && (stmt.kind === 'interpretAnonymous' || stmt.kind === 'createQuery')) named = stmt.query.graph;
+    if (stmt && (stmt.kind === 'interpretAnonymous' || stmt.kind === 'createQuery')) def = stmt.query;
   } catch (e) {
     throw compileFailure(e) ?? e;
   }
-  const graph = named ?? fallback;
+  const graph = def?.graph ?? fallback;
   if (graph === undefined)
     throw new RestError('REST-30000', 'The query names no graph: write FOR GRAPH <graph>.');
   if (!ctx.db.catalog.graphs.some((g) => g.name === graph)) {
     throw new RestError('REST-1004', `The graph ${graph} does not exist.`);
   }
-  return graph;
+  return { graph, def };
 }
 
 async function interpret(ctx: ServerContext, request: FastifyRequest): Promise<unknown> {
@@ -44,10 +53,25 @@ async function interpret(ctx: ServerContext, request: FastifyRequest): Promise<u
   }
   const headers = queryHeaders(request, ctx.cluster?.memberCount);
   const q = queryOf(request);
-  const graph = graphOf(ctx, text, q.get('graph'));
+  const { graph, def } = queryOfText(ctx, text, q.get('graph'));
+  // The route table defers to here: READ_DATA on the query's graph, and what the query writes.
+  await requireAccess(request, ctx.db, READ_DATA, graph);
+  if (def)
+    await requireQueryRun(
+      request,
+      ctx.db,
+      graph,
+      def.name,
+      queryWrites(def, storedQueriesOf(registryFor(ctx.db), graph)),
+    );
   const params = queryStringRecord(q);
   return runTracked(request, ctx.db, graph, headers, (opts) =>
-    interpretQueryText(ctx.db, text, graph, params, { ...opts, outputDir: ctx.outputDir, log: ctx.log }),
+    interpretQueryText(ctx.db, text, graph, params, {
+      ...opts,
+      outputDir: ctx.outputDir,
+      importDirs: ctx.importDirs,
+      log: ctx.log,
+    }),
   );
 }
 
@@ -56,8 +80,6 @@ export function registerQueryInterpretRoutes(app: FastifyInstance, ctx: ServerCo
   // letting them run to their deadline against a database about to close.
   app.addHook('preClose', async () => runningQueriesFor(ctx.db).abortAll());
   for (const url of ['/gsqlserver/interpreted_query', '/gsql/v1/queries/interpret']) {
-    app.post(url, { config: { endpoint: `POST ${url}` } }, async (request) =>
-      interpret(ctx, request),
-    );
+    app.post(url, { config: { endpoint: `POST ${url}` } }, async (request) => interpret(ctx, request));
   }
 }

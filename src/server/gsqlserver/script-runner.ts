@@ -4,12 +4,9 @@
  * `USE GRAPH` changes `session.graph`.
  */
 import type { Database } from '../../engine/database.js';
-import { runScript } from '../../shell/run-script.js';
+import { runScript, type ShellOptions, type ShellSession } from '../../shell/run-script.js';
 
-export interface ShellSession {
-  user: string;
-  graph?: string;
-}
+export type { ShellSession };
 
 export type ScriptRunner = (
   text: string,
@@ -18,9 +15,9 @@ export type ScriptRunner = (
 ) => Promise<number>;
 
 /**
- * The GSQL shell executor (src/shell) over a Database; RUN QUERY writes FILE output into outputDir
- * and LOG lines to log.
+ * The GSQL shell executor (src/shell) over a Database: loading jobs and query inputs read under the
+ * import directories, RUN QUERY writes FILE output into the output directory and LOG lines to log.
  */
-export function shellRunner(db: Database, outputDir?: string, log?: (line: string) => void): ScriptRunner {
-  return (text, session, out) => runScript(db, text, session, out, outputDir, log);
+export function shellRunner(db: Database, options: ShellOptions = {}): ScriptRunner {
+  return (text, session, out) => runScript(db, text, session, out, options);
 }

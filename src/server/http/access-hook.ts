@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessRule } from '../../auth/access-table.js';
 import type { Principal } from '../../auth/authorize.js';
 import { AuthError, forbidden } from '../../auth/errors.js';
+import { requireQueryWrites, type DataWrite } from '../../auth/query-access.js';
 import { routeRule, type GraphSource, type ListenerKind, type RouteRule } from '../../auth/route-rules.js';
 import { AuthService, type CatalogHolder } from '../../auth/service.js';
 import type { Catalog } from '../../catalog/types.js';
@@ -182,4 +183,19 @@ export async function requireAccess(
 ): Promise<void> {
   if (!request.principal) return;
   await AuthService.for(db).check(request.principal, rule, graph);
+}
+
+/**
+ * A query about to run for this request: the caller also needs the privilege of each kind of
+ * write it makes (none asked when the route needed no caller: REST++ without authentication).
+ */
+export async function requireQueryRun(
+  request: FastifyRequest,
+  db: CatalogHolder,
+  graph: string,
+  query: string,
+  writes: ReadonlySet<DataWrite>,
+): Promise<void> {
+  if (!request.principal || writes.size === 0) return;
+  requireQueryWrites(await AuthService.for(db).state(), request.principal, graph, query, writes);
 }

@@ -26,6 +26,8 @@ export interface QueryRun {
   readonly expires: number;
   readonly detached: boolean;
   readonly controller: AbortController;
+  /** Who started it (none when the route asked for no caller). */
+  readonly user?: string;
   status: RunStatus;
   finished?: number;
   /** Detached runs: the serialized `results` (success) or the error, once finished. */
@@ -51,7 +53,14 @@ export class RunningQueries {
 
   constructor(private readonly clock: () => number = Date.now) {}
 
-  start(requestid: string, graph: string, url: string, timeoutMs: number, detached: boolean): QueryRun {
+  start(
+    requestid: string,
+    graph: string,
+    url: string,
+    timeoutMs: number,
+    detached: boolean,
+    user?: string,
+  ): QueryRun {
     const started = this.clock();
     const run: QueryRun = {
       requestid,
@@ -62,6 +71,7 @@ export class RunningQueries {
       detached,
       controller: new AbortController(),
       status: 'running',
+      ...(user === undefined ? {} : { user }),
     };
     this.runs.set(requestid, run);
     return run;
@@ -110,12 +120,18 @@ export class RunningQueries {
 
   /**
    * Aborts the running queries of `graph` whose id is in `ids` (or every one for 'all') or whose url
-   * matches `urlPattern`. Returns the aborted runs.
+   * matches `urlPattern`, among those `mayAbort` admits. Returns the aborted runs.
    */
-  abort(graph: string, ids: readonly string[] | 'all', urlPattern: RegExp | undefined): QueryRun[] {
+  abort(
+    graph: string,
+    ids: readonly string[] | 'all',
+    urlPattern: RegExp | undefined,
+    mayAbort: (run: QueryRun) => boolean = () => true,
+  ): QueryRun[] {
     const hit = this.running(graph).filter(
       (r) =>
-        ids === 'all' || ids.includes(r.requestid) || (urlPattern !== undefined && urlPattern.test(r.url)),
+        mayAbort(r) &&
+        (ids === 'all' || ids.includes(r.requestid) || (urlPattern !== undefined && urlPattern.test(r.url))),
     );
     for (const r of hit) r.controller.abort();
     return hit;

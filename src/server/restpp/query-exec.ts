@@ -142,7 +142,14 @@ export async function runTracked(
   body: (opts: RunOptions) => Promise<Results>,
 ): Promise<unknown> {
   const registry = runningQueriesFor(db);
-  const run = registry.start(request.id, graph, recordUrl(request), headers.timeoutMs, headers.detached);
+  const run = registry.start(
+    request.id,
+    graph,
+    recordUrl(request),
+    headers.timeoutMs,
+    headers.detached,
+    request.principal?.user,
+  );
   const opts: RunOptions = { signal: run.controller.signal, deadline: run.expires };
   const outcome = body(opts).then(
     (results) => {

@@ -4,6 +4,7 @@
  * and GET /query_result (detached runs). See http/running-queries.ts for how long results are kept.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AuthService } from '../../auth/service.js';
 import { stringifyJson } from '../../util/json.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
@@ -22,7 +23,22 @@ function showProcessList(ctx: ServerContext, request: FastifyRequest): unknown {
   return okEnvelope(registry.running(graph).map((r) => registry.record(r)));
 }
 
-function abortQuery(ctx: ServerContext, request: FastifyRequest): unknown {
+/**
+ * Whose runs the caller may abort: their own, or everyone's with WRITE_QUERY on the graph (or when
+ * REST++ asks for no caller at all).
+ */
+async function abortable(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  graph: string,
+): Promise<(r: QueryRun) => boolean> {
+  const caller = request.principal;
+  if (!caller) return () => true;
+  const all = await AuthService.for(ctx.db).hasPrivilege(caller.user, 'WRITE_QUERY', graph);
+  return (r) => all || r.user === caller.user;
+}
+
+async function abortQuery(ctx: ServerContext, request: FastifyRequest): Promise<unknown> {
   const graph = requireGraph(ctx, request, pathParam(request, 'graph_name'));
   const q = queryOf(request);
   const urlText = q.get('url');
@@ -41,7 +57,12 @@ function abortQuery(ctx: ServerContext, request: FastifyRequest): unknown {
     }
   }
   const requested = q.has('requestid') ? ids(request) : [];
-  const aborted = runningQueriesFor(ctx.db).abort(graph, requested, pattern);
+  const aborted = runningQueriesFor(ctx.db).abort(
+    graph,
+    requested,
+    pattern,
+    await abortable(ctx, request, graph),
+  );
   return okEnvelope([{ aborted_queries: aborted.map((r) => ({ requestid: r.requestid, url: r.url })) }]);
 }
 

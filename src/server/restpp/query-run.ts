@@ -6,12 +6,14 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { CompiledQuery } from '../../query/compile-query.js';
+import { storedQueriesOf, storedQueryWrites } from '../../query/effects.js';
 import { QueryCompileError } from '../../query/errors.js';
 import { decodeJsonParams, decodeQueryStringParams, ParamError } from '../../query/params.js';
 import { QueryRegistryError, registryFor } from '../../query/registry.js';
 import { executeQuery } from '../../query/run.js';
 import type { QType } from '../../query/types.js';
 import type { ServerContext } from '../context.js';
+import { requireQueryRun } from '../http/access-hook.js';
 import { queryOf } from '../http/app.js';
 import { jsonBody } from '../http/body.js';
 import { endpointNotFound, RestError } from '../http/envelope.js';
@@ -61,7 +63,15 @@ async function runInstalled(
 ): Promise<unknown> {
   const graph = requireGraph(ctx, request, pathParam(request, 'graph_name'));
   const headers = queryHeaders(request, ctx.cluster?.memberCount);
-  const query = installedQuery(ctx, request, graph, pathParam(request, 'query_name') ?? '');
+  const name = pathParam(request, 'query_name') ?? '';
+  const query = installedQuery(ctx, request, graph, name);
+  await requireQueryRun(
+    request,
+    ctx.db,
+    graph,
+    name,
+    storedQueryWrites(name, storedQueriesOf(registryFor(ctx.db), graph)),
+  );
   const q = queryOf(request);
   if (q.has('read_committed')) q.bool('read_committed');
   let args: Record<string, unknown>;
@@ -75,8 +85,14 @@ async function runInstalled(
     throw e;
   }
   return runTracked(request, ctx.db, graph, headers, async (opts) => {
-    return (await executeQuery(ctx.db, query, args, { ...opts, outputDir: ctx.outputDir, log: ctx.log }))
-      .results;
+    return (
+      await executeQuery(ctx.db, query, args, {
+        ...opts,
+        outputDir: ctx.outputDir,
+        importDirs: ctx.importDirs,
+        log: ctx.log,
+      })
+    ).results;
   });
 }
 

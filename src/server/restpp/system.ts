@@ -2,6 +2,7 @@
  * REST++ system endpoints: echo, version, endpoint list, query statistics, rebuild and the
  * deleted-vertex check.
  */
+import { FileRootError, resolveWritableDir } from '../../auth/file-roots.js';
 import type { ServerContext } from '../context.js';
 import { okEnvelope, RestError } from '../http/envelope.js';
 import { queryOf } from '../http/app.js';
@@ -89,7 +90,7 @@ export const systemRoutes: RestppRouteModule = {
           threadnum: q.int('threadnum'),
           vertextype: optionalList(q, 'vertextype'),
           segid: optionalIntList(q, 'segid'),
-          path: q.get('path'),
+          path: summaryFolder(ctx, q.get('path')),
           force: q.bool('force', false),
         });
         return okEnvelope([], `RebuildNow finished, please check details in the folder: ${result.path}`);
@@ -124,6 +125,26 @@ export const systemRoutes: RestppRouteModule = {
     });
   },
 };
+
+/** A summary folder a client names is a server-side path: it must lie in the output directory. */
+function summaryFolder(ctx: ServerContext, given: string | undefined): string | undefined {
+  if (given === undefined || given === '') return undefined;
+  const root =
+    ctx.outputDir === undefined
+      ? undefined
+      : { dir: ctx.outputDir, name: `the output directory ${ctx.outputDir}` };
+  try {
+    return resolveWritableDir(root, given);
+  } catch (e) {
+    if (e instanceof FileRootError) {
+      throw new RestError(
+        'REST-30000',
+        `Invalid parameter 'path': ${e.message} (summary folders are written in --output-dir).`,
+      );
+    }
+    throw e;
+  }
+}
 
 function optionalList(q: QueryParams, name: string): string[] | undefined {
   const values = q.list(name);

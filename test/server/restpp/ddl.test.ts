@@ -23,7 +23,14 @@ let base: string;
 
 before(async () => {
   t = await openTestDb(SCHEMA);
-  servers = await startServers({ database: t.db, restppPort: 0, gsqlPort: 0, adminPort: 0, log: () => {} });
+  servers = await startServers({
+    database: t.db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    importDirs: [t.dir],
+    log: () => {},
+  });
   base = servers.urls.restpp;
 });
 

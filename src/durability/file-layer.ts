@@ -159,10 +159,13 @@ export function skipBytes(chunks: readonly Uint8Array[], n: number): Uint8Array[
   return out;
 }
 
-/** The file layer over node:fs. */
+/**
+ * The file layer over node:fs. Everything it creates is for the server's user only (files 0600,
+ * directories 0700): the data holds users' password hashes and every graph's data.
+ */
 export const realFileLayer: FileLayer = {
   async open(path, mode) {
-    return new RealFileHandle(path, await fsp.open(path, OPEN_FLAGS[mode], 0o644));
+    return new RealFileHandle(path, await fsp.open(path, OPEN_FLAGS[mode], 0o600));
   },
   // Not fsp.readFile: it refuses files over 2 GiB, and checkpoints of large graphs get bigger.
   async readFile(path) {
@@ -179,7 +182,7 @@ export const realFileLayer: FileLayer = {
   },
   list: (dir) => fsp.readdir(dir),
   async mkdir(dir) {
-    await fsp.mkdir(dir, { recursive: true });
+    await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
   },
   rename: (from, to) => fsp.rename(from, to),
   unlink: (path) => fsp.unlink(path),

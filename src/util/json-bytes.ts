@@ -215,11 +215,15 @@ export class JsonBytes {
     if (escaped) {
       // Rare in practice: the token, quotes included, is decoded as JSON does.
       const token = this.aligned ? this.text.slice(start - 1, i + 1) : b.toString('utf8', start - 1, i + 1);
+      let decoded: string;
       try {
-        return JSON.parse(token) as string;
+        decoded = JSON.parse(token) as string;
       } catch {
         throw NOT_HANDLED;
       }
+      // An escaped half of a surrogate pair: the general reader reports it.
+      if (/\p{Cs}/u.test(decoded)) throw NOT_HANDLED;
+      return decoded;
     }
     // A quote is ASCII, so decoding the bytes between two of them gives what decoding the whole
     // text gives there.

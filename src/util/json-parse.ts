@@ -337,8 +337,17 @@ class Parser {
         case 'u': {
           const hex = s.slice(i, i + 4);
           if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('Invalid \\u escape', i - 2);
-          out += String.fromCharCode(parseInt(hex, 16));
+          const unit = parseInt(hex, 16);
           i += 4;
+          if (unit < 0xd800 || unit > 0xdfff) {
+            out += String.fromCharCode(unit);
+            break;
+          }
+          // Half of a surrogate pair alone is no character: it cannot be stored or written as UTF-8.
+          const low = unit <= 0xdbff ? /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(s.slice(i, i + 6)) : null;
+          if (!low) this.fail('Invalid \\u escape: half of a surrogate pair alone is not a character', i - 6);
+          out += String.fromCharCode(unit, parseInt(low[1], 16));
+          i += 6;
           break;
         }
         default:

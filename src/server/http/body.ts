@@ -4,6 +4,7 @@
  * is kept as raw bytes and each route decides how to read it: `jsonBody`, `readJsonBody`, `textBody`
  * or `rawBody`.
  */
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { RestError } from './envelope.js';
@@ -93,9 +94,50 @@ export function rawBody(request: FastifyRequest): Buffer {
   return Buffer.isBuffer(b) ? b : Buffer.alloc(0);
 }
 
-/** The body as UTF-8 text. */
+/** The body as UTF-8 text (bytes that are not UTF-8 are refused, never replaced). */
 export function textBody(request: FastifyRequest): string {
-  return rawBody(request).toString('utf8');
+  return utf8Text(rawBody(request));
+}
+
+/**
+ * Bytes as UTF-8 text. Anything that is not UTF-8 is a REST-30000 naming where, so no id or
+ * string is ever stored with a replacement character in place of what the client sent.
+ */
+export function utf8Text(raw: Buffer): string {
+  if (!isUtf8(raw)) {
+    throw new RestError(
+      'REST-30000',
+      `The request body is not valid UTF-8: the bytes at offset ${invalidUtf8At(raw)} are not a UTF-8 character.`,
+    );
+  }
+  return raw.toString('utf8');
+}
+
+/** The offset of the first byte that does not start a well-formed UTF-8 sequence. */
+function invalidUtf8At(b: Uint8Array): number {
+  for (let i = 0; i < b.length;) {
+    const c = b[i];
+    const more =
+      c < 0x80
+        ? 0
+        : c >= 0xc2 && c <= 0xdf
+          ? 1
+          : c >= 0xe0 && c <= 0xef
+            ? 2
+            : c >= 0xf0 && c <= 0xf4
+              ? 3
+              : -1;
+    if (more < 0) return i;
+    // The second byte is narrower after E0 (no overlongs), ED (no surrogates), F0 and F4.
+    const lo = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+    const hi = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= more; k++) {
+      const x = b[i + k];
+      if (x === undefined || x < (k === 1 ? lo : 0x80) || x > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += more + 1;
+  }
+  return -1;
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
-import { rawBody, readJsonText } from '../http/body.js';
+import { rawBody, readJsonText, utf8Text } from '../http/body.js';
 import { okEnvelope, RestError, type Envelope } from '../http/envelope.js';
 import type { QueryParams } from '../http/querystring.js';
 import type { ParamSpec } from './endpoint-registry.js';
@@ -102,7 +102,7 @@ async function upsert(ctx: ServerContext, request: FastifyRequest): Promise<Enve
   const flags = upsertFlags(queryOf(request));
   atomicLevel(request);
   const raw = rawBody(request);
-  const text = raw.toString('utf8');
+  const text = utf8Text(raw);
   // Without vertex flags, leading vertices that are all valid are read straight into column runs;
   // the rest of the body, if any, is read the general way from where that stopped.
   const fast =

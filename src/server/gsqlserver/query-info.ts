@@ -131,9 +131,7 @@ export function registerQueryInfoRoutes(app: FastifyInstance, ctx: ServerContext
       handler: async (r) => signatureDoc(ctx, r, 'queryName'),
     });
   }
-  app.get(
-    '/gsql/v1/queries/info',
-    { config: { endpoint: 'GET /gsql/v1/queries/info' } },
-    async (r) => queriesInfo(ctx, r),
+  app.get('/gsql/v1/queries/info', { config: { endpoint: 'GET /gsql/v1/queries/info' } }, async (r) =>
+    queriesInfo(ctx, r),
   );
 }

@@ -65,8 +65,6 @@ export function registerSchemaRoutes(app: FastifyInstance, ctx: ServerContext): 
     async (request) => okEnvelope(schemaOf(ctx, request, request.params.graph, undefined)),
   );
   for (const url of ['/gsqlserver/gsql/udtlist', '/gsql/v1/udt/tuples']) {
-    app.get(url, { config: { endpoint: `GET ${url}` } }, async (request) =>
-      udtList(ctx, request),
-    );
+    app.get(url, { config: { endpoint: `GET ${url}` } }, async (request) => udtList(ctx, request));
   }
 }

@@ -89,10 +89,8 @@ export function registerShellTransport(app: FastifyInstance, ctx: ServerContext,
     );
   }
 
-  app.post(
-    `${prefix}/version`,
-    { config: { endpoint: `POST ${prefix}/version` } },
-    async (_r, reply) => reply.type('text/plain; charset=utf-8').send(gsqlVersionText(ctx.tigergraphVersion)),
+  app.post(`${prefix}/version`, { config: { endpoint: `POST ${prefix}/version` } }, async (_r, reply) =>
+    reply.type('text/plain; charset=utf-8').send(gsqlVersionText(ctx.tigergraphVersion)),
   );
 
   // The gsql client calls this when it exits; there is no per-client server state to drop.

@@ -16,10 +16,7 @@ export function registerGsqlSystemRoutes(app: FastifyInstance, ctx: ServerContex
     results: {},
   }));
 
-  app.get(
-    '/gsql/v1/version',
-    { config: { endpoint: 'GET /gsql/v1/version' } },
-    async (_req, reply) =>
-      reply.type('text/plain; charset=utf-8').send(gsqlVersionText(ctx.tigergraphVersion)),
+  app.get('/gsql/v1/version', { config: { endpoint: 'GET /gsql/v1/version' } }, async (_req, reply) =>
+    reply.type('text/plain; charset=utf-8').send(gsqlVersionText(ctx.tigergraphVersion)),
   );
 }

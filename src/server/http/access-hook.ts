@@ -95,13 +95,20 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** Caps a public route's body; more is refused with 413 as soon as it arrives. */
+/**
+ * Caps a public route's body: more is refused with 413 as soon as it arrives, and the connection
+ * closes after the answer (the rest is never read).
+ */
 class BodyCap extends Transform {
   private seen = 0;
+  constructor(private readonly reply: FastifyReply) {
+    super();
+  }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.seen += chunk.length;
-    if (this.seen > PUBLIC_BODY_LIMIT) done(publicBodyTooLarge());
-    else done(null, chunk);
+    if (this.seen <= PUBLIC_BODY_LIMIT) return done(null, chunk);
+    void this.reply.header('Connection', 'close');
+    done(publicBodyTooLarge());
   }
 }
 
@@ -135,10 +142,15 @@ export function installAccessHook(app: FastifyInstance, o: AccessHookOptions): v
     return undefined;
   });
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', async (request, reply, payload) => {
     if (ruleOf(request)?.rule?.access.kind !== 'public') return payload;
-    if (Number(request.headers['content-length'] ?? 0) > PUBLIC_BODY_LIMIT) throw publicBodyTooLarge();
-    return payload.pipe(new BodyCap());
+    if (Number(request.headers['content-length'] ?? 0) > PUBLIC_BODY_LIMIT) {
+      void reply.header('Connection', 'close');
+      throw publicBodyTooLarge();
+    }
+    const capped = new BodyCap(reply);
+    payload.on('error', (e) => capped.destroy(e));
+    return payload.pipe(capped);
   });
 }
 

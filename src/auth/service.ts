@@ -1,6 +1,6 @@
 /**
  * AuthService: the security state of one database, kept durable in its catalog. It authenticates
- * callers (password, secret, token), answers the access table, and applies every security change
+ * callers (password, secret, token), checks access rules, and applies every security change
  * through `changeCatalog`, one change at a time so that concurrent requests cannot lose updates.
  *
  * Password checks cost one scrypt (tens of ms) on the password pool's threads. A successful check

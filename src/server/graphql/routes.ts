@@ -5,7 +5,7 @@
  * reads the SDL at /graphql/{graph}/schema: everything the page needs lies in the path space the
  * browser authenticated for the page, so after one Basic login the browser sends the credentials
  * with Run and Docs by itself. Every 401 of these routes asks for Basic credentials. Credentials are
- * checked by the listener's GSQL hook (access-table rows `POST|GET /graphql/{graph_name}`).
+ * checked by the listener's access hook (route-table rows of these paths).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';

@@ -8,7 +8,7 @@
  *   (as a global schema change job does: they leave every graph, with the edges that need them);
  *   with a graph, drops its local types and takes global types out of it (they stay global).
  * Adding global types to a graph or taking them out is a global change: it needs WRITE_SCHEMA on
- * the global scope, beyond the graph-scoped row of the access table.
+ * the global scope, beyond the graph-scoped row of the route table.
  * Edges are the same with `edge`, `createEdges`, `addEdges`. One request is one catalog change.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -173,6 +173,28 @@ test('a secret stands in as user __GSQL__secret on the GSQL server', async () =>
   assert.match(r.text, /---- Global vertices, edges, and all graphs/);
 });
 
+test('a secret made for one graph runs GSQL statements on that graph only', async () => {
+  const made = await call(`${s.gsql}/gsql/v1/statements`, {
+    method: 'POST',
+    auth: ROOT_BASIC,
+    rawBody: 'USE GRAPH social\nCREATE SECRET scoped_one',
+  });
+  const secret = /The secret: (\S+) has been created/.exec(made.text)?.[1];
+  assert.ok(secret, made.text);
+  const run = (text: string) =>
+    call(`${s.gsql}/gsql/v1/statements`, {
+      method: 'POST',
+      auth: basic('__GSQL__secret', secret),
+      rawBody: text,
+    });
+  assert.match((await run('USE GRAPH social\nls')).text, /---- Graph social/);
+  for (const text of ['USE GRAPH other\nls', 'CREATE USER sneaky WITH PASSWORD "x"', 'DROP ALL']) {
+    const r = await run(text);
+    assert.match(r.text, /Access denied: the secret in use is valid for graph 'social' only/, text);
+  }
+  assert.ok(!(await s.svc.state()).users.some((u) => u.name === 'sneaky'));
+});
+
 async function userToken(name: string, role: string): Promise<string> {
   const create = await call(`${s.gsql}/gsql/v1/statements`, {
     method: 'POST',

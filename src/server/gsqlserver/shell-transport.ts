@@ -82,7 +82,7 @@ export function registerShellTransport(app: FastifyInstance, ctx: ServerContext,
           ctx,
           reply,
           text,
-          { user: gsqlUser(request), graph },
+          { user: gsqlUser(request), graph, ...(request.principal ? { principal: request.principal } : {}) },
           { controlLines: { cookie } },
         );
       },

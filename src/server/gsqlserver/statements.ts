@@ -22,7 +22,11 @@ export function registerStatementRoutes(app: FastifyInstance, ctx: ServerContext
           'Asynchronous GSQL statements (async=true) are not supported by this server.',
         );
       }
-      return streamScript(ctx, reply, textBody(request), { user: gsqlUser(request) });
+      // The session keeps the caller as authenticated: a token's or secret's graph limits it.
+      return streamScript(ctx, reply, textBody(request), {
+        user: gsqlUser(request),
+        ...(request.principal ? { principal: request.principal } : {}),
+      });
     },
   );
 }

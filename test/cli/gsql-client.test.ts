@@ -63,7 +63,7 @@ test('a command argument runs as a script; output printed without control lines;
   assert.equal(r.code, 0);
   assert.deepEqual(received.at(-1), {
     text: 'USE GRAPH social\nls',
-    session: { user: 'tigergraph', graph: undefined },
+    session: { user: 'tigergraph', graph: undefined, principal: { user: 'tigergraph', via: 'password' } },
   });
 });
 
@@ -73,7 +73,11 @@ test('an existing file runs as a script, -g sets the graph, the server code is t
   const r = await runOcelot(['gsql', '-ip', ip, '-g', 'other', file]);
   assert.equal(r.stdout, 'ok: show vertex * [other]\nSyntax Error: bad statement\n');
   assert.equal(r.code, 211);
-  assert.deepEqual(received.at(-1)?.session, { user: 'tigergraph', graph: 'other' });
+  assert.deepEqual(received.at(-1)?.session, {
+    user: 'tigergraph',
+    graph: 'other',
+    principal: { user: 'tigergraph', via: 'password' },
+  });
   const f = await runOcelot(['gsql', '--url', `http://${ip}`, '-f', file]);
   assert.equal(f.code, 211);
 });

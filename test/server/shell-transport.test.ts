@@ -100,7 +100,7 @@ test('3.x file/command: URL-encoded text, streamed output, return code line', as
   }
   assert.deepEqual(runs.at(-1), {
     text: 'ls\nshow vertex *',
-    session: { user: 'tigergraph', graph: 'social' },
+    session: { user: 'tigergraph', graph: 'social', principal: { user: 'tigergraph', via: 'password' } },
   });
 });
 

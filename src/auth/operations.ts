@@ -3,7 +3,7 @@
  * privilege checks: the shell and the servers call these and only format the outcome.
  */
 import type { SecretRecord, SecurityState, UserRecord } from '../catalog/security.js';
-import { privilegesOf, type Principal } from './authorize.js';
+import { privilegesOf, requireGraphScope, type Principal } from './authorize.js';
 import { checkAccess, SECRET_PRIVILEGES, WRITE_ROLE, WRITE_USER, type AccessRule } from './access-table.js';
 import { AuthError, forbidden, invalid, unauthenticated } from './errors.js';
 import { hashPassword } from './password.js';
@@ -197,6 +197,8 @@ export async function createSecretOp(
   opts: { alias?: string; graph?: string; forUser?: string; value?: string },
 ): Promise<{ secret: string; record: SecretRecord }> {
   requireGraphIfNamed(svc, opts.graph);
+  // A caller proved by a graph's token or secret makes secrets of that graph only.
+  if (caller.graph !== undefined) requireGraphScope(caller, opts.graph);
   const state = await svc.state();
   if (opts.graph !== undefined) {
     checkAccess(state, caller, { kind: 'any', privileges: SECRET_PRIVILEGES }, opts.graph);

@@ -3,6 +3,7 @@
  * (statement-access.ts) gives the rule and scope from the parsed statement, and the caller's
  * privileges are checked there. A refusal is reported at the statement and nothing runs.
  */
+import { requireGraphScope } from '../auth/authorize.js';
 import { AuthError } from '../auth/errors.js';
 import { requireQueryWrites, type DataWrite } from '../auth/query-access.js';
 import type { Pos, Stmt } from '../gsql/ast.js';
@@ -14,8 +15,12 @@ export async function authorizeStatement(stmt: Stmt, ctx: ShellContext): Promise
   const required = statementRequirement(stmt, ctx.session);
   // A statement the shell does not run is reported without stopping the script, as before.
   if ('refused' in required) throw new ShellError(required.refused, stmt, undefined, false);
+  const who = caller(ctx);
   try {
-    await authService(ctx).check(caller(ctx), required.rule, required.graph);
+    // A session opened with a graph's token or secret acts on that graph only: not on another one,
+    // nor on the global scope (where it could make an unscoped secret or change the password).
+    requireGraphScope(who, required.graph);
+    await authService(ctx).check(who, required.rule, required.graph);
   } catch (e) {
     if (e instanceof AuthError) throw new ShellError(e.message, stmt);
     throw e;

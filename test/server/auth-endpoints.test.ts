@@ -188,11 +188,34 @@ test('a secret made for one graph runs GSQL statements on that graph only', asyn
       rawBody: text,
     });
   assert.match((await run('USE GRAPH social\nls')).text, /---- Graph social/);
-  for (const text of ['USE GRAPH other\nls', 'CREATE USER sneaky WITH PASSWORD "x"', 'DROP ALL']) {
+  // Nothing outside its graph: another graph, the global scope (users, the store, a password, an
+  // unscoped secret that would escape the graph).
+  const before = await s.svc.state();
+  for (const text of [
+    'USE GRAPH other\nls',
+    'CREATE USER sneaky WITH PASSWORD "x"',
+    'DROP ALL',
+    'ALTER PASSWORD WITH PASSWORD "mine-now"',
+    'CREATE SECRET escape',
+    'ls',
+  ]) {
     const r = await run(text);
     assert.match(r.text, /Access denied: the secret in use is valid for graph 'social' only/, text);
   }
-  assert.ok(!(await s.svc.state()).users.some((u) => u.name === 'sneaky'));
+  const after = await s.svc.state();
+  assert.deepEqual(after.users, before.users);
+  assert.deepEqual(after.secrets, before.secrets);
+  // Over HTTP too: a secret made with it is of its graph or refused.
+  const escape = await call(`${s.gsql}/gsql/v1/secrets?alias=escape2`, {
+    method: 'POST',
+    auth: basic('__GSQL__secret', secret),
+  });
+  assert.equal(escape.status, 403, escape.text);
+  const scoped = await call(`${s.gsql}/gsql/v1/secrets?alias=scoped_two&graph=social`, {
+    method: 'POST',
+    auth: basic('__GSQL__secret', secret),
+  });
+  assert.equal(scoped.status, 200, scoped.text);
 });
 
 async function userToken(name: string, role: string): Promise<string> {

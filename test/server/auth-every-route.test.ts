@@ -11,6 +11,9 @@ import type { AccessRule } from '../../src/auth/access-table.js';
 import { GLOBAL_ONLY_PRIVILEGES } from '../../src/auth/privileges.js';
 import { BUILTIN_ROLES } from '../../src/auth/roles.js';
 import { ROUTE_RULES, routeRule, type GraphSource, type RouteRule } from '../../src/auth/route-rules.js';
+import type { ClusterNode } from '../../src/cluster/index.js';
+import { registerClusterRoutes } from '../../src/server/cluster/index.js';
+import { createListenerApp, servedRoutes } from '../../src/server/http/app.js';
 import {
   basic,
   call,
@@ -122,8 +125,18 @@ const NO_TOKEN = "Access Denied because the input token = '' is empty or too sho
 const NO_BASIC =
   'Authentication failed: this endpoint requires a user name and password (HTTP Basic authentication).';
 
-test('every served route of every listener has a rule in the route table, and every rule a route', () => {
-  const routes = s.routes;
+/** The routes a cluster node adds to the GSQL listener (`--cluster`; no NATS is needed to list them). */
+async function clusterRoutes(): Promise<ServedRoute[]> {
+  const app = createListenerApp({ logError: () => {} });
+  registerClusterRoutes(app, {} as ClusterNode);
+  await app.ready();
+  const routes = servedRoutes(app).map((r) => ({ listener: 'gsql' as const, ...r }));
+  await app.close();
+  return routes;
+}
+
+test('every served route of every listener has a rule in the route table, and every rule a route', async () => {
+  const routes = [...s.routes, ...(await clusterRoutes())];
   assert.deepEqual([...new Set(routes.map((r) => r.listener))].sort(), [
     'admin',
     'graphql',

@@ -14,7 +14,13 @@ import type { Catalog } from '../../catalog/types.js';
 import type { Stmt } from '../../gsql/ast.js';
 import type { QueryDef } from '../../gsql/ast-query.js';
 import { parseScript } from '../../gsql/parser.js';
+import { GsqlSyntaxError } from '../../gsql/lexer.js';
 import { parseQueryText } from '../../gsql/parser-query.js';
+import {
+  queryWrites,
+  storedQueryWrites as storedQueryWritesOf,
+  type StoredQueries,
+} from '../../query/effects.js';
 import { textBody } from '../http/body.js';
 import { decodeRequest } from '../graphql/transport.js';
 import { decodeFormText } from '../gsqlserver/shell-transport.js';
@@ -152,7 +158,7 @@ function statementWrites(s: Stmt, catalog: Catalog, graph: string | undefined): 
     case 'interpretQuery':
       return storedQueryWrites(catalog, graph, q.name);
     case 'interpretAnonymous':
-      return queryDefWrites(q.query, catalog, q.query.graph ?? graph, new Set());
+      return queryDefWrites(q.query, catalog, q.query.graph ?? graph);
     default:
       return true;
   }
@@ -168,7 +174,7 @@ function interpretWrites(text: string, catalog: Catalog): boolean {
   }
   return stmts.some((q) =>
     q.kind === 'interpretAnonymous' || q.kind === 'createQuery'
-      ? queryDefWrites(q.query, catalog, q.query.graph, new Set())
+      ? queryDefWrites(q.query, catalog, q.query.graph)
       : q.kind !== 'showQuery',
   );
 }
@@ -184,6 +190,15 @@ function storedQueries(catalog: Catalog): readonly StoredQueryRef[] {
   return Array.isArray(list) ? (list as StoredQueryRef[]) : [];
 }
 
+/** The stored queries of `graph` (of every graph when unknown) as query/effects.ts reads them. */
+function storedOf(catalog: Catalog, graph: string | undefined): StoredQueries {
+  const of = () => storedQueries(catalog).filter((q) => graph === undefined || q.graph === graph);
+  return {
+    text: (name) => of().find((q) => q.name === name)?.text,
+    names: () => of().map((q) => q.name),
+  };
+}
+
 /** Answers per catalog version: stored queries are parsed once per version, not per request. */
 const cache = new WeakMap<Catalog, Map<string, boolean>>();
 
@@ -196,57 +211,25 @@ export function storedQueryWrites(catalog: Catalog, graph: string | undefined, n
   if (answer === undefined) {
     answer = storedQueries(catalog)
       .filter((q) => q.name === name && (graph === undefined || q.graph === graph))
-      .some((q) => storedTextWrites(q, catalog, new Set()));
+      .some((q) => writesOf(() => storedQueryWritesOf(q.name, storedOf(catalog, q.graph))));
     answers.set(key, answer);
   }
   return answer;
 }
 
-function storedTextWrites(q: StoredQueryRef, catalog: Catalog, seen: Set<string>): boolean {
-  const key = `${q.graph}/${q.name}`;
-  if (seen.has(key)) return false;
-  seen.add(key);
-  let stmts;
-  try {
-    stmts = parseQueryText(q.text);
-  } catch {
-    // A stored text that no longer parses cannot run anywhere.
-    return false;
-  }
-  return stmts.some((s) => s.kind === 'createQuery' && queryDefWrites(s.query, catalog, q.graph, seen));
+/** Whether a query may change the database (query/effects.ts: itself and the queries it calls). */
+function queryDefWrites(def: QueryDef, catalog: Catalog, graph: string | undefined): boolean {
+  return writesOf(() => queryWrites(def, storedOf(catalog, graph)));
 }
 
-/**
- * Whether a query body may change the database: INSERT, DELETE or UPDATE statements, an attribute
- * assignment (`v.attr = …`), or a call of a stored query that does. The walk is generic over the
- * syntax tree, so statements nested anywhere (SELECT clauses, loops, branches) are found.
- */
-function queryDefWrites(
-  def: QueryDef,
-  catalog: Catalog,
-  graph: string | undefined,
-  seen: Set<string>,
-): boolean {
-  const stack: unknown[] = [def.body];
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (const x of node) stack.push(x);
-      continue;
-    }
-    if (node === null || typeof node !== 'object') continue;
-    const n = node as { kind?: unknown; target?: { kind?: unknown }; name?: unknown };
-    if (n.kind === 'insert' || n.kind === 'delete' || n.kind === 'update') return true;
-    if (n.kind === 'assign' && n.target?.kind === 'field') return true;
-    if (n.kind === 'call' && typeof n.name === 'string') {
-      const callee = storedQueries(catalog).find(
-        (q) => q.name === n.name && (graph === undefined || q.graph === graph),
-      );
-      if (callee && storedTextWrites(callee, catalog, seen)) return true;
-    }
-    for (const v of Object.values(node)) if (v !== null && typeof v === 'object') stack.push(v);
+/** A stored text that no longer parses cannot run anywhere: it writes nothing. */
+function writesOf(f: () => ReadonlySet<unknown>): boolean {
+  try {
+    return f().size > 0;
+  } catch (e) {
+    if (e instanceof GsqlSyntaxError) return false;
+    throw e;
   }
-  return false;
 }
 
 /**

@@ -206,9 +206,6 @@ const GSQL: Record<string, RouteRule> = {
   'GET /graphql/{graph_name}': rule(READ_DATA, 'path'),
   'POST /graphql/{graph_name}': rule(READ_DATA, 'path'),
   'GET /graphql/{graph_name}/schema': rule(READ_DATA, 'path'),
-  // CORS preflights carry no credentials (browsers never send them there); they answer headers only.
-  'OPTIONS /api/graphql/gsql/{graph_name}': OPEN,
-  'OPTIONS /graphql/{graph_name}': OPEN,
   // GraphiQL's static scripts and styles (from node_modules): nothing of the database in them.
   'GET /graphiql/{file}': OPEN,
   // A cluster node's view of the cluster and its Prometheus metrics (served with --cluster only).
@@ -232,7 +229,6 @@ const ADMIN: Record<string, RouteRule> = {
 };
 
 const GRAPHQL: Record<string, RouteRule> = {
-  'OPTIONS /graphql': OPEN,
   'POST /graphql': rule(READ_DATA, 'listener'),
   'GET /graphql': rule(READ_DATA, 'listener'),
   'GET /': rule(READ_DATA, 'listener'),

@@ -48,8 +48,6 @@ Options (each also read from the environment variable shown; a flag wins over th
   --graphql-allow-list FILE   run only the GraphQL documents listed in FILE (an Apollo persisted query
                               manifest, a JSON array of documents or an object hash -> document)
                               (OCELOT_GRAPHQL_ALLOW_LIST)
-  --cors-origin LIST          origins (comma-separated, or *) whose pages may call the GraphQL API
-                              (OCELOT_CORS_ORIGIN; default none)
   --tigergraph-version X.Y.Z  TigerGraph release to report (OCELOT_TIGERGRAPH_VERSION, default ${DEFAULT_TIGERGRAPH_VERSION})
   --sync always|batch|none    when writes reach the disk (OCELOT_SYNC, default always)
   --output-dir DIR            directory that queries' FILE objects (f.println, PRINT … TO_CSV)
@@ -61,8 +59,9 @@ Options (each also read from the environment variable shown; a flag wins over th
                               paths outside them, with '..' or through links out of them are
                               refused (OCELOT_IMPORT_DIR, default <data dir>/import)
   --cors-origin ORIGIN[,…]    web pages of these origins (e.g. https://app.example.com) may call
-                              the server from a browser; requests from other pages are refused
-                              (OCELOT_CORS_ORIGIN, default none)
+                              the server (REST++, GSQL, GraphQL) from a browser; * lets any page
+                              call without credentials of its own; requests other pages make are
+                              refused (OCELOT_CORS_ORIGIN, default none)
   --auth                      REST++ authentication: requests need a token (Authorization: Bearer),
                               /requesttoken is served (OCELOT_AUTH=true)
   --body-limit-mb N           largest request body in MB, 1 to 1024; larger bodies (e.g. POST /ddl
@@ -180,22 +179,19 @@ export interface ServeConfig {
   corsOrigins: string[];
 }
 
-/** `https://host[:port]` origins, comma-separated; anything else (a path, a wildcard) is an error. */
+/** Origins (`https://host[:port]`, comma-separated) or `*`; anything else (a path) is an error. */
 function parseOrigins(text: string | undefined, source: string): string[] {
   if (text === undefined) return [];
-  return text.split(',').map((o) => {
-    const origin = o.trim();
-    let u: URL | undefined;
-    try {
-      u = new URL(origin);
-    } catch {
-      u = undefined;
+  const origins = text
+    .split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
+  for (const o of origins) {
+    if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) {
+      throw new UsageError(`${source}: '${o}' is not an origin like https://app.example.com (or *)`);
     }
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.origin !== origin) {
-      throw new UsageError(`${source} takes origins such as https://app.example.com, not '${origin}'`);
-    }
-    return origin;
-  });
+  }
+  return origins;
 }
 
 /** Resolves flags over environment variables over defaults, validating each. */
@@ -303,21 +299,6 @@ function graphqlConfig(
     } catch (e) {
       throw new UsageError(`${source('graphql-allow-list')} ${allowList}: ${(e as Error).message}`);
     }
-  }
-  const cors = pick('cors-origin');
-  if (cors !== undefined) {
-    const origins = cors
-      .split(',')
-      .map((o) => o.trim())
-      .filter((o) => o !== '');
-    for (const o of origins) {
-      if (o !== '*' && !/^https?:\/\/[^/\s]+$/.test(o)) {
-        throw new UsageError(
-          `${source('cors-origin')}: '${o}' is not an origin like https://app.example.com (or *)`,
-        );
-      }
-    }
-    config.corsOrigins = origins;
   }
   return config;
 }

@@ -28,6 +28,8 @@ export interface ServerContext {
   readonly importDirs?: readonly string[];
   /** Operational log lines (stderr in the CLI). */
   readonly log: (line: string) => void;
-  /** GraphQL limits, introspection, allow-list and CORS origins (defaults when absent). */
+  /** GraphQL limits, introspection and allow-list (defaults when absent). */
   readonly graphql?: GraphQLConfig;
+  /** Origins whose pages may call the server (`--cors-origin`; `*`: any, without credentials). */
+  readonly corsOrigins?: readonly string[];
 }

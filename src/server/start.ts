@@ -60,7 +60,7 @@ export interface ServerOptions {
   credentialCheck?: CredentialCheck;
   /** REST++ authentication (`ocelot serve --auth`): tokens required, token endpoints served. */
   auth?: boolean;
-  /** Origins whose web pages may call the listeners (`--cors-origin`); none by default. */
+  /** Origins whose web pages may call the listeners (`--cors-origin`, `*`: any, without credentials). */
   corsOrigins?: readonly string[];
   /** Largest request body in bytes on the REST++ and GSQL listeners (default 200 MB). */
   bodyLimit?: number;
@@ -192,6 +192,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       ...(opts.outputDir === undefined ? {} : { outputDir: opts.outputDir }),
       ...(cluster ? { cluster } : {}),
       ...(opts.graphql === undefined ? {} : { graphql: opts.graphql }),
+      ...(opts.corsOrigins === undefined ? {} : { corsOrigins: opts.corsOrigins }),
       importDirs,
       log,
     };

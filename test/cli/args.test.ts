@@ -101,10 +101,13 @@ test('serve configuration: defaults, env vars, flags win', () => {
   assert.ok(files !== 'help');
   assert.deepEqual(files.importDirs, ['/a', '/b']);
   assert.deepEqual(files.corsOrigins, ['https://app.example.com', 'http://127.0.0.1:3000']);
-  for (const bad of ['*', 'https://app.example.com/path', 'file:///x', 'example.com']) {
+  const any = resolveServeConfig(['--cors-origin', '*'], {});
+  assert.ok(any !== 'help');
+  assert.deepEqual(any.corsOrigins, ['*']);
+  for (const bad of ['https://app.example.com/path', 'file:///x', 'example.com']) {
     assert.throws(
       () => resolveServeConfig(['--cors-origin', bad], {}),
-      /--cors-origin takes origins such as https:\/\/app\.example\.com/,
+      /--cors-origin: '.*' is not an origin like https:\/\/app\.example\.com \(or \*\)/,
       bad,
     );
   }

@@ -386,7 +386,7 @@ test('pages of other origins drive nothing: CSRF on statements, the shell transp
   assert.equal(own.body.code, undefined);
 });
 
-test('CORS answers only the origins --cors-origin lists', async () => {
+test('CORS answers only the origins --cors-origin lists; * never with credentials', async () => {
   const c = await startAuthServers({ restppAuth: false, corsOrigins: ['https://app.example'] });
   try {
     const pre = await fetch(`${c.restpp}/graph/social/vertices/x`, {
@@ -409,6 +409,29 @@ test('CORS answers only the origins --cors-origin lists', async () => {
     assert.equal(otherPre.headers.get('access-control-allow-origin'), null);
   } finally {
     await c.close();
+  }
+  // `*`: any page may call, but never with credentials a browser adds by itself.
+  const any = await startAuthServers({ restppAuth: true, corsOrigins: ['*'] });
+  try {
+    const plain = await fetch(`${any.restpp}/echo`, { headers: { Origin: 'https://other.example' } });
+    assert.equal(plain.status, 200);
+    assert.equal(plain.headers.get('access-control-allow-origin'), '*');
+    assert.equal(plain.headers.get('access-control-allow-credentials'), null);
+    const credentials: Record<string, string>[] = [
+      { Authorization: ROOT_BASIC },
+      { Cookie: 'ocelot_studio_session=x' },
+    ];
+    for (const credential of credentials) {
+      const r = await fetch(`${any.gsql}/gsql/v1/statements`, {
+        method: 'POST',
+        headers: { Origin: 'https://other.example', ...credential },
+        body: 'CREATE USER evil WITH PASSWORD "x"',
+      });
+      assert.equal(r.status, 403, JSON.stringify(credential));
+    }
+    assert.ok(!(await any.svc.state()).users.some((u) => u.name === 'evil'));
+  } finally {
+    await any.close();
   }
 });
 

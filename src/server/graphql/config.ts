@@ -20,8 +20,6 @@ export interface GraphQLConfig {
   introspection?: boolean;
   /** Allow-list mode: only these documents (hash → text) run. */
   allowList?: ReadonlyMap<string, string>;
-  /** Origins browsers may call the GraphQL API from (`*`: any, without credentials). */
-  corsOrigins?: readonly string[];
 }
 
 export function serviceOptions(config: GraphQLConfig | undefined): ServiceOptions {

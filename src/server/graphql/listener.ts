@@ -10,7 +10,6 @@ import type { AuthError } from '../../auth/errors.js';
 import type { ServerContext } from '../context.js';
 import { createListenerApp } from '../http/app.js';
 import type { BrowserPolicy } from '../http/browser-guard.js';
-import { installGraphqlCors } from './cors.js';
 import { graphiqlPage, sendAsset } from './graphiql.js';
 import { challengeOn401, isGraphqlGet, sendSdl } from './routes.js';
 import { serveGraphql } from './transport.js';
@@ -39,9 +38,6 @@ export function createGraphqlListener(
   });
   challengeOn401(app);
   installGraphqlWebSocket(app, ctx, (path) => (path === '/graphql' ? graph : undefined));
-  installGraphqlCors(app, ctx.graphql?.corsOrigins ?? [], [
-    { path: '/graphql', endpoint: 'OPTIONS /graphql' },
-  ]);
   app.post('/graphql', { config: { endpoint: 'POST /graphql' } }, (request, reply) =>
     serveGraphql(ctx, graph, request.principal, request, reply),
   );

@@ -10,7 +10,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
-import { installGraphqlCors } from './cors.js';
 import { graphiqlPage, sendAsset } from './graphiql.js';
 import { serveGraphql, serviceOf } from './transport.js';
 import { installGraphqlWebSocket } from './websocket.js';
@@ -78,10 +77,6 @@ export function registerGraphqlRoutes(app: FastifyInstance, ctx: ServerContext):
   );
   void app.register(async (scope) => {
     challengeOn401(scope);
-    installGraphqlCors(scope, ctx.graphql?.corsOrigins ?? [], [
-      { path: API, endpoint: 'OPTIONS /graphql/{graph_name}' },
-      { path: PAGE, endpoint: 'OPTIONS /graphql/{graph_name}' },
-    ]);
     for (const path of [API, PAGE])
       scope.post(path, { config: { endpoint: 'POST /graphql/{graph_name}' } }, api);
     scope.get(API, { config: { endpoint: 'GET /graphql/{graph_name}' } }, api);

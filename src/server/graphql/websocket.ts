@@ -20,7 +20,7 @@ import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { CloseCode, handleProtocols, makeServer } from 'graphql-ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Principal } from '../../auth/authorize.js';
-import { AuthError } from '../../auth/errors.js';
+import { AuthError, forbidden } from '../../auth/errors.js';
 import { AuthService } from '../../auth/service.js';
 import {
   EventBudget,
@@ -29,9 +29,9 @@ import {
   type GraphQLRequest,
 } from '../../graphql/index.js';
 import type { ServerContext } from '../context.js';
+import { crossOriginRefusal, foreignOrigin } from '../http/browser-guard.js';
 import { NO_CREDENTIALS } from '../gsqlserver/tokens-credentials.js';
 import { limitsFor } from './config.js';
-import { allowedOrigin } from './cors.js';
 import { serviceOf } from './transport.js';
 
 export const MAX_SUBSCRIPTIONS = 64;
@@ -72,6 +72,8 @@ class RawTexts {
 interface Extra {
   graph: string;
   principal: Principal | undefined;
+  /** The client's address, for the login throttle. */
+  address: string | undefined;
   budget: EventBudget;
   raws: RawTexts;
   /** Ids of the operations running on the connection. */
@@ -80,10 +82,15 @@ interface Extra {
 
 type Ctx = ServerContext;
 
-async function authenticate(ctx: Ctx, header: unknown, graph: string): Promise<Principal | undefined> {
+async function authenticate(
+  ctx: Ctx,
+  header: unknown,
+  graph: string,
+  address: string | undefined,
+): Promise<Principal | undefined> {
   if (typeof header !== 'string' || header === '') return undefined;
   const auth = AuthService.for(ctx.db);
-  const principal = await auth.authenticateHeader(header, NO_CREDENTIALS);
+  const principal = await auth.authenticateHeader(header, NO_CREDENTIALS, address);
   await auth.check(principal, { kind: 'all', privileges: ['READ_DATA'] }, graph);
   return principal;
 }
@@ -130,7 +137,12 @@ function graphqlServer(ctx: Ctx) {
     onConnect: async (c) => {
       if (c.extra.principal) return true;
       try {
-        c.extra.principal = await authenticate(ctx, payloadAuthorization(c.connectionParams), c.extra.graph);
+        c.extra.principal = await authenticate(
+          ctx,
+          payloadAuthorization(c.connectionParams),
+          c.extra.graph,
+          c.extra.address,
+        );
       } catch (e) {
         if (e instanceof AuthError) return false;
         throw e;
@@ -163,7 +175,8 @@ function graphqlServer(ctx: Ctx) {
           method: 'POST',
           limits,
           authorizeWrite: async (kind) => {
-            if (!principal) return;
+            // onConnect admits only an authenticated caller; none here is refused, never open.
+            if (!principal) throw forbidden('Access denied: a mutation needs an authenticated caller.');
             const privileges =
               kind === 'insert' ? (['CREATE_DATA', 'UPDATE_DATA'] as const) : (['DELETE_DATA'] as const);
             await AuthService.for(ctx.db).check(
@@ -232,11 +245,15 @@ function serveSocket(server: ReturnType<typeof graphqlServer>, socket: WebSocket
   });
 }
 
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  429: 'Too Many Requests',
+};
+
 function reject(socket: Duplex, status: number, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ errors: [{ message }] });
-  const head = [
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}`,
-  ];
+  const head = [`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Not Found'}`];
   for (const [k, v] of Object.entries({
     'Content-Type': 'application/json',
     'Content-Length': String(Buffer.byteLength(body)),
@@ -271,28 +288,24 @@ export function installGraphqlWebSocket(
         if (app.server.listenerCount('upgrade') > 1) return;
         return reject(socket, 404, `No WebSocket endpoint at ${url.pathname}.`);
       }
-      const origin = req.headers.origin;
-      if (
-        origin !== undefined &&
-        !sameOrigin(origin, req.headers.host) &&
-        !allowedOrigin(ctx.graphql?.corsOrigins ?? [], origin)
-      ) {
-        return reject(
-          socket,
-          403,
-          `WebSocket connections from origin ${origin} are not allowed (--cors-origin).`,
-        );
-      }
+      // Browsers send Origin on every upgrade: another site's page must not reuse their login.
+      const foreign = foreignOrigin(req.headers, { allowedOrigins: ctx.corsOrigins ?? [] });
+      if (foreign !== undefined) return reject(socket, 403, crossOriginRefusal(foreign));
+      const address = req.socket.remoteAddress;
       let principal: Principal | undefined;
       try {
-        principal = await authenticate(ctx, req.headers.authorization, graph);
+        principal = await authenticate(ctx, req.headers.authorization, graph, address);
       } catch (e) {
         if (!(e instanceof AuthError)) throw e;
         return reject(
           socket,
           e.status,
           e.message,
-          e.status === 401 ? { 'WWW-Authenticate': 'Basic realm="Ocelot GraphQL"' } : {},
+          e.status === 401
+            ? { 'WWW-Authenticate': 'Basic realm="Ocelot GraphQL"' }
+            : e.retryAfter === undefined
+              ? {}
+              : { 'Retry-After': String(e.retryAfter) },
         );
       }
       if (!serviceOf(ctx).graphExists(graph)) return reject(socket, 404, `Graph '${graph}' does not exist.`);
@@ -300,6 +313,7 @@ export function installGraphqlWebSocket(
         serveSocket(server, ws, {
           graph,
           principal,
+          address,
           budget: new EventBudget(EVENTS_PER_CONNECTION),
           raws: new RawTexts(),
           operations: new Set(),
@@ -311,12 +325,4 @@ export function installGraphqlWebSocket(
     for (const client of wss.clients) client.terminate();
     wss.close();
   });
-}
-
-function sameOrigin(origin: string, host: string | undefined): boolean {
-  try {
-    return host !== undefined && new URL(origin).host === host;
-  } catch {
-    return false;
-  }
 }

@@ -105,7 +105,7 @@ test('GraphQL limits, role limits, introspection, allow-list and CORS flags, wit
       ['{ Social { __typename } }', '{ Social { __typename } }'],
     );
     assert.ok(c.graphql.allowList?.has('op1'));
-    assert.deepEqual(c.graphql.corsOrigins, ['https://a.example', 'http://localhost:3000']);
+    assert.deepEqual(c.corsOrigins, ['https://a.example', 'http://localhost:3000']);
     const defaults = resolveServeConfig([], {});
     assert.ok(defaults !== 'help');
     assert.deepEqual(defaults.graphql.limits, DEFAULT_LIMITS);

@@ -28,7 +28,7 @@ before(async () => {
     graphqlGraph: 'Social',
     log: () => {},
   };
-  open = await startServers({ ...common, graphql: { corsOrigins: ['https://app.example.com'] } });
+  open = await startServers({ ...common, corsOrigins: ['https://app.example.com'] });
   locked = await startServers({
     ...common,
     graphql: {
@@ -194,13 +194,15 @@ test('CORS: a listed origin gets its name and credentials back, others nothing; 
   const ok = await post(url, { query: '{ Social { __typename } }' }, { origin: 'https://app.example.com' });
   assert.equal(ok.headers.get('access-control-allow-origin'), 'https://app.example.com');
   assert.equal(ok.headers.get('vary'), 'Origin');
+  // Another origin's page is refused outright (server/http/browser-guard.ts), its preflight too.
   const foreign = await post(url, { query: '{ Social { __typename } }' }, { origin: 'https://evil.example' });
+  assert.equal(foreign.status, 403);
   assert.equal(foreign.headers.get('access-control-allow-origin'), null);
   const preForeign = await fetch(`${open.urls.graphql}/graphql`, {
     method: 'OPTIONS',
     headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
   });
-  assert.equal(preForeign.status, 204);
+  assert.equal(preForeign.status, 403);
   assert.equal(preForeign.headers.get('access-control-allow-origin'), null);
 });
 

@@ -25,7 +25,7 @@ before(async () => {
     graphqlPort: 0,
     graphqlGraph: 'Social',
     log: () => {},
-    graphql: { corsOrigins: ['https://app.example.com'] },
+    corsOrigins: ['https://app.example.com'],
   });
 });
 after(async () => {

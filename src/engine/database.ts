@@ -140,12 +140,12 @@ export class Database implements CatalogStore {
     this.recovery = r.summary;
   }
 
-  /** Opens (creating if needed) a data directory and recovers it: newest checkpoint + WAL replay. */
   /** The data directory this Database was opened on. */
   get dataDir(): string {
     return this.opts.dataDir;
   }
 
+  /** Opens (creating if needed) a data directory and recovers it: newest checkpoint + WAL replay. */
   static async open(opts: DatabaseOptions): Promise<Database> {
     // A fatal error during recovery has no Database to stop yet; one after it stops this one.
     const opened: { db?: Database } = {};

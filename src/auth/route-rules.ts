@@ -89,8 +89,8 @@ const RESTPP: Record<string, RouteRule> = {
   'GET /echo': OPEN,
   'POST /echo': OPEN,
   'GET /version': ANY_CALLER,
-  // The dynamic part lists installed queries of every graph the caller may read queries of.
-  'GET /endpoints': ANY_CALLER,
+  // Without a graph the list holds every graph's installed queries: READ_QUERY on them all.
+  'GET /endpoints': rule(READ_QUERY, 'global'),
   'GET /endpoints/{graph_name}': rule(READ_QUERY, 'path'),
   'GET /statistics/{graph_name}': rule(AUTHENTICATED, 'path'),
   'GET /rebuildnow/{graph_name}': rule(READ_DATA, 'path'),

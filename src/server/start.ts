@@ -84,6 +84,8 @@ export interface ServerOptions {
   onFatal?: (err: Error) => void;
   /** Run as a node of a cluster (`--cluster`, see docs/cluster.md). */
   cluster?: ClusterServerOptions;
+  /** How long close() waits for requests in flight before cutting their connections (5 s). */
+  closeGraceMs?: number;
 }
 
 export interface ClusterServerOptions {
@@ -114,8 +116,7 @@ export const DEFAULT_PORTS: Record<ListenerName, number> = {
   graphql: 4000,
 };
 export const DEFAULT_TIGERGRAPH_VERSION = '4.2.0';
-/** How long close() waits for requests in flight before cutting their connections. */
-const CLOSE_GRACE_MS = 5_000;
+const DEFAULT_CLOSE_GRACE_MS = 5_000;
 const PORT_FLAGS: Record<ListenerName, string> = {
   restpp: '--restpp-port',
   gsql: '--gsql-port',
@@ -274,7 +275,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
         }, 50);
         const cut = setTimeout(() => {
           for (const app of started) app.server.closeAllConnections();
-        }, CLOSE_GRACE_MS);
+        }, opts.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS);
         await Promise.allSettled(started.map((app) => app.close()));
         clearInterval(idle);
         clearTimeout(cut);

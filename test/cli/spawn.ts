@@ -1,6 +1,7 @@
 /** Runs the compiled `ocelot` CLI as a child process, always killed by the end of the test. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { scaled } from '../timing.js';
 
 export const OCELOT = fileURLToPath(new URL('../../src/cli/ocelot.js', import.meta.url));
 
@@ -34,7 +35,7 @@ export function runOcelot(
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdin.end(options.input ?? '');
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), scaled(options.timeoutMs ?? 60_000));
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
@@ -68,10 +69,13 @@ export function startOcelot(
     }),
   );
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`ocelot did not become ready: ${stdout}\n${stderr}`));
-    }, options.timeoutMs ?? 15_000);
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        reject(new Error(`ocelot did not become ready: ${stdout}\n${stderr}`));
+      },
+      scaled(options.timeoutMs ?? 60_000),
+    );
     child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
       if (ready.test(stdout)) {

@@ -38,9 +38,7 @@ test('a large checkpoint streams from an async iterable whose producer reuses it
     await store.write(1, produce());
     // Small chunks are coalesced: far fewer writes than chunks.
     assert.ok(fs.counts.write < count / 100, `${fs.counts.write} writes for ${count} chunks`);
-    const started = performance.now();
     const { checkpoint } = await store.readNewest();
-    const elapsed = performance.now() - started;
     assert.equal(checkpoint?.bytes.length, count * 1000);
     // The body is a view into the one buffer the file was read into, just past the header.
     assert.equal(checkpoint?.bytes.byteOffset, 40);
@@ -49,7 +47,6 @@ test('a large checkpoint streams from an async iterable whose producer reuses it
       assert.equal(checkpoint!.bytes[i * 1000], i & 0xff);
       assert.equal(checkpoint!.bytes[i * 1000 + 999], i & 0xff);
     }
-    assert.ok(elapsed < 2000, `reading 20 MB took ${elapsed} ms`);
   });
 });
 

@@ -15,6 +15,7 @@ import {
 } from '../../src/durability/index.js';
 import { processIdentity } from '../../src/durability/lock.js';
 import { withTmpDir } from './tmp-dir.js';
+import { scaled } from '../timing.js';
 
 async function payloads(records: AsyncIterable<WalRecord>): Promise<string[]> {
   const out: string[] = [];
@@ -118,7 +119,7 @@ test('the lock: one open per directory; stale or torn locks do not block', async
 
 test(
   'another live process holding the directory blocks; after it is killed, a restart opens it',
-  { timeout: 20_000 },
+  { timeout: scaled(60_000) },
   async () => {
     await withTmpDir(async (root) => {
       const path = join(root, 'd');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { DataDir } from '../../src/durability/index.js';
 import { withTmpDir } from './tmp-dir.js';
+import { scaled } from '../timing.js';
 
 function payload(lsn: number): string {
   return `record-${lsn}-`.padEnd(20 + (lsn % 50), 'x');
@@ -53,26 +54,30 @@ async function killRound(path: string, mode: 'always' | 'none', afterMs: number)
   return acked;
 }
 
-test('SIGKILL at random moments never loses an acknowledged record', { timeout: 25_000 }, async () => {
-  await withTmpDir(async (root) => {
-    const path = join(root, 'd');
-    let total = 0;
-    for (let round = 0; round < 4; round++) {
-      const mode = round % 2 === 0 ? 'always' : 'none';
-      const acked = await killRound(path, mode, 50 + Math.floor(Math.random() * 150));
-      // A process kill loses nothing the kernel has: even 'none' keeps every written record.
-      const dd = await DataDir.open({ path });
-      const { records } = await dd.recover();
-      let expect = 1;
-      for await (const r of records) {
-        assert.equal(r.lsn, expect);
-        assert.equal(Buffer.from(r.payload).toString(), payload(r.lsn));
-        expect++;
+test(
+  'SIGKILL at random moments never loses an acknowledged record',
+  { timeout: scaled(120_000) },
+  async () => {
+    await withTmpDir(async (root) => {
+      const path = join(root, 'd');
+      let total = 0;
+      for (let round = 0; round < 4; round++) {
+        const mode = round % 2 === 0 ? 'always' : 'none';
+        const acked = await killRound(path, mode, 50 + Math.floor(Math.random() * 150));
+        // A process kill loses nothing the kernel has: even 'none' keeps every written record.
+        const dd = await DataDir.open({ path });
+        const { records } = await dd.recover();
+        let expect = 1;
+        for await (const r of records) {
+          assert.equal(r.lsn, expect);
+          assert.equal(Buffer.from(r.payload).toString(), payload(r.lsn));
+          expect++;
+        }
+        await dd.close();
+        assert.ok(expect - 1 >= acked, `round ${round}: ${acked} acknowledged, ${expect - 1} recovered`);
+        assert.ok(expect - 1 > total, `round ${round} made progress`);
+        total = expect - 1;
       }
-      await dd.close();
-      assert.ok(expect - 1 >= acked, `round ${round}: ${acked} acknowledged, ${expect - 1} recovered`);
-      assert.ok(expect - 1 > total, `round ${round} made progress`);
-      total = expect - 1;
-    }
-  });
-});
+    });
+  },
+);

@@ -273,6 +273,7 @@ for d in json.load(sys.stdin):
     out.append(ans)
 print(json.dumps(out))
 `;
+import { scaled } from '../timing.js';
 
 /**
  * networkx's answers for the same arcs (one python process for all jobs), or undefined when python3
@@ -293,7 +294,7 @@ export function networkxPaths(jobs: readonly NxJob[]): NxAnswer[] | undefined {
   const res = spawnSync('python3', ['-c', NX_SCRIPT], {
     input: JSON.stringify(input),
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout: scaled(60_000),
   });
   if (res.status !== 0) throw new Error(`networkx failed: ${res.stderr}`);
   return JSON.parse(res.stdout) as NxAnswer[];

@@ -20,6 +20,7 @@ import {
   startFuzzServer,
   type FuzzServer,
 } from './fuzz-helpers.js';
+import { scaled } from '../timing.js';
 
 let fz: FuzzServer;
 before(async () => {
@@ -167,7 +168,7 @@ test('GSQL text: an exit code and clean text, no throw, no hang, a failing state
       let out = '';
       const code = await withDeadline(
         runScript(db, text, { user: 'tigergraph', graph: 'G' }, (t) => (out += t)),
-        10_000,
+        scaled(30_000),
         JSON.stringify(text),
       );
       assert.ok(Number.isInteger(code) && code >= 0 && code < 256, `exit code ${code}`);

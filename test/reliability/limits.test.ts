@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { DEFAULT_BODY_LIMIT } from '../../src/server/http/body.js';
 import { cleanup, gsql, request, startServe, tempDir, type ServeProcess } from './server-process.js';
 import { LEAK } from './fuzz-helpers.js';
+import { scaled } from '../timing.js';
 
 let s: ServeProcess;
 before(async () => {
@@ -55,7 +56,7 @@ function rawExchange(url: string, head: string, body: Buffer): Promise<string> {
     const timer = setTimeout(() => {
       sock.destroy();
       reject(new Error(`no answer: ${answer}`));
-    }, 10_000);
+    }, scaled(30_000));
     sock.on('data', (d: Buffer) => (answer += d.toString()));
     sock.on('error', () => undefined);
     sock.on('close', () => {

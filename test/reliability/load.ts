@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GC_PROBE, gsql, request, startServe, type ServeProcess } from './server-process.js';
+import { waitFor } from '../timing.js';
 
 export interface LoadOptions {
   dir: string;
@@ -49,12 +50,11 @@ INSTALL QUERY hop
 export async function serverRssMb(s: ServeProcess): Promise<number> {
   const before = (s.stderr().match(/gc-probe rss=/g) ?? []).length;
   s.child.kill('SIGUSR2');
-  for (let i = 0; i < 100; i++) {
-    const all = [...s.stderr().matchAll(/gc-probe rss=(\d+)/g)];
-    if (all.length > before) return Number(all[all.length - 1][1]) / (1024 * 1024);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no gc-probe answer: ${s.stderr()}`);
+  const all = await waitFor(`a gc-probe answer in: ${s.stderr()}`, () => {
+    const found = [...s.stderr().matchAll(/gc-probe rss=(\d+)/g)];
+    return found.length > before && found;
+  });
+  return Number(all[all.length - 1][1]) / (1024 * 1024);
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -9,6 +9,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { BASIC, cleanup, gsql, request, startServe, tempDir } from './server-process.js';
+import { scaled } from '../timing.js';
 
 after(cleanup);
 
@@ -20,7 +21,7 @@ function outsideAddress(): string | undefined {
 
 function connects(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const s = net.connect({ host, port, timeout: 2_000 });
+    const s = net.connect({ host, port, timeout: scaled(10_000) });
     s.once('connect', () => {
       s.destroy();
       resolve(true);

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaled } from '../timing.js';
 
 export const OCELOT = fileURLToPath(new URL('../../src/cli/ocelot.js', import.meta.url));
 /** A preload that answers SIGUSR2 with the RSS measured after a full GC (load test). */
@@ -88,10 +89,13 @@ export async function startServe(opts: ServeOptions): Promise<ServeProcess> {
     }),
   );
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`ocelot did not become ready:\n${stdout}\n${stderr}`));
-    }, opts.timeoutMs ?? 20_000);
+    const timer = setTimeout(
+      () => {
+        child.kill('SIGKILL');
+        reject(new Error(`ocelot did not become ready:\n${stdout}\n${stderr}`));
+      },
+      scaled(opts.timeoutMs ?? 60_000),
+    );
     const onData = () => {
       if (READY.test(stdout)) {
         clearTimeout(timer);

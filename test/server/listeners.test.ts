@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BASIC, send, startTestServers, type TestServers } from './helpers.js';
 import { startServers, ListenError } from '../../src/server/start.js';
 import { fakeDatabase } from './fake-database.js';
+import { scaled } from '../timing.js';
 
 let s: TestServers;
 const outputDir = mkdtempSync(join(tmpdir(), 'ocelot-listeners-out-'));
@@ -342,7 +343,11 @@ test('RESPONSE-LIMIT replaces a larger answer by REST-4000; malformed limit head
   }
 });
 
-/** Servers whose GSQL executor reports when a script starts and ends it 200 ms later. */
+/**
+ * Servers whose GSQL executor reports when a script starts and ends it 200 ms later (time for a
+ * test to act while it runs); close() would wait 10 minutes for requests in flight, so a test that
+ * ends at all shows it did not wait for that grace period.
+ */
 async function slowServers() {
   let started!: () => void;
   const running = new Promise<void>((r) => (started = r));
@@ -353,54 +358,61 @@ async function slowServers() {
     adminPort: 0,
     runScript: async (_text, _session, out) => {
       started();
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, scaled(200)));
       out('done\n');
       return 0;
     },
     log: () => {},
+    closeGraceMs: 600_000,
   });
   return { servers, running };
 }
 
-test('close() lets a request in flight finish, then stops listening', async () => {
-  const { servers, running } = await slowServers();
-  const inFlight = send(`${servers.urls.gsql}/gsql/v1/statements`, {
-    method: 'POST',
-    body: 'ls',
-    headers: { authorization: BASIC },
-  });
-  await running;
-  const t0 = Date.now();
-  await servers.close();
-  const r = await inFlight;
-  assert.equal(r.status, 200);
-  assert.equal(r.text, 'done\n');
-  assert.ok(Date.now() - t0 < 4000, 'no wait for the grace period');
-  await assert.rejects(fetch(`${servers.urls.gsql}/api/ping`));
-});
+test(
+  'close() lets a request in flight finish, then stops listening',
+  { timeout: scaled(60_000) },
+  async () => {
+    const { servers, running } = await slowServers();
+    const inFlight = send(`${servers.urls.gsql}/gsql/v1/statements`, {
+      method: 'POST',
+      body: 'ls',
+      headers: { authorization: BASIC },
+    });
+    await running;
+    await servers.close();
+    const r = await inFlight;
+    assert.equal(r.status, 200);
+    assert.equal(r.text, 'done\n');
+    await assert.rejects(fetch(`${servers.urls.gsql}/api/ping`));
+  },
+);
 
-test('a request arriving while closing is refused with 503 in the envelope', async () => {
-  const { servers, running } = await slowServers();
-  const socket = net.connect(servers.ports.gsql, '127.0.0.1');
-  let raw = '';
-  socket.on('data', (d: Buffer) => (raw += d.toString()));
-  const ended = new Promise((r) => socket.on('close', r));
-  // A second request on the busy keep-alive connection, sent once close() has begun.
-  socket.write(
-    `POST /gsql/v1/statements HTTP/1.1\r\nHost: x\r\nAuthorization: ${BASIC}\r\nContent-Length: 2\r\n\r\nls`,
-  );
-  await running;
-  const closed = servers.close();
-  socket.write('GET /api/ping HTTP/1.1\r\nHost: x\r\n\r\n');
-  await closed;
-  await ended;
-  assert.match(raw, /^HTTP\/1\.1 200 /);
-  assert.match(raw, /\r\n\r\n(5\r\n)?done\n/);
-  assert.match(raw, /HTTP\/1\.1 503 /);
-  assert.ok(
-    raw.endsWith(
-      '{"version":{"edition":"enterprise","api":"v2","schema":0},"error":true,"message":"The server is shutting down.","results":[],"code":"SYS-0001"}',
-    ),
-    raw,
-  );
-});
+test(
+  'a request arriving while closing is refused with 503 in the envelope',
+  { timeout: scaled(60_000) },
+  async () => {
+    const { servers, running } = await slowServers();
+    const socket = net.connect(servers.ports.gsql, '127.0.0.1');
+    let raw = '';
+    socket.on('data', (d: Buffer) => (raw += d.toString()));
+    const ended = new Promise((r) => socket.on('close', r));
+    // A second request on the busy keep-alive connection, sent once close() has begun.
+    socket.write(
+      `POST /gsql/v1/statements HTTP/1.1\r\nHost: x\r\nAuthorization: ${BASIC}\r\nContent-Length: 2\r\n\r\nls`,
+    );
+    await running;
+    const closed = servers.close();
+    socket.write('GET /api/ping HTTP/1.1\r\nHost: x\r\n\r\n');
+    await closed;
+    await ended;
+    assert.match(raw, /^HTTP\/1\.1 200 /);
+    assert.match(raw, /\r\n\r\n(5\r\n)?done\n/);
+    assert.match(raw, /HTTP\/1\.1 503 /);
+    assert.ok(
+      raw.endsWith(
+        '{"version":{"edition":"enterprise","api":"v2","schema":0},"error":true,"message":"The server is shutting down.","results":[],"code":"SYS-0001"}',
+      ),
+      raw,
+    );
+  },
+);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parseQueryText } from '../../../src/gsql/parser-query.js';
 import { registryFor } from '../../../src/query/registry.js';
+import { waitFor } from '../../timing.js';
 import { call, seed, startHarness, type Harness } from '../restpp/graph-harness.js';
 
 let h: Harness;
@@ -28,15 +29,12 @@ after(async () => h.close());
 
 type Rec = Record<string, unknown>;
 
-async function finalState(base: string, location: string): Promise<Rec> {
-  const stop = Date.now() + 5000;
-  for (;;) {
+function finalState(base: string, location: string): Promise<Rec> {
+  return waitFor(`install ${location} to finish`, async () => {
     const r = await call(base, 'GET', location);
     assert.equal(r.status, 200, r.text);
-    if (r.body.state === 'SUCCESS' || r.body.state === 'FAILURE') return r.body;
-    if (Date.now() > stop) throw new Error(`install did not finish: ${r.text}`);
-    await new Promise((res) => setTimeout(res, 10));
-  }
+    return (r.body.state === 'SUCCESS' || r.body.state === 'FAILURE') && r.body;
+  });
 }
 
 test('3.x: POST /gsql/queries/install with repeated names, then its status', async () => {
@@ -82,17 +80,20 @@ test('3.x: * installs every query not installed yet', async () => {
 });
 
 test('an install request waits (NEW) while a query of its graph runs', async () => {
-  const running = call(h.rest, 'GET', '/query/tests/spin', undefined, { 'GSQL-TIMEOUT': '400' });
-  const stop = Date.now() + 5000;
-  while (((await call(h.rest, 'GET', '/showprocesslist/tests')).body.results as Rec[]).length === 0) {
-    if (Date.now() > stop) throw new Error('the query did not start');
-  }
+  // spin runs until it is aborted below (the timeout is only a backstop).
+  const running = call(h.rest, 'GET', '/query/tests/spin', undefined, { 'GSQL-TIMEOUT': '600000' });
+  await waitFor(
+    'the query to start',
+    async () => ((await call(h.rest, 'GET', '/showprocesslist/tests')).body.results as Rec[]).length > 0,
+  );
   const r = await call(admin, 'POST', '/gsql/queries/install?graph=tests&queries=a&force=true');
   const location = r.body.location as string;
   const waiting = await call(admin, 'GET', location);
   assert.equal(waiting.body.state, 'NEW');
   assert.deepEqual(waiting.body.queries, [{ name: 'a', state: 'NEW' }]);
-  assert.equal((await running).body.code, 'REST-3000');
+  assert.equal((await call(admin, 'GET', location)).body.state, 'NEW', 'still waiting');
+  await call(h.rest, 'GET', '/abortquery/tests?requestid=all');
+  assert.equal((await running).body.code, 'REST-12002');
   assert.equal((await finalState(admin, location)).state, 'SUCCESS');
 });
 

@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { startServers, type RunningServers } from '../../../src/server/start.js';
 import { openFixture, type Fixture } from '../../graphql/fixture.js';
+import { scaled } from '../../timing.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** The little of the browser's DOM the page functions use (the test compiles without the DOM lib). */
@@ -64,7 +65,7 @@ after(async () => {
 for (const listener of ['graphql', 'gsql'] as const) {
   test(
     `GraphiQL on the ${listener} listener runs a query and shows the SDL`,
-    { skip, timeout: 20_000 },
+    { skip, timeout: scaled(60_000) },
     async () => {
       const base = s.urls[listener];
       const page_ = listener === 'graphql' ? `${base}/` : `${base}/graphql/Social`;
@@ -91,7 +92,7 @@ for (const listener of ['graphql', 'gsql'] as const) {
       try {
         const loaded = await page.goto(page_);
         assert.equal(loaded?.status(), 200);
-        await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: 10_000 });
+        await page.waitForSelector('.graphiql-query-editor .CodeMirror', { timeout: scaled(30_000) });
         const query = '{ Social { city(order_by: {population: desc}, limit: 1) { name } } }';
         await page.evaluate((q) => {
           const el = (globalThis as unknown as Dom).document.querySelector(
@@ -109,16 +110,16 @@ for (const listener of ['graphql', 'gsql'] as const) {
             return v.includes('"data"') ? v : false;
           },
           undefined,
-          { timeout: 10_000 },
+          { timeout: scaled(30_000) },
         );
         assert.deepEqual(JSON.parse(String(await result.jsonValue())), {
           data: { Social: { city: [{ name: 'san jose' }] } },
         });
         await page.click('button[aria-label="Show Documentation Explorer"]');
-        await page.waitForSelector('.graphiql-doc-explorer :text("Social")', { timeout: 10_000 });
+        await page.waitForSelector('.graphiql-doc-explorer :text("Social")', { timeout: scaled(30_000) });
         await page.click('button[aria-label="Show Schema"]');
         const sdl = await page.waitForSelector('[data-testid="sdl"]:has-text("type Query")', {
-          timeout: 10_000,
+          timeout: scaled(30_000),
         });
         const text = await sdl.textContent();
         assert.match(text ?? '', /^type Query \{\n {2}Social: Social\n\}/);

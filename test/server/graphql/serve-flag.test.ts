@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { resolveServeConfig, runServe, SERVE_HELP } from '../../../src/cli/serve.js';
 import { DEFAULT_LIMITS } from '../../../src/graphql/index.js';
 import type { RunningServers } from '../../../src/server/start.js';
+import { scaled } from '../../timing.js';
 
 test('--graphql-graph and OCELOT_GRAPHQL_GRAPH; the flag wins', () => {
   const flag = resolveServeConfig(['--graphql-graph', 'Social', '--graphql-port', '4100'], {
@@ -32,7 +33,7 @@ test('--graphql-graph and OCELOT_GRAPHQL_GRAPH; the flag wins', () => {
 
 test(
   'ocelot serve starts the GraphQL listener of the graph and stops on SIGINT',
-  { timeout: 20_000 },
+  { timeout: scaled(60_000) },
   async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ocelot-graphql-serve-'));
     const stdout: string[] = [];

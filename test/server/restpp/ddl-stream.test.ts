@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { startServers, type RunningServers } from '../../../src/server/start.js';
 import { openTestDb, type TestDb } from '../../loading/helpers.js';
+import { scaled } from '../../timing.js';
 
 const SCHEMA = `
 CREATE VERTEX person (PRIMARY_ID name STRING, name STRING, age INT, note STRING)
@@ -164,7 +165,7 @@ async function postWhole(s: Served, body: Buffer): Promise<Answer> {
 }
 
 // A timeout only guards against a hang: a server that read the body whole would never load early.
-const GUARD = { timeout: 120_000 };
+const GUARD = { timeout: scaled(120_000) };
 
 test(
   'a body written in many small pieces loads as it arrives, exactly like the same body in one piece',

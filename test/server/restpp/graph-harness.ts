@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../../../src/engine/database.js';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
+import { startServers, type RunningServers, type ServerOptions } from '../../../src/server/start.js';
 import { testCatalog } from './graph-fixture.js';
 
 const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
@@ -27,7 +27,7 @@ export interface Reply {
   text: string;
 }
 
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(options: Partial<ServerOptions> = {}): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'ocelot-graph-'));
   const db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0 });
   await db.changeCatalog(testCatalog());
@@ -37,6 +37,7 @@ export async function startHarness(): Promise<Harness> {
     gsqlPort: 0,
     adminPort: 0,
     log: () => {},
+    ...options,
   });
   return {
     servers,

@@ -9,6 +9,7 @@ import { Database } from '../../../src/engine/database.js';
 import { startServers } from '../../../src/server/start.js';
 import { testCatalog } from './graph-fixture.js';
 import { call, type Reply } from './graph-harness.js';
+import { waitFor } from '../../timing.js';
 
 /**
  * A file layer whose fsyncs of WAL segments can be held: a held writeAndSync writes (into the
@@ -74,8 +75,7 @@ class GatedLayer implements FileLayer {
 
 /** Lets the event loop and the thread pool run until `done()` holds (bounded, so a bug fails, not hangs). */
 async function until(done: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !done(); i++) await new Promise((r) => setTimeout(r, 1));
-  assert.ok(done(), `gave up waiting for ${what}`);
+  await waitFor(what, done);
 }
 
 /** A request whose settlement can be observed without awaiting it. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { AttrUpdate } from '../../../src/engine/api.js';
 import { JUNE_2020, pathCatalog } from '../../paths/fixture.js';
+import { scaled } from '../../timing.js';
 import { call, startHarness, type Harness } from './graph-harness.js';
 
 let h: Harness;
@@ -223,7 +224,6 @@ describe('POST /allpaths/{graph}', () => {
   });
 
   test('GSQL-TIMEOUT stops a huge enumeration with REST-3000; the server keeps serving', async () => {
-    const started = Date.now();
     const r = await call(
       h.rest,
       'POST',
@@ -238,30 +238,29 @@ describe('POST /allpaths/{graph}', () => {
       r.body.message as string,
       /^The path finding request timed out after 200 ms \(GSQL-TIMEOUT\)/,
     );
-    assert.ok(Date.now() - started < 5000);
     const ping = await call(h.rest, 'GET', '/echo');
     assert.equal(ping.status, 200);
   });
 
   test('a long enumeration yields: other requests are answered while it runs', async () => {
-    let doneAt = 0;
+    let done = false;
     const long = call(
       h.rest,
       'POST',
       '/allpaths/g',
       { source: { type: 'P', id: 100 }, target: { type: 'P', id: 101 }, maxLength: 11 },
-      { 'GSQL-TIMEOUT': '1500' },
+      // Long enough that, however loaded the machine, the echo below is answered first.
+      { 'GSQL-TIMEOUT': String(scaled(3_000)) },
     ).then((r) => {
-      doneAt = Date.now();
+      done = true;
       return r;
     });
     await new Promise((r) => setTimeout(r, 200));
     const echo = await call(h.rest, 'GET', '/echo');
-    const echoAt = Date.now();
     assert.equal(echo.status, 200);
+    assert.equal(done, false, 'the echo was answered while the enumeration ran');
     const r = await long;
     assert.equal(r.body.code, 'REST-3000');
-    assert.ok(echoAt < doneAt, `echo answered at ${echoAt}, path finding ended at ${doneAt}`);
   });
 
   test('RESPONSE-LIMIT: REST-4000 naming the size reached and the limit', async () => {

@@ -4,6 +4,7 @@
  * and its own bidirectional BFS for shortest paths.
  */
 import type { BenchData } from './data.js';
+import { importPeer } from './peers.js';
 
 interface Graph {
   order: number;
@@ -32,10 +33,14 @@ export class GraphologyPeer {
       return `graph larger than --graphology-max-edges ${maxEdges} (JS objects per edge would need several GB)`;
     }
     try {
-      const { DirectedGraph } = (await import('graphology')) as unknown as { DirectedGraph: new () => Graph };
-      const sp = (await import('graphology-shortest-path/unweighted.js')) as unknown as {
-        bidirectional: Bidirectional;
-      };
+      const { DirectedGraph } = (
+        await importPeer<{ default: { DirectedGraph: new () => Graph } }>('graphology')
+      ).default;
+      const sp = (
+        await importPeer<{ default: { bidirectional: Bidirectional } }>(
+          'graphology-shortest-path/unweighted.js',
+        )
+      ).default;
       const t0 = performance.now();
       const g = new DirectedGraph();
       for (let i = 0; i < data.src.length; i++) g.mergeEdge(String(data.src[i]), String(data.dst[i]));

@@ -3,7 +3,8 @@
  * latency percentiles. A run with errors or non-2xx answers fails, so a broken route never
  * passes for a fast one.
  */
-import autocannon from 'autocannon';
+import type autocannonFn from 'autocannon';
+import { importPeer } from './peers.js';
 
 export interface HttpLoad {
   rps: number;
@@ -21,6 +22,7 @@ export async function load(
   connections: number,
   seconds: number,
 ): Promise<HttpLoad> {
+  const autocannon = (await importPeer<{ default: typeof autocannonFn }>('autocannon')).default;
   const r = await autocannon({
     url,
     connections,

@@ -5,9 +5,20 @@
  * reported as a missing peer, not a crash.
  */
 import type { BenchData } from './data.js';
+import { importPeer } from './peers.js';
 
-type KuzuModule = typeof import('kuzu');
-type Connection = InstanceType<KuzuModule['Connection']>;
+/** The part of kuzu's API the bench uses. */
+interface QueryResult {
+  getAll(): Promise<Record<string, unknown>[]>;
+}
+interface Connection {
+  query(cypher: string): Promise<QueryResult | QueryResult[]>;
+  close(): Promise<void>;
+}
+interface KuzuModule {
+  Database: new (path: string) => object;
+  Connection: new (db: object) => Connection;
+}
 
 export class KuzuPeer {
   private constructor(private readonly conn: Connection) {}
@@ -18,7 +29,7 @@ export class KuzuPeer {
    */
   static async open(path: string): Promise<KuzuPeer | string> {
     try {
-      const kuzu = (await import('kuzu')).default;
+      const kuzu = (await importPeer<{ default: KuzuModule }>('kuzu')).default;
       const db = new kuzu.Database(path);
       const peer = new KuzuPeer(new kuzu.Connection(db));
       await peer.all('RETURN 1');

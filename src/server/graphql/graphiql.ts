@@ -1,55 +1,33 @@
 /**
  * The GraphiQL page, served offline: React, ReactDOM and GraphiQL's UMD builds and its stylesheet
- * come from node_modules through our own routes (no CDN). The page adds a "Schema" plugin that
- * shows the graph's schema as SDL, fetched from the service (TigerGraph's Schema button).
+ * are the `graphiql` asset build (graphiql.assets.mjs, copied from the development install at build
+ * time), sent through our own routes (no CDN). The page adds a "Schema" plugin that shows the
+ * graph's schema as SDL, fetched from the service (TigerGraph's Schema button).
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type { FastifyReply } from 'fastify';
+import { readAsset } from '../http/assets.js';
 
-const require = createRequire(import.meta.url);
-
-const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
-  'react.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'application/javascript' },
-  'react-dom.js': {
-    pkg: 'react-dom',
-    file: 'umd/react-dom.production.min.js',
-    type: 'application/javascript',
-  },
-  'graphiql.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'application/javascript' },
-  'graphiql.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css' },
+/** Served name -> content type (the names graphiql.assets.mjs writes). */
+const ASSETS: Record<string, string> = {
+  'react.js': 'application/javascript',
+  'react-dom.js': 'application/javascript',
+  'graphiql.js': 'application/javascript',
+  'graphiql.css': 'text/css',
 };
-
-export const ASSET_NAMES = Object.keys(ASSETS);
-
-const cache = new Map<string, Promise<Buffer>>();
-
-function load(name: string): Promise<Buffer> {
-  let p = cache.get(name);
-  if (!p) {
-    const a = ASSETS[name];
-    p = readFile(join(dirname(require.resolve(`${a.pkg}/package.json`)), a.file));
-    // A failed read is retried on the next request rather than remembered.
-    p.catch(() => cache.delete(name));
-    cache.set(name, p);
-  }
-  return p;
-}
 
 /** Sends one asset (404 JSON for an unknown name); browsers may cache it for a day. */
 export async function sendAsset(reply: FastifyReply, name: string): Promise<FastifyReply> {
-  const a = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
-  if (!a) {
+  const type = Object.hasOwn(ASSETS, name) ? ASSETS[name] : undefined;
+  if (!type) {
     return reply
       .code(404)
       .type('application/json')
       .send(JSON.stringify({ errors: [{ message: `No asset '${name}'.` }] }));
   }
   return reply
-    .type(`${a.type}; charset=utf-8`)
+    .type(`${type}; charset=utf-8`)
     .header('Cache-Control', 'public, max-age=86400')
-    .send(await load(name));
+    .send(await readAsset('graphiql', name));
 }
 
 export interface PageOptions {

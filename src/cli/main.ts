@@ -1,8 +1,9 @@
 /**
- * The `ocelot` command: `serve`, `gsql`, `bench`. bin/ocelot calls `main` with the arguments after
- * the program name and exits with the number it returns. Subcommands are imported on use, so the
- * gsql client starts without loading the server and the engine.
+ * The `ocelot` command: `serve`, `gsql`, `backup`, `bench`, `--version`. bin/ocelot calls `main` with
+ * the arguments after the program name and exits with the number it returns. Subcommands are
+ * imported on use, so the gsql client starts without loading the server and the engine.
  */
+import { ocelotVersionLine } from '../util/ocelot-version.js';
 
 export const HELP = `Usage: ocelot <command> [options]
 
@@ -14,7 +15,7 @@ Commands:
   bench    run a benchmark scenario
   cluster  cluster status (ocelot cluster status)
 
-Run 'ocelot <command> --help' for the options of a command.
+Run 'ocelot <command> --help' for the options of a command, 'ocelot --version' for the version.
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -38,6 +39,10 @@ export async function main(argv: string[]): Promise<number> {
       const { runBench } = await import('./bench.js');
       return runBench(rest, stdout, stderr);
     }
+    case '--version':
+    case '-V':
+      stdout(ocelotVersionLine());
+      return 0;
     case undefined:
     case '-h':
     case '--help':

@@ -11,6 +11,7 @@ import { defaultImportDir, ensureImportDir } from '../auth/file-roots.js';
 import { AuthService } from '../auth/service.js';
 import { ClusterNode } from '../cluster/index.js';
 import { Database } from '../engine/database.js';
+import { DEFAULT_TIGERGRAPH_VERSION } from '../util/ocelot-version.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
 import { installClusterHooks, registerClusterRoutes } from './cluster/index.js';
 import type { ServerContext } from './context.js';
@@ -115,7 +116,7 @@ export const DEFAULT_PORTS: Record<ListenerName, number> = {
   admin: 8123,
   graphql: 4000,
 };
-export const DEFAULT_TIGERGRAPH_VERSION = '4.2.0';
+export { DEFAULT_TIGERGRAPH_VERSION } from '../util/ocelot-version.js';
 const DEFAULT_CLOSE_GRACE_MS = 5_000;
 const PORT_FLAGS: Record<ListenerName, string> = {
   restpp: '--restpp-port',

@@ -2,9 +2,11 @@
  * The component version text of GET /version and GET /gsql/v1/version. pyTigerGraph parses the
  * former: it skips the first three lines and the last one, splits each remaining line on blanks into
  * name, release label, revision, and a three-token timestamp, and takes the version from the
- * `product` line's label `release_<X.Y.Z>_<date>`.
+ * `product` line's label `release_<X.Y.Z>_<date>`. Ocelot's own version line is that last line
+ * (TigerGraph's text ends with a newline, so its last line is empty and skipped just the same).
  */
 import { createHash } from 'node:crypto';
+import { ocelotVersionLine } from '../util/ocelot-version.js';
 
 const COMPONENTS = ['product', 'gle', 'gpe', 'gse', 'gsql', 'restpp', 'gui', 'third_party', 'utility'];
 
@@ -21,7 +23,8 @@ export function restppVersionText(version: string): string {
   const label = `release_${version}_${BUILD.label}`;
   const lines = ['TigerGraph RESTPP: ', ' --- Version --- ', `TigerGraph version: ${version}`];
   for (const c of COMPONENTS) lines.push(`${c.padEnd(20)} ${label} ${revision(c, version)}  ${BUILD.stamp}`);
-  return `${lines.join('\n')}\n`;
+  lines.push(ocelotVersionLine(version));
+  return lines.join('\n');
 }
 
 /** The plain text of GET /gsql/v1/version. */
@@ -30,7 +33,7 @@ export function gsqlVersionText(version: string): string {
     `GSQL version: ${version}`,
     `GSQL commit number: ${revision('gsql', version)}`,
     `GSQL commit date: ${BUILD.stamp}`,
-    'Ocelot: a TigerGraph-compatible graph database server',
+    ocelotVersionLine(version),
     '',
   ].join('\n');
 }

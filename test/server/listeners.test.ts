@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BASIC, send, startTestServers, type TestServers } from './helpers.js';
 import { startServers, ListenError } from '../../src/server/start.js';
 import { fakeDatabase } from './fake-database.js';
+import { OCELOT_VERSION } from '../../src/util/ocelot-version.js';
 import { scaled } from '../timing.js';
 
 let s: TestServers;
@@ -87,7 +88,8 @@ test('GET /version: the component text pyTigerGraph parses', async () => {
   assert.equal(lines[0], 'TigerGraph RESTPP: ');
   assert.equal(lines[1], ' --- Version --- ');
   assert.equal(lines[2], 'TigerGraph version: 4.2.0');
-  assert.equal(lines[lines.length - 1], '');
+  // The last line, which pyTigerGraph skips (TigerGraph's is empty), is Ocelot's own version.
+  assert.equal(lines[lines.length - 1], `ocelot ${OCELOT_VERSION} (TigerGraph 4.2.0 compatible)`);
   // pyTigerGraph: skip lines 0-2 and the last; name, version, hash, 3-token datetime.
   const components = lines.slice(3, -1).map((l) => l.split(/\s+/).filter((t) => t !== ''));
   for (const c of components) assert.equal(c.length, 6, c.join(' '));
@@ -103,6 +105,7 @@ test('GET /gsql/v1/version is plain text and needs credentials', async () => {
   assert.equal(r.status, 200);
   assert.match(r.headers.get('content-type') ?? '', /text\/plain/);
   assert.match(r.text, /^GSQL version: 4\.2\.0\nGSQL commit number: [0-9a-f]{40}\n/);
+  assert.ok(r.text.includes(`\nocelot ${OCELOT_VERSION} (TigerGraph 4.2.0 compatible)\n`), r.text);
   const denied = await send(`${s.urls.gsql}/gsql/v1/version`);
   assert.equal(denied.status, 401);
   assert.equal((denied.json() as { code: string }).code, 'REST-10016');

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { Database } from '../src/engine/database.js';
 import { numberArg, rmatCatalog } from './engine-common.js';
 import { rmat } from './generators/rmat.js';
+import { lineLogger } from '../src/util/logger.js';
 
 const catalog = rmatCatalog();
 
@@ -78,10 +79,10 @@ async function main(): Promise<void> {
       `${g.vertices} vertices, ${g.src.length} edges, ${(performance.now() - t0).toFixed(0)} ms`,
     );
 
-    const log = (line: string): void => {
+    const logger = lineLogger((line: string): void => {
       if (line.startsWith('rebuild:') || line.startsWith('recovery:')) out('  engine log', line);
-    };
-    let db = await Database.open({ dataDir: dir, sync: 'always', rebuildIntervalMs: 0, log });
+    });
+    let db = await Database.open({ dataDir: dir, sync: 'always', rebuildIntervalMs: 0, logger });
     await db.changeCatalog(catalog);
     await settle();
     const memBefore = mem();
@@ -121,7 +122,7 @@ async function main(): Promise<void> {
     db = undefined as unknown as Database;
     await settle();
     t0 = performance.now();
-    db = await Database.open({ dataDir: dir, sync: 'always', rebuildIntervalMs: 0, log });
+    db = await Database.open({ dataDir: dir, sync: 'always', rebuildIntervalMs: 0, logger });
     ms = performance.now() - t0;
     const r = db.read();
     out(

@@ -103,6 +103,9 @@ export class OcelotServer {
         '0',
         '--graphql-port',
         '0',
+        // No access line per request: the peers (a bare Fastify route) log nothing either.
+        '--log-level',
+        'warn',
       ],
       /Admin listening on /,
       timeoutMs,

@@ -1,6 +1,7 @@
 /**
- * `ocelot serve`: opens the data directory, starts the listeners, prints their URLs and runs until
- * SIGINT/SIGTERM (listeners closed, then the Database) or a fatal durability error (non-zero exit).
+ * `ocelot serve`: opens the data directory, starts the listeners, prints their URLs on stdout and
+ * runs until SIGINT/SIGTERM (listeners closed, then the Database) or a fatal durability error
+ * (non-zero exit). Everything else it says goes to the log on stderr (src/cli/logging.ts).
  */
 import { readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
@@ -19,7 +20,16 @@ import {
 } from '../server/start.js';
 import type { ScriptRunner } from '../server/gsqlserver/script-runner.js';
 import { parseBool } from '../server/http/querystring.js';
+import { ocelotVersionLine } from '../util/ocelot-version.js';
 import { parseArgs, parsePort, UsageError, type OptionSpec } from './args.js';
+import {
+  createLogger,
+  LOG_FORMATS,
+  LOG_LEVELS,
+  type LogDestination,
+  type LogFormat,
+  type LogLevel,
+} from './logging.js';
 
 export const SERVE_HELP = `Usage: ocelot serve [options]
 
@@ -78,8 +88,14 @@ Options (each also read from the environment variable shown; a flag wins over th
   --cluster-lease-ms N        leader lease lifetime in ms, 1000 to 60000: a dead leader is
                               replaced about this long after its last renewal
                               (OCELOT_CLUSTER_LEASE_MS, default 4000)
+  --log-level LEVEL           fatal, error, warn, info (one access line per request), debug, trace
+                              or silent (OCELOT_LOG_LEVEL, default info)
+  --log-format json|pretty    log lines on stderr as JSON or as text for a person (OCELOT_LOG_FORMAT,
+                              default pretty on a terminal, json otherwise)
   -h, --help                  show this help
 
+The listeners' URLs are printed on stdout, the last one (Admin) once the server is ready; the log
+(start-up, one line per request, errors) goes to stderr, passwords, secrets and tokens masked.
 A port of 0 picks a free port. Stop the server with Ctrl-C (SIGINT) or SIGTERM.
 Exit codes: 0 stopped by a signal, 1 could not start, 3 fatal storage error (restart recovers) or a
 cluster node that cannot follow the cluster log.
@@ -114,6 +130,8 @@ const SPECS: OptionSpec[] = [
   { names: ['--node-id'], key: 'node-id' },
   { names: ['--advertise-host'], key: 'advertise-host' },
   { names: ['--cluster-lease-ms'], key: 'cluster-lease-ms' },
+  { names: ['--log-level'], key: 'log-level' },
+  { names: ['--log-format'], key: 'log-format' },
   { names: ['-h', '--help'], key: 'help', flag: true },
 ];
 
@@ -143,6 +161,8 @@ const ENV: Record<string, string> = {
   'node-id': 'OCELOT_NODE_ID',
   'advertise-host': 'OCELOT_ADVERTISE_HOST',
   'cluster-lease-ms': 'OCELOT_CLUSTER_LEASE_MS',
+  'log-level': 'OCELOT_LOG_LEVEL',
+  'log-format': 'OCELOT_LOG_FORMAT',
 };
 
 /** TigerGraph's ClientMaxBodySize: 200 MB by default, at most 1024 MB. */
@@ -177,6 +197,9 @@ export interface ServeConfig {
   importDirs?: string[];
   /** Origins whose web pages may call the server (CORS). */
   corsOrigins: string[];
+  logLevel: LogLevel;
+  /** None: pretty on a terminal, JSON otherwise. */
+  logFormat?: LogFormat;
 }
 
 /** Origins (`https://host[:port]`, comma-separated) or `*`; anything else (a path) is an error. */
@@ -233,6 +256,15 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     }
     return Number(v);
   };
+  const oneOf = <T extends string>(key: string, allowed: readonly T[]): T | undefined => {
+    const v = pick(key);
+    if (v === undefined) return undefined;
+    if (!(allowed as readonly string[]).includes(v)) {
+      throw new UsageError(`${source(key)} must be one of ${allowed.join(', ')}, not '${v}'`);
+    }
+    return v as T;
+  };
+  const logFormat = oneOf('log-format', LOG_FORMATS);
   const bodyLimitMb = wholeNumber('body-limit-mb', DEFAULT_BODY_LIMIT_MB, 1, MAX_BODY_LIMIT_MB);
   const leaseMs = wholeNumber('cluster-lease-ms', DEFAULT_LEASE_MS, 1000, 60_000);
   const cluster = clusterConfig(pick('cluster'), pick('node-id'), pick('advertise-host'), leaseMs);
@@ -258,6 +290,8 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
       ? {}
       : { importDirs: (pick('import-dir') ?? '').split(delimiter).filter((d) => d !== '') }),
     corsOrigins: parseOrigins(pick('cors-origin'), source('cors-origin')),
+    logLevel: oneOf('log-level', LOG_LEVELS) ?? 'info',
+    ...(logFormat === undefined ? {} : { logFormat }),
   };
 }
 
@@ -327,7 +361,12 @@ function clusterConfig(
 
 export interface ServeIo {
   stdout: (line: string) => void;
+  /** Usage errors (before the log exists). */
   stderr: (line: string) => void;
+  /** Where log lines go (tests); stderr by default. */
+  logDestination?: LogDestination;
+  /** Whether the log goes to a terminal (the default format and colors); stderr's by default. */
+  logIsTerminal?: boolean;
   env: NodeJS.ProcessEnv;
   /** Replaces the GSQL executor (tests). */
   runScript?: ScriptRunner;
@@ -353,12 +392,24 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
     return 0;
   }
 
+  const terminal = io.logIsTerminal ?? process.stderr.isTTY === true;
+  const logger = createLogger({
+    level: config.logLevel,
+    format: config.logFormat ?? (terminal ? 'pretty' : 'json'),
+    color: terminal,
+    ...(io.logDestination ? { destination: io.logDestination } : {}),
+  });
+  logger.info(
+    { dataDir: config.dataDir, sync: config.sync },
+    `${ocelotVersionLine(config.tigergraphVersion)} starting`,
+  );
+
   let stop: (code: number) => void = () => {};
   const stopped = new Promise<number>((resolve) => (stop = resolve));
   // Handlers go in before anything is announced: a signal right after the URLs are printed (or
   // during start-up) must stop the server cleanly, not kill it.
   const onSignal = (signal: NodeJS.Signals) => {
-    io.stderr(`ocelot serve: ${signal} received, stopping`);
+    logger.info({ signal }, `${signal} received, stopping`);
     stop(0);
   };
   process.on('SIGINT', onSignal);
@@ -385,24 +436,40 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       runScript: io.runScript,
       fileLayer: io.fileLayer,
       ...(config.cluster ? { cluster: config.cluster } : {}),
-      log: io.stderr,
+      logger,
       onFatal: (err) => {
-        io.stderr(
-          `ocelot serve: fatal ${config.cluster ? 'error' : 'storage error'}, stopping: ${err.message}`,
-        );
+        logger.error({ err: err.message }, `fatal ${config.cluster ? 'error' : 'storage error'}, stopping`);
         stop(FATAL_STORAGE_EXIT);
       },
     });
   } catch (e) {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    if (e instanceof ListenError) io.stderr(`ocelot serve: ${e.message}`);
-    else io.stderr(`ocelot serve: cannot start: ${e instanceof Error ? e.message : String(e)}`);
+    const message = e instanceof Error ? e.message : String(e);
+    logger.error(e instanceof ListenError ? message : `cannot start: ${message}`);
     return 1;
   }
 
   const passwordWarning = await AuthService.for(servers.db).defaultPasswordWarning();
-  if (passwordWarning) io.stderr(`ocelot serve: ${passwordWarning}`);
+  if (passwordWarning) logger.warn(passwordWarning);
+  announce(io, config, servers);
+  logger.info({ urls: servers.urls }, 'ready');
+
+  const code = await stopped;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  try {
+    await servers.close();
+  } catch (e) {
+    logger.error({ err: e instanceof Error ? e.message : String(e) }, 'error while stopping');
+    return code === 0 ? 1 : code;
+  }
+  logger.info('stopped');
+  return code;
+}
+
+/** The listeners' URLs on stdout, "Admin listening on …" last (scripts and tests wait for it). */
+function announce(io: ServeIo, config: ServeConfig, servers: RunningServers): void {
   io.stdout(`Data directory: ${config.dataDir}`);
   if (config.cluster) {
     io.stdout(
@@ -420,15 +487,4 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
   // Last: scripts (and the tests) take this line as "the server is ready".
   io.stdout(`Admin listening on ${servers.urls.admin}`);
   io.onReady?.(servers.urls);
-
-  const code = await stopped;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  try {
-    await servers.close();
-  } catch (e) {
-    io.stderr(`ocelot serve: error while stopping: ${e instanceof Error ? e.message : String(e)}`);
-    return code === 0 ? 1 : code;
-  }
-  return code;
 }

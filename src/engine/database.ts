@@ -42,13 +42,15 @@ import { mergeAll, rebuildSummary } from './rebuild.js';
 import { replayRecord } from './replay.js';
 import { catalogRecord, clearRecord, decodeRecord } from './wal-record.js';
 import { WriteTxImpl } from './write-tx.js';
+import { silentLogger, type Logger } from '../util/logger.js';
 
 export interface DatabaseOptions {
   dataDir: string;
   sync?: SyncMode;
   /** Automatic rebuild period when there is new data; 0 disables it. Default 30 000. */
   rebuildIntervalMs?: number;
-  log?: (line: string) => void;
+  /** Recovery, rebuild and fatal-error lines; none: nothing is logged. */
+  logger?: Logger;
   /** Called once when a write to disk fails; the Database then refuses writes. */
   onFatal?: (err: Error) => void;
   /** The file layer (tests pass the durability layer's fault-injecting one). */
@@ -157,7 +159,7 @@ export class Database implements CatalogStore {
   }
 
   private static async recover(opts: DatabaseOptions, onFatal: (err: Error) => void): Promise<Recovered> {
-    const log = opts.log ?? (() => undefined);
+    const log = opts.logger ?? silentLogger;
     const dir = await DataDir.open({
       path: opts.dataDir,
       ...(opts.fileLayer ? { fs: opts.fileLayer } : {}),
@@ -193,12 +195,12 @@ export class Database implements CatalogStore {
       }
       const cut = rec.report.wal.tailCut;
       if (cut)
-        log(
+        log.warn(
           `recovery: cut a torn WAL tail in ${cut.segment} at offset ${cut.offset} (${cut.bytes} bytes): ${cut.reason}`,
         );
       for (const s of rec.report.skippedCheckpoints)
-        log(`recovery: skipped damaged checkpoint ${s.file}: ${s.reason}`);
-      log(`recovery: checkpoint LSN ${checkpointLsn}, replayed ${replayed} WAL records, version ${version}`);
+        log.warn(`recovery: skipped damaged checkpoint ${s.file}: ${s.reason}`);
+      log.info(`recovery: checkpoint LSN ${checkpointLsn}, replayed ${replayed} WAL records, version ${version}`);
       const summary: RecoverySummary = {
         checkpointLsn,
         replayedRecords: replayed,
@@ -232,7 +234,7 @@ export class Database implements CatalogStore {
   private fail(err: Error): void {
     if (this.fatal) return;
     this.fatal = err;
-    this.opts.log?.(`fatal: ${err.message}`);
+    this.opts.logger?.error(`fatal: ${err.message}`);
     this.opts.onFatal?.(err);
   }
 
@@ -255,7 +257,7 @@ export class Database implements CatalogStore {
     this.timer = setInterval(() => {
       if (this.lastLsn > this.checkpointLsn && !this.fatal && !this.closed) {
         this.runRebuild({}, false).catch((err: unknown) =>
-          this.opts.log?.(`automatic rebuild failed: ${String(err)}`),
+          this.opts.logger?.error(`automatic rebuild failed: ${String(err)}`),
         );
       }
     }, ms);
@@ -594,7 +596,7 @@ export class Database implements CatalogStore {
       // A new file only: never one a link placed at this name points to.
       await writeFile(summaryFile, summary.text, { flag: 'wx', mode: 0o600 });
     }
-    this.opts.log?.(
+    this.opts.logger?.info(
       `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped; ` +
         `merge ${mergeMs.toFixed(0)} ms, checkpoint ${chunks ? `${(performance.now() - t1).toFixed(0)} ms` : 'not needed'}`,
     );

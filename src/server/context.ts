@@ -5,6 +5,7 @@
 import type { ClusterNode } from '../cluster/index.js';
 import type { Database } from '../engine/database.js';
 import type { GraphQLConfig } from './graphql/config.js';
+import type { Logger } from '../util/logger.js';
 import type { CredentialCheck } from './http/auth.js';
 import type { LatencyRecorder } from './http/latency.js';
 import type { EndpointRegistry } from './restpp/endpoint-registry.js';
@@ -26,10 +27,12 @@ export interface ServerContext {
   readonly cluster?: ClusterNode;
   /** Where loading jobs and queries read server-side files (`--import-dir`); none: refused. */
   readonly importDirs?: readonly string[];
-  /** Operational log lines (stderr in the CLI). */
+  /** Where queries' LOG statements write (lines of the server log). */
   readonly log: (line: string) => void;
   /** GraphQL limits, introspection and allow-list (defaults when absent). */
   readonly graphql?: GraphQLConfig;
   /** Origins whose pages may call the server (`--cors-origin`; `*`: any, without credentials). */
   readonly corsOrigins?: readonly string[];
+  /** The server's log. */
+  readonly logger: Logger;
 }

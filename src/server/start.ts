@@ -11,6 +11,7 @@ import { defaultImportDir, ensureImportDir } from '../auth/file-roots.js';
 import { AuthService } from '../auth/service.js';
 import { ClusterNode } from '../cluster/index.js';
 import { Database } from '../engine/database.js';
+import { lineLogger, type Logger } from '../util/logger.js';
 import { DEFAULT_TIGERGRAPH_VERSION } from '../util/ocelot-version.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
 import { installClusterHooks, registerClusterRoutes } from './cluster/index.js';
@@ -78,6 +79,9 @@ export interface ServerOptions {
   importDirs?: readonly string[];
   /** The GSQL executor; the shell of src/shell over the Database by default. */
   runScript?: ScriptRunner;
+  /** The server's log (`ocelot serve` passes its pino logger); without one, `log` gets lines. */
+  logger?: Logger;
+  /** Without `logger`: a function given each log line (stderr by default). */
   log?: (line: string) => void;
   /** Studio login sessions: lifetime and clock (tests move time with it). */
   studioSessions?: StudioSessionOptions;
@@ -138,7 +142,9 @@ export class ListenError extends Error {
 }
 
 export async function startServers(opts: ServerOptions): Promise<RunningServers> {
-  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logger = opts.logger ?? lineLogger(opts.log ?? ((line: string) => process.stderr.write(`${line}\n`)));
+  /** Where queries' LOG statements write. */
+  const queryLog = (line: string): void => logger.info({ component: 'query' }, line);
   const ownsDb = opts.database === undefined;
   const db =
     opts.database ??
@@ -146,7 +152,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       dataDir: opts.dataDir ?? './ocelot-data',
       sync: opts.sync,
       ...(opts.rebuildIntervalMs === undefined ? {} : { rebuildIntervalMs: opts.rebuildIntervalMs }),
-      log,
+      logger: logger.child({ component: 'engine' }),
       onFatal: opts.onFatal,
       ...(opts.fileLayer ? { fileLayer: opts.fileLayer } : {}),
     }));
@@ -155,7 +161,12 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
   const urls = {} as Record<ListenerName, string>;
   const ports = {} as Record<ListenerName, number>;
   const cluster = opts.cluster
-    ? new ClusterNode({ ...opts.cluster, db, log, ...(opts.onFatal ? { onFatal: opts.onFatal } : {}) })
+    ? new ClusterNode({
+        ...opts.cluster,
+        db,
+        log: (line: string) => logger.info({ component: 'cluster' }, line),
+        ...(opts.onFatal ? { onFatal: opts.onFatal } : {}),
+      })
     : undefined;
   try {
     await buildAndListen();
@@ -190,17 +201,19 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       credentialCheck: opts.credentialCheck ?? gsqlCredentialCheck(db),
       recorder,
       endpoints,
-      runScript: opts.runScript ?? shellRunner(db, { outputDir: opts.outputDir, importDirs, log }),
+      runScript: opts.runScript ?? shellRunner(db, { outputDir: opts.outputDir, importDirs, log: queryLog }),
       ...(opts.outputDir === undefined ? {} : { outputDir: opts.outputDir }),
       ...(cluster ? { cluster } : {}),
       ...(opts.graphql === undefined ? {} : { graphql: opts.graphql }),
       ...(opts.corsOrigins === undefined ? {} : { corsOrigins: opts.corsOrigins }),
       importDirs,
-      log,
+      log: queryLog,
+      logger,
     };
     const host = opts.host ?? '127.0.0.1';
 
     const bodyLimit = opts.bodyLimit;
+    const listenerLogger = (listener: ListenerName) => logger.child({ listener });
     const browser: BrowserPolicy = { allowedOrigins: opts.corsOrigins ?? [] };
     const access = (listener: AccessHookOptions['listener']): AccessHookOptions => ({
       listener,
@@ -209,7 +222,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     });
     const restpp = createListenerApp({
       recorder,
-      logError: log,
+      logger: listenerLogger('restpp'),
       bodyLimit,
       access: access('restpp'),
       browser,
@@ -219,7 +232,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     const studioSessions = new StudioSessions(opts.studioSessions);
     const gsql = createListenerApp({
       recorder,
-      logError: log,
+      logger: listenerLogger('gsql'),
       restppPrefix: '/restpp',
       bodyLimit,
       // The listener serving the Studio also takes its session cookie as a credential.
@@ -236,7 +249,12 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       { prefix: '/restpp' },
     );
 
-    const admin = createListenerApp({ recorder, logError: log, access: access('admin'), browser });
+    const admin = createListenerApp({
+      recorder,
+      logger: listenerLogger('admin'),
+      access: access('admin'),
+      browser,
+    });
     registerAdminRoutes(admin, ctx);
 
     apps.push(['restpp', restpp], ['gsql', gsql], ['admin', admin]);

@@ -44,6 +44,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     rebuildIntervalMs: 30_000,
     graphql: { limits: { maxCost: 1_000_000, maxDepth: 15, maxRows: 1_000_000 } },
     corsOrigins: [],
+    logLevel: 'info',
   });
   const env = {
     OCELOT_DATA: '/env/data',
@@ -57,6 +58,8 @@ test('serve configuration: defaults, env vars, flags win', () => {
     OCELOT_AUTH: 'true',
     OCELOT_BODY_LIMIT_MB: '1024',
     OCELOT_REBUILD_INTERVAL: '0',
+    OCELOT_LOG_LEVEL: 'warn',
+    OCELOT_LOG_FORMAT: 'pretty',
   };
   assert.deepEqual(resolveServeConfig([], env), {
     dataDir: '/env/data',
@@ -72,6 +75,8 @@ test('serve configuration: defaults, env vars, flags win', () => {
     rebuildIntervalMs: 0,
     graphql: { limits: { maxCost: 1_000_000, maxDepth: 15, maxRows: 1_000_000 } },
     corsOrigins: [],
+    logLevel: 'warn',
+    logFormat: 'pretty',
   });
   const c = resolveServeConfig(
     ['--data', '/flag', '--restpp-port=0', '--sync', 'none', '--tigergraph-version', '4.1.2'],
@@ -83,6 +88,20 @@ test('serve configuration: defaults, env vars, flags win', () => {
   assert.equal(c.sync, 'none');
   assert.equal(c.tigergraphVersion, '4.1.2');
   assert.equal(c.gsqlPort, 24240);
+  const logging = resolveServeConfig(['--log-level', 'debug', '--log-format=json'], env);
+  assert.ok(logging !== 'help');
+  assert.deepEqual([logging.logLevel, logging.logFormat], ['debug', 'json']);
+  assert.throws(
+    () => resolveServeConfig(['--log-level', 'loud'], {}),
+    (e: unknown) =>
+      e instanceof UsageError &&
+      e.message === "--log-level must be one of fatal, error, warn, info, debug, trace, silent, not 'loud'",
+  );
+  assert.throws(
+    () => resolveServeConfig([], { OCELOT_LOG_FORMAT: 'xml' }),
+    (e: unknown) =>
+      e instanceof UsageError && e.message === "OCELOT_LOG_FORMAT must be one of json, pretty, not 'xml'",
+  );
   const limits = resolveServeConfig(['--body-limit-mb', '5', '--rebuild-interval=90'], env);
   assert.ok(limits !== 'help');
   assert.equal(limits.bodyLimit, 5 * 1024 * 1024);

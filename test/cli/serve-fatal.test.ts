@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FaultyFileLayer } from '../../src/durability/index.js';
 import { FATAL_STORAGE_EXIT, runServe } from '../../src/cli/serve.js';
+import { collectingDestination, logLines } from '../log-lines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ocelot-fatal-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,6 +15,7 @@ test('an fsync failure stops the server with exit 3; the client gets an error, n
   const layer = new FaultyFileLayer();
   const stdout: string[] = [];
   const stderr: string[] = [];
+  const log = collectingDestination();
   let ready!: (urls: { gsql: string }) => void;
   const up = new Promise<{ gsql: string }>((r) => (ready = r));
   const exit = runServe(
@@ -22,15 +24,21 @@ test('an fsync failure stops the server with exit 3; the client gets an error, n
       stdout: (l) => stdout.push(l),
       stderr: (l) => stderr.push(l),
       env: {},
+      logDestination: log,
       fileLayer: layer,
       onReady: ready,
     },
   );
   const urls = await up;
   assert.deepEqual(
-    stderr.filter((l) => l.includes('default password')),
+    logLines(log.text())
+      .filter((l) => l.msg.includes('default password'))
+      .map((l) => [l.level, l.msg]),
     [
-      'ocelot serve: Warning: the user "tigergraph" still has its default password; change it with ALTER PASSWORD in gsql.',
+      [
+        'warn',
+        'Warning: the user "tigergraph" still has its default password; change it with ALTER PASSWORD in gsql.',
+      ],
     ],
   );
   layer.failWhen((op) => op.kind === 'sync' || op.kind === 'write');
@@ -44,9 +52,10 @@ test('an fsync failure stops the server with exit 3; the client gets an error, n
   assert.doesNotMatch(text, /\s+at .*\.js:\d+/);
   const code = await exit;
   assert.equal(code, FATAL_STORAGE_EXIT);
-  assert.ok(
-    stderr.some((l) => l.startsWith('ocelot serve: fatal storage error, stopping: ')),
-    stderr.join('\n'),
-  );
+  const fatal = logLines(log.text()).filter((l) => l.msg === 'fatal storage error, stopping');
+  assert.equal(fatal.length, 1, log.text());
+  assert.equal(fatal[0].level, 'error');
+  assert.match(String(fatal[0].err), /./);
+  assert.deepEqual(stderr, [], 'nothing but the log');
   assert.match(stdout[1], /^REST\+\+ listening on http:\/\/127\.0\.0\.1:\d+$/);
 });

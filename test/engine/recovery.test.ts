@@ -7,6 +7,7 @@ import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
 import { EngineError } from '../../src/engine/api.js';
 import type { Database } from '../../src/engine/database.js';
 import { fullCatalog, tempDir } from './fixtures.js';
+import { lineLogger } from '../../src/util/logger.js';
 
 async function numValues(db: Database): Promise<Map<number, number>> {
   const r = db.read();
@@ -62,7 +63,7 @@ test('a torn WAL tail is cut off and reported; every transaction is whole or abs
     await fs.crash({ keep: (w) => Math.floor(w.length / 2) });
     await db.close().catch(() => undefined);
     const lines: string[] = [];
-    db = await t.open({ fileLayer: fs, log: (l) => lines.push(l) });
+    db = await t.open({ fileLayer: fs, logger: lineLogger((l) => lines.push(l)) });
     const vals = await numValues(db);
     assert.equal(vals.get(0), 1, 'the checkpoint survives');
     const perTx = new Map<number, number>();

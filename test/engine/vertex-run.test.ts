@@ -13,6 +13,7 @@ import {
 } from '../../src/engine/api.js';
 import type { WriteTxImpl } from '../../src/engine/write-tx.js';
 import { fullCatalog, freshDb, graphSnapshot, tempDir } from './fixtures.js';
+import { lineLogger } from '../../src/util/logger.js';
 
 /** One vertex upsert as a REST++ body would send it. */
 interface Op {
@@ -260,7 +261,7 @@ test('a torn UPSERT_VERTICES record at the WAL tail is cut off; every run before
     await fs.crash({ keep: (w) => Math.floor(w.length / 2) });
     await db.close().catch(() => undefined);
     const lines: string[] = [];
-    db = await t.open({ fileLayer: fs, log: (l) => lines.push(l) });
+    db = await t.open({ fileLayer: fs, logger: lineLogger((l) => lines.push(l)) });
     const r = db.read();
     const perTx = new Map<number, number>();
     for (const row of r.rows('Num')) {

@@ -7,6 +7,7 @@ import { jsonBody, readJsonBody, rawBody, textBody } from '../../src/server/http
 import { RestError } from '../../src/server/http/envelope.js';
 import { LatencyRecorder } from '../../src/server/http/latency.js';
 import { EngineError } from '../../src/engine/api.js';
+import { lineLogger } from '../../src/util/logger.js';
 
 let app: FastifyInstance;
 let base: string;
@@ -14,7 +15,7 @@ const recorder = new LatencyRecorder();
 const logged: string[] = [];
 
 before(async () => {
-  app = createListenerApp({ recorder, logError: (m) => logged.push(m), bodyLimit: 1024 });
+  app = createListenerApp({ recorder, logger: lineLogger((m) => logged.push(m)), bodyLimit: 1024 });
   app.post('/json', { config: { endpoint: 'POST /json' } }, async (req) => ({ body: jsonBody(req) ?? null }));
   app.post('/dup', async (req) => {
     // Reads a flat object key by key: each occurrence of a repeated key is met in source order.
@@ -150,7 +151,9 @@ test('errors become envelopes; no stack trace reaches the client', async () => {
   assert.equal(boom.body.code, 'REST-10005');
   assert.equal(boom.body.message, 'Internal error while processing the request: secret detail');
   assert.doesNotMatch(boom.text, /at .*\.js/);
-  assert.ok(logged.some((l) => l.includes('GET /boom') && l.includes('secret detail')));
+  assert.ok(
+    logged.some((l) => l.startsWith('error: internal error ') && l.includes('url=/boom') && l.includes('secret detail')),
+  );
   const engine = await call('/engine');
   assert.equal(engine.status, 400);
   assert.deepEqual(engine.body, {

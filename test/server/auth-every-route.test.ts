@@ -127,7 +127,7 @@ const NO_BASIC =
 
 /** The routes a cluster node adds to the GSQL listener (`--cluster`; no NATS is needed to list them). */
 async function clusterRoutes(): Promise<ServedRoute[]> {
-  const app = createListenerApp({ logError: () => {} });
+  const app = createListenerApp();
   registerClusterRoutes(app, {} as ClusterNode);
   await app.ready();
   const routes = servedRoutes(app).map((r) => ({ listener: 'gsql' as const, ...r }));

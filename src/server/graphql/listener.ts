@@ -22,7 +22,7 @@ export function createGraphqlListener(
 ): FastifyInstance {
   const app = createListenerApp({
     recorder: ctx.recorder,
-    logError: ctx.log,
+    logger: ctx.logger.child({ listener: 'graphql' }),
     browser: { ...browser, navigable: (r) => r.routeOptions.url === '/' },
     access: {
       listener: 'graphql',

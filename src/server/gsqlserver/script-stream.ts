@@ -6,6 +6,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { redactStatement } from '../http/redact.js';
 import type { ShellSession } from './script-runner.js';
 
 /** Exit code for a failure inside the server itself (the gsql client's "unknown error"). */
@@ -33,10 +34,13 @@ export async function streamScript(
     atLineStart = chunk.endsWith('\n');
   };
   let code: number;
+  const log = ctx.logger.child({ component: 'gsql', reqId: reply.request.id, user: session.user });
+  log.info({ graph: session.graph, text: clip(redactStatement(text)) }, 'gsql script');
   try {
     code = await ctx.runScript(text, session, out);
+    log.info({ code }, 'gsql script done');
   } catch (e) {
-    ctx.log(`[ocelot] GSQL script failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    log.error({ err: e instanceof Error ? (e.stack ?? e.message) : String(e) }, 'gsql script failed');
     if (!atLineStart) out('\n');
     out(`Internal error: ${e instanceof Error ? e.message : String(e)}\n`);
     code = UNKNOWN_ERROR;
@@ -53,4 +57,9 @@ export async function streamScript(
   }
   stream.end();
   return reply;
+}
+
+/** At most the first 2000 characters of a script go to the log. */
+function clip(text: string): string {
+  return text.length > 2000 ? `${text.slice(0, 2000)}… (${text.length} characters)` : text;
 }

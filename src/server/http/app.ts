@@ -1,7 +1,8 @@
 /**
  * One Fastify instance per listener, configured the TigerGraph way: every body kept raw, TigerGraph
  * query strings, JSON written with exact 64-bit integers, unknown paths answered with REST-1000,
- * every error turned into the envelope (never a stack trace), request ids, per-endpoint latency.
+ * every error turned into the envelope (never a stack trace), request ids, per-endpoint latency and
+ * an access-log line per request.
  */
 import type { Duplex } from 'node:stream';
 import Fastify, {
@@ -12,6 +13,8 @@ import Fastify, {
 } from 'fastify';
 import { AuthError } from '../../auth/errors.js';
 import { stringifyJson } from '../../util/json.js';
+import type { Logger } from '../../util/logger.js';
+import { installAccessLog } from './access-log.js';
 import { EngineError } from '../../engine/api.js';
 import { installAccessHook, type AccessHookOptions } from './access-hook.js';
 import { DEFAULT_BODY_LIMIT, installRawBodyParser } from './body.js';
@@ -20,6 +23,7 @@ import { endpointNotFound, errorEnvelope, httpStatusForCode, RestError } from '.
 import type { LatencyRecorder } from './latency.js';
 import { installResponseLimit } from './limits.js';
 import { parseQueryString, QueryParams } from './querystring.js';
+import { redactUrl } from './redact.js';
 import { nextRequestId } from './request-id.js';
 
 declare module 'fastify' {
@@ -49,16 +53,15 @@ export interface ListenerAppOptions {
   /** A path prefix stripped from the url an unknown-endpoint message names (`/restpp`). */
   restppPrefix?: string;
   bodyLimit?: number;
-  /** Where unexpected errors are reported (never to the client). */
-  logError?: (message: string) => void;
   /** The listener's access check (route table); every listener of a server has one. */
   access?: AccessHookOptions;
   /** Which other origins' pages may call the listener (none by default; see browser-guard.ts). */
   browser?: BrowserPolicy;
+  /** The listener's log: an access line per request, and unexpected errors (never sent to the client). */
+  logger?: Logger;
 }
 
 export function createListenerApp(options: ListenerAppOptions = {}): FastifyInstance {
-  const logError = options.logError ?? ((m: string) => process.stderr.write(`${m}\n`));
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = Fastify({
     logger: false,
@@ -106,7 +109,13 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
   });
   // Foreign pages first, then credentials: both before any body is read.
   installBrowserGuard(app, options.browser ?? {});
-  if (options.access) installAccessHook(app, { log: logError, ...options.access });
+  if (options.access) {
+    const logger = options.logger;
+    installAccessHook(app, {
+      ...(logger ? { log: (line: string) => logger.error(line) } : {}),
+      ...options.access,
+    });
+  }
 
   app.setNotFoundHandler((request, reply) => {
     let path = request.url.split('?')[0];
@@ -116,8 +125,9 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
   });
 
   app.setErrorHandler((error: unknown, request, reply) => {
-    sendError(reply, toRestError(error, request, bodyLimit, logError));
+    sendError(reply, toRestError(error, request, bodyLimit, options.logger));
   });
+  if (options.logger) installAccessLog(app, options.logger);
 
   if (options.recorder) {
     const recorder = options.recorder;
@@ -169,7 +179,7 @@ function toRestError(
   error: unknown,
   request: FastifyRequest,
   bodyLimit: number,
-  logError: (m: string) => void,
+  logger: Logger | undefined,
 ): RestError {
   if (error instanceof RestError) return error;
   if (error instanceof AuthError) {
@@ -190,15 +200,17 @@ function toRestError(
     if (status < 500)
       return new RestError('REST-30000', `Invalid request: ${fe.message ?? fe.code}`, { status });
   }
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  logError(`[ocelot] internal error on ${request.method} ${maskSecrets(request.url)}: ${detail}`);
+  logger?.error(
+    {
+      reqId: request.id,
+      method: request.method,
+      url: redactUrl(request.url),
+      err: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    },
+    'internal error',
+  );
   const message = error instanceof Error ? error.message : String(error);
   return new RestError('REST-10005', `Internal error while processing the request: ${message}`, {
     status: httpStatusForCode('REST-10005'),
   });
-}
-
-/** Query parameters that can carry a secret, token or password are never written to the log. */
-export function maskSecrets(url: string): string {
-  return url.replace(/([?&](?:secret|token|password|value)=)[^&]*/gi, '$1****');
 }

@@ -10,7 +10,7 @@
  */
 import type { SecurityState } from '../catalog/security.js';
 import { requireAll, requireAny, requireGraphScope, type Principal } from './authorize.js';
-import type { Privilege } from './privileges.js';
+import { PRIVILEGES, type Privilege } from './privileges.js';
 
 export type AccessRule =
   /** No credentials at all (health checks, echo, the token endpoints that check their own). */
@@ -39,6 +39,9 @@ export const WRITE_USER = all('WRITE_USER');
 export const READ_USER = all('READ_USER');
 export const WRITE_ROLE = all('WRITE_ROLE');
 export const READ_ROLE = all('READ_ROLE');
+
+/** Every privilege on the global scope: the superuser role (or a global role holding as much). */
+export const SUPERUSER = all(...PRIVILEGES);
 
 /** TigerGraph: creating a secret needs one of these (queryreader and up, not observer). */
 export const SECRET_PRIVILEGES: readonly Privilege[] = [

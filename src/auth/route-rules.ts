@@ -17,6 +17,7 @@ import {
   READ_DATA,
   READ_QUERY,
   READ_SCHEMA,
+  SUPERUSER,
   UPSERT_DATA,
   WRITE_QUERY,
   WRITE_SCHEMA,
@@ -211,6 +212,8 @@ const GSQL: Record<string, RouteRule> = {
   // A cluster node's view of the cluster and its Prometheus metrics (served with --cluster only).
   'GET /api/cluster': ANY_CALLER,
   'GET /metrics': ANY_CALLER,
+  // Online backup: every graph, the users and the secrets.
+  'POST /ocelot/v1/backup': rule(SUPERUSER, 'global'),
   // Ocelot Studio: its page and bundled files hold nothing of the database; login and logout check
   // their own credentials, and the session endpoint its own cookie (server/studio).
   'GET /studio/': OPEN,

@@ -12,6 +12,7 @@ Ocelot: a TigerGraph-compatible graph database server.
 Commands:
   serve    start the server (REST++ :9000, GSQL :14240, admin :8123)
   gsql     GSQL client: run a script or a command, or start the interactive shell
+  backup   create (online, from a running server) or restore (offline) a backup file
   bench    run a benchmark scenario
   cluster  cluster status (ocelot cluster status)
 
@@ -34,6 +35,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'cluster': {
       const { runCluster } = await import('./cluster.js');
       return runCluster(rest, { stdout, stderr, env: process.env });
+    }
+    case 'backup': {
+      const { runBackup } = await import('./backup.js');
+      return runBackup(rest, { stdout, stderr, env: process.env });
     }
     case 'bench': {
       const { runBench } = await import('./bench.js');

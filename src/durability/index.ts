@@ -60,4 +60,4 @@ export {
   type WalStats,
 } from './wal.js';
 export { type WalTailCut } from './wal-segments.js';
-export { segmentName, parseSegmentName, MAX_PAYLOAD } from './wal-format.js';
+export { segmentName, parseSegmentName, MAX_PAYLOAD, crc32Update } from './wal-format.js';

@@ -603,6 +603,23 @@ export class Database implements CatalogStore {
     return { path, summaryFile, selected: summary.selected, skipped: summary.skipped, version };
   }
 
+  /**
+   * The whole database (catalog with users, secrets and queries, and every vertex and edge) as of
+   * the last commit, for an online backup. Writes pause while the store is merged and copied (a
+   * copy, because later writes change columns in place), then go on; every write acknowledged
+   * before the call is in it.
+   */
+  snapshot(): Promise<{ version: number; chunks: Uint8Array[] }> {
+    this.checkWritable();
+    return this.exclusive(() => {
+      const version = this.published;
+      const merged = mergeAll(this.store, version, false);
+      this.store = merged;
+      this.readStore = merged;
+      return Promise.resolve({ version, chunks: encodeSnapshot(merged, version).map((c) => c.slice()) });
+    });
+  }
+
   deletedVertexCheck(opts: DeletedVertexCheckOptions = {}): DeletedVertexCheckResult {
     return deletedVertexCheck(this.readStore, opts);
   }

@@ -177,7 +177,7 @@ test('--help of the tool and each subcommand', async () => {
   const top = await runOcelot(['--help']);
   assert.equal(top.code, 0);
   assert.match(top.stdout, /^Usage: ocelot <command>/);
-  for (const sub of ['serve', 'gsql', 'bench']) {
+  for (const sub of ['serve', 'gsql', 'backup', 'bench']) {
     const r = await runOcelot([sub, '--help']);
     assert.equal(r.code, 0, sub);
     assert.match(r.stdout, new RegExp(`^Usage: ocelot ${sub}`));

@@ -11,6 +11,7 @@ import { defaultImportDir, ensureImportDir } from '../auth/file-roots.js';
 import { AuthService } from '../auth/service.js';
 import { ClusterNode } from '../cluster/index.js';
 import { Database } from '../engine/database.js';
+import { setRestppUrl } from '../shell/server-info.js';
 import { lineLogger, type Logger } from '../util/logger.js';
 import { DEFAULT_TIGERGRAPH_VERSION } from '../util/ocelot-version.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
@@ -278,6 +279,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       ports[name] = typeof address === 'object' && address ? address.port : wanted;
       urls[name] = `http://${host.includes(':') ? `[${host}]` : host}:${ports[name]}`;
     }
+    setRestppUrl(db, urls.restpp);
   }
 
   let closing: Promise<void> | undefined;

@@ -21,6 +21,7 @@ import {
 } from './context.js';
 import { envelopeText } from './query-output.js';
 import { authorizeQueryWrites } from './auth-check.js';
+import { restppUrlOf } from './server-info.js';
 
 /** The database behind the shell's catalog store (queries read and write graph data). */
 function databaseOf(ctx: ShellContext, pos: Pos): QueryDatabase {
@@ -74,9 +75,9 @@ async function runAndPrint(
   }
 }
 
-function installLine(graph: string, q: CompiledQuery): string {
+function installLine(restpp: string, graph: string, q: CompiledQuery): string {
   const qs = q.params.map((p) => `${p.name}=VALUE`).join('&');
-  return `${q.name} query: curl -X GET 'http://127.0.0.1:9000/query/${graph}/${q.name}${qs ? '?' + qs : ''}'. Add -H "Authorization: Bearer TOKEN" if authentication is enabled.`;
+  return `${q.name} query: curl -X GET '${restpp}/query/${graph}/${q.name}${qs ? '?' + qs : ''}'. Add -H "Authorization: Bearer TOKEN" if authentication is enabled.`;
 }
 
 async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
@@ -123,7 +124,8 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
         return;
       }
       ctx.print('Start installing queries, about 1 minute ...');
-      for (const n of names) ctx.print(installLine(graph, registry.compile(graph, n, ctx.store.catalog)));
+      for (const n of names)
+        ctx.print(installLine(restppUrlOf(ctx.store), graph, registry.compile(graph, n, ctx.store.catalog)));
       ctx.print('');
       ctx.print(`[${'='.repeat(104)}] 100% (${names.length}/${names.length})`);
       ctx.print('Query installation finished.');

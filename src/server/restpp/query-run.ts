@@ -84,6 +84,7 @@ async function runInstalled(
     if (e instanceof ParamError) throw new RestError(e.code, e.message);
     throw e;
   }
+  requireVertexParams(query, args);
   return runTracked(request, ctx.db, graph, headers, async (opts) => {
     return (
       await executeQuery(ctx.db, query, args, {
@@ -94,6 +95,18 @@ async function runInstalled(
       })
     ).results;
   });
+}
+
+/**
+ * A VERTEX parameter has no default: TigerGraph refuses a run that leaves one out (GSQL-1001,
+ * "NULL parameter") rather than running the query from no vertex.
+ */
+function requireVertexParams(query: CompiledQuery, args: Record<string, unknown>): void {
+  for (const p of query.params) {
+    if (p.type.kind === 'VERTEX' && args[p.name] === undefined) {
+      throw new RestError('GSQL-1001', `Runtime Error: Parameter ${p.name} is NULL.`);
+    }
+  }
 }
 
 /** The /endpoints type name of a parameter type. */

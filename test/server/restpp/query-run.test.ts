@@ -219,3 +219,28 @@ test('an installed query the schema no longer fits is a clear error (last: chang
   );
   assert.doesNotMatch(r.text, /at .*\.js:\d+/);
 });
+
+test('a VERTEX parameter left out is GSQL-1001, not a run from no vertex', async () => {
+  await addQuery(
+    h,
+    'CREATE QUERY around(VERTEX<vertex4> p, INT n = 1) FOR GRAPH tests { S = {p}; PRINT S; }',
+  );
+  for (const [method, path, body] of [
+    ['GET', '/query/tests/around', undefined],
+    ['GET', '/query/tests/around?n=2', undefined],
+    ['POST', '/query/tests/around', { n: 2 }],
+  ] as const) {
+    const r = await call(h.rest, method, path, body);
+    assert.equal(r.status, 400, `${method} ${path}`);
+    assert.deepEqual(r.body, {
+      version: { edition: 'enterprise', api: 'v2', schema: 0 },
+      error: true,
+      message: 'Runtime Error: Parameter p is NULL.',
+      results: [],
+      code: 'GSQL-1001',
+    });
+  }
+  const ok = await call(h.rest, 'GET', '/query/tests/around?p=1');
+  assert.equal(ok.status, 200, ok.text);
+  assert.equal(ok.body.error, false);
+});

@@ -96,15 +96,20 @@ export interface RunFilesOptions extends RunOptions {
    * (the default) for files of WORKER_MIN_BYTES and more.
    */
   edgeWorker?: boolean;
+  /** Bytes read from a file at a time (runner.ts FILE_READ_BYTES by default). */
+  readBytes?: number;
 }
 
-/** RUN LOADING JOB: loads every input from its file(s), one after another. */
-export async function runJobOnFiles(
-  db: LoadingDatabase,
+/**
+ * The files a run of the job reads, in order: each used input's file (from `USING` or DEFINE
+ * FILENAME, resolved under `roots`), a directory standing for every file in it. Throws a
+ * LoadingJobError naming what is missing or refused before anything is read.
+ */
+export async function planFiles(
   job: CompiledJob,
-  opts: RunFilesOptions,
-): Promise<FileResult[]> {
-  const given = opts.paths ?? new Map<string, string>();
+  roots: readonly FileRoot[],
+  given: ReadonlyMap<string, string> = new Map(),
+): Promise<{ plan: InputPlan; path: string }[]> {
   for (const name of given.keys()) {
     if (!job.inputs.some((i) => i.kind === 'filevar' && i.key === name)) {
       throw new LoadingJobError(`"${name}" is not a filename variable of loading job "${job.name}".`);
@@ -119,36 +124,47 @@ export async function runJobOnFiles(
         `Filename variable "${plan.key}" has no file: give one with USING ${plan.key}="path" or in DEFINE FILENAME.`,
       );
     }
-    work.push({ plan, path: confined(opts.roots, localPath(path)) });
+    work.push({ plan, path: confined(roots, localPath(path)) });
   }
+  const files: { plan: InputPlan; path: string }[] = [];
+  for (const { plan, path } of work) for (const file of await filesOf(path)) files.push({ plan, path: file });
+  return files;
+}
+
+/** RUN LOADING JOB without a job id (tests, benchmarks): loads every file, one after another. */
+export async function runJobOnFiles(
+  db: LoadingDatabase,
+  job: CompiledJob,
+  opts: RunFilesOptions,
+): Promise<FileResult[]> {
   const results: FileResult[] = [];
-  for (const { plan, path } of work) {
-    const files = await filesOf(path);
-    for (const file of files) {
-      opts.onFile?.(plan.key, file);
-      const started = Date.now();
-      const stats = await loadInput(db, plan, await chunksOf(plan, file, opts), opts);
-      results.push({ key: plan.key, path: file, stats, elapsedMs: Date.now() - started });
-    }
+  for (const { plan, path } of await planFiles(job, opts.roots, opts.paths)) {
+    opts.onFile?.(plan.key, path);
+    const started = Date.now();
+    const stats = await loadInput(db, plan, await chunksOf(plan, path, opts), opts);
+    results.push({ key: plan.key, path, stats, elapsedMs: Date.now() - started });
   }
   return results;
 }
 
 /** The file's bytes, or its lines split on a worker thread when the input allows it and it pays. */
-async function chunksOf(
+export async function chunksOf(
   plan: InputPlan,
   file: string,
-  opts: RunFilesOptions,
+  opts: Pick<
+    RunFilesOptions,
+    'format' | 'edgeWorker' | 'maxTokenBytes' | 'maxLineBytes' | 'batchSize' | 'readBytes'
+  >,
 ): Promise<AsyncIterable<Buffer | IdSegment>> {
   const format = { ...plan.format, ...opts.format };
   if (plan.intEdge === undefined || !workerFormat(format) || opts.edgeWorker === false)
-    return fileChunks(file);
+    return fileChunks(file, 0, opts.readBytes);
   if (opts.edgeWorker === undefined) {
     const size = await stat(file).then(
       (s) => s.size,
       () => 0,
     );
-    if (size < WORKER_MIN_BYTES) return fileChunks(file);
+    if (size < WORKER_MIN_BYTES) return fileChunks(file, 0, opts.readBytes);
   }
   return edgeFileItems(file, plan.intEdge, format, {
     needed: plan.needs.maxPosition,

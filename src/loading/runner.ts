@@ -40,6 +40,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Statistics to add to (several files of one variable share one set). */
   stats?: LoadStatistics;
+  /**
+   * Called, in order, as each batch becomes durable, with the statistics of the input up to the end
+   * of the batch's last line (`bytes` is where a resumed load continues), and once more at the end.
+   */
+  onCommitted?: (stats: LoadStatistics) => void;
 }
 
 export const CHUNK_BYTES = 1 << 20;
@@ -125,8 +130,15 @@ export async function loadInput(
   // fsync then follows (or shares).
   let spare = new Batch();
   let spareApplied: Promise<void> = Promise.resolve();
+  /** The statistics as of the last complete line read (what a commit now covers). */
+  const upToLastLine = (): LoadStatistics => {
+    const s = stats.clone();
+    s.bytes -= tokenizer.pendingBytes;
+    return s;
+  };
   const flush = async (): Promise<void> => {
     if (batch.size === 0) return;
+    const covered = opts.onCommitted ? upToLastLine() : undefined;
     await spareApplied;
     while (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
     const b = batch;
@@ -144,7 +156,7 @@ export async function loadInput(
     });
     // A refused write never runs the function; its failure surfaces where the commit is awaited.
     commit.catch(applied);
-    inFlight.push(commit);
+    inFlight.push(covered ? commit.then(() => opts.onCommitted?.(covered)) : commit);
   };
 
   const tokenizer = new CsvTokenizer(
@@ -185,6 +197,7 @@ export async function loadInput(
     if (!opts.signal?.aborted) tokenizer.finish();
     await flush();
     while (inFlight.length > 0) await inFlight.shift();
+    opts.onCommitted?.(upToLastLine());
   } catch (e) {
     // Let a commit in flight settle before reporting, so no write outlives the load.
     await Promise.allSettled(inFlight);
@@ -210,14 +223,22 @@ export function* bufferChunks(buf: Buffer): Iterable<Buffer> {
     yield buf.subarray(at, Math.min(buf.length, at + CHUNK_BYTES));
 }
 
-/** A file read in CHUNK_BYTES blocks into one reused buffer. */
-export async function* fileChunks(path: string): AsyncIterable<Buffer> {
+/** Bytes read from a file at a time: an abort takes effect between two reads. */
+export const FILE_READ_BYTES = CHUNK_BYTES * 4;
+
+/** A file from byte `start` on, read in blocks of `readBytes` into one reused buffer. */
+export async function* fileChunks(
+  path: string,
+  start = 0,
+  readBytes = FILE_READ_BYTES,
+): AsyncIterable<Buffer> {
   const fh = await open(path, 'r');
   try {
-    const buf = Buffer.allocUnsafe(CHUNK_BYTES * 4);
-    for (;;) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+    const buf = Buffer.allocUnsafe(readBytes);
+    for (let at = start; ;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, at);
       if (bytesRead === 0) break;
+      at += bytesRead;
       yield buf.subarray(0, bytesRead);
     }
   } finally {

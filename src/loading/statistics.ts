@@ -51,6 +51,22 @@ export class LoadStatistics {
     deleteEdge: new Map(),
   };
 
+  /** An independent copy (the statistics as of a commit, to resume from). */
+  clone(): LoadStatistics {
+    const c = new LoadStatistics();
+    c.validLine = this.validLine;
+    c.rejectLine = this.rejectLine;
+    c.failedConditionLine = this.failedConditionLine;
+    c.notEnoughToken = this.notEnoughToken;
+    c.invalidJson = this.invalidJson;
+    c.oversizeToken = this.oversizeToken;
+    c.bytes = this.bytes;
+    for (const kind of Object.keys(this.objects) as ObjectKind[]) {
+      for (const [name, o] of this.objects[kind]) c.objects[kind].set(name, { ...o });
+    }
+    return c;
+  }
+
   /** The counters of one target type, created on first use (in the order targets are declared). */
   object(kind: ObjectKind, typeName: string): ObjectStatistics {
     const m = this.objects[kind];

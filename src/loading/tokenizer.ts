@@ -164,6 +164,11 @@ export class CsvTokenizer {
     }
   }
 
+  /** Bytes pushed that belong to a line not yet complete (not passed to onLine yet). */
+  get pendingBytes(): number {
+    return this.carry?.length ?? 0;
+  }
+
   finish(): void {
     const rest = this.carry;
     this.carry = null;

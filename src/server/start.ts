@@ -11,6 +11,7 @@ import { defaultImportDir, ensureImportDir } from '../auth/file-roots.js';
 import { AuthService } from '../auth/service.js';
 import { ClusterNode } from '../cluster/index.js';
 import { Database } from '../engine/database.js';
+import { LoadingJobRuns } from '../loading/job-runs.js';
 import { setRestppUrl } from '../shell/server-info.js';
 import { lineLogger, type Logger } from '../util/logger.js';
 import { DEFAULT_TIGERGRAPH_VERSION } from '../util/ocelot-version.js';
@@ -195,6 +196,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     AuthService.for(db).restppAuth = opts.auth ?? false;
     const importDirs = opts.importDirs?.length ? opts.importDirs : [defaultImportDir(db.dataDir)];
     if (!opts.importDirs?.length) ensureImportDir(db.dataDir);
+    LoadingJobRuns.for(db).logger = logger;
     const recorder = new LatencyRecorder();
     const endpoints = new EndpointRegistry();
     const ctx: ServerContext = {

@@ -10,14 +10,15 @@ import { findJob, saveJob } from '../catalog/alter.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
 import { LoadingJobError } from '../loading/expressions.js';
 import { LoadingOptionError } from '../loading/format.js';
-import { prepareJob, runJobOnFiles, type FileResult } from '../loading/job.js';
+import { prepareJob } from '../loading/job.js';
+import { LoadingJobRuns, type LoadingJobRun } from '../loading/job-runs.js';
+import { problemLines, progressLine, statusLines } from '../loading/job-status-text.js';
 import type { LoadingDatabase } from '../loading/runner.js';
-import type { LoadStatistics } from '../loading/statistics.js';
 import type { Pos } from '../gsql/ast.js';
 import { ShellError, atPos, requireGraph, type HandlerTable, type ShellContext } from './context.js';
 
-/** Progress lines are printed at most this often. */
-const PROGRESS_INTERVAL_MS = 2000;
+/** How often RUN LOADING JOB prints a progress line while the job runs. */
+const PROGRESS_INTERVAL_MS = 1000;
 
 /** Loading writes data, so it needs the store to be the Database itself. */
 function loadingDatabase(ctx: ShellContext, pos: Pos): LoadingDatabase {
@@ -47,52 +48,6 @@ function asShellError(e: unknown, stmt: Pos, storedJob?: string): unknown {
   if (e instanceof LoadingOptionError) return new ShellError(e.message, stmt);
   if (e instanceof GsqlSyntaxError) return new ShellError(e.message, stmt);
   return e;
-}
-
-function pad(text: string, width: number): string {
-  return text.length >= width ? text : ' '.repeat(width - text.length) + text;
-}
-
-function speed(lines: number, ms: number): string {
-  const perSec = ms > 0 ? (lines * 1000) / ms : lines;
-  return perSec >= 1000 ? `${Math.round(perSec / 1000)} kl/s` : `${Math.round(perSec)} l/s`;
-}
-
-function summaryTable(results: FileResult[]): string[] {
-  const rows = results.map((r) => [
-    r.path,
-    String(r.stats.totalLines),
-    speed(r.stats.totalLines, r.elapsedMs),
-    `${(r.elapsedMs / 1000).toFixed(2)} s`,
-  ]);
-  const head = ['FILENAME', 'LOADED LINES', 'AVG SPEED', 'DURATION'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)) + 2);
-  const line = (cells: string[]): string => `  |${cells.map((c, i) => pad(c, widths[i]) + ' ').join('|')}|`;
-  const rule = `  +${'-'.repeat(widths.reduce((a, w) => a + w + 2, -1))}+`;
-  return [rule, line(head), ...rows.map(line), rule];
-}
-
-/** Lines naming what was skipped in a file, if anything. */
-function problems(r: FileResult): string[] {
-  const s: LoadStatistics = r.stats;
-  const out: string[] = [];
-  const lineIssues: [number, string][] = [
-    [s.notEnoughToken, 'with not enough tokens'],
-    [s.invalidJson, 'of invalid JSON'],
-    [s.oversizeToken, 'with an oversize token'],
-    [s.rejectLine, 'rejected (not UTF-8)'],
-    [s.failedConditionLine, 'failing a WHERE condition'],
-  ];
-  for (const [n, what] of lineIssues) if (n > 0) out.push(`    ${n} line(s) ${what}`);
-  const json = s.toJSON();
-  for (const kind of ['vertex', 'edge', 'deleteVertex', 'deleteEdge'] as const) {
-    for (const o of json[kind]) {
-      const bad = Object.entries(o).filter(([k, v]) => k !== 'typeName' && k !== 'validObject' && v !== 0);
-      if (bad.length > 0)
-        out.push(`    ${kind} ${o.typeName}: ${bad.map(([k, v]) => `${k}=${String(v)}`).join(', ')}`);
-    }
-  }
-  return out.length > 0 ? [`  [WARNING] ${r.path}:`, ...out] : [];
 }
 
 export const loadingJobHandlers: Pick<HandlerTable, 'create_loading_job' | 'run_loading_job'> = {
@@ -125,49 +80,48 @@ export const loadingJobHandlers: Pick<HandlerTable, 'create_loading_job' | 'run_
       if (upper === 'EOF' || upper === 'CONCURRENCY' || upper === 'BATCH_SIZE') continue;
       paths.set(u.name, u.value);
     }
-    const jobId = `${graph}.${stored.name}.file.m1.${Date.now()}`;
-    let results: FileResult[];
+    let run: LoadingJobRun;
     try {
-      const job = prepareJob(stored.text, graph, db);
-      const total = job.inputs.filter((i) => i.used).length;
-      if (!s.run.noPrint) {
-        ctx.print(
-          `[Tip: Use "CTRL + C" to stop displaying the loading status update, then use "SHOW LOADING STATUS ${jobId}" to track the loading progress again]`,
-        );
-        ctx.print(`[Tip: Manage loading jobs with "ABORT/RESUME LOADING JOB ${jobId}"]`);
-      }
-      ctx.print('Starting the following job, i.e.');
-      ctx.print(`  JobName: ${stored.name}, jobid: ${jobId}`);
-      ctx.print('');
-      let finished = 0;
-      let lastPrint = Date.now();
-      let current = '';
-      results = await runJobOnFiles(db, job, {
-        roots: importRoots(ctx.importDirs ?? []),
+      run = await LoadingJobRuns.for(db).start(db, {
+        graph,
+        jobName: stored.name,
+        jobText: stored.text,
         paths,
-        onFile: (_key, path) => {
-          if (current !== '') finished++;
-          current = path;
-        },
-        onProgress: (stats) => {
-          const now = Date.now();
-          if (s.run.noPrint || now - lastPrint < PROGRESS_INTERVAL_MS) return;
-          lastPrint = now;
-          ctx.print(
-            `[RUNNING] m1 ( Finished: ${finished} / Total: ${total} ) ${current}: ${stats.totalLines} lines, ${(stats.bytes / 1048576).toFixed(1)} MB`,
-          );
-        },
+        roots: importRoots(ctx.importDirs ?? []),
+        user: ctx.session.user,
       });
     } catch (e) {
       throw asShellError(e, s, stored.name);
     }
     if (!s.run.noPrint) {
-      ctx.print(`Job "${jobId}" loading status`);
-      ctx.print(`[FINISHED] m1 ( Finished: ${results.length} / Total: ${results.length} )`);
-      ctx.print('  [LOADED]');
-      for (const l of summaryTable(results)) ctx.print(l);
-      for (const r of results) for (const l of problems(r)) ctx.print(l);
+      ctx.print(
+        `[Tip: Use "CTRL + C" to stop displaying the loading status update, then use "SHOW LOADING STATUS ${run.id}" to track the loading progress again]`,
+      );
+      ctx.print(`[Tip: Manage loading jobs with "ABORT/RESUME LOADING JOB ${run.id}"]`);
     }
-    ctx.print(`LOAD SUCCESSFUL for loading jobid: ${jobId}`);
+    ctx.print('Starting the following job, i.e.');
+    ctx.print(`  JobName: ${stored.name}, jobid: ${run.id}`);
+    ctx.print('');
+    const timer = s.run.noPrint
+      ? undefined
+      : setInterval(() => ctx.print(progressLine(run)), PROGRESS_INTERVAL_MS);
+    try {
+      await run.done;
+    } finally {
+      clearInterval(timer);
+    }
+    if (run.state === 'FAILED') throw asShellError(run.failure, s, stored.name);
+    if (run.state !== 'FINISHED') {
+      for (const l of statusLines(run)) ctx.print(l);
+      throw new ShellError(
+        `The loading job ${run.id} was ${run.state === 'PAUSED' ? 'paused' : 'aborted'}; "RESUME LOADING JOB ${run.id}" continues it.`,
+        s,
+      );
+    }
+    if (!s.run.noPrint) {
+      for (const l of statusLines(run)) ctx.print(l);
+      for (const t of run.tasks) for (const l of problemLines(t)) ctx.print(l);
+    }
+    ctx.print(`LOAD SUCCESSFUL for loading jobid: ${run.id}`);
   },
 };

@@ -61,18 +61,18 @@ test('abort keeps the committed lines; resume loads the rest, each line once', a
     await t.file('in/a.csv', csv(0, 20_000));
     await t.file('in/b.csv', csv(20_000, 25_000));
     const runs = new LoadingJobRuns();
-    let run!: LoadingJobRun;
+    const box: { run?: LoadingJobRun } = {};
     const db = hooked(t, (n) => {
-      if (n === 3) run.stop(false);
+      if (n === 3) box.run?.stop(false);
     });
-    run = await runs.start(db, {
+    const run = (box.run = await runs.start(db, {
       graph: 'shop',
       jobName: 'load_items',
       jobText: JOB,
       paths: new Map([['f', dir]]),
       roots: t.roots,
       load: SMALL,
-    });
+    }));
     assert.match(run.id, /^shop\.load_items\.file\.m1\.\d+$/);
     assert.equal(run.state, 'RUNNING');
     await run.done;
@@ -120,18 +120,18 @@ test('pause stops like abort and is resumable; a finished run is not', async () 
   try {
     const file = await t.file('a.csv', csv(0, 10_000));
     const runs = new LoadingJobRuns();
-    let run!: LoadingJobRun;
+    const box: { run?: LoadingJobRun } = {};
     const db = hooked(t, (n) => {
-      if (n === 2) run.stop(true);
+      if (n === 2) box.run?.stop(true);
     });
-    run = await runs.start(db, {
+    const run = (box.run = await runs.start(db, {
       graph: 'shop',
       jobName: 'load_items',
       jobText: JOB,
       paths: new Map([['f', file]]),
       roots: t.roots,
       load: SMALL,
-    });
+    }));
     await run.done;
     assert.equal(run.state, 'PAUSED');
     assert.equal(run.stop(false), false, 'only a running job stops');
@@ -153,23 +153,23 @@ test('progress: percent, rates and ETA from the clock; one progress line', async
     const runs = new LoadingJobRuns();
     let now = 1_000_000;
     runs.clock = () => now;
-    let run!: LoadingJobRun;
+    const box: { run?: LoadingJobRun } = {};
     let seen: ReturnType<LoadingJobRun['progress']> | undefined;
     let line = '';
     const db = hooked(t, (n) => {
-      if (n !== 2) return;
+      if (n !== 2 || !box.run) return;
       now += 2000;
-      seen = run.progress();
-      line = progressLine(run);
+      seen = box.run.progress();
+      line = progressLine(box.run);
     });
-    run = await runs.start(db, {
+    const run = (box.run = await runs.start(db, {
       graph: 'shop',
       jobName: 'load_items',
       jobText: JOB,
       paths: new Map([['f', file]]),
       roots: t.roots,
       load: SMALL,
-    });
+    }));
     await run.done;
     assert.ok(seen);
     const size = run.tasks[0].size;

@@ -212,6 +212,18 @@ const GSQL: Record<string, RouteRule> = {
   // A cluster node's view of the cluster and its Prometheus metrics (served with --cluster only).
   'GET /api/cluster': ANY_CALLER,
   'GET /metrics': ANY_CALLER,
+  // Loading jobs (4.x). Runs named by id are checked for EXECUTE_LOADINGJOB on their own graphs.
+  'GET /gsql/v1/loading-jobs': rule(all('READ_LOADINGJOB'), Q_GRAPH),
+  'GET /gsql/v1/loading-jobs/{jobName}': rule(all('READ_LOADINGJOB'), Q_GRAPH),
+  'POST /gsql/v1/loading-jobs': rule(all('WRITE_LOADINGJOB'), Q_GRAPH),
+  'PUT /gsql/v1/loading-jobs': rule(all('WRITE_LOADINGJOB'), Q_GRAPH),
+  'DELETE /gsql/v1/loading-jobs/{jobName}': rule(all('WRITE_LOADINGJOB'), Q_GRAPH),
+  'POST /gsql/v1/loading-jobs/run': rule(all('EXECUTE_LOADINGJOB'), Q_GRAPH),
+  'GET /gsql/v1/loading-jobs/status': rule(AUTHENTICATED, { deferred: 'the loading-job handlers, per run' }),
+  'GET /gsql/v1/loading-jobs/status/{jobId}': rule(AUTHENTICATED, { deferred: 'the loading-job handlers' }),
+  'GET /gsql/v1/loading-jobs/abort': rule(AUTHENTICATED, { deferred: 'the loading-job handlers' }),
+  'GET /gsql/v1/loading-jobs/abort/{jobId}': rule(AUTHENTICATED, { deferred: 'the loading-job handlers' }),
+  'GET /gsql/v1/loading-jobs/resume/{jobId}': rule(AUTHENTICATED, { deferred: 'the loading-job handlers' }),
   // Online backup: every graph, the users and the secrets.
   'POST /ocelot/v1/backup': rule(SUPERUSER, 'global'),
   // Ocelot Studio: its page and bundled files hold nothing of the database; login and logout check

@@ -105,6 +105,11 @@ export class LoadingJobRun {
     return this.options.jobName;
   }
 
+  /** Milliseconds from the start to the end (or to now, while it runs). */
+  elapsedMs(): number {
+    return (this.endedAt ?? this.runs.clock()) - this.startedAt;
+  }
+
   /** Statistics of every file together. */
   totals(): LoadStatistics {
     const all = new LoadStatistics();
@@ -132,6 +137,11 @@ export class LoadingJobRun {
       filesDone: this.tasks.filter((t) => t.done).length,
       filesTotal: this.tasks.length,
     };
+  }
+
+  /** True from an abort or pause request until the run has stopped. */
+  get stopping(): boolean {
+    return this.state === 'RUNNING' && this.controller.signal.aborted;
   }
 
   /** Stops the run between two chunks; what is committed stays, and RESUME continues from there. */

@@ -235,10 +235,11 @@ export async function* fileChunks(
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.allocUnsafe(readBytes);
-    for (let at = start; ;) {
+    // Reading from the current position (not at an offset) also serves pipes, which cannot seek.
+    for (let at: number | null = start > 0 ? start : null; ;) {
       const { bytesRead } = await fh.read(buf, 0, buf.length, at);
       if (bytesRead === 0) break;
-      at += bytesRead;
+      if (at !== null) at += bytesRead;
       yield buf.subarray(0, bytesRead);
     }
   } finally {

@@ -20,6 +20,7 @@ import { installClusterHooks, registerClusterRoutes } from './cluster/index.js';
 import type { ServerContext } from './context.js';
 import { registerGsqlRoutes } from './gsqlserver/gsql-routes.js';
 import { registerBackupRoute } from './gsqlserver/backup.js';
+import { registerLoadingJobRoutes } from './gsqlserver/loading-jobs.js';
 import { gsqlCredentialCheck } from './gsqlserver/tokens-credentials.js';
 import { installQueueFor } from './gsqlserver/query-install-jobs.js';
 import type { AccessHookOptions } from './http/access-hook.js';
@@ -247,6 +248,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     registerGsqlRoutes(gsql, ctx);
     registerStudioRoutes(gsql, db, { sessions: studioSessions });
     registerBackupRoute(gsql, ctx);
+    registerLoadingJobRoutes(gsql, ctx);
     await gsql.register(
       async (scope) => {
         mountRestppModules(scope, RESTPP_ROUTE_MODULES, ctx, endpoints);

@@ -6,16 +6,17 @@
  * SHOW JOB and DROP JOB are the generic job handlers.
  */
 import { importRoots } from '../auth/file-roots.js';
-import { findJob, saveJob } from '../catalog/alter.js';
+import { findJob } from '../catalog/alter.js';
+import { CatalogError } from '../catalog/errors.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
 import { LoadingJobError } from '../loading/expressions.js';
 import { LoadingOptionError } from '../loading/format.js';
-import { prepareJob } from '../loading/job.js';
+import { defineLoadingJob } from '../loading/job-definitions.js';
 import { LoadingJobRuns, type LoadingJobRun } from '../loading/job-runs.js';
 import { problemLines, progressLine, statusLines } from '../loading/job-status-text.js';
 import type { LoadingDatabase } from '../loading/runner.js';
 import type { Pos } from '../gsql/ast.js';
-import { ShellError, atPos, requireGraph, type HandlerTable, type ShellContext } from './context.js';
+import { ShellError, requireGraph, type HandlerTable, type ShellContext } from './context.js';
 
 /** How often RUN LOADING JOB prints a progress line while the job runs. */
 const PROGRESS_INTERVAL_MS = 1000;
@@ -53,15 +54,12 @@ function asShellError(e: unknown, stmt: Pos, storedJob?: string): unknown {
 export const loadingJobHandlers: Pick<HandlerTable, 'create_loading_job' | 'run_loading_job'> = {
   async create_loading_job(s, ctx) {
     const graph = s.job.graph ?? requireGraph(ctx, s, 'CREATE LOADING JOB');
-    const catalog = ctx.store.catalog;
+    let next;
     try {
-      prepareJob(s.job.text, graph, ctx.store);
+      next = defineLoadingJob(ctx.store.catalog, s.job.text, graph).catalog;
     } catch (e) {
-      throw asShellError(e, s);
+      throw e instanceof CatalogError ? new ShellError(e.message, s) : asShellError(e, s);
     }
-    const next = atPos(s, () =>
-      saveJob(catalog, { name: s.job.name, graph, kind: 'loading', text: s.job.text }),
-    );
     await ctx.store.changeCatalog(next);
     ctx.print(`Successfully created loading jobs: [${s.job.name}].`);
   },

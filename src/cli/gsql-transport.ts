@@ -4,6 +4,7 @@
  * `GSQL-Cookie`), send URL-encoded GSQL text with HTTP Basic to `file` (scripts) or `command`
  * (shell lines), and read the streamed answer line by line, acting on the control lines.
  */
+import { PROGRESS_PREFIX } from '../loading/job-status-text.js';
 
 /** The gsql client's exit codes. */
 export const EXIT = {
@@ -60,6 +61,8 @@ export class GsqlSession {
     private password: string,
     graph: string | undefined,
     private readonly write: (text: string) => void,
+    /** Output to a terminal: loading progress lines are redrawn in place (this many columns wide). */
+    private readonly terminalColumns?: number,
   ) {
     this.cookie = {
       clientPath: process.cwd(),
@@ -68,6 +71,9 @@ export class GsqlSession {
     };
     if (graph !== undefined) this.cookie.graph = graph;
   }
+
+  /** A progress line is on the screen without its newline yet. */
+  private progressShown = false;
 
   setPassword(password: string): void {
     this.password = password;
@@ -178,7 +184,13 @@ export class GsqlSession {
       this.write('\u001b[2K');
     } else if (PROGRESS_BAR.test(line)) {
       this.write(`\r${line}${PROGRESS_DONE.test(line) ? '\n' : ''}`);
+    } else if (this.terminalColumns !== undefined && line.startsWith(PROGRESS_PREFIX)) {
+      // Ocelot's loading progress: one line, redrawn in place (cut to the width, so it never wraps).
+      this.write(`\r\u001b[2K${line.slice(0, Math.max(20, this.terminalColumns - 1))}`);
+      this.progressShown = true;
     } else {
+      if (this.progressShown) this.write('\n');
+      this.progressShown = false;
       this.write(`${line}\n`);
     }
     return code;

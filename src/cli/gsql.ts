@@ -96,6 +96,7 @@ export async function runGsql(argv: readonly string[], io: GsqlIo): Promise<numb
     args.options.get('password') ?? 'tigergraph',
     args.options.get('graph'),
     out,
+    io.stdout.isTTY ? ((io.stdout as { columns?: number }).columns ?? 80) : undefined,
   );
 
   let script: { endpoint: 'file'; text: string } | undefined;

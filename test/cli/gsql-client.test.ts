@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startServers, type RunningServers } from '../../src/server/start.js';
 import type { ShellSession } from '../../src/server/gsqlserver/script-runner.js';
 import { fakeDatabase } from '../server/fake-database.js';
+import { GsqlSession } from '../../src/cli/gsql-transport.js';
 import { killAll, runOcelot } from './spawn.js';
 
 const received: { text: string; session: ShellSession }[] = [];
@@ -28,6 +29,11 @@ async function runner(text: string, session: ShellSession, out: (t: string) => v
       return 211;
     } else if (line === 'progress') {
       out('[====      ] 40% (4/10)\n[==========] 100% (10/10)\n');
+    } else if (line === 'loading') {
+      out(
+        'Starting\n[RUNNING] m1 ( Finished: 0 / Total: 1 ) [=>  ] 10.0%, 10 lines, 5 l/s, 0.0 MB/s, ETA 0:18 /data/f.csv\n',
+      );
+      out('[RUNNING] m1 ( Finished: 0 / Total: 1 ) [==> ] 50.0%\nLOAD SUCCESSFUL\n');
     } else {
       out(`ok: ${line} [${session.graph ?? 'global'}]\n`);
     }
@@ -120,6 +126,33 @@ test('the admin port path works with --url', async () => {
 test('progress bars are redrawn in place', async () => {
   const r = await runOcelot(['gsql', '-ip', ip, 'progress']);
   assert.equal(r.stdout, '\r[====      ] 40% (4/10)\r[==========] 100% (10/10)\n');
+});
+
+test('loading progress lines: redrawn in place on a terminal (cut to its width), plain lines otherwise', async () => {
+  const written: string[] = [];
+  const session = new GsqlSession(
+    `http://${ip}/gsqlserver/gsql`,
+    'tigergraph',
+    'tigergraph',
+    undefined,
+    (t) => written.push(t),
+    40,
+  );
+  assert.deepEqual(await session.login(), { ok: true });
+  assert.equal(await session.run('file', 'loading'), 0);
+  assert.deepEqual(written, [
+    'Starting\n',
+    '\r\u001b[2K[RUNNING] m1 ( Finished: 0 / Total: 1 )',
+    '\r\u001b[2K[RUNNING] m1 ( Finished: 0 / Total: 1 )',
+    '\n',
+    'LOAD SUCCESSFUL\n',
+  ]);
+  const piped = await runOcelot(['gsql', '-ip', ip, 'loading']);
+  assert.equal(
+    piped.stdout,
+    'Starting\n[RUNNING] m1 ( Finished: 0 / Total: 1 ) [=>  ] 10.0%, 10 lines, 5 l/s, 0.0 MB/s, ETA 0:18 /data/f.csv\n' +
+      '[RUNNING] m1 ( Finished: 0 / Total: 1 ) [==> ] 50.0%\nLOAD SUCCESSFUL\n',
+  );
 });
 
 test('interactive shell: welcome, prompt, cookie kept across commands, BEGIN…END, exit', async () => {

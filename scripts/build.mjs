@@ -10,11 +10,13 @@
  * run tsc). A file is rebuilt when its output is missing or older than its source, so outputs that
  * `tsc -p .` wrote count as built; outputs whose source is gone are deleted.
  *
- * Asset builds are listed in package.json under "ocelot.assetBuilds" as { name: module }. A module
- * exports `inputs` (paths relative to the repository; a change under any of them, or to the module
- * itself, rebuilds the asset) and `build({ root, outDir })`, which writes the asset's files into
- * outDir = dist/assets/<name>/ (emptied first). The server reads them from there, and the packed
- * package ships dist/assets/.
+ * Asset builds (browser code the server sends as files: GraphiQL, the Studio, …) are listed in
+ * package.json under "ocelot.assetBuilds", each as
+ *   "<name>": { "script": "<node script>", "inputs": ["<file or folder>", …], "output": "dist/<folder>" }
+ * The script runs with the repository as its working directory and writes its files into `output`,
+ * only when it has never run or an input (or the script) is newer than its last run. `output` must
+ * be a folder that package.json "files" ships, so `npm pack` includes it (a release build checks
+ * this). The server reads the files from that folder, relative to its own compiled code.
  */
 import {
   existsSync,
@@ -26,8 +28,9 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -94,20 +97,34 @@ async function buildTypeScript() {
   return stale.length;
 }
 
+/** Every output folder of an asset build must be shipped by `npm pack` (package.json "files"). */
+function checkShipped(pkg, name, output) {
+  const prefix = output.endsWith('/') ? output : `${output}/`;
+  const shipped = (pkg.files ?? []).some(
+    (f) => !f.startsWith('!') && prefix.startsWith(f.endsWith('/') ? f : `${f}/`),
+  );
+  if (!shipped)
+    throw new Error(
+      `build: asset build '${name}' writes ${output}, which package.json "files" does not ship`,
+    );
+}
+
 async function buildAssets() {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const builds = pkg.ocelot?.assetBuilds ?? {};
   const built = [];
-  for (const [name, modulePath] of Object.entries(builds)) {
-    const module = join(root, modulePath);
-    const mod = await import(pathToFileURL(module).href);
-    const outDir = join(dist, 'assets', name);
+  for (const [name, spec] of Object.entries(builds)) {
+    const output = join(root, spec.output);
     const stamp = join(dist, '.assets', name);
-    const inputsAt = Math.max(newest(module), ...(mod.inputs ?? []).map((p) => newest(join(root, p))));
-    if (!release && existsSync(outDir) && mtime(stamp) >= inputsAt) continue;
-    rmSync(outDir, { recursive: true, force: true });
-    mkdirSync(outDir, { recursive: true });
-    await mod.build({ root, outDir });
+    const inputsAt = Math.max(
+      newest(join(root, spec.script)),
+      ...(spec.inputs ?? []).map((p) => newest(join(root, p))),
+    );
+    if (release) checkShipped(pkg, name, spec.output);
+    else if (existsSync(output) && mtime(stamp) >= inputsAt) continue;
+    const r = spawnSync(process.execPath, [join(root, spec.script)], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`build: asset build '${name}' (${spec.script}) failed`);
+    if (!existsSync(output)) throw new Error(`build: asset build '${name}' wrote nothing to ${spec.output}`);
     mkdirSync(dirname(stamp), { recursive: true });
     writeFileSync(stamp, `${new Date().toISOString()}\n`);
     // The stamp carries the inputs' time, so an input touched during the build rebuilds next time.

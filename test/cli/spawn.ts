@@ -34,6 +34,8 @@ export function runOcelot(
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // A child that exits without reading its input (--version, a usage error) closes the pipe first.
+  child.stdin.on('error', () => undefined);
   child.stdin.end(options.input ?? '');
   const timer = setTimeout(() => child.kill('SIGKILL'), scaled(options.timeoutMs ?? 60_000));
   return new Promise((resolve) => {

@@ -8,6 +8,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { complete, CompletionSource } from './gsql-completion.js';
 import { EXIT, GsqlClientError, type GsqlSession } from './gsql-transport.js';
 
 const HISTORY_FILE = join(homedir(), '.ocelot_gsql_history');
@@ -22,12 +23,20 @@ export interface ShellIo {
 
 export async function interactiveShell(session: GsqlSession, io: ShellIo): Promise<number> {
   const history = io.terminal ? loadHistory() : [];
+  const names = new CompletionSource(
+    (path) => session.getJson(path),
+    () => session.graph,
+  );
   const rl = createInterface({
     input: io.input,
     output: io.output,
     terminal: io.terminal,
     history,
     historySize: HISTORY_SIZE,
+    // Tab: keywords and the server's names (a failure to read them completes keywords only).
+    completer: (line: string, callback: (err: null, result: [string[], string]) => void) => {
+      void names.names().then((n) => callback(null, complete(line, n)));
+    },
   });
   const prompt = io.terminal ? `\u001b[1;34m${session.prompt}\u001b[0m` : session.prompt;
   rl.setPrompt(prompt);
@@ -39,6 +48,12 @@ export async function interactiveShell(session: GsqlSession, io: ShellIo): Promi
     } catch {
       // History is a convenience; an unwritable home directory must not stop the shell.
     }
+  };
+
+  // A command may create or drop what completion offers: read the names again before the next Tab.
+  const run = async (endpoint: 'file' | 'command', text: string): Promise<void> => {
+    await send(session, io, endpoint, text);
+    names.invalidate();
   };
 
   let block: string[] | undefined;
@@ -59,7 +74,7 @@ export async function interactiveShell(session: GsqlSession, io: ShellIo): Promi
         if (word === 'end' || word === 'abort') {
           const text = block.join('\n');
           block = undefined;
-          if (word === 'end') await send(session, io, 'command', `${text}\n`);
+          if (word === 'end') await run('command', `${text}\n`);
         } else block.push(raw);
         if (!block) rl.setPrompt(prompt);
         rl.prompt();
@@ -84,9 +99,9 @@ export async function interactiveShell(session: GsqlSession, io: ShellIo): Promi
         } catch {
           io.output.write(`Can't read file ${line.slice(1)}\n`);
         }
-        if (text !== undefined) await send(session, io, 'file', text);
+        if (text !== undefined) await run('file', text);
       } else {
-        await send(session, io, 'command', line);
+        await run('command', line);
       }
       rl.prompt();
     }

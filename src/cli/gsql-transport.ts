@@ -97,6 +97,23 @@ export class GsqlSession {
     }
   }
 
+  /** The graph in use (the session cookie's), if any. */
+  get graph(): string | undefined {
+    return typeof this.cookie.graph === 'string' ? this.cookie.graph : undefined;
+  }
+
+  /** GET of a path of the GSQL server (the 4.x REST side) with the session's credentials; undefined on any failure. */
+  async getJson(path: string): Promise<unknown> {
+    try {
+      const res = await fetch(`${new URL(this.endpointBase).origin}${path}`, {
+        headers: { Authorization: `Basic ${this.auth()}` },
+      });
+      return res.ok ? await res.json() : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** Logs in; returns the server's message when the password was wrong (so the caller may ask again). */
   async login(): Promise<{ ok: true } | { ok: false; message: string }> {
     const res = await this.post('login', this.auth(), false);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { BASIC, startServe, type Answer, type ServeProcess } from '../reliability/server-process.js';
 import { startNatsCluster, type NatsCluster } from './nats-servers.js';
 import { killAllChildren, reapWithParent } from './reaper.js';
+import { scaled } from '../timing.js';
 
 export { BASIC, type Answer };
 
@@ -160,7 +161,7 @@ export async function startTestCluster(
     nodes,
     root,
     async waitFor(what, pred, ms = 60_000) {
-      const deadline = Date.now() + ms;
+      const deadline = Date.now() + scaled(ms);
       let last: ClusterStatusBody[] = [];
       while (Date.now() < deadline) {
         const running = nodes.filter((n) => n.running());

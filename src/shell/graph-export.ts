@@ -39,6 +39,34 @@ export interface ExportParts {
   users: boolean;
 }
 
+/**
+ * The parts TigerGraph's options select: none, everything (users only with ALL); -S (--SCHEMA) the
+ * schema, -T (--TEMPLATE) the schema, jobs and queries; -D (--DATA) and -U (--USERS) add the data
+ * and the users to -S or -T. Flags are upper-cased long or short forms.
+ */
+export function exportParts(flags: readonly string[], all: boolean): ExportParts {
+  const has = (short: string, long: string) => flags.includes(short) || flags.includes(long);
+  const unknown = flags.filter(
+    (f) => !['-S', '--SCHEMA', '-T', '--TEMPLATE', '-D', '--DATA', '-U', '--USERS'].includes(f),
+  );
+  if (unknown.length > 0) {
+    throw new ExportError(
+      ['-P', '--PASSWORD'].includes(unknown[0])
+        ? 'EXPORT GRAPH with a password (-P) is not supported: the package would not be encrypted.'
+        : `EXPORT GRAPH does not know the option ${unknown[0]}; it takes -S, -T, -D and -U.`,
+    );
+  }
+  const schema = has('-S', '--SCHEMA');
+  const template = has('-T', '--TEMPLATE');
+  const data = has('-D', '--DATA');
+  const users = has('-U', '--USERS');
+  if (!schema && !template) {
+    if (data || users) throw new ExportError('-D and -U must be used with -S or -T.');
+    return { template: true, data: true, users: all };
+  }
+  return { template, data, users };
+}
+
 export interface ExportRequest {
   /** Every graph, or these. */
   graphs: 'ALL' | readonly string[];

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { Tuple, type Value } from '../../src/catalog/value.js';
 import type { AttrUpdate } from '../../src/engine/api.js';
 import { Database } from '../../src/engine/database.js';
-import { EXPORT_FILE, exportGraphs, ExportError } from '../../src/shell/graph-export.js';
+import { EXPORT_FILE, exportGraphs, ExportError, exportParts } from '../../src/shell/graph-export.js';
 import { importGraphs } from '../../src/shell/graph-import.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { readZip } from '../../src/util/zip.js';
@@ -218,4 +218,15 @@ test('what cannot be exported is refused with the reason, leaving no package', a
     await db.close();
     await rm(root, { recursive: true, force: true });
   }
+});
+
+test("TigerGraph's export options select the parts", () => {
+  assert.deepEqual(exportParts([], true), { template: true, data: true, users: true });
+  assert.deepEqual(exportParts([], false), { template: true, data: true, users: false });
+  assert.deepEqual(exportParts(['-S'], true), { template: false, data: false, users: false });
+  assert.deepEqual(exportParts(['--TEMPLATE', '-D'], true), { template: true, data: true, users: false });
+  assert.deepEqual(exportParts(['-S', '-U'], false), { template: false, data: false, users: true });
+  assert.throws(() => exportParts(['-D'], true), /-D and -U must be used with -S or -T\./);
+  assert.throws(() => exportParts(['-P'], true), /with a password \(-P\) is not supported/);
+  assert.throws(() => exportParts(['-X'], true), /does not know the option -X/);
 });

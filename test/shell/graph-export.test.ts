@@ -165,7 +165,8 @@ test('a full export imports into an empty database as the same database', async 
 
     out = '';
     const imported = await importGraphs(
-      { store: b, run: (text) => runScript(b, text, { ...session }, print), print },
+      // The package's data is read from beside it: inside the import directory.
+      { store: b, run: (text) => runScript(b, text, { ...session }, print, { importDirs: [root] }), print },
       dir,
       { keepUsers: false },
     );

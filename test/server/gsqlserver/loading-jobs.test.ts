@@ -62,6 +62,8 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ocelot-ljobs-'));
   s = await startServers({
     dataDir: join(dir, 'data'),
+    // The test's files (and its FIFO) are in the temporary folder.
+    importDirs: [dir],
     restppPort: 0,
     gsqlPort: 0,
     adminPort: 0,
@@ -175,7 +177,7 @@ test('run (JSON and pyTigerGraph form), status, and what cannot be aborted or re
     '/gsql/v1/loading-jobs/run?graph=shop',
     JSON.stringify({ name: 'load_items', dataSources: [{ filename: 'f', path: join(dir, 'none.csv') }] }),
   );
-  assert.match(noFile.body.message as string, /none\.csv" does not exist/);
+  assert.match(noFile.body.message as string, /Cannot load ".*none\.csv": no such file in the import directory/);
 });
 
 test('abort stops a running job; resume continues it to the end', async () => {

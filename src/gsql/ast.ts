@@ -8,6 +8,7 @@ import type { AttrType } from '../catalog/types.js';
 import type { GsqlSyntaxError } from './lexer.js';
 import type { AuthStmt } from './parser-auth.js';
 import type { DmlStmt } from './parser-dml.js';
+import type { OpsStatement } from './parser-ops.js';
 import type { UnsupportedFeature } from './parser-unsupported.js';
 
 export interface Pos {
@@ -138,6 +139,7 @@ export type Stmt =
   | (StmtBase & { kind: 'query'; statement: import('./ast-query.js').QueryStatement })
   | AuthStmt
   | DmlStmt
+  | (StmtBase & OpsStatement)
   | (StmtBase & {
       kind: 'unsupported';
       /** What was recognised, e.g. "CREATE DATA_SOURCE", "EXPORT". */

@@ -1,7 +1,8 @@
 /**
- * Statements Ocelot recognises but does not run (data sources, packages, functions, export/import,
- * loading-job control, the shell's SELECT): recognised by their leading words and skipped as one
- * unit, so the shell can refuse them (before anything runs) and go on.
+ * Statements Ocelot recognises but does not run (data sources, packages, functions, the forms of
+ * EXPORT/IMPORT/ABORT/RESUME that parser-ops.ts does not read, the shell's SELECT): recognised by
+ * their leading words and skipped as one unit, so the shell can refuse them (before anything runs)
+ * and go on.
  */
 import type { Parser } from './parser-core.js';
 import type { Token } from './lexer.js';
@@ -28,7 +29,6 @@ export type UnsupportedFeature =
   | 'DROP DATA_SOURCE'
   | 'DROP PACKAGE'
   | 'SHOW DATA_SOURCE'
-  | 'SHOW LOADING STATUS'
   | 'SHOW PACKAGE'
   | 'ALTER USER'
   | 'EXPORT'
@@ -50,7 +50,6 @@ const FORMS: UnsupportedForm[] = [
   { words: ['DROP', 'DATA_SOURCE'], feature: 'DROP DATA_SOURCE' },
   { words: ['DROP', 'PACKAGE'], feature: 'DROP PACKAGE' },
   { words: ['SHOW', 'DATA_SOURCE'], feature: 'SHOW DATA_SOURCE' },
-  { words: ['SHOW', 'LOADING', 'STATUS'], feature: 'SHOW LOADING STATUS' },
   { words: ['SHOW', 'PACKAGE'], feature: 'SHOW PACKAGE' },
   { words: ['ALTER', 'USER'], feature: 'ALTER USER' },
   { words: ['EXPORT'], feature: 'EXPORT' },

@@ -22,6 +22,7 @@ import { isQueryStatement, parseQueryStatement } from './parser-query.js';
 import { TokenCursor } from './parser-expr.js';
 import { parseCreateLoadingJob, parseRunLoadingJob } from './parser-loading.js';
 import { parseDml } from './parser-dml.js';
+import { parseOps } from './parser-ops.js';
 
 type StmtBody = Stmt extends infer S ? (S extends Stmt ? Omit<S, 'text' | 'line' | 'column'> : never) : never;
 
@@ -107,7 +108,13 @@ function parseStatementBody(p: Parser): StmtBody {
       stmt = parseDrop(p);
       break;
     case 'SHOW':
-      stmt = parseShow(p);
+      stmt = parseOps(p) ?? parseShow(p);
+      break;
+    case 'ABORT':
+    case 'RESUME':
+    case 'EXPORT':
+    case 'IMPORT':
+      stmt = parseOps(p);
       break;
     case 'TYPEDEF':
       if (p.acceptWords('TYPEDEF', 'TUPLE')) stmt = { kind: 'typedef_tuple', ...parseTupleDecl(p) };

@@ -27,6 +27,8 @@ export interface ShellContext {
   importDirs?: readonly string[];
   /** The server's log, where RUN QUERY's LOG statements write; none: they write nothing. */
   log?: (line: string) => void;
+  /** Runs GSQL text as this session's caller in a session of its own (IMPORT GRAPH's steps); answers the exit code. */
+  runNested?: (text: string) => Promise<number>;
 }
 
 /** Exit codes of the gsql client (0 ok). */

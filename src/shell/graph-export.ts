@@ -20,6 +20,7 @@ import { Tuple, type Value } from '../catalog/value.js';
 import type { ReadTx } from '../engine/api.js';
 import { formatDatetime } from '../util/datetime.js';
 import { OCELOT_VERSION } from '../util/ocelot-version.js';
+import type { ExportOptions } from '../gsql/parser-ops.js';
 import { ZipWriter } from '../util/zip.js';
 
 export const EXPORT_FILE = 'ExportedGraph.zip';
@@ -39,32 +40,27 @@ export interface ExportParts {
   users: boolean;
 }
 
+/** Whether an export with these options carries the users (by default only a full ALL export does). */
+export function exportsUsers(o: ExportOptions, all: boolean): boolean {
+  return o.schema || o.template ? o.users : all;
+}
+
 /**
  * The parts TigerGraph's options select: none, everything (users only with ALL); -S (--SCHEMA) the
  * schema, -T (--TEMPLATE) the schema, jobs and queries; -D (--DATA) and -U (--USERS) add the data
- * and the users to -S or -T. Flags are upper-cased long or short forms.
+ * and the users to -S or -T.
  */
-export function exportParts(flags: readonly string[], all: boolean): ExportParts {
-  const has = (short: string, long: string) => flags.includes(short) || flags.includes(long);
-  const unknown = flags.filter(
-    (f) => !['-S', '--SCHEMA', '-T', '--TEMPLATE', '-D', '--DATA', '-U', '--USERS'].includes(f),
-  );
-  if (unknown.length > 0) {
+export function exportParts(o: ExportOptions, all: boolean): ExportParts {
+  if (o.password) {
     throw new ExportError(
-      ['-P', '--PASSWORD'].includes(unknown[0])
-        ? 'EXPORT GRAPH with a password (-P) is not supported: the package would not be encrypted.'
-        : `EXPORT GRAPH does not know the option ${unknown[0]}; it takes -S, -T, -D and -U.`,
+      'EXPORT GRAPH with a password (-P) is not supported: the package would not be encrypted.',
     );
   }
-  const schema = has('-S', '--SCHEMA');
-  const template = has('-T', '--TEMPLATE');
-  const data = has('-D', '--DATA');
-  const users = has('-U', '--USERS');
-  if (!schema && !template) {
-    if (data || users) throw new ExportError('-D and -U must be used with -S or -T.');
+  if (!o.schema && !o.template) {
+    if (o.data || o.users) throw new ExportError('-D and -U must be used with -S or -T.');
     return { template: true, data: true, users: all };
   }
-  return { template, data, users };
+  return { template: o.template, data: o.data, users: exportsUsers(o, all) };
 }
 
 export interface ExportRequest {

@@ -7,10 +7,8 @@ import { LoadingJobRuns, type LoadingJobRun } from '../loading/job-runs.js';
 import { abortLines, statusLines } from '../loading/job-status-text.js';
 import type { LoadingDatabase } from '../loading/runner.js';
 import type { Pos } from '../gsql/ast.js';
+import type { JobTarget } from '../gsql/parser-ops.js';
 import { ShellError, type ShellContext } from './context.js';
-
-/** `ALL`, or one job id. */
-export type JobTarget = { all: true } | { all: false; id: string };
 
 function visible(ctx: ShellContext): LoadingJobRun[] {
   return LoadingJobRuns.for(ctx.store).list(ctx.session.graph);

@@ -22,7 +22,7 @@ import { ShellError, requireGraph, type HandlerTable, type ShellContext } from '
 const PROGRESS_INTERVAL_MS = 1000;
 
 /** Loading writes data, so it needs the store to be the Database itself. */
-function loadingDatabase(ctx: ShellContext, pos: Pos): LoadingDatabase {
+export function loadingDatabase(ctx: ShellContext, pos: Pos): LoadingDatabase {
   const store = ctx.store as Partial<LoadingDatabase> & ShellContext['store'];
   if (typeof store.write !== 'function')
     throw new ShellError('This shell cannot write data: RUN LOADING JOB is unavailable.', pos);

@@ -22,6 +22,7 @@ import { schemaChangeHandlers } from './handlers-schema-change.js';
 import { sessionHandlers } from './handlers-session.js';
 import { dmlHandlers } from './dml.js';
 import { loadingJobHandlers } from './loading-job.js';
+import { opsHandlers } from './ops-statements.js';
 import { queryHandlers } from './query-handlers.js';
 
 export type { CatalogStore, ShellSession };
@@ -44,6 +45,7 @@ const HANDLERS: HandlerTable = {
   ...loadingJobHandlers,
   ...queryHandlers,
   ...dmlHandlers,
+  ...opsHandlers,
 };
 
 async function dispatch(stmt: Stmt, ctx: ShellContext): Promise<void> {
@@ -92,6 +94,14 @@ export async function runScript(
     print: (line) => out(`${line}\n`),
     settings: new Map(),
     ...options,
+    runNested: (nested) =>
+      runScript(
+        store,
+        nested,
+        { user: session.user, ...(session.principal ? { principal: session.principal } : {}) },
+        out,
+        options,
+      ),
   };
   let code = 0;
   for (const item of parseScript(text)) {

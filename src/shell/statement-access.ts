@@ -28,6 +28,7 @@ import type { Stmt, StmtKind } from '../gsql/ast.js';
 import type { QueryStatement } from '../gsql/ast-query.js';
 import type { AuthScope } from '../gsql/parser-auth.js';
 import type { ShellSession } from './context.js';
+import { exportsUsers } from './graph-export.js';
 
 /** What a statement needs before it runs: a rule on a scope (undefined: global), or a refusal. */
 export type StatementRequirement = { rule: AccessRule; graph: string | undefined } | { refused: string };
@@ -114,6 +115,19 @@ export const STATEMENT_ACCESS: { readonly [K in StmtKind]: RuleOf<Extract<Stmt, 
   create_secret: inUse(AUTHENTICATED),
   show_secret: () => onGlobal(AUTHENTICATED),
   drop_secret: () => onGlobal(AUTHENTICATED),
+  // Loading-job runs of the graph in use (without one, every graph's runs: global grants only).
+  show_loading_status: inUse(all('EXECUTE_LOADINGJOB')),
+  abort_loading_job: inUse(all('EXECUTE_LOADINGJOB')),
+  resume_loading_job: inUse(all('EXECUTE_LOADINGJOB')),
+  // EXPORT_GRAPH is a global privilege; a package with the users carries their password hashes and
+  // the secrets, which takes WRITE_USER too.
+  export_graph: (s) =>
+    onGlobal(
+      all('EXPORT_GRAPH', ...(exportsUsers(s.options, s.graphs === 'ALL') ? ['WRITE_USER' as const] : [])),
+    ),
+  // IMPORT GRAPH ALL drops everything, then recreates the schema, jobs, queries and users.
+  import_graph: () =>
+    onGlobal(all('DROP_ALL', 'WRITE_SCHEMA', 'WRITE_LOADINGJOB', 'WRITE_QUERY', 'WRITE_USER')),
   unsupported: (s) => ({ refused: `${s.feature} is not supported yet.` }),
 };
 

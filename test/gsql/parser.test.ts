@@ -234,9 +234,9 @@ test('statements of later issues are skipped as whole units, keeping text and po
 FOR GRAPH g {
   IF a > 1 THEN PRINT "}"; END;
 }
-EXPORT GRAPH ALL TO "/tmp/x"
-ABORT LOADING JOB ALL; ls
-RESUME LOADING JOB j (1,
+CREATE PACKAGE lib
+DROP PACKAGE lib; ls
+SHOW PACKAGE lib (1,
   2)
 ls`;
   const items = parseScript(src);
@@ -246,10 +246,10 @@ ls`;
     ),
     [
       ['CREATE TEMPLATE QUERY', 1],
-      ['EXPORT', 5],
-      ['ABORT', 6],
+      ['CREATE PACKAGE', 5],
+      ['DROP PACKAGE', 6],
       ['ls', 6],
-      ['RESUME', 7],
+      ['SHOW PACKAGE', 7],
       ['ls', 9],
     ],
   );
@@ -260,10 +260,10 @@ ls`;
     'CREATE TEMPLATE QUERY lib.q(INT a)\nFOR GRAPH g {\n  IF a > 1 THEN PRINT "}"; END;\n}',
   );
   // A newline inside a string literal is a lexical error: the statements on the lines before still parse.
-  const broken = parseScript('EXPORT GRAPH ALL\nls\nEXPORT "a\nb"\nls');
+  const broken = parseScript('CREATE PACKAGE a\nls\nCREATE PACKAGE "a\nb"\nls');
   assert.deepEqual(
     broken.map((i) => (i.ok ? i.stmt.kind : `error@${i.error.line}:${i.error.column}`)),
-    ['unsupported', 'ls', 'error@3:8'],
+    ['unsupported', 'ls', 'error@3:16'],
   );
 });
 

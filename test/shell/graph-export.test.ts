@@ -222,12 +222,21 @@ test('what cannot be exported is refused with the reason, leaving no package', a
 });
 
 test("TigerGraph's export options select the parts", () => {
-  assert.deepEqual(exportParts([], true), { template: true, data: true, users: true });
-  assert.deepEqual(exportParts([], false), { template: true, data: true, users: false });
-  assert.deepEqual(exportParts(['-S'], true), { template: false, data: false, users: false });
-  assert.deepEqual(exportParts(['--TEMPLATE', '-D'], true), { template: true, data: true, users: false });
-  assert.deepEqual(exportParts(['-S', '-U'], false), { template: false, data: false, users: true });
-  assert.throws(() => exportParts(['-D'], true), /-D and -U must be used with -S or -T\./);
-  assert.throws(() => exportParts(['-P'], true), /with a password \(-P\) is not supported/);
-  assert.throws(() => exportParts(['-X'], true), /does not know the option -X/);
+  const none = { schema: false, template: false, data: false, users: false, password: false };
+  const o = (set: Partial<typeof none>) => ({ ...none, ...set });
+  assert.deepEqual(exportParts(none, true), { template: true, data: true, users: true });
+  assert.deepEqual(exportParts(none, false), { template: true, data: true, users: false });
+  assert.deepEqual(exportParts(o({ schema: true }), true), { template: false, data: false, users: false });
+  assert.deepEqual(exportParts(o({ template: true, data: true }), true), {
+    template: true,
+    data: true,
+    users: false,
+  });
+  assert.deepEqual(exportParts(o({ schema: true, users: true }), false), {
+    template: false,
+    data: false,
+    users: true,
+  });
+  assert.throws(() => exportParts(o({ data: true }), true), /-D and -U must be used with -S or -T\./);
+  assert.throws(() => exportParts(o({ password: true }), true), /with a password \(-P\) is not supported/);
 });

@@ -47,7 +47,17 @@ test('the scope is the one the statement acts on: the graph it names, the graph 
     ['ALTER PASSWORD WITH PASSWORD "p"', 'social', 'authenticated', undefined],
     ['ALTER PASSWORD other WITH PASSWORD "p"', 'social', ['WRITE_USER'], undefined],
     ['SHOW PRIVILEGE ON ROLE r', 'social', ['READ_ROLE'], 'social'],
-    ['EXPORT GRAPH ALL', 'social', 'EXPORT is not supported yet.', undefined],
+    ['SHOW LOADING STATUS ALL', 'social', ['EXECUTE_LOADINGJOB'], 'social'],
+    ['ABORT LOADING JOB ALL', 'social', ['EXECUTE_LOADINGJOB'], 'social'],
+    ['EXPORT GRAPH ALL TO "d"', 'social', ['EXPORT_GRAPH', 'WRITE_USER'], undefined],
+    ['EXPORT GRAPH social -S TO "d"', 'social', ['EXPORT_GRAPH'], undefined],
+    [
+      'IMPORT GRAPH ALL FROM "d"',
+      'social',
+      ['DROP_ALL', 'WRITE_SCHEMA', 'WRITE_LOADINGJOB', 'WRITE_QUERY', 'WRITE_USER'],
+      undefined,
+    ],
+    ['CREATE PACKAGE lib', 'social', 'CREATE PACKAGE is not supported yet.', undefined],
   ];
   for (const [text, inUse, expected, scope] of cases) {
     const r = required(text, inUse);

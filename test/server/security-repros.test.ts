@@ -222,13 +222,23 @@ test('an observer runs no dangerous statement however it is spelled (comments, c
 
 test('statements the shell recognises but does not run are refused before anything runs', async () => {
   const before = await snapshot();
-  for (const text of [
-    'EXPORT GRAPH ALL TO "/tmp/x"',
-    'IMPORT GRAPH ALL FROM "/etc"',
-    'CREATE DATA_SOURCE s = "x"',
-  ]) {
+  for (const text of ['CREATE DATA_SOURCE s = "x"', 'IMPORT PACKAGE GDS']) {
     const r = await statements(ROOT_BASIC, text);
     assert.match(r.text, /is not supported yet/, text);
+  }
+  assert.equal(await snapshot(), before);
+});
+
+test('EXPORT and IMPORT stay inside the file roots, refused before anything is written or dropped', async () => {
+  const before = await snapshot();
+  const cases: [string, RegExp][] = [
+    ['EXPORT GRAPH ALL TO "/tmp/x"', /Cannot export to "\/tmp\/x": this server writes no files/],
+    ['IMPORT GRAPH ALL FROM "/etc"', /Cannot import "\/etc": it is outside the import directory/],
+    ['IMPORT GRAPH ALL FROM "../x"', /Cannot import "\.\.\/x": a path may not contain '\.\.'/],
+  ];
+  for (const [text, message] of cases) {
+    const r = await statements(ROOT_BASIC, text);
+    assert.match(r.text, message, text);
   }
   assert.equal(await snapshot(), before);
 });

@@ -30,6 +30,8 @@ export interface LeaderInfo {
 export class Lease {
   /** The revision of our last confirmed write (0: not held). */
   revision = 0;
+  /** When the last confirmed write was sent (by `clock`). */
+  confirmedAt = 0;
   private validUntil = 0;
   /** Bumped when the lease is taken or given up: a renewal answered after that is stale. */
   private term = 0;
@@ -96,6 +98,7 @@ export class Lease {
   }
 
   private confirm(sentAt: number): void {
+    this.confirmedAt = sentAt;
     this.validUntil = sentAt + this.ttlMs - Math.max(500, this.ttlMs / 4);
   }
 }

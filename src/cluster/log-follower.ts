@@ -26,6 +26,8 @@ export interface FollowerEvents {
 
 /** How long a consumer may deliver nothing while the stream holds more, before it is replaced. */
 const STALL_MS = 3_000;
+/** The pause before a consumer that ended or failed is replaced. */
+const REOPEN_MS = 250;
 
 /** A node whose data cannot continue from the cluster log. */
 export class LogMismatchError extends Error {
@@ -39,7 +41,8 @@ export class LogFollower {
   appliedSeq = 0;
   /** The stream's last sequence when start() looked. */
   lastSeqAtStart = 0;
-  private messages: ConsumerMessages | undefined;
+  /** The consumer being opened or read; interrupting it makes the loop open a new one (or stop). */
+  private attempt: Attempt | undefined;
   private loop: Promise<void> = Promise.resolve();
   private stopping = false;
   private progressSeq = -1;
@@ -82,22 +85,20 @@ export class LogFollower {
     const reassembler = new Reassembler();
     let from = start;
     while (!this.stopping) {
+      const attempt = new Attempt();
+      this.attempt = attempt;
       try {
-        const consumer = await this.conn.js.consumers.get(LOG_STREAM, {
-          deliver_policy: this.conn.nats.DeliverPolicy.StartSequence,
-          opt_start_seq: from,
-          filterSubjects: LOG_SUBJECT,
-        });
-        if (this.stopping) return;
-        // Heartbeats every 2.5 s (instead of 15) let the client notice a consumer gone with its server.
-        this.messages = await consumer.consume({ max_messages: 512, expires: 5_000 });
-        for await (const m of this.messages) {
+        // Opening a consumer is a few JetStream requests that the client retries for minutes when
+        // JetStream does not answer: stop() and a stall must not wait for them.
+        const messages = (await attempt.race(this.open(from))) ?? [];
+        for await (const m of messages) {
           const whole = reassembler.push(
             readPartMeta((name) => m.headers?.get(name) ?? ''),
             m.data,
           );
           if (whole && whole.version > this.db.stagedVersion) await this.apply(m.seq, whole.record);
           this.processedSeq = m.seq;
+          if (attempt.interrupted) break;
         }
       } catch (e) {
         if (this.stopping) return;
@@ -106,10 +107,24 @@ export class LogFollower {
           return;
         }
         this.events.log(`cluster: reading the log failed (${errorText(e)}); resuming`);
-        await new Promise((r) => setTimeout(r, 250));
+      } finally {
+        attempt.interrupt();
       }
       from = this.processedSeq + 1;
+      // A consumer that ends at once again and again must not spin.
+      if (!this.stopping) await new Promise((r) => setTimeout(r, REOPEN_MS));
     }
+  }
+
+  /** An ordered consumer of the log from `from` on, delivering. */
+  private async open(from: number): Promise<ConsumerMessages> {
+    const consumer = await this.conn.js.consumers.get(LOG_STREAM, {
+      deliver_policy: this.conn.nats.DeliverPolicy.StartSequence,
+      opt_start_seq: from,
+      filterSubjects: LOG_SUBJECT,
+    });
+    // Heartbeats every 2.5 s (instead of 15) let the client notice a consumer gone with its server.
+    return consumer.consume({ max_messages: 512, expires: 5_000 });
   }
 
   private async apply(seq: number, record: Uint8Array): Promise<void> {
@@ -139,13 +154,13 @@ export class LogFollower {
     this.events.log(
       `cluster: the log stopped arriving at sequence ${this.processedSeq} of ${lastSeq}; reading it again`,
     );
-    this.messages?.stop();
+    this.attempt?.interrupt();
   }
 
   /** Stops consuming; resolves once every record handed to the engine is durable. */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.messages?.stop();
+    this.attempt?.interrupt();
     await this.loop;
     await this.db.settled();
   }
@@ -154,4 +169,34 @@ export class LogFollower {
 /** The engine refused a record: this node's data and the log disagree. */
 function isEngineRefusal(e: unknown): boolean {
   return e instanceof Error && e.name === 'EngineError';
+}
+
+/**
+ * One consumer's life in the follower's loop. Interrupting it stops the consumer's messages, also
+ * those of a consumer still being opened: they are stopped the moment they arrive.
+ */
+class Attempt {
+  interrupted = false;
+  private messages: ConsumerMessages | undefined;
+  private wake: (() => void) | undefined;
+  private readonly woken = new Promise<undefined>((resolve) => (this.wake = () => resolve(undefined)));
+
+  /** `opening`'s messages, or undefined when interrupted first. */
+  async race(opening: Promise<ConsumerMessages>): Promise<ConsumerMessages | undefined> {
+    void opening.then(
+      (m) => {
+        this.messages = m;
+        if (this.interrupted) m.stop();
+      },
+      () => undefined,
+    );
+    const m = await Promise.race([opening, this.woken]);
+    return this.interrupted ? undefined : m;
+  }
+
+  interrupt(): void {
+    this.interrupted = true;
+    this.messages?.stop();
+    this.wake?.();
+  }
 }

@@ -16,6 +16,8 @@ export interface ClusterConnection {
   readonly kv: KV;
   /** The largest message the servers accept. */
   readonly maxPayload: number;
+  /** False from a disconnect until the client reconnected (the client retries forever). */
+  connected(): boolean;
 }
 
 export interface ConnectOptions {
@@ -47,8 +49,9 @@ export async function connectCluster(opts: ConnectOptions): Promise<ClusterConne
     pingInterval: 2_000,
     maxPingOut: 2,
   });
+  let connected = true;
   try {
-    void logStatus(nc, opts.log);
+    void watchStatus(nc, opts.log, (up) => (connected = up));
     const jsm = await nc.jetstreamManager({ checkAPI: false });
     const js = nc.jetstream();
     // JetStream answers only once its servers elected a metadata leader: retry until then.
@@ -58,7 +61,15 @@ export async function connectCluster(opts: ConnectOptions): Promise<ClusterConne
     const kv = await retry(opts, 'open the cluster key-value bucket', () =>
       js.views.kv(CLUSTER_BUCKET, { history: 1, ttl: opts.leaseTtlMs, replicas: opts.replicas, timeout }),
     );
-    return { nats, nc, js, jsm, kv, maxPayload: nc.info?.max_payload ?? 1024 * 1024 };
+    return {
+      nats,
+      nc,
+      js,
+      jsm,
+      kv,
+      maxPayload: nc.info?.max_payload ?? 1024 * 1024,
+      connected: () => connected && !nc.isClosed(),
+    };
   } catch (e) {
     await nc.close().catch(() => undefined);
     throw e;
@@ -109,9 +120,15 @@ async function retry<T>(opts: ConnectOptions, what: string, fn: () => Promise<T>
   }
 }
 
-async function logStatus(nc: NatsConnection, log: (line: string) => void): Promise<void> {
+async function watchStatus(
+  nc: NatsConnection,
+  log: (line: string) => void,
+  connected: (up: boolean) => void,
+): Promise<void> {
   for await (const s of nc.status()) {
-    if (s.type === 'disconnect' || s.type === 'reconnect') log(`cluster: NATS ${s.type} (${String(s.data)})`);
+    if (s.type !== 'disconnect' && s.type !== 'reconnect') continue;
+    connected(s.type === 'reconnect');
+    log(`cluster: NATS ${s.type} (${String(s.data)})`);
   }
 }
 

@@ -61,6 +61,14 @@ export interface ClusterStatus {
   /** The lease revision of the current leader's term (its fencing token); 0 when unknown. */
   leaseRevision: number;
   connected: boolean;
+  /**
+   * Whether this node's view of the lease and the log is current: connected, and confirmed with
+   * JetStream within the lease lifetime (a follower reads the lease every tick, a leader renews
+   * it). A node out of sync recovers on its own; meanwhile its `leader` may be stale.
+   */
+  inSync: boolean;
+  /** Milliseconds since this node last confirmed its view with JetStream; null before the first time. */
+  syncedMsAgo: number | null;
   members: MemberInfo[];
 }
 
@@ -68,13 +76,11 @@ const FOLLOWER_REFUSAL =
   'This node is a cluster follower and does not write locally; the request should have been forwarded to the leader.';
 const MEMBER_EVERY_MS = 1_000;
 
-/** Runs one step of a tick; its failure names the step. */
-async function step<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    throw new Error(`could not ${what}: ${errorText(e)}`);
-  }
+/** A step of the node's loop in progress (a step that does not end is logged, see `watchSteps`). */
+interface StepInProgress {
+  what: string;
+  since: number;
+  reported: boolean;
 }
 
 export class ClusterNode {
@@ -105,6 +111,10 @@ export class ClusterNode {
   private loopDone: Promise<void> = Promise.resolve();
   private wake: (() => void) | undefined;
   private lastTickError = '';
+  /** When this node last confirmed its view of the lease with JetStream (performance.now()). */
+  private syncedAt: number | undefined;
+  private readonly steps = new Set<StepInProgress>();
+  private stepWatch: ReturnType<typeof setInterval> | undefined;
   private readonly leaseTtlMs: number;
   private readonly tickMs: number;
   readonly counters = { terms: 0, stepDowns: 0, forwarded: 0, forwardFailures: 0 };
@@ -154,6 +164,8 @@ export class ClusterNode {
 
   status(): ClusterStatus {
     const leader = this.leader;
+    const connected = this.conn?.connected() ?? false;
+    const syncedMsAgo = this.syncedAt === undefined ? null : Math.round(performance.now() - this.syncedAt);
     return {
       nodeId: this.nodeId,
       role: this.roleNow,
@@ -163,7 +175,9 @@ export class ClusterNode {
       logSeq: Math.max(this.logSeq, this.appliedSeq),
       caughtUp: this.readable,
       leaseRevision: leader?.revision ?? 0,
-      connected: this.conn !== undefined && !this.conn.nc.isClosed() && this.conn.nc.info !== undefined,
+      connected,
+      inSync: connected && syncedMsAgo !== null && syncedMsAgo <= this.leaseTtlMs,
+      syncedMsAgo,
       members: this.members.length > 0 ? this.members : [this.selfMember()],
     };
   }
@@ -215,6 +229,7 @@ export class ClusterNode {
     }
     if (!this.conn) return;
     this.lease = new Lease(this.conn.kv, this.leaseTtlMs);
+    this.watchSteps();
     while (!this.closed) {
       try {
         await this.tick();
@@ -225,6 +240,39 @@ export class ClusterNode {
       this.notify();
       if (!this.closed) await this.sleep(this.tickMs);
     }
+  }
+
+  /** Runs one step of the loop; its failure names the step. */
+  private async step<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    const s: StepInProgress = { what, since: performance.now(), reported: false };
+    this.steps.add(s);
+    try {
+      return await fn();
+    } catch (e) {
+      throw new Error(`could not ${what}: ${errorText(e)}`);
+    } finally {
+      this.steps.delete(s);
+    }
+  }
+
+  /**
+   * Every JetStream request has a timeout, so no step should outlast a few lease lifetimes; one
+   * that does is a bug that keeps this node from following the lease, and is logged by name (the
+   * status meanwhile says the node is not in sync).
+   */
+  private watchSteps(): void {
+    const limit = 3 * this.leaseTtlMs;
+    this.stepWatch = setInterval(() => {
+      const now = performance.now();
+      for (const s of this.steps) {
+        if (s.reported || now - s.since < limit) continue;
+        s.reported = true;
+        this.opts.log(
+          `cluster: node ${this.nodeId} still waiting to ${s.what} after ${Math.round((now - s.since) / 1000)} s`,
+        );
+      }
+    }, this.leaseTtlMs);
+    this.stepWatch.unref();
   }
 
   /** Logs a failed step once, not at every tick while it keeps failing. */
@@ -278,7 +326,7 @@ export class ClusterNode {
       // Beside the loop: a slow answer about members must never hold up the lease.
       this.nextMemberAt = performance.now() + MEMBER_EVERY_MS;
       this.refreshing = true;
-      void step('refresh the member list', () => this.refreshMembers())
+      void this.step('refresh the member list', () => this.refreshMembers())
         .catch((e: unknown) => this.reportTickError(e))
         .finally(() => (this.refreshing = false));
     }
@@ -296,8 +344,10 @@ export class ClusterNode {
       void lease
         .renew(this.leaseValue())
         .then((r) => {
-          if (r === 'renewed') this.nextRenewAt = performance.now() + lease.renewEveryMs;
-          else if (r === 'lost' && this.roleNow === 'leader') this.leaseLost = true;
+          if (r === 'renewed') {
+            this.nextRenewAt = performance.now() + lease.renewEveryMs;
+            this.syncedAt = lease.confirmedAt;
+          } else if (r === 'lost' && this.roleNow === 'leader') this.leaseLost = true;
         })
         .finally(() => (this.renewing = false));
     }
@@ -305,15 +355,18 @@ export class ClusterNode {
 
   private async followerTick(): Promise<void> {
     const conn = this.conn!;
-    if (!this.follower) await step('start following the log', () => this.follow());
+    if (!this.follower) await this.step('start following the log', () => this.follow());
     const follower = this.follower!;
-    const info = await step('read the log state', () => conn.jsm.streams.info(LOG_STREAM));
+    const info = await this.step('read the log state', () => conn.jsm.streams.info(LOG_STREAM));
     this.logSeq = info.state.last_seq;
     follower.watch(this.logSeq);
-    this.leaderInfo = await step('read the lease', () => readLeader(conn.jsm));
+    const asked = performance.now();
+    this.leaderInfo = await this.step('read the lease', () => readLeader(conn.jsm));
+    this.syncedAt = asked;
     const db = this.opts.db;
     const applied = follower.processedSeq >= this.logSeq && db.version === db.stagedVersion;
-    if (this.leaderInfo === undefined && applied && this.readable) await this.takeOver();
+    if (this.leaderInfo === undefined && applied && this.readable)
+      await this.step('take the lease', () => this.takeOver());
   }
 
   private async follow(): Promise<void> {
@@ -367,6 +420,7 @@ export class ClusterNode {
       this.nextRenewAt = performance.now() + lease.renewEveryMs;
       this.leaseLost = false;
       this.counters.terms++;
+      this.syncedAt = lease.confirmedAt;
       db.lead(this.publisher);
       this.opts.log(
         `cluster: node ${this.nodeId} is the leader (lease revision ${lease.revision}, log sequence ${last}, version ${db.version})`,
@@ -392,7 +446,7 @@ export class ClusterNode {
       await db.reload();
     }
     await this.lease!.release();
-    await step('start following the log', () => this.follow());
+    await this.step('start following the log', () => this.follow());
   }
 
   private leaseValue(): Uint8Array {
@@ -449,6 +503,7 @@ export class ClusterNode {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
+    clearInterval(this.stepWatch);
     this.wake?.();
     await this.loopDone;
     const db = this.opts.db;

@@ -4,9 +4,9 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { BASIC, startServe, type Answer, type ServeProcess } from '../reliability/server-process.js';
-import { startNatsCluster, type NatsCluster } from './nats-servers.js';
+import { keepLog, startNatsCluster, type NatsCluster } from './nats-servers.js';
 import { killAllChildren, reapWithParent } from './reaper.js';
 import { scaled } from '../timing.js';
 
@@ -35,6 +35,8 @@ export interface ClusterStatusBody {
   caughtUp: boolean;
   leaseRevision: number;
   connected: boolean;
+  inSync: boolean;
+  syncedMsAgo: number | null;
   members: {
     nodeId: string;
     role: string;
@@ -66,18 +68,68 @@ export interface NodeOptions {
   extraArgs?: string[];
 }
 
-export interface TestCluster {
+/** Waiting on what running nodes say about the cluster. */
+export interface ClusterView {
+  /** Polls until `pred` holds for the statuses of the running nodes; throws after `ms`. */
+  waitFor(what: string, pred: (s: ClusterStatusBody[]) => boolean, ms?: number): Promise<ClusterStatusBody[]>;
+  /** The node that says it is leader and that every running node names (each caught up). */
+  leader(ms?: number): Promise<OcelotNode>;
+  /** The leader among `among` that each of them names (others may be cut off). */
+  leaderAmong(among: OcelotNode[], ms?: number): Promise<OcelotNode>;
+}
+
+export interface TestCluster extends ClusterView {
   nats: NatsCluster;
   nodes: OcelotNode[];
   root: string;
-  /** Polls until `pred` holds for the statuses of the running nodes; throws after `ms`. */
-  waitFor(what: string, pred: (s: ClusterStatusBody[]) => boolean, ms?: number): Promise<ClusterStatusBody[]>;
-  /** The node that says it is leader and that every running node names. */
-  leader(ms?: number): Promise<OcelotNode>;
   stop(): Promise<void>;
 }
 
 const POLL_MS = 100;
+/** Generous: a loaded 2-core machine delays everything; a healthy cluster agrees within seconds. */
+const WAIT_MS = 60_000;
+
+export function clusterView(nodes: () => OcelotNode[]): ClusterView {
+  const view: ClusterView = {
+    async waitFor(what, pred, ms = WAIT_MS) {
+      const deadline = Date.now() + scaled(ms);
+      let last: ClusterStatusBody[] = [];
+      while (Date.now() < deadline) {
+        const running = nodes().filter((n) => n.running());
+        const statuses = await Promise.all(running.map((n) => n.status()));
+        if (statuses.every((s) => s !== undefined)) {
+          last = statuses as ClusterStatusBody[];
+          if (pred(last)) return last;
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+      throw new Error(
+        `timed out waiting for ${what}; last statuses: ${JSON.stringify(last)}\n${logTails(nodes())}`,
+      );
+    },
+    leader: (ms) => view.leaderAmong(nodes(), ms),
+    async leaderAmong(among, ms) {
+      const ids = new Set(among.map((n) => n.id));
+      const s = await view.waitFor(
+        `one leader ${among.map((n) => n.id).join(', ')} agree on`,
+        (all) => {
+          const mine = all.filter((x) => ids.has(x.nodeId));
+          const leaders = mine.filter((x) => x.role === 'leader');
+          return leaders.length === 1 && mine.every((x) => x.leader === leaders[0].nodeId && x.caughtUp);
+        },
+        ms,
+      );
+      const id = s.find((x) => ids.has(x.nodeId) && x.role === 'leader')!.nodeId;
+      return among.find((n) => n.id === id)!;
+    },
+  };
+  return view;
+}
+
+/** The end of each node's log, for failure messages. */
+export function logTails(nodes: OcelotNode[], chars = 3_000): string {
+  return nodes.map((n) => `--- ${n.id} (log tail)\n${n.log().slice(-chars)}`).join('\n');
+}
 
 export async function startOcelotNode(
   id: string,
@@ -125,8 +177,9 @@ export async function startOcelotNode(
     },
     async kill() {
       if (!proc) return;
-      logs += proc.stderr();
       await proc.kill();
+      keepLog(`${basename(dirname(dataDir))}-${id}`, proc.stderr());
+      logs += proc.stderr();
     },
     async restart() {
       if (node.running()) return;
@@ -157,35 +210,10 @@ export async function startTestCluster(
     throw e;
   }
   const cluster: TestCluster = {
+    ...clusterView(() => nodes),
     nats,
     nodes,
     root,
-    async waitFor(what, pred, ms = 60_000) {
-      const deadline = Date.now() + scaled(ms);
-      let last: ClusterStatusBody[] = [];
-      while (Date.now() < deadline) {
-        const running = nodes.filter((n) => n.running());
-        const statuses = await Promise.all(running.map((n) => n.status()));
-        if (statuses.every((s) => s !== undefined)) {
-          last = statuses as ClusterStatusBody[];
-          if (pred(last)) return last;
-        }
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
-      throw new Error(`timed out waiting for ${what}; last statuses: ${JSON.stringify(last)}`);
-    },
-    async leader(ms = 60_000) {
-      const s = await cluster.waitFor(
-        'one leader every running node agrees on',
-        (all) => {
-          const leaders = all.filter((x) => x.role === 'leader');
-          return leaders.length === 1 && all.every((x) => x.leader === leaders[0].nodeId && x.caughtUp);
-        },
-        ms,
-      );
-      const id = s.find((x) => x.role === 'leader')!.nodeId;
-      return nodes.find((n) => n.id === id)!;
-    },
     async stop() {
       await Promise.all(nodes.map((n) => n.kill()));
       await nats.stop();

@@ -13,6 +13,7 @@ import { LogPublisher } from '../../src/cluster/log-publisher.js';
 import { connectCluster } from '../../src/cluster/nats.js';
 import { LOG_STREAM } from '../../src/cluster/log-format.js';
 import {
+  clusterView,
   request,
   startOcelotNode,
   startTestCluster,
@@ -126,7 +127,7 @@ test(
     cleanups.push(async () => rmSync(root, { recursive: true, force: true }));
     const members = await proxiedCluster(nats, root);
     const nodes = members.map((m) => m.node);
-    const view = clusterView(nodes);
+    const view = clusterView(() => nodes);
     const leader = await view.leader();
     const cutOff = members.find((m) => m.node === leader)!;
     const others = nodes.filter((n) => n !== leader);
@@ -194,9 +195,6 @@ test('writes go on while one NATS server is down', { skip, timeout: 180_000 }, a
   await c.nats.servers[0].restart();
   await new Promise((r) => setTimeout(r, 2_000));
   const report = await writers.stop();
-  t.after(() => {
-    if (process.env.OCELOT_CLUSTER_LOGS) for (const n of c.nodes) console.log(`--- ${n.id}\n${n.log()}`);
-  });
   const ackedWhileDown = [...report.ackedBy.values()].filter(
     (a) => a.sentAt > killedAt + 15_000 && a.sentAt < killedAt + 25_000,
   );
@@ -206,38 +204,3 @@ test('writes go on while one NATS server is down', { skip, timeout: 180_000 }, a
   assert.ok(ackedWhileDown.length > 0, 'writes are acknowledged while a NATS server is down');
   await checkConverged(c, c.nodes, report);
 });
-
-/** waitFor/leader over a list of nodes (the partition test starts its own). */
-function clusterView(nodes: OcelotNode[]) {
-  const view = {
-    async waitFor(
-      what: string,
-      pred: (s: NonNullable<Awaited<ReturnType<OcelotNode['status']>>>[]) => boolean,
-      ms = 60_000,
-    ) {
-      const deadline = Date.now() + ms;
-      let last: unknown;
-      while (Date.now() < deadline) {
-        const s = await Promise.all(nodes.filter((n) => n.running()).map((n) => n.status()));
-        if (s.every((x) => x !== undefined)) {
-          last = s;
-          if (pred(s as NonNullable<(typeof s)[number]>[])) return s as NonNullable<(typeof s)[number]>[];
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(last)}`);
-    },
-    leader: () => view.leaderAmong(nodes),
-    async leaderAmong(among: OcelotNode[]) {
-      const ids = new Set(among.map((n) => n.id));
-      const s = await view.waitFor('a leader the given nodes agree on', (all) => {
-        const mine = all.filter((x) => ids.has(x.nodeId));
-        const l = mine.find((x) => x.role === 'leader');
-        return l !== undefined && mine.every((x) => x.leader === l.nodeId && x.caughtUp);
-      });
-      const id = s.find((x) => ids.has(x.nodeId) && x.role === 'leader')!.nodeId;
-      return among.find((n) => n.id === id)!;
-    },
-  };
-  return view;
-}

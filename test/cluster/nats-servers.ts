@@ -5,10 +5,10 @@
  * installed (the tests then skip, saying so).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { reapWithParent } from './reaper.js';
 
 export const NATS_MISSING =
@@ -19,6 +19,17 @@ export function natsServerPath(): string | undefined {
   const r = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' });
   const path = r.stdout.trim();
   return r.status === 0 && path !== '' ? path : undefined;
+}
+
+/**
+ * With OCELOT_CLUSTER_LOGS=<directory>, the logs of every process the cluster tests start are kept
+ * there (one file per process name, appended at each kill), to study a failure after the run.
+ */
+export function keepLog(name: string, text: string): void {
+  const dir = process.env.OCELOT_CLUSTER_LOGS;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  appendFileSync(join(dir, `${name}.log`), text);
 }
 
 export async function freePort(): Promise<number> {
@@ -77,7 +88,7 @@ export async function startNatsCluster(count = 3): Promise<NatsCluster> {
           : '',
       ].join('\n'),
     );
-    servers.push(natsProcess(bin, name, conf, ports[i]));
+    servers.push(natsProcess(bin, name, conf, ports[i], `${basename(root)}-${name}`));
   }
   try {
     await Promise.all(servers.map((s) => s.restart()));
@@ -96,7 +107,7 @@ export async function startNatsCluster(count = 3): Promise<NatsCluster> {
   };
 }
 
-function natsProcess(bin: string, name: string, conf: string, port: number): NatsServer {
+function natsProcess(bin: string, name: string, conf: string, port: number, logName: string): NatsServer {
   let child: ChildProcess | undefined;
   let exited: Promise<void> = Promise.resolve();
   let log = '';
@@ -108,8 +119,11 @@ function natsProcess(bin: string, name: string, conf: string, port: number): Nat
     running,
     log: () => log,
     async kill() {
-      if (running()) child!.kill('SIGKILL');
+      if (!running()) return;
+      child!.kill('SIGKILL');
       await exited;
+      keepLog(logName, log);
+      log = '';
     },
     async restart() {
       if (running()) return;

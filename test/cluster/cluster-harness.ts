@@ -138,7 +138,17 @@ export async function startOcelotNode(
   opts: NodeOptions = {},
 ): Promise<OcelotNode> {
   let proc: ServeProcess | undefined;
+  /** Earlier processes' logs, and the current one's, each line with the time the test got it. */
   let logs = '';
+  let procLog = '';
+  let atLineStart = true;
+  const stamp = (text: string) => {
+    for (const piece of text.split(/(?<=\n)/)) {
+      if (atLineStart) procLog += `${new Date().toISOString().slice(11, 23)} `;
+      procLog += piece;
+      atLineStart = piece.endsWith('\n');
+    }
+  };
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...(opts.leaseTtlMs === undefined ? {} : { OCELOT_CLUSTER_LEASE_MS: String(opts.leaseTtlMs) }),
@@ -151,6 +161,8 @@ export async function startOcelotNode(
       timeoutMs: 30_000,
     });
     reapWithParent(proc.child);
+    stamp(proc.stderr());
+    proc.child.stderr!.on('data', (d: Buffer) => stamp(d.toString()));
   };
   await start();
   const node: OcelotNode = {
@@ -178,14 +190,17 @@ export async function startOcelotNode(
     async kill() {
       if (!proc) return;
       await proc.kill();
-      keepLog(`${basename(dirname(dataDir))}-${id}`, proc.stderr());
-      logs += proc.stderr();
+      if (procLog === '') return;
+      keepLog(`${basename(dirname(dataDir))}-${id}`, procLog);
+      logs += procLog;
+      procLog = '';
+      atLineStart = true;
     },
     async restart() {
       if (node.running()) return;
       await start();
     },
-    log: () => logs + (proc?.stderr() ?? ''),
+    log: () => logs + procLog,
   };
   return node;
 }

@@ -36,7 +36,8 @@ test(
     try {
       for (let k = 0; k < KILLS; k++) {
         const leader = await c.leader();
-        await new Promise((r) => setTimeout(r, 1_500));
+        // Writes flow under this leader before it dies.
+        await writers.acknowledged(20);
         const killedAt = performance.now();
         await leader.kill();
         const next = await c.leader(FAILOVER_BOUND_MS);
@@ -44,7 +45,7 @@ test(
         assert.notEqual(next.id, leader.id);
         await leader.restart();
       }
-      await new Promise((r) => setTimeout(r, 1_500));
+      await writers.acknowledged(20);
     } finally {
       const report = await writers.stop();
       t.diagnostic(

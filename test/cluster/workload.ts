@@ -30,6 +30,11 @@ export interface WriterReport {
 }
 
 export interface Writers {
+  /**
+   * Resolves once `count` writes sent from now on were acknowledged; throws after `ms` (generous:
+   * this waits for the cluster to take writes, it does not time it).
+   */
+  acknowledged(count: number, ms?: number): Promise<void>;
   stop(): Promise<WriterReport>;
 }
 
@@ -86,6 +91,18 @@ export function startWriters(
     }
   });
   return {
+    async acknowledged(count, ms = 120_000) {
+      const from = Date.now();
+      const deadline = from + ms;
+      const since = () => [...report.ackedBy.values()].filter((a) => a.sentAt >= from).length;
+      while (since() < count) {
+        if (Date.now() > deadline)
+          throw new Error(
+            `only ${since()} of ${count} writes sent in the last ${ms / 1000} s were acknowledged`,
+          );
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     async stop() {
       stopping = true;
       await Promise.all(loops);

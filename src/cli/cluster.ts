@@ -51,6 +51,8 @@ interface Status {
   caughtUp: boolean;
   leaseRevision: number;
   connected: boolean;
+  inSync: boolean;
+  syncedMsAgo: number | null;
   members: Member[];
 }
 
@@ -100,9 +102,18 @@ export async function runCluster(argv: readonly string[], io: ClusterIo): Promis
   return 0;
 }
 
+/** Why this node's view may be stale (it recovers by itself). */
+function syncNote(s: Status): string {
+  if (!s.connected) return ' (not connected to NATS)';
+  if (s.inSync) return '';
+  return s.syncedMsAgo === null
+    ? ' (not in sync: has not read the lease yet)'
+    : ` (not in sync: last read the lease ${(s.syncedMsAgo / 1000).toFixed(1)} s ago)`;
+}
+
 function describe(s: Status): string[] {
   const lines = [
-    `node ${s.nodeId}: ${s.role}${s.connected ? '' : ' (not connected to NATS)'}, ` +
+    `node ${s.nodeId}: ${s.role}${syncNote(s)}, ` +
       `version ${s.version}, log sequence ${s.appliedSeq} of ${s.logSeq}` +
       `${s.caughtUp ? '' : ', catching up (reads wait)'}`,
     `leader: ${s.leader ?? 'none at the moment'}${s.leaseRevision > 0 ? ` (lease revision ${s.leaseRevision})` : ''}`,

@@ -48,6 +48,12 @@ export function renderMetrics(s: ClusterStatus, c: ClusterCounters): string {
     '1 when this node serves reads (caught up), else 0.',
     s.caughtUp ? 1 : 0,
   );
+  metric(
+    'ocelot_cluster_in_sync',
+    'gauge',
+    '1 when this node is connected to NATS and read (or renewed) the lease within its lifetime, else 0.',
+    s.inSync ? 1 : 0,
+  );
   metric('ocelot_cluster_members', 'gauge', 'Nodes that reported to the cluster recently.', s.members.length);
   metric('ocelot_cluster_terms_total', 'counter', 'Times this node became the leader.', c.terms);
   metric(

@@ -5,7 +5,7 @@
  * installed (the tests then skip, saying so).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -32,17 +32,49 @@ export function keepLog(name: string, text: string): void {
   appendFileSync(join(dir, `${name}.log`), text);
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * The lowest port the kernel hands out on its own (Linux), or undefined where unknown. Ports below
+ * it are never taken by another process's outgoing connection or `listen(0)`, so one found free
+ * there stays free until nats-server binds it, also when a test restarts a server on its ports.
+ */
+function ephemeralLow(): number | undefined {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > PORTS_FROM + 1_000 ? low : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const PORTS_FROM = 10_000;
+const handedOut = new Set<number>();
+
+/** Binds `port` (0: any) on loopback and releases it; answers the port, or undefined when taken. */
+function probePort(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const s = createServer();
     s.unref();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
+    s.on('error', () => resolve(undefined));
+    s.listen(port, '127.0.0.1', () => {
       const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
+      const bound = typeof a === 'object' && a ? a.port : 0;
+      s.close(() => resolve(bound));
     });
   });
+}
+
+/** A loopback port free now, below the ephemeral range where the system has one. */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let i = 0; low !== undefined && i < 100; i++) {
+    const port = PORTS_FROM + Math.floor(Math.random() * (low - PORTS_FROM));
+    if (handedOut.has(port) || (await probePort(port)) === undefined) continue;
+    handedOut.add(port);
+    return port;
+  }
+  const port = await probePort(0);
+  if (port === undefined) throw new Error('no free loopback port');
+  return port;
 }
 
 export interface NatsServer {
@@ -64,10 +96,24 @@ export interface NatsCluster {
   stop(): Promise<void>;
 }
 
-/** Starts `count` routed JetStream servers and waits until each accepts connections. */
+/**
+ * Starts `count` routed JetStream servers and waits until each accepts connections. A port taken
+ * between choosing it and the server's bind (another process on this machine) means new ports and
+ * another try.
+ */
 export async function startNatsCluster(count = 3): Promise<NatsCluster> {
   const bin = natsServerPath();
   if (!bin) throw new Error(NATS_MISSING);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreshPorts(bin, count);
+    } catch (e) {
+      if (attempt === 5 || !(e instanceof Error) || !e.message.includes('address already in use')) throw e;
+    }
+  }
+}
+
+async function startOnFreshPorts(bin: string, count: number): Promise<NatsCluster> {
   const root = mkdtempSync(join(tmpdir(), 'ocelot-nats-'));
   const ports = await Promise.all(Array.from({ length: count }, () => freePort()));
   const routePorts = await Promise.all(Array.from({ length: count }, () => freePort()));

@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFile } from 'node:child_process';
 import { after, test } from 'node:test';
+import { promisify } from 'node:util';
+import { OCELOT } from '../reliability/server-process.js';
 import {
   clusterView,
   request,
@@ -21,6 +24,7 @@ import { killAllChildren } from './reaper.js';
 import { startTcpProxy } from './tcp-proxy.js';
 import { dumpNode, gsqlText, SCHEMA } from './workload.js';
 
+const run = promisify(execFile);
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
   for (const c of cleanups.reverse()) await c().catch(() => undefined);
@@ -67,6 +71,8 @@ test(
     await view.leaderAmong(others);
     const cutOff = (s: ClusterStatusBody[]) => s.some((x) => x.nodeId === 'n1' && !x.connected && !x.inSync);
     await view.waitFor('n1 to say it is neither connected nor in sync', cutOff);
+    const cli = await run(process.execPath, [OCELOT, 'cluster', 'status', '--url', n1.gsql]);
+    assert.match(cli.stdout, /^node n1: follower \(not connected to NATS\), version 0/m);
     assert.match(await gsqlText(others[0], SCHEMA), /The graph g is created/);
     await upsert(others[1], 'before-join');
 

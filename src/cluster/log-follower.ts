@@ -26,6 +26,12 @@ export interface FollowerEvents {
 
 /** How long a consumer may deliver nothing while the stream holds more, before it is replaced. */
 const STALL_MS = 3_000;
+/**
+ * Each replacement that brings nothing doubles the wait before the next, up to this: while
+ * JetStream is slow to create consumers (a Raft election, a loaded machine), replacing them every
+ * few seconds would cut off each one before it delivers.
+ */
+const MAX_STALL_MS = 24_000;
 /** The pause before a consumer that ended or failed is replaced. */
 const REOPEN_MS = 250;
 
@@ -47,6 +53,7 @@ export class LogFollower {
   private stopping = false;
   private progressSeq = -1;
   private progressAt = 0;
+  private stallMs = STALL_MS;
 
   constructor(
     private readonly conn: ClusterConnection,
@@ -144,16 +151,19 @@ export class LogFollower {
    * stream holds more is replaced by a new one from where this node is.
    */
   watch(lastSeq: number, now = performance.now()): void {
+    if (this.processedSeq !== this.progressSeq) this.stallMs = STALL_MS;
     if (lastSeq <= this.processedSeq || this.processedSeq !== this.progressSeq) {
       this.progressSeq = this.processedSeq;
       this.progressAt = now;
       return;
     }
-    if (now - this.progressAt < STALL_MS) return;
-    this.progressAt = now;
+    if (now - this.progressAt < this.stallMs) return;
     this.events.log(
-      `cluster: the log stopped arriving at sequence ${this.processedSeq} of ${lastSeq}; reading it again`,
+      `cluster: the log stopped arriving at sequence ${this.processedSeq} of ${lastSeq} ` +
+        `for ${Math.round((now - this.progressAt) / 1000)} s; reading it again`,
     );
+    this.progressAt = now;
+    this.stallMs = Math.min(2 * this.stallMs, MAX_STALL_MS);
     this.attempt?.interrupt();
   }
 

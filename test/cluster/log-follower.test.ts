@@ -78,12 +78,13 @@ function scripted() {
     },
   } as unknown as Database;
   const failures: Error[] = [];
+  const logs: string[] = [];
   const follower = new LogFollower(conn, db, {
     applied: () => undefined,
     failed: (e) => failures.push(e),
-    log: () => undefined,
+    log: (line) => logs.push(line),
   });
-  return { follower, opens, failures };
+  return { follower, opens, failures, logs };
 }
 
 /** Polls `cond` (a generous deadline: this is about hangs, not speed). */
@@ -133,4 +134,33 @@ test('a consumer that never opens is given up when the log moves on, and a new o
   await follower.stop();
   assert.equal(second.stopped, true);
   assert.deepEqual(failures, []);
+});
+
+test('replacing a consumer that brings nothing waits longer each time, and briefly again after progress', async () => {
+  const { follower, opens, logs } = scripted();
+  await follower.start();
+  await until('a consumer is being opened', () => opens.length === 1);
+  follower.watch(1, 0);
+  /** Replacements so far (each is logged as it is decided). */
+  const replaced = () => logs.filter((l) => l.includes('stopped arriving')).length;
+  const stall = async (notYet: number, at: number, lastSeq = 1) => {
+    const before = replaced();
+    follower.watch(lastSeq, notYet);
+    assert.equal(replaced(), before, `no replacement at ${notYet}`);
+    follower.watch(lastSeq, at);
+    assert.equal(replaced(), before + 1, `a replacement at ${at}`);
+    await until(`consumer ${before + 2} is being opened`, () => opens.length === before + 2);
+  };
+  await stall(2_999, 3_000);
+  await stall(8_999, 9_000);
+  await stall(20_999, 21_000);
+  await stall(44_999, 45_000);
+  await stall(68_999, 69_000);
+  const messages = new FakeMessages();
+  opens[5].resolve(messages);
+  messages.push(1, 1);
+  await until('the record is applied', () => follower.processedSeq === 1);
+  follower.watch(2, 70_000);
+  await stall(72_999, 73_000, 2);
+  await follower.stop();
 });

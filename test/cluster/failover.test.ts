@@ -23,7 +23,7 @@ after(async () => {
 
 test(
   'repeated kill -9 of the leader under load loses no acknowledged write and leaves no divergence',
-  { skip: natsServerPath() ? false : NATS_MISSING, timeout: 240_000 },
+  { skip: natsServerPath() ? false : NATS_MISSING, timeout: 180_000 },
   async (t) => {
     cluster = await startTestCluster(3, 3);
     const c = cluster;

@@ -440,12 +440,12 @@ export class ClusterNode {
     db.follow(FOLLOWER_REFUSAL);
     this.publisher = undefined;
     this.leaderInfo = undefined;
-    await db.settled();
+    await this.step('wait for the commits in flight', () => db.settled());
     if (db.replicationFailed) {
       this.opts.log('cluster: dropping commits the log did not confirm; reloading the data directory');
-      await db.reload();
+      await this.step('reload the data directory', () => db.reload());
     }
-    await this.lease!.release();
+    await this.step('give the lease up', () => this.lease!.release());
     await this.step('start following the log', () => this.follow());
   }
 

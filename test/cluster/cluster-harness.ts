@@ -126,6 +126,17 @@ export function clusterView(nodes: () => OcelotNode[]): ClusterView {
   return view;
 }
 
+/** `p`, or its failure with what every node says and the end of its log. */
+export async function explained<T>(nodes: OcelotNode[], p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    const statuses = await Promise.all(nodes.map((n) => n.status()));
+    const why = e instanceof Error ? e.message : String(e);
+    throw new Error(`${why}; statuses: ${JSON.stringify(statuses)}\n${logTails(nodes)}`);
+  }
+}
+
 /** The end of each node's log, for failure messages. */
 export function logTails(nodes: OcelotNode[], chars = 3_000): string {
   return nodes.map((n) => `--- ${n.id} (log tail)\n${n.log().slice(-chars)}`).join('\n');

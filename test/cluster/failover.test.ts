@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { startTestCluster, type TestCluster } from './cluster-harness.js';
+import { explained, startTestCluster, type TestCluster } from './cluster-harness.js';
 import { NATS_MISSING, natsServerPath } from './nats-servers.js';
 import { killAllChildren } from './reaper.js';
 import { dumpNode, gsqlText, SCHEMA, startWriters } from './workload.js';
@@ -37,7 +37,7 @@ test(
       for (let k = 0; k < KILLS; k++) {
         const leader = await c.leader();
         // Writes flow under this leader before it dies.
-        await writers.acknowledged(20);
+        await explained(c.nodes, writers.acknowledged(20));
         const killedAt = performance.now();
         await leader.kill();
         const next = await c.leader(FAILOVER_BOUND_MS);
@@ -45,7 +45,7 @@ test(
         assert.notEqual(next.id, leader.id);
         await leader.restart();
       }
-      await writers.acknowledged(20);
+      await explained(c.nodes, writers.acknowledged(20));
     } finally {
       const report = await writers.stop();
       t.diagnostic(

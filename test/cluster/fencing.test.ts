@@ -15,6 +15,7 @@ import { connectCluster } from '../../src/cluster/nats.js';
 import { LOG_STREAM } from '../../src/cluster/log-format.js';
 import {
   clusterView,
+  explained,
   request,
   startOcelotNode,
   startTestCluster,
@@ -140,7 +141,8 @@ test(
     const others = nodes.filter((n) => n !== leader);
     assert.match(await gsqlText(others[0], SCHEMA), /The graph g is created/);
     const writers = startWriters(() => others, 4);
-    await writers.acknowledged(10);
+    cleanups.push(async () => void (await writers.stop()));
+    await explained(nodes, writers.acknowledged(10));
 
     for (const p of cutOff.proxies) p.cut();
     const cutAt = performance.now();
@@ -171,7 +173,7 @@ test(
     );
 
     for (const p of cutOff.proxies) p.heal();
-    await writers.acknowledged(10);
+    await explained(nodes, writers.acknowledged(10));
     const report = await writers.stop();
     t.diagnostic(
       `writes through the other nodes: ${report.acked.length} acknowledged, ${report.unknown.length} unknown`,
@@ -192,7 +194,8 @@ test('writes go on while one NATS server is down', { skip, timeout: 180_000 }, a
   const follower = c.nodes.find((n) => n !== first)!;
   assert.match(await gsqlText(follower, SCHEMA), /The graph g is created/);
   const writers = startWriters(() => c.nodes, 4);
-  await writers.acknowledged(10);
+  cleanups.push(async () => void (await writers.stop()));
+  await explained(c.nodes, writers.acknowledged(10));
   // The server that leads the log's Raft group: publishes must wait for a new one to be elected.
   const down = await logStreamLeader(c.nats);
   await down.kill();
@@ -201,7 +204,7 @@ test('writes go on while one NATS server is down', { skip, timeout: 180_000 }, a
   // (its lease or publishes failing meanwhile): while the server stays down, writes sent after its
   // death are acknowledged, every node reconnects to another server, and every follower (also one
   // whose log consumer lived there) applies them.
-  await writers.acknowledged(50);
+  await explained(c.nodes, writers.acknowledged(50));
   const flowing = performance.now() - killedAt;
   const statuses = await c.waitFor('three nodes', (s) => s.length === 3);
   const target = Math.max(...statuses.map((x) => x.version));
@@ -211,7 +214,7 @@ test('writes go on while one NATS server is down', { skip, timeout: 180_000 }, a
   const applied = performance.now() - killedAt;
   assert.equal(down.running(), false);
   await down.restart();
-  await writers.acknowledged(10);
+  await explained(c.nodes, writers.acknowledged(10));
   const report = await writers.stop();
   t.diagnostic(
     `acknowledged ${report.acked.length}, unknown ${report.unknown.length}; with ${down.name} (the log's leader) down: ` +

@@ -35,6 +35,7 @@ export interface Writers {
    * this waits for the cluster to take writes, it does not time it).
    */
   acknowledged(count: number, ms?: number): Promise<void>;
+  /** Stops them (again: the same report), once every request in flight is answered. */
   stop(): Promise<WriterReport>;
 }
 
@@ -90,6 +91,7 @@ export function startWriters(
       if (opts.pauseMs) await new Promise((r) => setTimeout(r, opts.pauseMs));
     }
   });
+  let stopped: Promise<WriterReport> | undefined;
   return {
     async acknowledged(count, ms = 120_000) {
       const from = Date.now();
@@ -103,10 +105,10 @@ export function startWriters(
         await new Promise((r) => setTimeout(r, 100));
       }
     },
-    async stop() {
+    stop() {
       stopping = true;
-      await Promise.all(loops);
-      return report;
+      stopped ??= Promise.all(loops).then(() => report);
+      return stopped;
     },
   };
 }

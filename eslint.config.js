@@ -56,6 +56,25 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': 'off' },
   },
   {
+    // query/index.ts is the query layer's only door: code outside src/query (and its tests) may not
+    // import the layer's internal modules.
+    files: ['**/*.ts'],
+    ignores: ['src/query/**', 'test/query/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(src/)?query/(?!index\\.js$)[^/]+$',
+              message: 'Import the query layer through query/index.js.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['bin/**', '**/*.js', '**/*.mjs'],
     languageOptions: {
       globals: { process: 'readonly', console: 'readonly', URL: 'readonly', performance: 'readonly' },

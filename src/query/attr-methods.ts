@@ -5,7 +5,7 @@
  * runs; setAttr is DML, applied when the query ends.
  */
 import { arity, typed, type Method } from './builtin-args.js';
-import { compileExpr, fromStored } from './compile-expr.js';
+import { compileExpr, fromStored } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { attrUpdate } from './dml.js';
 import { compileError } from './errors.js';

@@ -2,7 +2,7 @@
  * Helpers shared by the built-in functions and methods: argument counts and typed arguments.
  */
 import type { Expr } from '../gsql/ast-query.js';
-import { compileExpr, expectType } from './compile-expr.js';
+import { compileExpr, expectType } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval } from './scope.js';

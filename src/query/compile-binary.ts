@@ -4,7 +4,7 @@
  */
 import type { BinaryOp, Expr, Pos } from '../gsql/ast-query.js';
 import { collectionContains, collectionItems } from './accumulators.js';
-import { compileExpr, expectType } from './compile-expr.js';
+import { compileExpr, expectType } from './expr-support.js';
 import { compileSetOp } from './compile-vset.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';

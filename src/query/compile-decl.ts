@@ -7,7 +7,7 @@ import { ArrayAccum } from './accum-array.js';
 import { denseKind } from './accum-dense.js';
 import { zeroOf } from './accum-scalar.js';
 import { makeAccum, type Accum } from './accumulators.js';
-import { coerce, compileExpr } from './compile-expr.js';
+import { coerce, compileExpr } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval } from './scope.js';

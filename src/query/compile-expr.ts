@@ -1,20 +1,31 @@
 /**
- * Type checks GSQL expressions and compiles them to closures over a RunContext.
+ * Type checks GSQL expressions and compiles them to closures over a RunContext. The compiler
+ * registers itself in expr-support.ts's table, through which the operator, function and method
+ * compilers it dispatches to compile their operands.
  */
-import type { AttrType, VertexType } from '../catalog/types.js';
-import { Tuple, VertexRef, type Value } from '../catalog/value.js';
-import type { Expr, Pos } from '../gsql/ast-query.js';
+import type { AttrType } from '../catalog/types.js';
+import type { Expr } from '../gsql/ast-query.js';
 import type { Accum } from './accumulators.js';
 import { checkComparable, compileBinary } from './compile-binary.js';
 import { compileCall } from './functions.js';
 import { accumRef, arrayCell, compileMethod } from './methods.js';
 import { compileSeed } from './compile-vset.js';
-import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
-import type { Cx, Eval, Typed, VertexAccum } from './scope.js';
+import {
+  compileExpr,
+  compileNullTest,
+  expectType,
+  fromStored,
+  prevValue,
+  registerExprCompiler,
+  vaccOf,
+  vertexAccumRef,
+  vertexAttribute,
+  vertexTypesOf,
+} from './expr-support.js';
+import type { Cx, Typed } from './scope.js';
 import {
   accumValueType,
-  assignable,
   attrTypeToQ,
   isFloat,
   isInteger,
@@ -22,110 +33,8 @@ import {
   T,
   typeText,
   type QType,
-  type TupleT,
 } from './types.js';
-import {
-  compareValues,
-  EdgeVal,
-  intArith,
-  QueryRuntimeError,
-  toNumber,
-  TupleVal,
-  valuesEqual,
-  Vtx,
-} from './values.js';
-
-export function vaccOf(ctx: RunContext, vertex: Vtx, va: VertexAccum): Accum {
-  const v = ctx.own(vertex);
-  const col = ctx.column(va);
-  if (col !== null) return col.cell(v.gid);
-  return ((v.acc ??= [])[va.index] ??= va.make(ctx)) as Accum;
-}
-
-/** The accumulator about to be updated; keeps its value from before the running SELECT if `@x'` is read. */
-export function vaccForUpdate(ctx: RunContext, vertex: Vtx, va: VertexAccum): Accum {
-  const v = ctx.own(vertex);
-  const col = ctx.column(va);
-  if (col !== null) {
-    if (col.prevAt !== null) col.remember(v.gid, ctx.selectStamp);
-    return col.cell(v.gid);
-  }
-  const a = vaccOf(ctx, v, va);
-  if (va.primed) {
-    const at = (v.prevAt ??= []);
-    if (at[va.index] !== ctx.selectStamp) {
-      at[va.index] = ctx.selectStamp;
-      (v.prev ??= [])[va.index] = copyValue(a.value());
-    }
-  }
-  return a;
-}
-
-/** `@x'`: the value before the running (or last) SELECT changed it, else the current value. */
-function prevValue(ctx: RunContext, vertex: Vtx, va: VertexAccum): unknown {
-  const v = ctx.own(vertex);
-  const col = ctx.column(va);
-  if (col !== null) return col.previous(v.gid, ctx.selectStamp);
-  if (v.prevAt?.[va.index] === ctx.selectStamp) return v.prev![va.index];
-  return vaccOf(ctx, v, va).value();
-}
-
-/** A copy of a collection value, so later updates of the accumulator leave it alone. */
-function copyValue(x: unknown): unknown {
-  if (Array.isArray(x)) return x.slice();
-  if (x instanceof Set) return new Set(x);
-  if (x instanceof Map) return new Map(x);
-  return x;
-}
-
-/** Converts a stored attribute value to its run-time form (vertex references become Vtx). */
-export function fromStored(ctx: RunContext, v: Value, tuples: Map<string, TupleT>): unknown {
-  if (typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => fromStored(ctx, x, tuples));
-  if (v instanceof VertexRef) {
-    const row = ctx.graph.lookup(v.type, v.id);
-    return row === undefined ? null : ctx.vertex(v.type, row);
-  }
-  if (v instanceof Tuple) {
-    const t = tuples.get(v.typeName) ?? { kind: 'TUPLE', name: v.typeName, fields: [] };
-    return new TupleVal(
-      t,
-      v.values.map((x) => fromStored(ctx, x, tuples)),
-    );
-  }
-  if (v instanceof Map) {
-    const m = new Map<unknown, unknown>();
-    for (const [k, x] of v) m.set(k, fromStored(ctx, x, tuples));
-    return m;
-  }
-  return v;
-}
-
-/** A closure converting a value of type `from` for storage where `to` is declared. */
-export function coerce(to: QType, from: Typed, pos: Pos, what: string): Eval {
-  if (!assignable(to, from.t)) {
-    throw compileError(pos, `${what} needs ${typeText(to)}, not ${typeText(from.t)}`);
-  }
-  const f = from.f;
-  if (isInteger(to) && isFloat(from.t)) return (ctx) => Math.trunc(f(ctx) as number);
-  if (to.kind === 'FLOAT' && from.t.kind !== 'FLOAT') return (ctx) => Math.fround(toNumber(f(ctx)));
-  if (isFloat(to) && isInteger(from.t)) return (ctx) => toNumber(f(ctx));
-  return f;
-}
-
-/** Whether `e` is NULL when evaluated: an unset value, or a parameter given no value. */
-export function compileNullTest(cx: Cx, e: Expr): (ctx: RunContext) => boolean {
-  const b = e.kind === 'name' ? cx.lookup(e.name) : undefined;
-  if (b && cx.paramSlots.has(b.slot)) {
-    const slot = b.slot;
-    return (ctx) => ctx.nullParams.has(slot) || ctx.vars[slot] === null;
-  }
-  const x = compileExpr(cx, e);
-  return (ctx) => {
-    const v = x.f(ctx);
-    return v === null || v === undefined;
-  };
-}
+import { compareValues, EdgeVal, intArith, QueryRuntimeError, TupleVal, valuesEqual, Vtx } from './values.js';
 
 /** TigerGraph's predefined integer limits (`MinAccum<INT> @dist = GSQL_INT_MAX`). */
 const GSQL_CONSTANTS: Record<string, { t: QType; v: bigint }> = {
@@ -134,7 +43,7 @@ const GSQL_CONSTANTS: Record<string, { t: QType; v: bigint }> = {
   GSQL_UINT_MAX: { t: T.UINT, v: 2n ** 64n - 1n },
 };
 
-export function compileExpr(cx: Cx, e: Expr): Typed {
+function compileExprImpl(cx: Cx, e: Expr): Typed {
   switch (e.kind) {
     case 'int':
     case 'float':
@@ -279,70 +188,6 @@ function unify(ts: QType[]): QType {
   return ts[0];
 }
 
-export function expectType(x: Typed, t: QType, pos: Pos, what: string): void {
-  if (!assignable(t, x.t))
-    throw compileError(pos, `${what} needs ${typeText(t)}, but this is ${typeText(x.t)}`);
-}
-
-/** Resolves `target.@name` to the accumulator and a closure yielding the vertex. */
-export function vertexAccumRef(
-  cx: Cx,
-  e: Expr & { kind: 'vattach' },
-): { va: VertexAccum; target: (ctx: RunContext) => Vtx; aliasSlot?: number } {
-  const va = cx.vaccs.get(e.name);
-  if (!va) throw compileError(e.pos, `the vertex-attached accumulator @${e.name} is not declared`);
-  if (!e.target) {
-    throw compileError(e.pos, `@${e.name} must be read through a vertex, e.g. "s.@${e.name}"`);
-  }
-  const target = compileExpr(cx, e.target);
-  if (target.t.kind !== 'VERTEX') {
-    throw compileError(
-      e.target.pos,
-      `@${e.name} needs a vertex on the left of ".", not ${typeText(target.t)}`,
-    );
-  }
-  const f = target.f;
-  const alias = e.target.kind === 'name' ? cx.lookup(e.target.name) : undefined;
-  if (alias?.aliasTypes) {
-    // A SELECT alias always holds a vertex while its clauses run.
-    const slot = alias.slot;
-    return {
-      va,
-      target: (ctx) => (ctx.vars[slot] as Vtx | undefined) ?? ctx.aliasVertex(slot),
-      aliasSlot: slot,
-    };
-  }
-  return {
-    va,
-    target: (ctx) => {
-      const v = f(ctx);
-      if (!(v instanceof Vtx))
-        throw new QueryRuntimeError(`Runtime Error: @${e.name} of a NULL vertex.`, 'GSQL-1001');
-      return v;
-    },
-  };
-}
-
-/** The vertex types a VERTEX-typed expression may have at run time. */
-export function vertexTypesOf(cx: Cx, e: Expr, t: QType): string[] {
-  if (t.kind === 'VERTEX' && t.vertexType) return [t.vertexType];
-  if (e.kind === 'name') {
-    const b = cx.lookup(e.name);
-    if (b?.aliasTypes && b.aliasTypes.length > 0) return b.aliasTypes;
-  }
-  return cx.vertexTypeNames();
-}
-
-/** An attribute of a vertex type, including a primary id declared WITH primary_id_as_attribute. */
-export function vertexAttribute(vt: VertexType | undefined, name: string): { type: AttrType } | undefined {
-  if (!vt) return undefined;
-  const a = vt.attributes.find((x) => x.name === name);
-  if (a) return a;
-  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && vt.primaryId.name === name)
-    return vt.primaryId;
-  return undefined;
-}
-
 function compileField(cx: Cx, e: Expr & { kind: 'field' }): Typed {
   const target = compileExpr(cx, e.target);
   const name = e.name;
@@ -422,3 +267,5 @@ function compileCase(cx: Cx, e: Expr & { kind: 'case' }): Typed {
     },
   };
 }
+
+registerExprCompiler(compileExprImpl);

@@ -9,7 +9,9 @@ import type { Expr, QueryDef, TypeExpr } from '../gsql/ast-query.js';
 import { zeroOf } from './accum-scalar.js';
 import { MapAccum } from './accumulators.js';
 import { compileType } from './compile-decl.js';
-import { coerce, compileExpr } from './compile-expr.js';
+// The expression compiler registers itself in expr-support.ts's table when loaded.
+import './compile-expr.js';
+import { coerce, compileExpr } from './expr-support.js';
 import { compileSelect } from './compile-select.js';
 import { compileBodyStmts, compileRowStmts } from './compile-stmt.js';
 import { RunContext, type RunOptions } from './context.js';

@@ -5,7 +5,7 @@
  */
 import type { AdjacencyView, EdgeFilter, EdgeHandle } from '../engine/api.js';
 import type { Pos, SelectBlock, Stmt } from '../gsql/ast-query.js';
-import { compileExpr, expectType } from './compile-expr.js';
+import { compileExpr, expectType } from './expr-support.js';
 import { callsEvaluate } from './evaluate.js';
 import { compileSample } from './select-sample.js';
 import { inStorageOrder, sortCollected } from './storage-order.js';

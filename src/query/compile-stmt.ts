@@ -8,7 +8,7 @@ import type { ForeachSource, Stmt } from '../gsql/ast-query.js';
 import { collectionItems, GroupByAccum, MapAccum } from './accumulators.js';
 import { compileAssign } from './compile-assign.js';
 import { compileAccumDecl, compileTupleDecl, compileVarDecl } from './compile-decl.js';
-import { coerce, compileExpr, expectType } from './compile-expr.js';
+import { coerce, compileExpr, expectType } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileDeleteAlias, compileInsert, deleteVertices } from './dml.js';
 import { compileError } from './errors.js';

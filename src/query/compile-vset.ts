@@ -5,7 +5,7 @@
 import { compileSelectVertex } from './file-seeds.js';
 import type { Expr, Pos } from '../gsql/ast-query.js';
 import { collectionItems } from './accumulators.js';
-import { compileExpr } from './compile-expr.js';
+import { compileExpr } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Typed } from './scope.js';

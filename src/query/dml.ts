@@ -8,7 +8,7 @@ import type { AttrUpdate, ExternalId } from '../engine/api.js';
 import { Tuple, VertexRef, type Primitive, type Value } from '../catalog/value.js';
 import type { Stmt } from '../gsql/ast-query.js';
 import { collectionItems, GroupByAccum, MapAccum } from './accumulators.js';
-import { compileExpr } from './compile-expr.js';
+import { compileExpr } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { QueryWriter } from './graph.js';

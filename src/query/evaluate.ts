@@ -12,7 +12,7 @@ import type { Expr } from '../gsql/ast-query.js';
 import { tokenize, GsqlSyntaxError } from '../gsql/lexer.js';
 import { parseExpr, TokenCursor } from '../gsql/parser-expr.js';
 import { arity, typed, type Call } from './builtin-args.js';
-import { compileExpr } from './compile-expr.js';
+import { compileExpr } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError, QueryCompileError } from './errors.js';
 import { Flow, type BodyStmt, type Cx, type Eval, type RowStmt, type Typed } from './scope.js';

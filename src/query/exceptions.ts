@@ -4,7 +4,7 @@
  * error envelope carrying the exception's code and message; nothing the query changed is committed.
  */
 import type { Stmt } from '../gsql/ast-query.js';
-import { compileExpr } from './compile-expr.js';
+import { compileExpr } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import { fieldText } from './file-output.js';

@@ -4,7 +4,7 @@
 import { formatDatetime, parseDatetime } from '../util/datetime.js';
 import { collectionItems } from './accumulators.js';
 import { arity, num, typed, type Call } from './builtin-args.js';
-import { coerce, compileExpr, compileNullTest, expectType } from './compile-expr.js';
+import { coerce, compileExpr, compileNullTest, expectType } from './expr-support.js';
 import { zeroOf } from './accum-scalar.js';
 import { compileEvaluate } from './evaluate.js';
 import { compileJsonParse } from './json-values.js';

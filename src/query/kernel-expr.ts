@@ -7,7 +7,7 @@
  */
 import type { Expr } from '../gsql/ast-query.js';
 import { cellArray, DenseKind, INT32_SPILL } from './accum-dense.js';
-import { compileExpr } from './compile-expr.js';
+import { compileExpr } from './expr-support.js';
 import { vidOfGid } from './functions.js';
 import { edgeFilters, outdegreeOfGid } from './methods.js';
 import type { Cx, VertexAccum } from './scope.js';

@@ -5,7 +5,7 @@
  */
 import type { Stmt } from '../gsql/ast-query.js';
 import { DenseKind, INT32_SPILL } from './accum-dense.js';
-import { compileExpr } from './compile-expr.js';
+import { compileExpr } from './expr-support.js';
 import { emitExpr, heldTest, use, type KernelScope, type KernelSource } from './kernel-expr.js';
 import type { RowStmt } from './scope.js';
 import { accumValueType, isFloat, isInteger, isNumeric, type AccumT, type QType } from './types.js';

@@ -3,7 +3,7 @@
  * the values written as `f.println` writes them. It changes nothing the query returns.
  */
 import type { Stmt } from '../gsql/ast-query.js';
-import { compileExpr, expectType } from './compile-expr.js';
+import { compileExpr, expectType } from './expr-support.js';
 import { fieldText } from './file-output.js';
 import { toJson } from './print.js';
 import { Flow, type Cx, type RowStmt } from './scope.js';

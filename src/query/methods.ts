@@ -16,7 +16,7 @@ import {
   type Accum,
 } from './accumulators.js';
 import { arity, num, type Method } from './builtin-args.js';
-import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './compile-expr.js';
+import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';

@@ -6,7 +6,7 @@
  */
 import type { Expr } from '../gsql/ast-query.js';
 import type { EdgeFilter, EdgeHandle } from '../engine/api.js';
-import { compileExpr, expectType, fromStored, vertexAttribute } from './compile-expr.js';
+import { compileExpr, expectType, fromStored, vertexAttribute } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';

@@ -5,7 +5,7 @@
  * scalar WHERE skips the line when false; with a vertex-set item it filters the vertices.
  */
 import type { Expr, PrintItem, PrintTarget, Stmt } from '../gsql/ast-query.js';
-import { compileExpr, expectType } from './compile-expr.js';
+import { compileExpr, expectType } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { QueryFile } from './file-output.js';

@@ -10,7 +10,7 @@ import { formatDatetime } from '../util/datetime.js';
 import type { JsonValue } from '../util/json.js';
 import { ArrayAccum } from './accum-array.js';
 import { collectionItems, GroupByAccum, MapAccum, type Accum } from './accumulators.js';
-import { compileExpr, expectType, vaccOf } from './compile-expr.js';
+import { compileExpr, expectType, vaccOf } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed, VertexAccum } from './scope.js';

@@ -6,7 +6,7 @@
  */
 import type { SelectBlock } from '../gsql/ast-query.js';
 import type { EdgeFilter, EdgeHandle } from '../engine/api.js';
-import { compileExpr, expectType } from './compile-expr.js';
+import { compileExpr, expectType } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval } from './scope.js';

@@ -4,14 +4,20 @@
  */
 import type { Expr, Pos, QueryStatement } from '../gsql/ast-query.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
-import { compileQuery, type CompiledQuery } from '../query/compile-query.js';
-import { queryWrites, storedQueriesOf, storedQueryWrites } from '../query/effects.js';
-import { QueryCompileError } from '../query/errors.js';
-import type { QueryDatabase } from '../query/graph.js';
-import { decodeRunArgs } from '../query/params.js';
-import { QueryRegistryError, registryFor } from '../query/registry.js';
-import { executeQuery } from '../query/run.js';
-import { QueryRuntimeError } from '../query/values.js';
+import {
+  type CompiledQuery,
+  compileQuery,
+  decodeRunArgs,
+  executeQuery,
+  QueryCompileError,
+  type QueryDatabase,
+  QueryRegistryError,
+  QueryRuntimeError,
+  queryWrites,
+  registryFor,
+  storedQueriesOf,
+  storedQueryWrites,
+} from '../query/index.js';
 import {
   EXIT_SYNTAX_ERROR,
   ShellError,

@@ -1,5 +1,5 @@
 /** The "Queries:" lines of `ls` for a graph: each query's signature, marked when installed. */
-import { registryFor } from '../query/registry.js';
+import { registryFor } from '../query/index.js';
 
 function signature(text: string, name: string): string {
   // The parameter list as written, from the first "(" to its matching ")".

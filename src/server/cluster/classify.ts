@@ -20,7 +20,7 @@ import {
   queryWrites,
   storedQueryWrites as storedQueryWritesOf,
   type StoredQueries,
-} from '../../query/effects.js';
+} from '../../query/index.js';
 import { textBody } from '../http/body.js';
 import { decodeRequest } from '../graphql/transport.js';
 import { decodeFormText } from '../gsqlserver/shell-transport.js';

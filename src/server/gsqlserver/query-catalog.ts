@@ -9,12 +9,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseQueryText } from '../../gsql/parser-query.js';
-import { registryFor } from '../../query/registry.js';
+import { compileQuery, registryFor } from '../../query/index.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { textBody } from '../http/body.js';
 import { okEnvelope, RestError } from '../http/envelope.js';
-import { compileQuery } from '../../query/compile-query.js';
 import { compileFailure } from '../restpp/query-exec.js';
 import { jsonBody } from '../http/body.js';
 import { graphParam, queryStatus, storedQuery } from './query-info.js';

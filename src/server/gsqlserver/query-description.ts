@@ -15,7 +15,7 @@ import { queryOf } from '../http/app.js';
 import { jsonBody } from '../http/body.js';
 import { okEnvelope, RestError } from '../http/envelope.js';
 import { definitionOf, graphParam, storedQuery } from './query-info.js';
-import { registryFor } from '../../query/registry.js';
+import { registryFor } from '../../query/index.js';
 
 interface Described {
   /** The query text described: a dropped and re-created query starts without descriptions. */

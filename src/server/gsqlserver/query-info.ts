@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { QueryDef } from '../../gsql/ast-query.js';
 import { parseQueryText } from '../../gsql/parser-query.js';
-import { QueryRegistryError, registryFor, type StoredQuery } from '../../query/registry.js';
+import { QueryRegistryError, registryFor, type StoredQuery } from '../../query/index.js';
 import { compileFailure } from '../restpp/query-exec.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';

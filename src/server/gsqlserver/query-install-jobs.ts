@@ -11,8 +11,7 @@
  */
 import { EngineError } from '../../engine/api.js';
 import type { Database } from '../../engine/database.js';
-import { QueryCompileError } from '../../query/errors.js';
-import { QueryRegistryError, registryFor } from '../../query/registry.js';
+import { QueryCompileError, QueryRegistryError, registryFor } from '../../query/index.js';
 import { runningQueriesFor } from '../http/running-queries.js';
 
 export type InstallState = 'NEW' | 'RUNNING' | 'SUCCESS' | 'FAILURE';

@@ -7,10 +7,12 @@
 import type { FastifyRequest } from 'fastify';
 import { EngineError } from '../../engine/api.js';
 import { GsqlSyntaxError } from '../../gsql/lexer.js';
-import type { RunOptions } from '../../query/context.js';
-import { QueryCompileError } from '../../query/errors.js';
-import { QueryRegistryError } from '../../query/registry.js';
-import { QueryRuntimeError } from '../../query/values.js';
+import {
+  QueryCompileError,
+  QueryRegistryError,
+  QueryRuntimeError,
+  type RunOptions,
+} from '../../query/index.js';
 import type { JsonValue } from '../../util/json.js';
 import { okEnvelope, RestError, VERSION_FIELD } from '../http/envelope.js';
 import { requestTimeoutMs } from '../http/limits.js';

@@ -5,13 +5,19 @@
  * installed query is also listed by GET /endpoints/{graph}?dynamic=true with its parameters.
  */
 import type { FastifyRequest } from 'fastify';
-import type { CompiledQuery } from '../../query/compile-query.js';
-import { storedQueriesOf, storedQueryWrites } from '../../query/effects.js';
-import { QueryCompileError } from '../../query/errors.js';
-import { decodeJsonParams, decodeQueryStringParams, ParamError } from '../../query/params.js';
-import { QueryRegistryError, registryFor } from '../../query/registry.js';
-import { executeQuery } from '../../query/run.js';
-import type { QType } from '../../query/types.js';
+import {
+  type CompiledQuery,
+  decodeJsonParams,
+  decodeQueryStringParams,
+  executeQuery,
+  ParamError,
+  type QType,
+  QueryCompileError,
+  QueryRegistryError,
+  registryFor,
+  storedQueriesOf,
+  storedQueryWrites,
+} from '../../query/index.js';
 import type { ServerContext } from '../context.js';
 import { requireQueryRun } from '../http/access-hook.js';
 import { queryOf } from '../http/app.js';

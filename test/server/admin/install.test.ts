@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parseQueryText } from '../../../src/gsql/parser-query.js';
-import { registryFor } from '../../../src/query/registry.js';
+import { registryFor } from '../../../src/query/index.js';
 import { waitFor } from '../../timing.js';
 import { call, seed, startHarness, type Harness } from '../restpp/graph-harness.js';
 

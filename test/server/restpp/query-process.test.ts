@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parseQueryText } from '../../../src/gsql/parser-query.js';
-import { registryFor } from '../../../src/query/registry.js';
+import { registryFor } from '../../../src/query/index.js';
 import { scaled, waitFor } from '../../timing.js';
 import { call, seed, startHarness, type Harness, type Reply } from './graph-harness.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parseQueryText } from '../../../src/gsql/parser-query.js';
-import { registryFor } from '../../../src/query/registry.js';
+import { registryFor } from '../../../src/query/index.js';
 import { call, seed, startHarness, type Harness } from './graph-harness.js';
 
 let h: Harness;

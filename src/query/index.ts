@@ -1,0 +1,36 @@
+/**
+ * The query layer's one front door: servers, the shell, GraphQL and tests outside `query/` import
+ * from here only (a lint rule forbids deeper imports). Parse → bind → plan → execute happens
+ * behind `compileQuery`; callers see compiled queries, their parameters, runs and errors.
+ */
+export {
+  compileQuery,
+  compileSubquery,
+  type CompiledParam,
+  type CompiledQuery,
+  type CompiledSubquery,
+  type CompileOptions,
+  type QueryResolver,
+  type RunOutcome,
+} from './compile-query.js';
+export type { DmlOp, RunOptions } from './context.js';
+export { queryWrites, storedQueriesOf, storedQueryWrites, type StoredQueries } from './effects.js';
+export { compileError, QueryCompileError } from './errors.js';
+export type { QueryDatabase, QueryGraph, QueryWriter } from './graph.js';
+export { interpretQueryText } from './interpret.js';
+export { decodeJsonParams, decodeQueryStringParams, decodeRunArgs, ParamError } from './params.js';
+export { compileAttributePredicate, type AttributePredicate, type AttrReader } from './predicate.js';
+export {
+  CatalogQueryStore,
+  MemoryQueryStore,
+  QueryRegistry,
+  QueryRegistryError,
+  registryFor,
+  runInstalledQuery,
+  type QueryStore,
+  type StoredQuery,
+} from './registry.js';
+export { executeQuery, type QueryResult } from './run.js';
+export { selectKernels } from './select-kernel.js';
+export { attrTypeToQ, typeText, type QType } from './types.js';
+export { QueryRuntimeError } from './values.js';

@@ -172,13 +172,58 @@ export type FileColumn =
 // SELECT
 // ---------------------------------------------------------------------------------------------
 
-export interface EdgeStep {
-  /** Edge types with their V2 direction marker ('any' when none: V1 semantics or undirected). */
-  types: { name: string; direction: 'out' | 'in' | 'any'; pos: Pos }[];
-  alias?: string;
-  /** `->` after the closing parenthesis (V1); `<-(` before it is not GSQL. */
-  arrow: boolean;
+/** Where a piece of a pattern is in the source: line and column, and offsets (end exclusive). */
+export interface Span {
   pos: Pos;
+  start: number;
+  end: number;
+}
+
+/**
+ * A vertex step of a path pattern: `Person:p`, `(Comment|Post):m`, `:x`, `S:s`, `_`. Each name is
+ * a vertex type, a vertex-set variable, or a parameter or global accumulator naming vertex types;
+ * the binder decides which. No names: any vertex.
+ */
+export interface VertexPattern extends Span {
+  names: { name: string; pos: Pos }[];
+  alias?: string;
+  aliasPos?: Pos;
+}
+
+/** An edge type (`_`/`ANY`: any; or a parameter naming types) with its V2 direction marker. */
+export interface EdgeAtom {
+  name: string;
+  /** `E>`: out, `<E`: in, `E`: any (V1 semantics, or an undirected edge in V2). */
+  direction: 'out' | 'in' | 'any';
+  pos: Pos;
+}
+
+/** One edge of an edge pattern: alternatives `E1|E2>`, optionally repeated `*min..max`. */
+export interface EdgeHop extends Span {
+  atoms: EdgeAtom[];
+  /** `E*` (0 or more), `E*2`, `E*1..3`, `E*2..`, `E*..3`; max absent: unbounded. */
+  repeat?: { min: number; max?: number; pos: Pos };
+}
+
+/** `-(E1>.E2>:alias)-`: one or more edges concatenated with `.` (an alias only on a single edge). */
+export interface EdgePattern extends Span {
+  hops: EdgeHop[];
+  alias?: string;
+  aliasPos?: Pos;
+  /** `->` after the closing parenthesis (V1). */
+  arrow: boolean;
+}
+
+/** `S:s -(E)- T:t -(F>)- U:u`: a source vertex and steps, each an edge pattern and a vertex. */
+export interface PathPattern extends Span {
+  source: VertexPattern;
+  steps: { edge: EdgePattern; vertex: VertexPattern }[];
+}
+
+/** `POST-ACCUM [(alias)] stmt, …`: V2 may name the alias whose distinct vertices the clause visits. */
+export interface PostAccumClause {
+  alias?: { name: string; pos: Pos };
+  stmts: Stmt[];
 }
 
 export interface SelectBlock {
@@ -186,16 +231,16 @@ export interface SelectBlock {
   result: string;
   resultPos: Pos;
   distinct: boolean;
-  source: { name: string; alias?: string; pos: Pos };
-  edge?: EdgeStep;
-  /** Target vertex types (empty: any) and alias. */
-  target?: { types: { name: string; pos: Pos }[]; alias?: string; pos: Pos };
+  /** The path patterns of FROM (several: conjunctive pattern matching). */
+  from: PathPattern[];
   where?: Expr;
   /** `SAMPLE n [%] EDGE WHEN cond`: per source vertex, a random sample of its matched edges. */
   sample?: { size: Expr; percent: boolean; when: Expr; pos: Pos };
+  /** `PER (a, b)`: ACCUM runs once per distinct binding of these aliases (absent: once per match). */
+  per?: { name: string; pos: Pos }[];
   accum: Stmt[];
   /** Each POST-ACCUM clause, in order (V2 allows several; UPDATE's SET is one). */
-  postAccum: Stmt[][];
+  postAccum: PostAccumClause[];
   having?: Expr;
   orderBy: { expr: Expr; descending: boolean }[];
   limit?: Expr;
@@ -235,8 +280,8 @@ export type Stmt =
   | { kind: 'varDecl'; type: TypeExpr; names: DeclName[]; pos: Pos }
   /** `FILE f (path)`: a server-side output file written by `f.println(…)`. */
   | { kind: 'fileDecl'; name: string; path: Expr; pos: Pos }
-  /** `S = …` / `S (ANY) = …`: assignment of a vertex-set variable (declared here if new). */
-  | { kind: 'vsetAssign'; name: string; vertexType?: string; value: Expr; pos: Pos }
+  /** `S = …` / `S (ANY) = …` / `S (A|B) = …`: assignment of a vertex-set variable (declared here if new). */
+  | { kind: 'vsetAssign'; name: string; vertexTypes?: { name: string; pos: Pos }[]; value: Expr; pos: Pos }
   | { kind: 'assign'; target: Expr; op: '=' | '+='; value: Expr; pos: Pos }
   | { kind: 'if'; branches: { cond: Expr; body: Stmt[] }[]; otherwise?: Stmt[]; pos: Pos }
   | {

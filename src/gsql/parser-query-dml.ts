@@ -3,7 +3,7 @@
  */
 import type { Expr, Stmt } from './ast-query.js';
 import { parseExpr, type TokenCursor } from './parser-expr.js';
-import { parseSelectFrom } from './parser-select.js';
+import { parseSelectFrom, type AccumListParser } from './parser-select.js';
 import { posOf } from './parser-type.js';
 
 /** `INSERT INTO [VERTEX|EDGE] type [(attributes)] VALUES (value [vertexType], …)`. */
@@ -35,22 +35,22 @@ export function parseInsert(c: TokenCursor): Stmt {
 }
 
 /** `DELETE s [FROM … WHERE …]`, or `DELETE (s)` inside ACCUM / POST-ACCUM. */
-export function parseDelete(c: TokenCursor): Stmt {
+export function parseDelete(c: TokenCursor, accumList: AccumListParser): Stmt {
   const pos = c.pos();
   c.next();
   const paren = c.acceptPunct('(');
   const alias = c.expectIdent('the alias to delete').text;
   if (paren) c.expectPunct(')');
   if (!c.isWord('FROM')) return { kind: 'delete', alias, pos };
-  const select = parseSelectFrom(c, alias, pos, false);
+  const select = parseSelectFrom(c, alias, pos, false, accumList);
   return { kind: 'delete', alias, select, pos };
 }
 
 /** `UPDATE s FROM … SET … [WHERE …]`. */
-export function parseUpdate(c: TokenCursor): Stmt {
+export function parseUpdate(c: TokenCursor, accumList: AccumListParser): Stmt {
   const pos = c.pos();
   c.next();
   const alias = c.expectIdent('the alias to update').text;
-  const select = parseSelectFrom(c, alias, pos, true);
-  return { kind: 'update', select, sets: select.postAccum[0] ?? [], pos };
+  const select = parseSelectFrom(c, alias, pos, true, accumList);
+  return { kind: 'update', select, sets: select.postAccum[0]?.stmts ?? [], pos };
 }

@@ -204,14 +204,23 @@ function compileVsetAssign(cx: Cx, s: Stmt & { kind: 'vsetAssign' }): { sync: Ro
   if (!x || x.t.kind !== 'VSET')
     throw compileError(s.value.pos, `a vertex set is needed here, not ${typeText(given.t)}`);
   const valueType = x.t.vertexType;
-  if (s.vertexType && s.vertexType.toUpperCase() !== 'ANY' && !cx.vertexType(s.vertexType)) {
-    throw compileError(s.pos, `"${s.vertexType}" is not a vertex type of graph ${cx.graphName}`);
+  // `S (ANY) = …` / `S (A|B) = …`: the types the variable may hold.
+  const named = (s.vertexTypes ?? []).filter((t) => t.name.toUpperCase() !== 'ANY' && t.name !== '_');
+  for (const t of named) {
+    if (!cx.vertexType(t.name))
+      throw compileError(t.pos, `"${t.name}" is not a vertex type of graph ${cx.graphName}`);
+  }
+  if (valueType && named.length > 0 && !named.some((t) => t.name === valueType)) {
+    throw compileError(
+      s.value.pos,
+      `the vertex set ${s.name} holds ${named.map((t) => t.name).join('|')} vertices, not ${valueType}`,
+    );
   }
   const existing = cx.lookup(s.name);
   if (existing && existing.t.kind !== 'VSET') {
     throw compileError(s.pos, `"${s.name}" is ${typeText(existing.t)}, not a vertex set`);
   }
-  const declared = s.vertexType && s.vertexType.toUpperCase() !== 'ANY' ? s.vertexType : undefined;
+  const declared = named.length === 1 ? named[0].name : undefined;
   let slot: number;
   if (existing) {
     if (existing.t.kind === 'VSET' && existing.t.vertexType !== valueType) existing.t = { kind: 'VSET' };
@@ -219,7 +228,7 @@ function compileVsetAssign(cx: Cx, s: Stmt & { kind: 'vsetAssign' }): { sync: Ro
   } else {
     slot = cx.declareQueryWide(
       s.name,
-      { kind: 'VSET', vertexType: declared ?? (s.vertexType ? undefined : valueType) },
+      { kind: 'VSET', vertexType: declared ?? (s.vertexTypes ? undefined : valueType) },
       s.pos,
     ).slot;
   }
@@ -326,9 +335,6 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
         return compileDeleteAlias(cx, s);
       }
       if (cx.clause !== 'body') throw compileError(s.pos, `DELETE … FROM is not allowed in ${cx.clause}`);
-      if (s.select.result !== s.select.source.alias && s.select.result !== s.select.target?.alias) {
-        throw compileError(s.pos, `DELETE must name an alias of the FROM clause; "${s.alias}" is not one`);
-      }
       {
         const sel = cx.compileSelect(cx, s.select, s.pos).f;
         return (ctx) => {

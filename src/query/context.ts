@@ -24,6 +24,16 @@ export interface RunOptions {
   log?: (line: string) => void;
 }
 
+/** Per-run arrays of the breadth-first search of repeated pattern steps (select-expand.ts). */
+export interface BfsScratch {
+  /** The search that last reached each run index. */
+  seen: Int32Array;
+  dist: Int32Array;
+  paths: Float64Array;
+  /** The number of the last search. */
+  search: number;
+}
+
 /** A change the query makes, applied in order when the query ends. */
 export type DmlOp = (tx: QueryWriter) => void;
 
@@ -63,6 +73,9 @@ export class RunContext {
   private gidEnd = 0;
   private markArrays: Uint8Array[] | null = null;
   private gidLists: Int32Array[] | null = null;
+  private frontierMark: Uint8Array | null = null;
+  private countArrays: Float64Array[] | null = null;
+  private bfs: BfsScratch | null = null;
   /** SELECTs that marked vertices and have not cleared their marks yet (see marks()). */
   marksOpen = 0;
   private readonly buffers = new RunBuffers();
@@ -195,6 +208,12 @@ export class RunContext {
     return i;
   }
 
+  /** The index of a vertex type (see typeIndexAt). */
+  typeIndexOf(type: string): number {
+    if (!this.bases) this.layout();
+    return this.gidTypes.indexOf(type);
+  }
+
   /** The vertex type with index `i` (see typeIndexAt). */
   typeNameAt(i: number): string {
     return this.gidTypes[i];
@@ -276,6 +295,34 @@ export class RunContext {
   }
 
   /**
+   * Marks by run index for the vertex sets of a chain's steps (select-chain.ts): handed out zeroed,
+   * and zeroed again by the step that marked them (a run that ends otherwise zeroes them on release).
+   */
+  chainMarks(): Uint8Array {
+    return (this.frontierMark ??= this.buffers.marks(this.gidLimit()));
+  }
+
+  /** Two arrays of path counts by run index (a chain step reads one and fills the other). */
+  pathCounts(): Float64Array[] {
+    const n = this.gidLimit();
+    return (this.countArrays ??= [this.buffers.cells(n), this.buffers.cells(n)]);
+  }
+
+  /** The arrays of breadth-first searches (select-expand.ts's shortestReach), made once per run. */
+  bfsScratch(): BfsScratch {
+    if (!this.bfs) {
+      const n = this.gidLimit();
+      this.bfs = {
+        seen: this.buffers.int32Cells(n).fill(0),
+        dist: this.buffers.int32Cells(n),
+        paths: this.buffers.cells(n),
+        search: 0,
+      };
+    }
+    return this.bfs;
+  }
+
+  /**
    * The number of edges of one type leaving (type, row), as `graph.edges(…).length` counts them,
    * read from the adjacency views (no edge handles are listed).
    */
@@ -328,6 +375,9 @@ export class RunContext {
     this.buffers.release(this.marksOpen !== 0);
     this.markArrays = null;
     this.gidLists = null;
+    this.frontierMark = null;
+    this.countArrays = null;
+    this.bfs = null;
     this.dense.length = 0;
   }
 

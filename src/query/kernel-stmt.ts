@@ -143,7 +143,12 @@ function emitGlobalUpdate(ks: KernelScope, s: Stmt): string | undefined {
 }
 
 /** The statements of a clause: inline where possible, otherwise their closures. */
-export function emitStmts(ks: KernelScope, stmts: Stmt[], rows: RowStmt[], deferred: boolean): string {
+export function emitStmts(
+  ks: KernelScope,
+  stmts: readonly Stmt[],
+  rows: readonly RowStmt[],
+  deferred: boolean,
+): string {
   return stmts
     .map((s, k) => {
       const inline = emitAccumUpdate(ks, s, deferred) ?? emitGlobalUpdate(ks, s);

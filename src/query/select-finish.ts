@@ -8,7 +8,7 @@ import { compareValues, toNumber, type Vtx } from './values.js';
 
 export interface SelectEnd {
   having: Eval | undefined;
-  order: { f: Eval; desc: boolean }[];
+  order: readonly { f: Eval; desc: boolean }[];
   limit: Eval | undefined;
   offset: Eval | undefined;
   /** The slot of the alias the SELECT returns (HAVING and ORDER BY read it). */

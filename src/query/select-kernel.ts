@@ -41,6 +41,8 @@ export interface SelectRun {
   sourceCount: number;
   targets: Int32Array;
   targetCount: number;
+  /** Per run index, the number of matched paths a source stands for (null: one each). */
+  counts: Float64Array | null;
   /** Per edge step of the block, the adjacencies of a source vertex type. */
   plan(sourceType: string): KernelHop[][];
   /** The plan of the type run index `gid` belongs to; sets `start`/`end` to the type's run indexes. */
@@ -91,9 +93,11 @@ export interface KernelBlock {
   resultIsTarget: boolean;
   needSources: boolean;
   needTargets: boolean;
+  /** Sources come with path counts (`st.counts`): the row's ACCUM runs that many times. */
+  counted: boolean;
   where?: Expr;
-  accum: { stmts: Stmt[]; rows: RowStmt[]; deferred: boolean };
-  posts: { slot: number; stmts: Stmt[]; rows: RowStmt[] }[];
+  accum: { stmts: readonly Stmt[]; rows: readonly RowStmt[]; deferred: boolean };
+  posts: { slot: number; stmts: readonly Stmt[]; rows: readonly RowStmt[] }[];
   having?: Expr;
   /** Slots below this belong to the query body. */
   querySlots: number;
@@ -275,7 +279,11 @@ function emitAccumPhase(
   const where = b.where
     ? cx.inClause('WHERE', () => `if (${use(ks, emitExpr(ks, b.where!))} !== true) continue;`)
     : '';
-  const accum = cx.inClause('ACCUM', () => emitStmts(ks, b.accum.stmts, b.accum.rows, b.accum.deferred));
+  const rowAccum = cx.inClause('ACCUM', () => emitStmts(ks, b.accum.stmts, b.accum.rows, b.accum.deferred));
+  // A source standing for several matched paths (the end of a chain) runs the row's ACCUM per path.
+  const counted = b.counted && rowAccum.trim() !== '';
+  const accum = counted ? `for (let r = 0; r < rep; r++) {\n${rowAccum}\n}` : rowAccum;
+  const rep = counted ? 'const rep = counts === null ? 1 : counts[sg];' : '';
   const S = b.sourceSlot;
   const T = b.targetSlot;
   // The result list doubles as the list of the alias it collects (see compileSelect's run).
@@ -288,6 +296,7 @@ function emitAccumPhase(
     body = `for (let n = from; n < to; n++) {
   const sg = list[n]; vars[${S}] = undefined; gids[${S}] = sg;
   ctx.step();
+  ${rep}
   ${where}
   ${accum}
   if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }
@@ -316,6 +325,7 @@ function emitAccumPhase(
 ${memos.length > 0 ? `let ${memos.join(', ')};` : ''}
 for (let n = from; n < to; n++) {
   const sg = list[n]; vars[${S}] = undefined; gids[${S}] = sg;
+  ${rep}
   ${memos.map((m) => `${m} = undefined;`).join(' ')}
   ${sourceKept ? 'let kept = false;' : ''}
   if (sg < start || sg >= end) { plan = st.locate(sg); start = st.start; end = st.end; }
@@ -351,7 +361,7 @@ for (let n = from; n < to; n++) {
   }
   const head = `const vars = ctx.vars, gids = ctx.gids, P = ctx.pending;
 const stamp = st.stamp, resultMark = st.resultMark, sourceMark = st.sourceMark, targetMark = st.targetMark;
-const result = st.result, sources = st.sources, targets = st.targets;
+const result = st.result, sources = st.sources, targets = st.targets, counts = st.counts;
 ${columnLocals(out)}
 ${out.tempDecls()}`;
   return {

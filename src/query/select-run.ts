@@ -15,6 +15,8 @@ export interface SelectRunParts {
   steps: EdgeFilter[];
   /** The target vertex types, in catalog order. */
   targetTypes: string[];
+  /** Path counts of the sources by run index (null: one each). */
+  counts: Float64Array | null;
 }
 
 export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
@@ -32,6 +34,7 @@ export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
     sourceCount: 0,
     targets: lists[2],
     targetCount: 0,
+    counts: p.counts,
     start: 0,
     end: 0,
     locate(gid) {

@@ -23,11 +23,10 @@ export interface Sampler {
   ): EdgeHandle[];
 }
 
-/** Compiles the block's SAMPLE clause (after its aliases are declared); undefined when it has none. */
-export function compileSample(cx: Cx, b: SelectBlock): Sampler | undefined {
-  const spec = b.sample;
+/** Compiles a SELECT's SAMPLE clause (after its aliases are declared); undefined when it has none. */
+export function compileSample(cx: Cx, spec: SelectBlock['sample'], oneHop: boolean): Sampler | undefined {
   if (!spec) return undefined;
-  if (!b.edge || !b.target) throw compileError(spec.pos, 'SAMPLE needs an edge step in FROM');
+  if (!oneHop) throw compileError(spec.pos, 'SAMPLE needs an edge step: FROM must be one edge step');
   const size = compileExpr(cx, spec.size);
   if (!isInteger(size.t)) {
     throw compileError(spec.size.pos, `the SAMPLE size must be an integer, not ${typeText(size.t)}`);

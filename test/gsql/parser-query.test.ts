@@ -79,18 +79,23 @@ test('V1 SELECT: arrow, edge alternation, untyped target, all clauses', () => {
     WHERE t.x > 1 ACCUM t.@n += 1, @@m += 2 POST-ACCUM t.@k = t.@n HAVING t.@n > 0
     ORDER BY t.@n DESC, t.x LIMIT 5, 10;`);
   assert.equal(b.result, 't');
-  assert.deepEqual(b.source, { name: 'S', alias: 's', pos: { line: 2, column: 19 } });
+  const [p] = b.from;
   assert.deepEqual(
-    b.edge?.types.map((t) => [t.name, t.direction]),
+    { names: p.source.names.map((n) => n.name), alias: p.source.alias, pos: p.source.pos },
+    { names: ['S'], alias: 's', pos: { line: 2, column: 19 } },
+  );
+  const [{ edge, vertex }] = p.steps;
+  assert.deepEqual(
+    edge.hops[0].atoms.map((t) => [t.name, t.direction]),
     [
       ['E1', 'any'],
       ['E2', 'any'],
     ],
   );
-  assert.equal(b.edge?.alias, 'e');
-  assert.equal(b.edge?.arrow, true);
+  assert.equal(edge.alias, 'e');
+  assert.equal(edge.arrow, true);
   assert.deepEqual(
-    b.target?.types.map((t) => t.name),
+    vertex.names.map((t) => t.name),
     ['A', 'B'],
   );
   assert.equal(b.accum.length, 2);
@@ -101,21 +106,22 @@ test('V1 SELECT: arrow, edge alternation, untyped target, all clauses', () => {
   );
   assert.equal(b.offset?.kind === 'int' && b.offset.value, 5);
   assert.equal(b.limit?.kind === 'int' && b.limit.value, 10);
-  const u = select('R = SELECT t FROM S -(:e)- :t;');
+  const u = select('R = SELECT t FROM S -(:e)- :t;').from[0];
   assert.deepEqual(
-    [u.source.alias, u.edge?.types.length, u.target?.types.length, u.target?.alias],
+    [u.source.alias, u.steps[0].edge.hops.length, u.steps[0].vertex.names.length, u.steps[0].vertex.alias],
     [undefined, 0, 0, 't'],
   );
 });
 
 test('V2 direction markers and POST_ACCUM spelling; LIMIT k OFFSET j', () => {
   const b = select('R = SELECT t FROM S:s -(<E1|E2>:e)- (A|B):t POST_ACCUM t.@x += 1 LIMIT 3 OFFSET 1;');
+  const [{ edge, vertex }] = b.from[0].steps;
   assert.deepEqual(
-    b.edge?.types.map((t) => t.direction),
+    edge.hops[0].atoms.map((t) => t.direction),
     ['in', 'out'],
   );
   assert.deepEqual(
-    b.target?.types.map((t) => t.name),
+    vertex.names.map((t) => t.name),
     ['A', 'B'],
   );
   assert.equal(b.postAccum.length, 1);
@@ -197,9 +203,8 @@ test('syntax errors name line and column', () => {
   assert.throws(() => parseQueryText('CREATE QUERY q() SYNTAX v3 { }'), {
     message: 'Syntax Error: line 1, column 25: SYNTAX v3 is not supported yet (v1 and v2 are)',
   });
-  assert.throws(() => parseQueryText('CREATE QUERY q() {\n  R = SELECT t FROM S:s -(E)- T:t -(F)- U:u;\n}'), {
-    message:
-      'Syntax Error: line 2, column 35: multi-hop patterns are not supported yet; expected a clause but found "-"',
+  assert.throws(() => parseQueryText('CREATE QUERY q() {\n  R = SELECT t FROM S:s -(E*3..1)- T:t;\n}'), {
+    message: "Syntax Error: line 2, column 29: the repetition's upper bound 1 is below its lower bound 3",
   });
 });
 

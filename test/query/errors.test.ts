@@ -107,9 +107,9 @@ for (const [name, body, expected] of cases) {
 
 const syntaxCases: [string, string, string][] = [
   [
-    'repetition in a pattern',
-    `S = {p};\nS = SELECT t FROM S:s -(friend*1..2)- person:t;`,
-    'Syntax Error: line 3, column 31: repetition (E*1..k) is not supported yet; expected ")" but found "*"',
+    'an alias on a repeated edge',
+    `S = {p};\nS = SELECT t FROM S:s -(friend*1..2:e)- person:t;`,
+    'Syntax Error: line 3, column 37: an edge alias is not allowed on a repeated edge ("*")',
   ],
   [
     'SELECT without assignment',

@@ -80,7 +80,10 @@ class Signature {
         for (const n of s.names) this.types.set(`@@${n.name}`, typeName(s.type));
       if (s.kind === 'varDecl') for (const n of s.names) this.types.set(n.name, typeName(s.type));
       if (s.kind === 'vsetAssign' && !this.vsets.has(s.name))
-        this.vsets.set(s.name, s.vertexType ?? seedType(s.value));
+        this.vsets.set(
+          s.name,
+          (s.vertexTypes?.length === 1 ? s.vertexTypes[0].name : undefined) ?? seedType(s.value),
+        );
     }
   }
 

@@ -159,6 +159,11 @@ const GSQL: Record<string, RouteRule> = {
   'POST /gsql/v1/schema/recover': rule(WRITE_SCHEMA, 'global'),
   'GET /gsqlserver/gsql/udtlist': rule(READ_SCHEMA, Q_GRAPH),
   'GET /gsql/v1/udt/tuples': rule(READ_SCHEMA, Q_GRAPH),
+  // UDF files are global objects; READ_FILE/WRITE_FILE are global-only privileges.
+  'GET /gsql/v1/udt/files/{file}': rule(all('READ_FILE'), 'global'),
+  'PUT /gsql/v1/udt/files/{file}': rule(all('WRITE_FILE'), 'global'),
+  'GET /gsqlserver/gsql/userdefinedfunction': rule(all('READ_FILE'), 'global'),
+  'PUT /gsqlserver/gsql/userdefinedfunction': rule(all('WRITE_FILE'), 'global'),
   // Secrets: the operations check SECRET_PRIVILEGES, READ_USER and WRITE_USER on what they touch.
   'GET /gsql/v1/secrets': rule(AUTHENTICATED, { deferred: 'the secret operations (auth/operations.ts)' }),
   'GET /gsql/v1/secrets/{alias}': rule(AUTHENTICATED, { deferred: 'the secret operations' }),

@@ -121,6 +121,22 @@ export interface Catalog {
   queries?: StoredQuery[];
   /** Users, roles, secrets and tokens (src/auth); absent until the first security change. */
   security?: SecurityState;
+  /**
+   * TigerGraph's UDF files by name (`ExprFunctions`, `ExprUtil`, `TokenBank`): in Ocelot,
+   * JavaScript module texts (src/query/udf-module.ts); absent until the first PUT.
+   */
+  udfFiles?: { name: string; text: string }[];
+  /** GSQL packages (`lib`, `lib.sub`) and their functions (src/query/gsql-functions.ts). */
+  packages?: string[];
+  functions?: StoredFunction[];
+}
+
+/** A GSQL function (`CREATE FUNCTION lib.f(…) RETURNS (T) { … }`), kept by its source text. */
+export interface StoredFunction {
+  /** The dotted name, package path included. */
+  name: string;
+  text: string;
+  installed: boolean;
 }
 
 export const EMPTY_CATALOG: Catalog = Object.freeze({

@@ -72,6 +72,9 @@ Options (each also read from the environment variable shown; a flag wins over th
                               the server (REST++, GSQL, GraphQL) from a browser; * lets any page
                               call without credentials of its own; requests other pages make are
                               refused (OCELOT_CORS_ORIGIN, default none)
+  --allow-udf-put             allow PUT of UDF files (ExprFunctions, TokenBank: JavaScript modules the
+                              server runs) by users holding WRITE_FILE; off by default
+                              (OCELOT_ALLOW_UDF_PUT=true)
   --auth                      REST++ authentication: requests need a token (Authorization: Bearer),
                               /requesttoken is served (OCELOT_AUTH=true)
   --body-limit-mb N           largest request body in MB, 1 to 1024; larger bodies (e.g. POST /ddl
@@ -124,6 +127,7 @@ const SPECS: OptionSpec[] = [
   { names: ['--output-dir'], key: 'output-dir' },
   { names: ['--import-dir'], key: 'import-dir' },
   { names: ['--auth'], key: 'auth', flag: true },
+  { names: ['--allow-udf-put'], key: 'allow-udf-put', flag: true },
   { names: ['--body-limit-mb'], key: 'body-limit-mb' },
   { names: ['--rebuild-interval'], key: 'rebuild-interval' },
   { names: ['--cluster'], key: 'cluster' },
@@ -155,6 +159,7 @@ const ENV: Record<string, string> = {
   'output-dir': 'OCELOT_OUTPUT_DIR',
   'import-dir': 'OCELOT_IMPORT_DIR',
   auth: 'OCELOT_AUTH',
+  'allow-udf-put': 'OCELOT_ALLOW_UDF_PUT',
   'body-limit-mb': 'OCELOT_BODY_LIMIT_MB',
   'rebuild-interval': 'OCELOT_REBUILD_INTERVAL',
   cluster: 'OCELOT_CLUSTER',
@@ -200,6 +205,8 @@ export interface ServeConfig {
   logLevel: LogLevel;
   /** None: pretty on a terminal, JSON otherwise. */
   logFormat?: LogFormat;
+  /** Whether UDF files may be PUT (`--allow-udf-put`). */
+  allowUdfPut: boolean;
 }
 
 /** Origins (`https://host[:port]`, comma-separated) or `*`; anything else (a path) is an error. */
@@ -241,13 +248,16 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
   if (sync !== 'always' && sync !== 'batch' && sync !== 'none') {
     throw new UsageError(`${source('sync')} must be always, batch or none, not '${sync}'`);
   }
-  let auth = args.flags.has('auth');
-  const authEnv = env[ENV.auth];
-  if (!auth && authEnv !== undefined && authEnv !== '') {
-    const v = parseBool(authEnv);
-    if (v === undefined) throw new UsageError(`${ENV.auth} must be true or false, not '${authEnv}'`);
-    auth = v;
-  }
+  /** A flag, or its environment variable (true/false). */
+  const flag = (key: string): boolean => {
+    if (args.flags.has(key)) return true;
+    const e = env[ENV[key]];
+    if (e === undefined || e === '') return false;
+    const v = parseBool(e);
+    if (v === undefined) throw new UsageError(`${ENV[key]} must be true or false, not '${e}'`);
+    return v;
+  };
+  const auth = flag('auth');
   const wholeNumber = (key: string, fallback: number, min: number, max: number): number => {
     const v = pick(key);
     if (v === undefined) return fallback;
@@ -292,6 +302,7 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     corsOrigins: parseOrigins(pick('cors-origin'), source('cors-origin')),
     logLevel: oneOf('log-level', LOG_LEVELS) ?? 'info',
     ...(logFormat === undefined ? {} : { logFormat }),
+    allowUdfPut: flag('allow-udf-put'),
   };
 }
 
@@ -433,6 +444,7 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       graphql: config.graphql,
       ...(config.importDirs === undefined ? {} : { importDirs: config.importDirs }),
       corsOrigins: config.corsOrigins,
+      allowUdfPut: config.allowUdfPut,
       runScript: io.runScript,
       fileLayer: io.fileLayer,
       ...(config.cluster ? { cluster: config.cluster } : {}),

@@ -376,4 +376,17 @@ export type QueryStatement =
   | { kind: 'runQuery'; name: string; args: QueryArg[]; pos: Pos }
   /** SHOW QUERY name, or `*` for every query of the graph. */
   | { kind: 'showQuery'; name: string; pos: Pos }
-  | { kind: 'dropQuery'; names: string[]; all: boolean; pos: Pos };
+  | { kind: 'dropQuery'; names: string[]; all: boolean; pos: Pos }
+  /** CREATE [OR REPLACE] FUNCTION pkg.name(params) RETURNS (T) { … }: the function as a query body. */
+  | { kind: 'createFunction'; orReplace: boolean; fn: QueryDef; pos: Pos }
+  /** INSTALL/SHOW/DROP FUNCTION: a function (`pkg.f`) or a pattern (`pkg.*`, `pkg.**`, `**`). */
+  | { kind: 'installFunction'; target: string; pos: Pos }
+  | { kind: 'showFunction'; target?: string; pos: Pos }
+  | { kind: 'dropFunction'; target: string; pos: Pos }
+  | { kind: 'createPackage'; name: string; pos: Pos }
+  | { kind: 'showPackage'; name?: string; pos: Pos }
+  | { kind: 'dropPackage'; name: string; pos: Pos }
+  /** PUT ExprFunctions|ExprUtil|TokenBank FROM "file": replaces a UDF file with the file's text. */
+  | { kind: 'putUdfFile'; file: string; path: string; pos: Pos }
+  /** GET ExprFunctions|ExprUtil|TokenBank [TO "file"]: shows a UDF file, or writes it to a file. */
+  | { kind: 'getUdfFile'; file: string; path?: string; pos: Pos };

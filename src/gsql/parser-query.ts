@@ -5,13 +5,18 @@
 import type { Expr, Param, QueryDef, QueryStatement } from './ast-query.js';
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
 import { parseExpr, parseExprList, TokenCursor } from './parser-expr.js';
+import { isFunctionStatement, parseFunctionStatement } from './parser-function.js';
 import { parseBody } from './parser-stmt.js';
 import { parseType, posOf } from './parser-type.js';
 
 const QUERY_VERBS = new Set(['CREATE', 'INTERPRET', 'INSTALL', 'RUN', 'SHOW', 'DROP']);
 
-/** True when the cursor is at a query statement (`CREATE … QUERY`, `RUN QUERY`, …). */
+/**
+ * True when the cursor is at a query statement (`CREATE … QUERY`, `RUN QUERY`, …), or at a
+ * statement of GSQL functions, packages or UDF files.
+ */
 export function isQueryStatement(c: TokenCursor): boolean {
+  if (isFunctionStatement(c)) return true;
   if (c.peek().kind !== 'ident' || !QUERY_VERBS.has(c.peek().text.toUpperCase())) return false;
   for (let k = 1; k <= 4; k++) {
     if (c.isWord('QUERY', k)) return true;
@@ -23,6 +28,8 @@ export function isQueryStatement(c: TokenCursor): boolean {
 
 /** Parses one query statement at the cursor; the cursor ends after it. */
 export function parseQueryStatement(c: TokenCursor): QueryStatement {
+  if (isFunctionStatement(c))
+    return parseFunctionStatement(c, (name, first) => parseQueryRest(c, name, first, false));
   const first = c.next();
   const pos = posOf(first);
   const verb = first.text.toUpperCase();

@@ -1,5 +1,5 @@
 /**
- * Statements Ocelot recognises but does not run (data sources, packages, functions, the forms of
+ * Statements Ocelot recognises but does not run (data sources, template queries, the forms of
  * EXPORT/IMPORT/ABORT/RESUME that parser-ops.ts does not read, the shell's SELECT): recognised by
  * their leading words and skipped as one unit, so the shell can refuse them (before anything runs)
  * and go on.
@@ -20,16 +20,10 @@ export type UnsupportedFeature =
   | 'CREATE TEMPLATE QUERY'
   | 'CREATE DATA_SOURCE'
   | 'CREATE GROUP'
-  | 'CREATE PACKAGE'
-  | 'INSTALL FUNCTION'
-  | 'DROP FUNCTION'
-  | 'SHOW FUNCTION'
   | 'RUN JOB'
   | 'SELECT'
   | 'DROP DATA_SOURCE'
-  | 'DROP PACKAGE'
   | 'SHOW DATA_SOURCE'
-  | 'SHOW PACKAGE'
   | 'ALTER USER'
   | 'EXPORT'
   | 'IMPORT'
@@ -41,16 +35,10 @@ const FORMS: UnsupportedForm[] = [
   { words: ['CREATE', 'OR?', 'REPLACE?', 'TEMPLATE', 'QUERY'], feature: 'CREATE TEMPLATE QUERY', body: true },
   { words: ['CREATE', 'DATA_SOURCE'], feature: 'CREATE DATA_SOURCE' },
   { words: ['CREATE', 'GROUP'], feature: 'CREATE GROUP' },
-  { words: ['CREATE', 'PACKAGE'], feature: 'CREATE PACKAGE' },
-  { words: ['INSTALL', 'FUNCTION'], feature: 'INSTALL FUNCTION' },
-  { words: ['DROP', 'FUNCTION'], feature: 'DROP FUNCTION' },
-  { words: ['SHOW', 'FUNCTION'], feature: 'SHOW FUNCTION' },
   { words: ['RUN', 'JOB'], feature: 'RUN JOB' },
   { words: ['SELECT'], feature: 'SELECT' },
   { words: ['DROP', 'DATA_SOURCE'], feature: 'DROP DATA_SOURCE' },
-  { words: ['DROP', 'PACKAGE'], feature: 'DROP PACKAGE' },
   { words: ['SHOW', 'DATA_SOURCE'], feature: 'SHOW DATA_SOURCE' },
-  { words: ['SHOW', 'PACKAGE'], feature: 'SHOW PACKAGE' },
   { words: ['ALTER', 'USER'], feature: 'ALTER USER' },
   { words: ['EXPORT'], feature: 'EXPORT' },
   { words: ['IMPORT'], feature: 'IMPORT' },

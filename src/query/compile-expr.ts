@@ -7,6 +7,7 @@ import type { AttrType } from '../catalog/types.js';
 import type { Expr } from '../gsql/ast-query.js';
 import type { Accum } from './accumulators.js';
 import { checkComparable, compileBinary } from './compile-binary.js';
+import { compileFunctionCall } from './function-call.js';
 import { compileCall } from './functions.js';
 import { accumRef, arrayCell, compileMethod } from './methods.js';
 import { compileSeed } from './compile-vset.js';
@@ -118,7 +119,7 @@ function compileExprImpl(cx: Cx, e: Expr): Typed {
     case 'field':
       return compileField(cx, e);
     case 'method':
-      return compileMethod(cx, e);
+      return compileFunctionCall(cx, e) ?? compileMethod(cx, e);
     case 'call':
       return compileCall(cx, e);
     case 'unary': {

@@ -107,6 +107,8 @@ export type QueryResolver = (name: string) => CompiledSubquery | undefined;
 
 export interface CompileOptions {
   resolve?: QueryResolver;
+  /** Finds the GSQL functions (`lib.f`) the query calls. */
+  resolveFunction?: QueryResolver;
 }
 
 export function compileQuery(
@@ -193,6 +195,7 @@ function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts:
   cx.compileSelect = compileSelect;
   cx.compileRowStmts = compileRowStmts;
   cx.resolveQuery = opts.resolve;
+  cx.resolveFunction = opts.resolveFunction;
   const params: (CompiledParam & { slot: number })[] = [];
   for (const p of def.params) {
     const type = compileType(cx, p.type);

@@ -27,3 +27,11 @@ export class QueryCompileError extends Error {
 export function compileError(pos: Pos, detail: string): QueryCompileError {
   return new QueryCompileError(pos.line, pos.column, detail);
 }
+
+/** A query statement that failed for a reason a GSQL user should read (no such query, …). */
+export class QueryRegistryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueryRegistryError';
+  }
+}

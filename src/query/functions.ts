@@ -8,9 +8,11 @@ import { coerce, compileExpr, compileNullTest, expectType } from './expr-support
 import { zeroOf } from './accum-scalar.js';
 import { compileEvaluate } from './evaluate.js';
 import { compileJsonParse } from './json-values.js';
+import { compileUdfCall } from './udf.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
-import type { Cx, Typed } from './scope.js';
+import type { Expr, Pos } from '../gsql/ast-query.js';
+import type { Cx, SubqueryRef, Typed } from './scope.js';
 import { accumValueType, isNumeric, T, typeText } from './types.js';
 import { canonical, compareValues, intArith, QueryRuntimeError, toNumber, TupleVal, Vtx } from './values.js';
 
@@ -412,15 +414,28 @@ export function compileCall(cx: Cx, e: Call): Typed {
   }
   const fn = FUNCTIONS[e.name.toLowerCase()];
   if (fn) return fn(cx, e);
+  const udf = compileUdfCall(cx, e, isBuiltinFunction);
+  if (udf) return udf;
   const sub = cx.resolveQuery?.(e.name);
   if (!sub) throw compileError(e.pos, `unknown function ${e.name}()`);
-  if (e.args.length > sub.params.length) {
+  return compileSubqueryCall(cx, sub, e.args, e.pos, 'query');
+}
+
+/** A call of another query, or of a GSQL function (`pkg.f(…)`), with its arguments checked. */
+export function compileSubqueryCall(
+  cx: Cx,
+  sub: SubqueryRef,
+  argExprs: readonly Expr[],
+  pos: Pos,
+  what: 'query' | 'function',
+): Typed {
+  if (argExprs.length > sub.params.length) {
     throw compileError(
-      e.pos,
-      `the query ${sub.name} takes ${sub.params.length} arguments, not ${e.args.length}`,
+      pos,
+      `the ${what} ${sub.name} takes ${sub.params.length} arguments, not ${argExprs.length}`,
     );
   }
-  const args = e.args.map((a, i) =>
+  const args = argExprs.map((a, i) =>
     coerce(sub.params[i].type, compileExpr(cx, a), a.pos, `argument ${sub.params[i].name} of ${sub.name}`),
   );
   // An accumulator return type is used as its value (SetAccum<T> as SET<T>); a query without

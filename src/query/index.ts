@@ -15,7 +15,16 @@ export {
 } from './compile-query.js';
 export type { DmlOp, RunOptions } from './context.js';
 export { queryWrites, storedQueriesOf, storedQueryWrites, type StoredQueries } from './effects.js';
-export { compileError, QueryCompileError } from './errors.js';
+export { compileError, QueryCompileError, QueryRegistryError } from './errors.js';
+export {
+  createFunction,
+  createPackage,
+  dropFunctions,
+  dropPackage,
+  installFunctions,
+  showFunctions,
+  showPackages,
+} from './gsql-functions.js';
 export type { QueryDatabase, QueryGraph, QueryWriter } from './graph.js';
 export { interpretQueryText } from './interpret.js';
 export { decodeJsonParams, decodeQueryStringParams, decodeRunArgs, ParamError } from './params.js';
@@ -24,7 +33,6 @@ export {
   CatalogQueryStore,
   MemoryQueryStore,
   QueryRegistry,
-  QueryRegistryError,
   registryFor,
   runInstalledQuery,
   type QueryStore,
@@ -33,4 +41,6 @@ export {
 export { executeQuery, type QueryResult } from './run.js';
 export { selectKernels } from './select-kernel.js';
 export { attrTypeToQ, typeText, type QType } from './types.js';
+export { allowUdfPut, udfPutAllowed, type UdfFileName } from './udf.js';
+export { getUdfFile, putUdfFile, udfFileName } from './udf-files.js';
 export { QueryRuntimeError } from './values.js';

@@ -35,8 +35,6 @@ export async function interpretQueryText(
   }
   const target = stmt.query.graph ?? graph;
   if (!target) throw new QueryRegistryError('The query names no graph: write FOR GRAPH <graph>.');
-  const query = compileQuery(stmt.query, db.catalog, target, {
-    resolve: registryFor(db).resolver(target, db.catalog),
-  });
+  const query = compileQuery(stmt.query, db.catalog, target, registryFor(db).options(target, db.catalog));
   return (await executeQuery(db, query, decodeQueryStringParams(query.params, qs), opts)).results;
 }

@@ -115,7 +115,8 @@ export function compileMethod(cx: Cx, e: Method): Typed {
           arity(e, 1);
           const k = compileExpr(cx, e.args[0]).f;
           return {
-            t: t.value,
+            // A nested MapAccum's values are accumulators: get() yields their values.
+            t: t.value.kind === 'ACCUM' ? accumValueType(t.value) : t.value,
             f: (ctx) => {
               const m = tf(ctx);
               return m instanceof MapAccum

@@ -12,15 +12,18 @@ import {
   compileSubquery,
   type CompiledQuery,
   type CompiledSubquery,
+  type CompileOptions,
   type QueryResolver,
 } from './compile-query.js';
 import type { RunOptions } from './context.js';
 import type { QueryDatabase } from './graph.js';
 import { executeQuery } from './run.js';
-import { compileError } from './errors.js';
+import { functionResolver } from './gsql-functions.js';
+import { compileError, QueryRegistryError } from './errors.js';
 import { QueryRuntimeError } from './values.js';
 
 export type { StoredQuery };
+export { QueryRegistryError };
 
 /** Where query definitions are kept (the catalog, once it has a place for them). */
 export interface QueryStore {
@@ -84,14 +87,6 @@ export class CatalogQueryStore implements QueryStore {
   }
 }
 
-/** A query statement that failed for a reason a GSQL user should read (no such query, …). */
-export class QueryRegistryError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'QueryRegistryError';
-  }
-}
-
 function parseDef(text: string): QueryDef {
   const [stmt] = parseQueryText(text);
   if (!stmt || stmt.kind !== 'createQuery')
@@ -110,6 +105,14 @@ export class QueryRegistry {
    * Resolves calls from one query to another stored query of the graph (compiled for calling, once
    * per schema version). A query that ends up calling itself is refused.
    */
+  /** What compiling a query of `graph` needs: the stored queries and GSQL functions it may call. */
+  options(graph: string, catalog: Catalog, calling: readonly string[] = []): CompileOptions {
+    return {
+      resolve: this.resolver(graph, catalog, calling),
+      resolveFunction: functionResolver(catalog, graph),
+    };
+  }
+
   resolver(graph: string, catalog: Catalog, calling: readonly string[] = []): QueryResolver {
     return (name) => {
       const q = this.get(graph, name);
@@ -123,9 +126,7 @@ export class QueryRegistry {
           def.pos,
           `the query ${name} calls itself; recursive queries are not supported yet`,
         );
-      const query = compileSubquery(def, catalog, graph, {
-        resolve: this.resolver(graph, catalog, [...calling, name]),
-      });
+      const query = compileSubquery(def, catalog, graph, this.options(graph, catalog, [...calling, name]));
       this.subqueries.set(key, { version: catalog.version, query });
       return query;
     };
@@ -146,7 +147,7 @@ export class QueryRegistry {
         `The query ${def.name} already exists in graph ${graph}. Use CREATE OR REPLACE QUERY to replace it.`,
       );
     }
-    compileQuery(def, catalog, graph, { resolve: this.resolver(graph, catalog, [def.name]) });
+    compileQuery(def, catalog, graph, this.options(graph, catalog, [def.name]));
     this.compiled.delete(`${graph}/${def.name}`);
     this.subqueries.delete(`${graph}/${def.name}`);
     await this.store.put({ name: def.name, graph, text: def.text, installed: false });
@@ -159,9 +160,7 @@ export class QueryRegistry {
         ? this.list(graph).filter((q) => force || !q.installed)
         : names.map((n) => this.require(graph, n));
     for (const q of targets) {
-      const query = compileQuery(parseDef(q.text), catalog, graph, {
-        resolve: this.resolver(graph, catalog, [q.name]),
-      });
+      const query = compileQuery(parseDef(q.text), catalog, graph, this.options(graph, catalog, [q.name]));
       this.compiled.set(`${graph}/${q.name}`, { version: catalog.version, query });
       if (!q.installed) await this.store.put({ ...q, installed: true });
     }
@@ -190,9 +189,7 @@ export class QueryRegistry {
     const hit = this.compiled.get(key);
     if (hit && hit.version === catalog.version) return hit.query;
     const q = this.require(graph, name);
-    const query = compileQuery(parseDef(q.text), catalog, graph, {
-      resolve: this.resolver(graph, catalog, [name]),
-    });
+    const query = compileQuery(parseDef(q.text), catalog, graph, this.options(graph, catalog, [name]));
     if (q.installed) this.compiled.set(key, { version: catalog.version, query });
     return query;
   }

@@ -110,6 +110,8 @@ export class Cx {
   compileRowStmts!: (cx: Cx, stmts: Stmt[]) => RowStmt[];
   /** Finds other stored queries called as functions. */
   resolveQuery?: (name: string) => SubqueryRef | undefined;
+  /** Finds GSQL functions (`lib.f`) by their dotted name. */
+  resolveFunction?: (name: string) => SubqueryRef | undefined;
   /** Slots of the query's parameters (a parameter given no value is NULL). */
   readonly paramSlots = new Set<number>();
   /** The RETURNS type of the query, if any. */

@@ -15,6 +15,7 @@ import { LoadingJobRuns } from '../loading/job-runs.js';
 import { setRestppUrl } from '../shell/server-info.js';
 import { lineLogger, type Logger } from '../util/logger.js';
 import { DEFAULT_TIGERGRAPH_VERSION } from '../util/ocelot-version.js';
+import { allowUdfPut } from '../query/index.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
 import { installClusterHooks, registerClusterRoutes } from './cluster/index.js';
 import type { ServerContext } from './context.js';
@@ -81,6 +82,8 @@ export interface ServerOptions {
    * directory's `import/`, created when missing.
    */
   importDirs?: readonly string[];
+  /** Whether UDF files may be PUT (`--allow-udf-put`); off by default. */
+  allowUdfPut?: boolean;
   /** The GSQL executor; the shell of src/shell over the Database by default. */
   runScript?: ScriptRunner;
   /** The server's log (`ocelot serve` passes its pino logger); without one, `log` gets lines. */
@@ -198,6 +201,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     const importDirs = opts.importDirs?.length ? opts.importDirs : [defaultImportDir(db.dataDir)];
     if (!opts.importDirs?.length) ensureImportDir(db.dataDir);
     LoadingJobRuns.for(db).logger = logger;
+    allowUdfPut(db, opts.allowUdfPut ?? false);
     const recorder = new LatencyRecorder();
     const endpoints = new EndpointRegistry();
     const ctx: ServerContext = {

@@ -1,6 +1,7 @@
 /**
  * GSQL shell handlers of the query statements: CREATE / INTERPRET / INSTALL / RUN / SHOW / DROP
- * QUERY. They check and compile through src/query/ and print TigerGraph's shell output.
+ * QUERY (functions, packages and UDF files: function-handlers.ts). They check and compile through
+ * src/query/ and print TigerGraph's shell output.
  */
 import type { Expr, Pos, QueryStatement } from '../gsql/ast-query.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
@@ -25,6 +26,7 @@ import {
   type HandlerTable,
   type ShellContext,
 } from './context.js';
+import { handleFunctionStatement, isFunctionStatement } from './function-handlers.js';
 import { envelopeText } from './query-output.js';
 import { authorizeQueryWrites } from './auth-check.js';
 import { restppUrlOf } from './server-info.js';
@@ -87,6 +89,7 @@ function installLine(restpp: string, graph: string, q: CompiledQuery): string {
 }
 
 async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
+  if (isFunctionStatement(s)) return handleFunctionStatement(s, ctx);
   const registry = registryFor(ctx.store);
   switch (s.kind) {
     case 'createQuery': {
@@ -98,9 +101,7 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
     case 'interpretAnonymous': {
       const graph = s.query.graph ?? requireGraph(ctx, s.pos, 'INTERPRET QUERY');
       const query = await reported(s.pos, async () =>
-        compileQuery(s.query, ctx.store.catalog, graph, {
-          resolve: registry.resolver(graph, ctx.store.catalog),
-        }),
+        compileQuery(s.query, ctx.store.catalog, graph, registry.options(graph, ctx.store.catalog)),
       );
       const writes = queryWrites(s.query, storedQueriesOf(registry, graph));
       await authorizeQueryWrites(ctx, s.pos, graph, s.query.name, writes);

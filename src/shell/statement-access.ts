@@ -60,6 +60,17 @@ const QUERY_ACCESS: { readonly [K in QueryStatement['kind']]: RuleOf<Extract<Que
     installQuery: inUse(WRITE_QUERY),
     showQuery: inUse(READ_QUERY),
     dropQuery: inUse(WRITE_QUERY),
+    // GSQL functions and packages are global objects.
+    createFunction: () => onGlobal(WRITE_QUERY),
+    installFunction: () => onGlobal(WRITE_QUERY),
+    showFunction: () => onGlobal(READ_QUERY),
+    dropFunction: () => onGlobal(WRITE_QUERY),
+    createPackage: () => onGlobal(WRITE_QUERY),
+    showPackage: () => onGlobal(READ_QUERY),
+    dropPackage: () => onGlobal(WRITE_QUERY),
+    // UDF files are code the server runs (PUT also needs --allow-udf-put); the privileges are global-only.
+    putUdfFile: () => onGlobal(all('WRITE_FILE')),
+    getUdfFile: () => onGlobal(all('READ_FILE')),
   };
 
 export const STATEMENT_ACCESS: { readonly [K in StmtKind]: RuleOf<Extract<Stmt, { kind: K }>> } = {

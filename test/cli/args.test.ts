@@ -45,6 +45,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     graphql: { limits: { maxCost: 1_000_000, maxDepth: 15, maxRows: 1_000_000 } },
     corsOrigins: [],
     logLevel: 'info',
+    allowUdfPut: false,
   });
   const env = {
     OCELOT_DATA: '/env/data',
@@ -60,6 +61,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     OCELOT_REBUILD_INTERVAL: '0',
     OCELOT_LOG_LEVEL: 'warn',
     OCELOT_LOG_FORMAT: 'pretty',
+    OCELOT_ALLOW_UDF_PUT: 'true',
   };
   assert.deepEqual(resolveServeConfig([], env), {
     dataDir: '/env/data',
@@ -77,6 +79,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     corsOrigins: [],
     logLevel: 'warn',
     logFormat: 'pretty',
+    allowUdfPut: true,
   });
   const c = resolveServeConfig(
     ['--data', '/flag', '--restpp-port=0', '--sync', 'none', '--tigergraph-version', '4.1.2'],
@@ -133,6 +136,12 @@ test('serve configuration: defaults, env vars, flags win', () => {
   const outFlag = resolveServeConfig(['--output-dir', '/flag/out'], { OCELOT_OUTPUT_DIR: '/env/out' });
   assert.ok(outFlag !== 'help');
   assert.equal(outFlag.outputDir, '/flag/out');
+  const udf = resolveServeConfig(['--allow-udf-put'], {});
+  assert.ok(udf !== 'help');
+  assert.equal(udf.allowUdfPut, true);
+  assert.throws(() => resolveServeConfig([], { OCELOT_ALLOW_UDF_PUT: 'maybe' }), {
+    message: "OCELOT_ALLOW_UDF_PUT must be true or false, not 'maybe'",
+  });
   const noAuth = resolveServeConfig([], { OCELOT_AUTH: 'False' });
   assert.ok(noAuth !== 'help');
   assert.equal(noAuth.auth, false);

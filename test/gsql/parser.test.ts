@@ -367,10 +367,11 @@ RUN GLOBAL SCHEMA_CHANGE JOB j -force -N`);
 });
 
 test('package and function commands of exported scripts are recognised as units', () => {
+  const items = parseScript('USE GLOBAL\nIMPORT PACKAGE GDS\nINSTALL FUNCTION GDS.**\nls');
   assert.deepEqual(
-    parseScript('USE GLOBAL\nIMPORT PACKAGE GDS\nINSTALL FUNCTION GDS.**\nls').map((i) =>
-      i.ok ? (i.stmt.kind === 'unsupported' ? i.stmt.feature : i.stmt.kind) : 'error',
-    ),
-    ['use_global', 'IMPORT', 'INSTALL FUNCTION', 'ls'],
+    items.map((i) => (i.ok ? (i.stmt.kind === 'unsupported' ? i.stmt.feature : i.stmt.kind) : 'error')),
+    ['use_global', 'IMPORT', 'query', 'ls'],
   );
+  const install = items[2].ok && items[2].stmt.kind === 'query' ? items[2].stmt.statement : undefined;
+  assert.deepEqual(install, { kind: 'installFunction', target: 'GDS.**', pos: { line: 3, column: 1 } });
 });

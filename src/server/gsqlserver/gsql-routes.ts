@@ -20,6 +20,7 @@ import { registerQueryInfoRoutes } from './query-info.js';
 import { registerQueryCatalogRoutes } from './query-catalog.js';
 import { registerQueryDescriptionRoutes } from './query-description.js';
 import { registerMonitoringRoutes } from './monitoring.js';
+import { registerUdfFileRoutes } from './udf-files.js';
 
 export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): void {
   registerGsqlSystemRoutes(app, ctx);
@@ -37,5 +38,6 @@ export function registerGsqlRoutes(app: FastifyInstance, ctx: ServerContext): vo
   registerQueryCatalogRoutes(app, ctx);
   registerQueryDescriptionRoutes(app, ctx);
   registerMonitoringRoutes(app, ctx);
+  registerUdfFileRoutes(app, ctx);
   registerGraphqlRoutes(app, ctx);
 }

@@ -65,7 +65,8 @@ function check(ctx: ServerContext, request: FastifyRequest): unknown {
     if (!stmt || (stmt.kind !== 'createQuery' && stmt.kind !== 'interpretAnonymous')) {
       errors.push({ message: 'expected a CREATE QUERY or INTERPRET QUERY text' });
     } else {
-      compileQuery(stmt.query, ctx.db.catalog, stmt.query.graph ?? graph);
+      const target = stmt.query.graph ?? graph;
+      compileQuery(stmt.query, ctx.db.catalog, target, registryFor(ctx.db).options(target, ctx.db.catalog));
     }
   } catch (e) {
     const failure = compileFailure(e);

@@ -1,0 +1,41 @@
+/**
+ * PUT and GET of the UDF files (`ExprFunctions`, `ExprUtil`, `TokenBank`), for the shell's
+ * statements and the GSQL server's `/gsql/v1/udt/files/…` endpoints. A PUT is refused unless the
+ * server allows it; an ExprFunctions or TokenBank text must load as a UDF module (see
+ * udf-module.ts), and nothing changes when it does not.
+ */
+import type { Catalog } from '../catalog/types.js';
+import { QueryRegistryError } from './errors.js';
+import { isBuiltinFunction } from './functions.js';
+import { udfFileText, udfFunctions, udfPutAllowed, UDF_FILES, withUdfFile, type UdfFileName } from './udf.js';
+import { loadUdfModule, UdfError } from './udf-module.js';
+
+interface CatalogHolder {
+  readonly catalog: Catalog;
+  changeCatalog(next: Catalog): Promise<void>;
+}
+
+/** The canonical UDF file name for `name` (any case), or undefined. */
+export function udfFileName(name: string): UdfFileName | undefined {
+  return UDF_FILES.find((n) => n.toLowerCase() === name.toLowerCase());
+}
+
+export function getUdfFile(db: { readonly catalog: Catalog }, name: UdfFileName): string {
+  return udfFileText(db.catalog, name);
+}
+
+/** Replaces a UDF file; throws QueryRegistryError when PUT is not allowed or the text is refused. */
+export async function putUdfFile(db: CatalogHolder, name: UdfFileName, text: string): Promise<void> {
+  if (!udfPutAllowed(db))
+    throw new QueryRegistryError(
+      `PUT ${name} is disabled on this server; start it with --allow-udf-put (OCELOT_ALLOW_UDF_PUT=true) to allow user-defined functions.`,
+    );
+  try {
+    if (name === 'ExprFunctions' && text.trim() !== '') udfFunctions(text, isBuiltinFunction);
+    if (name === 'TokenBank' && text.trim() !== '') loadUdfModule(text);
+  } catch (e) {
+    if (e instanceof UdfError) throw new QueryRegistryError(`PUT ${name} failed: ${e.message}`);
+    throw e;
+  }
+  await db.changeCatalog(withUdfFile(db.catalog, name, text));
+}

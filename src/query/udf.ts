@@ -1,0 +1,213 @@
+/**
+ * User-defined expression functions: the `ExprFunctions` file of the catalog (a JavaScript module,
+ * see udf-module.ts) as GSQL functions. Its exports' type names are read as GSQL types (base
+ * types, LIST/SET/BAG/MAP of base types, and the accumulators whose values those are), so calls
+ * are type checked like built-in ones; arguments and results are checked against them at run time.
+ */
+import type { Catalog } from '../catalog/types.js';
+import type { Expr, TypeExpr } from '../gsql/ast-query.js';
+import { tokenize } from '../gsql/lexer.js';
+import { TokenCursor } from '../gsql/parser-expr.js';
+import { parseType } from '../gsql/parser-type.js';
+import { compileError } from './errors.js';
+import { coerce, compileExpr } from './expr-support.js';
+import type { Cx, Typed } from './scope.js';
+import { typeText, T, type QType } from './types.js';
+import { loadUdfModule, UdfError, type UdfModule } from './udf-module.js';
+import { canonical, QueryRuntimeError } from './values.js';
+
+/** The UDF files TigerGraph knows by name; Ocelot keeps their text in the catalog. */
+export const UDF_FILES = ['ExprFunctions', 'ExprUtil', 'TokenBank'] as const;
+export type UdfFileName = (typeof UDF_FILES)[number];
+
+/** The catalog's text of a UDF file ('' when never put). */
+export function udfFileText(catalog: Catalog, name: UdfFileName): string {
+  return catalog.udfFiles?.find((f) => f.name === name)?.text ?? '';
+}
+
+/** A catalog with a UDF file replaced. */
+export function withUdfFile(catalog: Catalog, name: UdfFileName, text: string): Catalog {
+  const files = (catalog.udfFiles ?? []).filter((f) => f.name !== name);
+  if (text !== '') files.push({ name, text });
+  return { ...catalog, udfFiles: files };
+}
+
+const putAllowed = new WeakMap<object, boolean>();
+
+/**
+ * Whether UDF files may be PUT on this database (`ocelot serve --allow-udf-put`). Off by default,
+ * as TigerGraph's PUT of UDF files is until an administrator enables it: a UDF module is code the
+ * server runs.
+ */
+export function allowUdfPut(db: object, allowed: boolean): void {
+  putAllowed.set(db, allowed);
+}
+
+export function udfPutAllowed(db: object): boolean {
+  return putAllowed.get(db) ?? false;
+}
+
+/** A UDF as GSQL sees it. */
+export interface UdfFunction {
+  name: string;
+  params: QType[];
+  returns: QType;
+  module: UdfModule;
+}
+
+const loaded = new Map<string, Map<string, UdfFunction>>();
+
+/**
+ * The functions of an ExprFunctions module text, checked: throws UdfError for a module that does
+ * not load, an export with an unknown type, or one that would replace a built-in function.
+ */
+export function udfFunctions(text: string, isBuiltin: (name: string) => boolean): Map<string, UdfFunction> {
+  const hit = loaded.get(text);
+  if (hit) return hit;
+  const module = loadUdfModule(text);
+  const out = new Map<string, UdfFunction>();
+  for (const x of module.exports) {
+    if (isBuiltin(x.name)) throw new UdfError(`${x.name} is a built-in function; a UDF cannot replace it`);
+    out.set(x.name, {
+      name: x.name,
+      params: x.params.map((p, i) => udfType(p, `parameter ${i + 1} of ${x.name}`)),
+      returns: udfType(x.returns, `the return type of ${x.name}`),
+      module,
+    });
+  }
+  // A few recent texts stay loaded (a catalog change recompiles queries against the same text).
+  if (loaded.size >= 4) loaded.delete(loaded.keys().next().value!);
+  loaded.set(text, out);
+  return out;
+}
+
+const BASE = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME']);
+
+/** A GSQL type name of a UDF signature as a QType (accumulators stand for their values). */
+function udfType(text: string, what: string): QType {
+  let te: TypeExpr;
+  try {
+    const c = TokenCursor.of(text, tokenize(text));
+    te = parseType(c);
+    if (c.peek().kind !== 'eof') throw new Error();
+  } catch {
+    throw new UdfError(`${what}: "${text}" is not a GSQL type`);
+  }
+  const conv = (t: TypeExpr): QType => {
+    if (t.kind === 'base' && BASE.has(t.name)) return { kind: t.name };
+    if (t.kind === 'collection') return { kind: t.collection, elem: scalar(t.element) };
+    if (t.kind === 'map') return { kind: 'MAP', key: scalar(t.key), value: scalar(t.value) };
+    if (t.kind === 'accum') {
+      const [a, b] = t.args;
+      switch (t.accum) {
+        case 'SumAccum':
+        case 'MinAccum':
+        case 'MaxAccum':
+          return scalar(a);
+        case 'AvgAccum':
+          return T.DOUBLE;
+        case 'OrAccum':
+        case 'AndAccum':
+          return T.BOOL;
+        case 'ListAccum':
+          return { kind: 'LIST', elem: scalar(a) };
+        case 'SetAccum':
+          return { kind: 'SET', elem: scalar(a) };
+        case 'BagAccum':
+          return { kind: 'BAG', elem: scalar(a) };
+        case 'MapAccum':
+          return { kind: 'MAP', key: scalar(a), value: scalar(b) };
+      }
+    }
+    throw new UdfError(
+      `${what}: a UDF takes and returns base types, collections and maps of them, not ${text}`,
+    );
+  };
+  const scalar = (t: TypeExpr | undefined): QType => {
+    const q = t && conv(t);
+    if (!q || !BASE.has(q.kind))
+      throw new UdfError(`${what}: collections of a UDF hold base types, not ${text}`);
+    return q;
+  };
+  return conv(te);
+}
+
+/** Compiles a call of a UDF of the catalog's ExprFunctions; undefined when there is no such UDF. */
+export function compileUdfCall(
+  cx: Cx,
+  e: Expr & { kind: 'call' },
+  isBuiltin: (name: string) => boolean,
+): Typed | undefined {
+  const text = udfFileText(cx.catalog, 'ExprFunctions');
+  if (text === '') return undefined;
+  let fns: Map<string, UdfFunction>;
+  try {
+    fns = udfFunctions(text, isBuiltin);
+  } catch (err) {
+    if (err instanceof UdfError)
+      throw compileError(e.pos, `the ExprFunctions file does not load: ${err.message}`);
+    throw err;
+  }
+  const fn = fns.get(e.name);
+  if (!fn) return undefined;
+  if (e.args.length !== fn.params.length)
+    throw compileError(e.pos, `${fn.name}() takes ${fn.params.length} arguments, not ${e.args.length}`);
+  const args = e.args.map((a, i) =>
+    coerce(fn.params[i], compileExpr(cx, a), a.pos, `argument ${i + 1} of ${fn.name}()`),
+  );
+  const { name, returns, module } = fn;
+  return {
+    t: returns,
+    f: (ctx) => {
+      let out: unknown;
+      try {
+        out = module.call(
+          name,
+          args.map((f) => f(ctx)),
+        );
+      } catch (err) {
+        if (err instanceof UdfError) throw new QueryRuntimeError(`Runtime Error: ${err.message}`);
+        throw err;
+      }
+      return checked(out, returns, name);
+    },
+  };
+}
+
+/** A UDF's result in run-time form, checked against its declared type. */
+function checked(v: unknown, t: QType, fn: string): unknown {
+  const bad = (): never => {
+    throw new QueryRuntimeError(
+      `Runtime Error: ${fn}() returned ${JSON.stringify(typeof v === 'bigint' ? String(v) : v) ?? String(v)}, not ${typeText(t)}.`,
+    );
+  };
+  switch (t.kind) {
+    case 'INT':
+    case 'UINT':
+    case 'DATETIME':
+      if (typeof v === 'bigint') return canonical(v);
+      if (typeof v !== 'number' || !Number.isInteger(v)) bad();
+      if (t.kind === 'UINT' && (v as number) < 0) bad();
+      return v;
+    case 'FLOAT':
+    case 'DOUBLE':
+      if (typeof v === 'bigint') return Number(v);
+      return typeof v === 'number' ? v : bad();
+    case 'STRING':
+      return typeof v === 'string' ? v : bad();
+    case 'BOOL':
+      return typeof v === 'boolean' ? v : bad();
+    case 'LIST':
+    case 'BAG':
+      return Array.isArray(v) ? v.map((x) => checked(x, t.elem, fn)) : bad();
+    case 'SET': {
+      if (!Array.isArray(v)) return bad();
+      return [...new Set(v.map((x) => checked(x, t.elem, fn)))];
+    }
+    case 'MAP':
+      if (!(v instanceof Map)) return bad();
+      return new Map([...v].map(([k, x]) => [checked(k, t.key, fn), checked(x, t.value, fn)]));
+    default:
+      return bad();
+  }
+}

@@ -30,14 +30,15 @@ function parsePath(c: TokenCursor): PathPattern {
   const steps: PathPattern['steps'] = [];
   while (c.isPunct('-') && c.isPunct('(', 1)) {
     const edge = parseEdge(c);
-    if (edge.arrow && (steps.length > 0 || (c.isPunct('-', 1) && c.isPunct('(', 2))))
-      throw new GsqlSyntaxError(
-        edge.pos.line,
-        edge.pos.column,
-        'the V1 arrow "->" is only allowed in a one-step FROM clause; write the direction inside the parentheses ("E>")',
-      );
     steps.push({ edge, vertex: parseVertex(c, false) });
   }
+  const arrow = steps.find((st) => st.edge.arrow);
+  if (arrow && steps.length > 1)
+    throw new GsqlSyntaxError(
+      arrow.edge.pos.line,
+      arrow.edge.pos.column,
+      'the V1 arrow "->" is only allowed in a one-step FROM clause; write the direction inside the parentheses ("E>")',
+    );
   return { source, steps, pos: posOf(first), start: first.start, end: c.lastEnd() };
 }
 

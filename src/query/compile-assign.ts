@@ -215,8 +215,9 @@ function compileVarAssign(
 ): RowStmt {
   const b = cx.lookup(target.name);
   const given = compileExpr(cx, value);
-  // A new name given a collection of vertices is a vertex set variable (`S = @@vertexSet;`).
-  const x = !b && op === '=' ? (asVertexSet(given) ?? given) : given;
+  // A collection of vertices assigned to a new name or to a vertex set variable is a vertex set
+  // (`S = @@vertexSet;`).
+  const x = (!b || b.t.kind === 'VSET') && op === '=' ? (asVertexSet(given) ?? given) : given;
   if (!b) {
     if (x.t.kind === 'VSET' && op === '=') {
       const slot = cx.declare(target.name, x.t, target.pos).slot;

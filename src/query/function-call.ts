@@ -3,6 +3,7 @@
  * function calls when the name before the first dot is not a variable of the query.
  */
 import type { Expr } from '../gsql/ast-query.js';
+import { compileError } from './errors.js';
 import { compileSubqueryCall } from './functions.js';
 import type { Cx, Typed } from './scope.js';
 
@@ -21,6 +22,9 @@ export function compileFunctionCall(cx: Cx, e: Expr & { kind: 'method' }): Typed
   const path = dottedPath(e.target);
   if (path === undefined || !cx.resolveFunction) return undefined;
   if (cx.lookup(path.split('.')[0])) return undefined;
-  const fn = cx.resolveFunction(`${path}.${e.name}`);
-  return fn && compileSubqueryCall(cx, fn, e.args, e.pos, 'function');
+  const name = `${path}.${e.name}`;
+  const fn = cx.resolveFunction(name);
+  if (fn) return compileSubqueryCall(cx, fn, e.args, e.pos, 'function');
+  if (cx.catalog.packages?.includes(path)) throw compileError(e.pos, `unknown function ${name}()`);
+  return undefined;
 }

@@ -29,7 +29,7 @@ import type { QueryFile } from './file-output.js';
 import { toJson } from './print.js';
 import { typeNamesOf } from './type-names.js';
 import { compileTraversal, FILTERABLE } from './neighbor-methods.js';
-import { TupleVal, VertexGids, type Vtx } from './values.js';
+import { TupleVal, VertexGids, type Vtx, toNumber } from './values.js';
 
 /** A closure yielding the accumulator object an expression names (global or vertex-attached). */
 export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) => Accum } | undefined {
@@ -109,6 +109,24 @@ export function compileMethod(cx: Cx, e: Method): Typed {
         arity(e, 1);
         const x = compileExpr(cx, e.args[0]).f;
         return { t: T.BOOL, f: (ctx) => collectionContains(tf(ctx), x(ctx)) };
+      }
+      case 'remove': {
+        // `list.remove(i)` on a LIST variable: the variable's list without element i (a copy, so
+        // the collection the value came from, e.g. the one a FOREACH walks, is left alone).
+        const b = e.target.kind === 'name' ? cx.lookup(e.target.name) : undefined;
+        if (t.kind !== 'LIST' || !b) break;
+        arity(e, 1);
+        const i = num(cx, e.args[0]);
+        const slot = b.slot;
+        return {
+          t: T.VOID,
+          f: (ctx) => {
+            const k = toNumber(i(ctx));
+            const items = collectionItems(ctx.vars[slot]);
+            if (k >= 0 && k < items.length) ctx.vars[slot] = items.filter((_, j) => j !== k);
+            return null;
+          },
+        };
       }
       case 'get':
         if (t.kind === 'MAP') {

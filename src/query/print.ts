@@ -208,11 +208,24 @@ function wholeArray(cx: Cx, e: Expr): Typed | undefined {
   return { t: g.t, f: (ctx) => ctx.vars[slot] };
 }
 
+/**
+ * `PRINT S.@acc` / `PRINT S.attr` of a vertex-set variable S prints S with that one value per
+ * vertex, as `PRINT S[S.@acc]` does (TigerGraph's output for it).
+ */
+function setAttributeAsProjection(cx: Cx, item: PrintItem): PrintItem {
+  const e = item.expr;
+  if (item.projection || (e.kind !== 'vattach' && e.kind !== 'field')) return item;
+  const target = e.target;
+  if (target?.kind !== 'name' || cx.lookup(target.name)?.t.kind !== 'VSET') return item;
+  return { ...item, expr: target, projection: [{ expr: e }] };
+}
+
 export function compilePrint(cx: Cx, s: Stmt & { kind: 'print' }): (ctx: RunContext) => void {
   if (cx.clause !== 'body') throw compileError(s.pos, `PRINT is not allowed in ${cx.clause}`);
   const vaccs = cx.vaccs;
   let filtered = 0;
-  const items = s.items.map((item) => {
+  const items = s.items.map((given) => {
+    const item = setAttributeAsProjection(cx, given);
     const key = printKey(cx, item);
     const x = withPrintWhere(cx, item, wholeArray(cx, item.expr) ?? compileExpr(cx, item.expr), s.where);
     if (s.where && x.t.kind === 'VSET') filtered++;

@@ -1,0 +1,144 @@
+/**
+ * User-defined functions: Ocelot's ExprFunctions module (a JavaScript module of typed exports),
+ * its checks when loaded, its isolation, and queries calling its functions.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { isBuiltinFunction } from '../../src/query/functions.js';
+import { udfFunctions } from '../../src/query/udf.js';
+import { loadUdfModule, UdfError } from '../../src/query/udf-module.js';
+import { MemGraph, makeCatalog } from '../fixtures/query/mem-graph.js';
+import { compileErrorOf, runText } from '../fixtures/query/run.js';
+
+const MODULE = `
+// helpers stay private
+const sep = ';';
+export const join_ints = { params: ['LIST<INT>'], returns: 'STRING', fn: (xs) => xs.join(sep) };
+export const parse_pairs = {
+  params: ['STRING'],
+  returns: 'MapAccum<INT, INT>',
+  fn: (s) => new Map(s.split(sep).map((p) => p.split(',').map(BigInt))),
+};
+export const half = { params: ['INT'], returns: 'DOUBLE', fn: (x) => Number(x) / 2 };
+export const big = { params: [], returns: 'INT', fn: () => 2n ** 62n };
+export const wrong = { params: [], returns: 'INT', fn: () => 'not a number' };
+export const globals = { params: [], returns: 'STRING', fn: () => [typeof process, typeof require, typeof fetch, typeof setTimeout].join() };
+export const spin = { params: [], returns: 'BOOL', fn: () => { for (;;); } };
+`;
+
+test('a module loads with its typed exports; private helpers stay private', () => {
+  const m = loadUdfModule(MODULE);
+  assert.deepEqual(
+    m.exports.map((x) => [x.name, x.params, x.returns]),
+    [
+      ['join_ints', ['LIST<INT>'], 'STRING'],
+      ['parse_pairs', ['STRING'], 'MapAccum<INT, INT>'],
+      ['half', ['INT'], 'DOUBLE'],
+      ['big', [], 'INT'],
+      ['wrong', [], 'INT'],
+      ['globals', [], 'STRING'],
+      ['spin', [], 'BOOL'],
+    ],
+  );
+  assert.equal(m.call('join_ints', [[1, 2n, 3]]), '1;2;3');
+  assert.deepEqual(
+    m.call('parse_pairs', ['1,2;3,4']),
+    new Map([
+      [1n, 2n],
+      [3n, 4n],
+    ]),
+  );
+});
+
+test('the module runs without the server realm: no process, require, network or timers', () => {
+  assert.equal(loadUdfModule(MODULE).call('globals', []), 'undefined,undefined,undefined,undefined');
+});
+
+test('a call that runs too long is stopped with an error', () => {
+  assert.throws(
+    () => loadUdfModule(MODULE).call('spin', []),
+    (e: unknown) => e instanceof UdfError && /spin\(\) failed/.test((e as Error).message),
+  );
+});
+
+test('modules that are refused: imports, untyped exports, default exports, code that fails', () => {
+  const refused = (text: string, why: RegExp): void =>
+    assert.throws(
+      () => loadUdfModule(text),
+      (e: unknown) => e instanceof UdfError && why.test((e as Error).message),
+    );
+  refused(
+    `import fs from 'node:fs';\nexport const f = { params: [], returns: 'INT', fn: () => 1 };`,
+    /line 1: a UDF module cannot import other modules/,
+  );
+  refused(`export function f() { return 1; }`, /the export f must be \{ params/);
+  refused(`export default 1;`, /write each export as/);
+  refused(`const x = 1;`, /exports no function/);
+  refused(
+    `throw new Error('boom');\nexport const f = { params: [], returns: 'INT', fn: () => 1 };`,
+    /failed to load: boom/,
+  );
+  refused(`export const f = { params: [], returns: 'INT', fn: () => eval('1') };\nf.fn();`, /failed to load/);
+});
+
+function graph(udf: string): MemGraph {
+  const catalog = makeCatalog({ graph: 'g', vertices: { V: { attrs: [['n', 'INT']] } }, edges: {} });
+  return new MemGraph({ ...catalog, udfFiles: [{ name: 'ExprFunctions', text: udf }] }).addVertex('V', 'a', {
+    n: 7,
+  });
+}
+
+test('queries call UDFs by name, type checked; results are checked against the declared type', async () => {
+  const g = graph(MODULE);
+  const [r] = (await runText(
+    g,
+    `CREATE QUERY q() FOR GRAPH g {
+       MapAccum<INT, INT> @@m;
+       ListAccum<INT> @@xs;
+       @@xs += 4; @@xs += 5;
+       @@m = parse_pairs("1,10;2,20");
+       PRINT join_ints(@@xs) AS joined, @@m AS m, half(7) AS h, big() AS b;
+     }`,
+  )) as Record<string, unknown>[];
+  assert.deepEqual(r, { joined: '4;5', m: { '1': 10, '2': 20 }, h: 3.5, b: 2 ** 62 });
+  assert.match(
+    compileErrorOf(g, 'CREATE QUERY q() FOR GRAPH g { PRINT half("x"); }'),
+    /argument 1 of half\(\) needs INT, not STRING/,
+  );
+  assert.match(
+    compileErrorOf(g, 'CREATE QUERY q() FOR GRAPH g { PRINT half(1, 2); }'),
+    /half\(\) takes 1 arguments, not 2/,
+  );
+  await assert.rejects(runText(g, 'CREATE QUERY q() FOR GRAPH g { PRINT wrong(); }'), {
+    message: 'Runtime Error: wrong() returned "not a number", not INT.',
+  });
+});
+
+test('a UDF cannot replace a built-in function; a module that no longer loads fails the query', () => {
+  assert.throws(
+    () =>
+      udfFunctions(
+        `export const abs = { params: ['INT'], returns: 'INT', fn: (x) => x };`,
+        isBuiltinFunction,
+      ),
+    {
+      message: 'abs is a built-in function; a UDF cannot replace it',
+    },
+  );
+  assert.throws(
+    () =>
+      udfFunctions(
+        `export const f = { params: ['VERTEX'], returns: 'INT', fn: (x) => x };`,
+        isBuiltinFunction,
+      ),
+    {
+      message:
+        'parameter 1 of f: a UDF takes and returns base types, collections and maps of them, not VERTEX',
+    },
+  );
+  const g = graph(`export const to_string = { params: ['INT'], returns: 'STRING', fn: (x) => '' + x };`);
+  assert.match(
+    compileErrorOf(g, 'CREATE QUERY q() FOR GRAPH g { PRINT nothing(); }'),
+    /the ExprFunctions file does not load: to_string is a built-in function; a UDF cannot replace it/,
+  );
+});

@@ -53,6 +53,27 @@ CREATE QUERY two_hop(VERTEX<MyNode> s) FOR GRAPH ${RMAT_GRAPH} {
   Two = SELECT t FROM One:v -(MyEdge>:e)- MyNode:t;
   PRINT One, Two;
 }
+CREATE QUERY hop2_chained(VERTEX<MyNode> s, BOOL mark) FOR GRAPH ${RMAT_GRAPH} SYNTAX v2 {
+  OrAccum @hit;
+  Start = {s};
+  One = SELECT t FROM Start:v -(MyEdge>)- MyNode:t;
+  IF mark THEN
+    Two = SELECT t FROM One:v -(MyEdge>)- MyNode:t ACCUM t.@hit += TRUE;
+  ELSE
+    Two = SELECT t FROM One:v -(MyEdge>)- MyNode:t;
+  END;
+  PRINT Two.size() AS reached;
+}
+CREATE QUERY hop2_pattern(VERTEX<MyNode> s, BOOL mark) FOR GRAPH ${RMAT_GRAPH} SYNTAX v2 {
+  OrAccum @hit;
+  Start = {s};
+  IF mark THEN
+    Two = SELECT t FROM Start:v -(MyEdge>)- MyNode -(MyEdge>)- MyNode:t ACCUM t.@hit += TRUE;
+  ELSE
+    Two = SELECT t FROM Start:v -(MyEdge>)- MyNode -(MyEdge>)- MyNode:t;
+  END;
+  PRINT Two.size() AS reached;
+}
 CREATE QUERY page_rank(INT iterations, DOUBLE damping) FOR GRAPH ${RMAT_GRAPH} {
   SumAccum<DOUBLE> @score = 1;
   SumAccum<DOUBLE> @received;
@@ -118,4 +139,4 @@ CREATE QUERY lib_wcc(SET<STRING> v_type_set, SET<STRING> e_type_set, INT output_
   Start = SELECT s FROM Start:s POST-ACCUM @@component_sizes += (s.@cc_id -> 1);
   PRINT @@component_sizes.size() AS components;
 }
-INSTALL QUERY khop, two_hop, page_rank, wcc, lib_pagerank, lib_wcc`;
+INSTALL QUERY khop, two_hop, hop2_chained, hop2_pattern, page_rank, wcc, lib_pagerank, lib_wcc`;

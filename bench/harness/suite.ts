@@ -14,7 +14,7 @@ import { RMAT_QUERIES, RMAT_GRAPH, RMAT_SCHEMA } from './gsql-text.js';
 import { KuzuPeer } from './kuzu-peer.js';
 import { queryClient, type QueryClient } from './query-client.js';
 import { engine } from './scenarios-engine.js';
-import { algo, khop, shortest } from './scenarios-graph.js';
+import { algo, khop, pattern, shortest } from './scenarios-graph.js';
 import { reads } from './scenarios-http.js';
 import { graphqlPoint, graphqlTwoHop } from './scenarios-graphql.js';
 import { footprint, loadRmat, loadSocial, upsert } from './scenarios-data.js';
@@ -27,6 +27,7 @@ export const SCENARIOS: Record<string, (ctx: Context) => Promise<void>> = {
   upsert,
   reads,
   khop,
+  pattern,
   shortest,
   algo,
   gql2hop: graphqlTwoHop,

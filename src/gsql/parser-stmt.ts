@@ -285,6 +285,23 @@ function parseDeclNames(c: TokenCursor, accum: boolean, single = false): DeclNam
   return names;
 }
 
+const TYPE_WORDS = new Set([
+  'INT',
+  'UINT',
+  'FLOAT',
+  'DOUBLE',
+  'STRING',
+  'BOOL',
+  'DATETIME',
+  'VERTEX',
+  'EDGE',
+]);
+
+function isTypeWord(c: TokenCursor, k: number): boolean {
+  const t = c.peek(k);
+  return t.kind === 'ident' && TYPE_WORDS.has(t.text.toUpperCase());
+}
+
 function parseTypedef(c: TokenCursor): Stmt {
   const pos = c.pos();
   c.next();
@@ -292,6 +309,12 @@ function parseTypedef(c: TokenCursor): Stmt {
   c.expectPunct('<');
   const fields: { name: string; type: TypeExpr }[] = [];
   do {
+    // TigerGraph accepts both `INT id` and the older `id INT`.
+    if (!isTypeWord(c, 0) && isTypeWord(c, 1)) {
+      const name = c.expectIdent('a field name').text;
+      fields.push({ name, type: parseType(c) });
+      continue;
+    }
     const type = parseType(c);
     fields.push({ name: c.expectIdent('a field name').text, type });
   } while (c.acceptPunct(','));

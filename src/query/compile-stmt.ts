@@ -74,7 +74,7 @@ function compileLoop(
       if (!isNumeric(x.t)) throw compileError(e.pos, `RANGE needs integers, not ${typeText(x.t)}`);
     }
     if (vars.length !== 1) throw compileError(vars[1].pos, 'FOREACH over a RANGE takes one variable');
-    const slot = cx.declare(vars[0].name, T.INT, vars[0].pos, true).slot;
+    const slot = cx.declare(vars[0].name, T.INT, vars[0].pos, false).slot;
     return {
       slots: [slot],
       items: function* (ctx) {
@@ -96,7 +96,7 @@ function compileLoop(
     const vt = t.kind === 'MAP' ? t.value : t.elem;
     if (vars.length !== 2)
       throw compileError(source.pos, 'FOREACH over a map takes two variables: (key, value)');
-    const ks = cx.declare(vars[0].name, kt, vars[0].pos, true).slot;
+    const ks = cx.declare(vars[0].name, kt, vars[0].pos, false).slot;
     const vs = cx.declare(
       vars[1].name,
       vt.kind === 'ACCUM' ? accumValueType(vt) : vt,
@@ -126,7 +126,7 @@ function compileLoop(
         name: 'GroupByAccum',
         fields: names.map((name, i) => ({ name, type: fields[i] })),
       };
-      const slot = cx.declare(vars[0].name, tt, vars[0].pos, true).slot;
+      const slot = cx.declare(vars[0].name, tt, vars[0].pos, false).slot;
       return {
         slots: [slot],
         items: function* (ctx) {
@@ -138,7 +138,7 @@ function compileLoop(
     if (vars.length !== fields.length) {
       throw compileError(source.pos, `FOREACH over this GroupByAccum takes 1 or ${fields.length} variables`);
     }
-    const slots = vars.map((v, i) => cx.declare(v.name, fields[i], v.pos, true).slot);
+    const slots = vars.map((v, i) => cx.declare(v.name, fields[i], v.pos, false).slot);
     return {
       slots,
       items: function* (ctx) {
@@ -152,7 +152,7 @@ function compileLoop(
   else if (t.kind === 'VSET') elem = { kind: 'VERTEX', vertexType: t.vertexType };
   else throw compileError(source.pos, `FOREACH needs a collection, not ${typeText(t)}`);
   if (vars.length === 1) {
-    const slot = cx.declare(vars[0].name, elem, vars[0].pos, true).slot;
+    const slot = cx.declare(vars[0].name, elem, vars[0].pos, false).slot;
     return {
       slots: [slot],
       items: function* (ctx) {
@@ -167,7 +167,7 @@ function compileLoop(
     );
   }
   const tup = elem;
-  const slots = vars.map((v, i) => cx.declare(v.name, tup.fields[i].type, v.pos, true).slot);
+  const slots = vars.map((v, i) => cx.declare(v.name, tup.fields[i].type, v.pos, false).slot);
   return {
     slots,
     items: function* (ctx) {

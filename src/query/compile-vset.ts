@@ -9,7 +9,7 @@ import { compileExpr } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Typed } from './scope.js';
-import { namesTypes, typeNamesOf } from './type-names.js';
+import { namesTypes, runtimeTypeNames, typeNamesOf } from './type-names.js';
 import { typeText, type QType } from './types.js';
 import { valuesEqual, Vtx } from './values.js';
 
@@ -116,6 +116,18 @@ export function compileSeed(cx: Cx, e: Expr & { kind: 'seed' }): Typed {
         for (const v of wholeTypes(ctx, all)) out.add(v);
       });
     } else if (item.kind === 'all') {
+      // `{v_type.*}` with a STRING parameter naming the type (the algorithm library's style).
+      const dynamic = cx.vertexType(item.vertexType)
+        ? undefined
+        : runtimeTypeNames(cx, item.vertexType, 'vertex');
+      if (dynamic) {
+        types.add(undefined);
+        typeParts.push(dynamic);
+        parts.push((ctx, out) => {
+          for (const v of wholeTypes(ctx, dynamic(ctx))) out.add(v);
+        });
+        continue;
+      }
       if (!cx.vertexType(item.vertexType)) {
         throw compileError(item.pos, `"${item.vertexType}" is not a vertex type of graph ${cx.graphName}`);
       }

@@ -8,6 +8,7 @@ import { coerce, compileExpr, compileNullTest, expectType } from './expr-support
 import { zeroOf } from './accum-scalar.js';
 import { compileEvaluate } from './evaluate.js';
 import { compileJsonParse } from './json-values.js';
+import { STRING_FUNCTIONS } from './string-functions.js';
 import { compileUdfCall } from './udf.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
@@ -55,6 +56,7 @@ export function vidOfGid(ctx: RunContext, gid: number, types: readonly string[])
 }
 
 const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {
+  ...STRING_FUNCTIONS,
   evaluate: compileEvaluate,
   /** ISEMPTY(setBagExpr): whether a collection or vertex set has no elements. */
   isempty: (cx, e) => {

@@ -50,7 +50,7 @@ export interface SubqueryRef {
 export interface VarBinding {
   slot: number;
   t: QType;
-  /** SELECT aliases and FOREACH variables cannot be assigned. */
+  /** SELECT aliases cannot be assigned (a FOREACH variable can: its next item replaces it). */
   readonly: boolean;
   /** A SELECT alias: the vertex types it may take (empty: any). */
   aliasTypes?: string[];

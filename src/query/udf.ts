@@ -1,7 +1,8 @@
 /**
  * User-defined expression functions: the `ExprFunctions` file of the catalog (a JavaScript module,
  * see udf-module.ts) as GSQL functions. Its exports' type names are read as GSQL types (base
- * types, LIST/SET/BAG/MAP of base types, and the accumulators whose values those are), so calls
+ * types, lists and maps of those (nested too), sets and bags of base types, and the accumulators
+ * whose values those are), so calls
  * are type checked like built-in ones; arguments and results are checked against them at run time.
  */
 import type { Catalog } from '../catalog/types.js';
@@ -12,9 +13,10 @@ import { parseType } from '../gsql/parser-type.js';
 import { compileError } from './errors.js';
 import { coerce, compileExpr } from './expr-support.js';
 import type { Cx, Typed } from './scope.js';
-import { typeText, T, type QType } from './types.js';
+import { accumValueType, typeText, T, type QType } from './types.js';
 import { loadUdfModule, UdfError, type UdfModule } from './udf-module.js';
-import { canonical, QueryRuntimeError } from './values.js';
+import { collectionItems, MapAccum } from './accumulators.js';
+import { canonical, QueryRuntimeError, Vtx } from './values.js';
 
 /** The UDF files TigerGraph knows by name; Ocelot keeps their text in the catalog. */
 export const UDF_FILES = ['ExprFunctions', 'ExprUtil', 'TokenBank'] as const;
@@ -95,8 +97,8 @@ function udfType(text: string, what: string): QType {
   }
   const conv = (t: TypeExpr): QType => {
     if (t.kind === 'base' && BASE.has(t.name)) return { kind: t.name };
-    if (t.kind === 'collection') return { kind: t.collection, elem: scalar(t.element) };
-    if (t.kind === 'map') return { kind: 'MAP', key: scalar(t.key), value: scalar(t.value) };
+    if (t.kind === 'collection') return { kind: t.collection, elem: conv(t.element) };
+    if (t.kind === 'map') return { kind: 'MAP', key: scalar(t.key), value: conv(t.value) };
     if (t.kind === 'accum') {
       const [a, b] = t.args;
       switch (t.accum) {
@@ -110,13 +112,13 @@ function udfType(text: string, what: string): QType {
         case 'AndAccum':
           return T.BOOL;
         case 'ListAccum':
-          return { kind: 'LIST', elem: scalar(a) };
+          return { kind: 'LIST', elem: conv(a) };
         case 'SetAccum':
           return { kind: 'SET', elem: scalar(a) };
         case 'BagAccum':
           return { kind: 'BAG', elem: scalar(a) };
         case 'MapAccum':
-          return { kind: 'MAP', key: scalar(a), value: scalar(b) };
+          return { kind: 'MAP', key: scalar(a), value: conv(b) };
       }
     }
     throw new UdfError(
@@ -152,9 +154,10 @@ export function compileUdfCall(
   if (!fn) return undefined;
   if (e.args.length !== fn.params.length)
     throw compileError(e.pos, `${fn.name}() takes ${fn.params.length} arguments, not ${e.args.length}`);
-  const args = e.args.map((a, i) =>
-    coerce(fn.params[i], compileExpr(cx, a), a.pos, `argument ${i + 1} of ${fn.name}()`),
-  );
+  const args = e.args.map((a, i) => {
+    const x = compileExpr(cx, a);
+    return coerce(fn.params[i], { ...x, t: valueType(x.t) }, a.pos, `argument ${i + 1} of ${fn.name}()`);
+  });
   const { name, returns, module } = fn;
   return {
     t: returns,
@@ -163,7 +166,7 @@ export function compileUdfCall(
       try {
         out = module.call(
           name,
-          args.map((f) => f(ctx)),
+          args.map((f) => plain(f(ctx))),
         );
       } catch (err) {
         if (err instanceof UdfError) throw new QueryRuntimeError(`Runtime Error: ${err.message}`);
@@ -172,6 +175,26 @@ export function compileUdfCall(
       return checked(out, returns, name);
     },
   };
+}
+
+/** A type with the accumulators in it (`MapAccum<INT, ListAccum<DOUBLE>>`) read as their values. */
+function valueType(t: QType): QType {
+  if (t.kind === 'ACCUM')
+    return t.accum === 'GroupByAccum' || t.accum === 'ArrayAccum' ? t : valueType(accumValueType(t));
+  if (t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'LIST')
+    return { kind: t.kind, elem: valueType(t.elem) };
+  if (t.kind === 'MAP') return { kind: 'MAP', key: valueType(t.key), value: valueType(t.value) };
+  return t;
+}
+
+/** A run-time value as a UDF receives it: accumulators as their values, sets and bags as arrays. */
+function plain(v: unknown): unknown {
+  if (v instanceof MapAccum)
+    return new Map([...v.entries.values()].map((e) => [e.key, plain(e.acc.value())]));
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, plain(x)]));
+  if (Array.isArray(v) || v instanceof Set || (typeof v === 'object' && v !== null && !(v instanceof Vtx)))
+    return collectionItems(v instanceof Set ? [...v] : v).map(plain);
+  return v;
 }
 
 /** A UDF's result in run-time form, checked against its declared type. */

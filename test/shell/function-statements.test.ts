@@ -16,7 +16,13 @@ let db: Database;
 
 async function gsql(text: string, outputDir?: string): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await runScript(db, text, { user: 'tigergraph', graph: 'g' }, (t) => (out += t), outputDir);
+  const code = await runScript(
+    db,
+    text,
+    { user: 'tigergraph', graph: 'g' },
+    (t) => (out += t),
+    outputDir === undefined ? {} : { outputDir },
+  );
   return { code, out };
 }
 

@@ -24,18 +24,32 @@ export function getUdfFile(db: { readonly catalog: Catalog }, name: UdfFileName)
   return udfFileText(db.catalog, name);
 }
 
-/** Replaces a UDF file; throws QueryRegistryError when PUT is not allowed or the text is refused. */
-export async function putUdfFile(db: CatalogHolder, name: UdfFileName, text: string): Promise<void> {
+/**
+ * Replaces a UDF file; throws QueryRegistryError when PUT is not allowed or the text is refused.
+ * Returns the exported names that built-in functions shadow (calls of them reach the built-in).
+ */
+export async function putUdfFile(db: CatalogHolder, name: UdfFileName, text: string): Promise<string[]> {
   if (!udfPutAllowed(db))
     throw new QueryRegistryError(
       `PUT ${name} is disabled on this server; start it with --allow-udf-put (OCELOT_ALLOW_UDF_PUT=true) to allow user-defined functions.`,
     );
+  let shadowed: string[] = [];
   try {
-    if (name === 'ExprFunctions' && text.trim() !== '') udfFunctions(text, isBuiltinFunction);
+    if (name === 'ExprFunctions' && text.trim() !== '')
+      shadowed = udfFunctions(text, isBuiltinFunction).shadowed;
     if (name === 'TokenBank' && text.trim() !== '') loadUdfModule(text);
   } catch (e) {
     if (e instanceof UdfError) throw new QueryRegistryError(`PUT ${name} failed: ${e.message}`);
     throw e;
   }
   await db.changeCatalog(withUdfFile(db.catalog, name, text));
+  return shadowed;
+}
+
+/** The PUT reply: success, and which exports built-in functions shadow. */
+export function putUdfMessage(name: UdfFileName, shadowed: readonly string[]): string {
+  const note = shadowed.length
+    ? ` Built-in functions of the same name are called instead of ${shadowed.join(', ')}.`
+    : '';
+  return `PUT ${name} successfully.${note}`;
 }

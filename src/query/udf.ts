@@ -57,26 +57,37 @@ export interface UdfFunction {
   module: UdfModule;
 }
 
-const loaded = new Map<string, Map<string, UdfFunction>>();
+/** The functions of one ExprFunctions text, and the exports a built-in function of the same name shadows. */
+export interface UdfFileFunctions {
+  functions: Map<string, UdfFunction>;
+  shadowed: string[];
+}
+
+const loaded = new Map<string, UdfFileFunctions>();
 
 /**
  * The functions of an ExprFunctions module text, checked: throws UdfError for a module that does
- * not load, an export with an unknown type, or one that would replace a built-in function.
+ * not load or an export with an unknown type. An export named like a built-in function is left
+ * out (calls resolve to built-ins first, so a TigerGraph UDF file that also defines, say,
+ * `reverse` still loads) and listed in `shadowed`.
  */
-export function udfFunctions(text: string, isBuiltin: (name: string) => boolean): Map<string, UdfFunction> {
+export function udfFunctions(text: string, isBuiltin: (name: string) => boolean): UdfFileFunctions {
   const hit = loaded.get(text);
   if (hit) return hit;
   const module = loadUdfModule(text);
-  const out = new Map<string, UdfFunction>();
+  const functions = new Map<string, UdfFunction>();
+  const shadowed: string[] = [];
   for (const x of module.exports) {
-    if (isBuiltin(x.name)) throw new UdfError(`${x.name} is a built-in function; a UDF cannot replace it`);
-    out.set(x.name, {
+    const fn: UdfFunction = {
       name: x.name,
       params: x.params.map((p, i) => udfType(p, `parameter ${i + 1} of ${x.name}`)),
       returns: udfType(x.returns, `the return type of ${x.name}`),
       module,
-    });
+    };
+    if (isBuiltin(x.name)) shadowed.push(x.name);
+    else functions.set(x.name, fn);
   }
+  const out = { functions, shadowed };
   // A few recent texts stay loaded (a catalog change recompiles queries against the same text).
   if (loaded.size >= 4) loaded.delete(loaded.keys().next().value!);
   loaded.set(text, out);
@@ -144,7 +155,7 @@ export function compileUdfCall(
   if (text === '') return undefined;
   let fns: Map<string, UdfFunction>;
   try {
-    fns = udfFunctions(text, isBuiltin);
+    fns = udfFunctions(text, isBuiltin).functions;
   } catch (err) {
     if (err instanceof UdfError)
       throw compileError(e.pos, `the ExprFunctions file does not load: ${err.message}`);

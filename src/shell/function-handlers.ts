@@ -15,6 +15,7 @@ import {
   getUdfFile,
   installFunctions,
   putUdfFile,
+  putUdfMessage,
   QueryCompileError,
   QueryRegistryError,
   showFunctions,
@@ -118,8 +119,8 @@ export async function handleFunctionStatement(s: FunctionStatement, ctx: ShellCo
       } catch (e) {
         throw new ShellError(`PUT ${name} failed: cannot read ${s.path}: ${(e as Error).message}`, s.pos);
       }
-      await reported(s.pos, () => putUdfFile(db, name, text));
-      ctx.print(`PUT ${name} successfully.`);
+      const shadowed = await reported(s.pos, () => putUdfFile(db, name, text));
+      ctx.print(putUdfMessage(name, shadowed));
       return;
     }
     case 'getUdfFile': {

@@ -90,7 +90,11 @@ test('function errors: no package, no RETURNS, a type error in the body, a name 
 
 test('PUT ExprFunctions: refused unless the server allows it; then queries call the module', async () => {
   const file = join(dir, 'udf.mjs');
-  writeFileSync(file, `export const inc = { params: ['INT'], returns: 'INT', fn: (x) => x + 1 };`);
+  writeFileSync(
+    file,
+    `export const inc = { params: ['INT'], returns: 'INT', fn: (x) => x + 1 };
+export const reverse = { params: ['STRING'], returns: 'STRING', fn: (s) => 'mine' };`,
+  );
   let r = await gsql(`PUT ExprFunctions FROM "${file}"`);
   assert.equal(r.code, 212);
   assert.match(r.out, /PUT ExprFunctions is disabled on this server; start it with --allow-udf-put/);
@@ -100,11 +104,15 @@ test('PUT ExprFunctions: refused unless the server allows it; then queries call 
     r = await gsql(`PUT ExprFunctions FROM "${join(dir, 'bad.mjs')}"`);
     assert.match(r.out, /PUT ExprFunctions failed: line 1: a UDF module cannot import other modules/);
     r = await gsql(
-      `PUT ExprFunctions FROM "${file}"\nINTERPRET QUERY () FOR GRAPH g { PRINT inc(41) AS x; }\nGET ExprFunctions`,
+      `PUT ExprFunctions FROM "${file}"\nINTERPRET QUERY () FOR GRAPH g { PRINT inc(41) AS x, reverse("ab") AS r; }\nGET ExprFunctions`,
     );
     assert.equal(r.code, 0, r.out);
-    assert.match(r.out, /PUT ExprFunctions successfully\./);
+    assert.match(
+      r.out,
+      /PUT ExprFunctions successfully\. Built-in functions of the same name are called instead of reverse\./,
+    );
     assert.match(r.out, /"x": 42/);
+    assert.match(r.out, /"r": "ba"/);
     assert.match(r.out, /export const inc/);
     r = await gsql('GET ExprFunctions TO "copy.mjs"', dir);
     assert.equal(r.code, 0, r.out);

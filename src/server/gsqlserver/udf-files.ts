@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   getUdfFile,
   putUdfFile,
+  putUdfMessage,
   QueryRegistryError,
   udfFileName,
   type UdfFileName,
@@ -29,13 +30,14 @@ function fileOf(name: string | undefined): UdfFileName {
 }
 
 async function put(ctx: ServerContext, file: UdfFileName, request: FastifyRequest) {
+  let shadowed: string[];
   try {
-    await putUdfFile(ctx.db, file, textBody(request));
+    shadowed = await putUdfFile(ctx.db, file, textBody(request));
   } catch (e) {
     if (e instanceof QueryRegistryError) throw new RestError('REST-30001', e.message);
     throw e;
   }
-  return okEnvelope([], `PUT ${file} successfully.`);
+  return okEnvelope([], putUdfMessage(file, shadowed));
 }
 
 export function registerUdfFileRoutes(app: FastifyInstance, ctx: ServerContext): void {

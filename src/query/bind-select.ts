@@ -10,7 +10,7 @@ import { bindPatterns, type AliasMap } from './bind-pattern.js';
 import { compileError } from './errors.js';
 import { callsEvaluate } from './evaluate.js';
 import { compileExpr, expectType } from './expr-support.js';
-import { namesIn, readsWhatItWrites } from './select-clauses.js';
+import { namesIn, readsWhatItWrites, repeatInsensitive } from './select-clauses.js';
 import { compileSample } from './select-sample.js';
 import type { Cx, Eval } from './scope.js';
 import { isNumeric, T, typeText } from './types.js';
@@ -95,6 +95,7 @@ export function bindSelect(cx: Cx, b: SelectBlock): BoundSelect {
       stmts: b.accum,
       rows: accumRows,
       deferred: readsWhatItWrites(b.accum, false, b.where),
+      repeatable: repeatInsensitive(b.accum, (t) => accumKindOf(cx, t)),
       ...accumUses,
     },
     posts: Object.freeze(posts),
@@ -111,6 +112,13 @@ export function bindSelect(cx: Cx, b: SelectBlock): BoundSelect {
 }
 
 /** WHERE's AND-terms (nested ANDs flattened), in order. */
+/** The accumulator kind an update target names (not an array cell), if it names one. */
+function accumKindOf(cx: Cx, t: Expr): string | undefined {
+  if (t.kind === 'global' && !t.index) return cx.globals.get(t.name)?.t.accum;
+  if (t.kind === 'vattach' && !t.prev && !t.index) return cx.vaccs.get(t.name)?.t.accum;
+  return undefined;
+}
+
 function conjuncts(e: Expr | undefined): Expr[] {
   if (!e) return [];
   if (e.kind === 'binary' && e.op === 'AND') return [...conjuncts(e.left), ...conjuncts(e.right)];

@@ -112,6 +112,8 @@ export interface BoundSelect {
     readonly rows: readonly RowStmt[];
     /** Updates wait for the clause's end (the clause or WHERE reads what it updates). */
     readonly deferred: boolean;
+    /** Running the statements again for a row changes nothing (select-clauses.ts repeatInsensitive). */
+    readonly repeatable: boolean;
   };
   readonly posts: readonly BoundPost[];
   readonly having?: { readonly expr: Expr; readonly f: Eval };

@@ -30,7 +30,7 @@ export interface ChainPlan {
     { readonly kind: 'hop'; readonly hop: number } | { readonly kind: 'vertex'; readonly vertex: number };
   /** WHERE terms the final block tests per row. */
   readonly where: readonly BoundPredicate[];
-  /** Whether the sets carry path counts (ACCUM runs once per path). */
+  /** Whether the sets carry path counts (ACCUM runs once per path; not when running it again changes nothing). */
   readonly counted: boolean;
 }
 
@@ -60,7 +60,7 @@ export interface RowsPlan {
   readonly startFilters: readonly BoundPredicate[];
   readonly startKeep: Uses;
   readonly steps: readonly RowStep[];
-  /** Rows are merged and counted: ACCUM runs once per path (no PER, ACCUM not empty). */
+  /** Rows are merged and counted: ACCUM runs once per path (no PER, ACCUM not empty nor repeat-insensitive). */
   readonly counted: boolean;
 }
 
@@ -121,7 +121,7 @@ function chainPlan(b: BoundSelect): ChainPlan | undefined {
     frontier: hs.slice(0, frontierCount).map((h, i) => ({ hop: h, filters: byVertex.get(vs[i + 1]) ?? [] })),
     final: finalHop ? { kind: 'hop', hop: hs[n - 1] } : { kind: 'vertex', vertex: vs[n] },
     where,
-    counted: b.accum.stmts.length > 0,
+    counted: b.accum.stmts.length > 0 && !b.accum.repeatable,
   };
 }
 
@@ -206,6 +206,6 @@ function rowsPlan(b: BoundSelect): RowsPlan {
     startFilters: filtersAt[0],
     startKeep: keeps[0],
     steps,
-    counted: !b.per && b.accum.stmts.length > 0,
+    counted: !b.per && b.accum.stmts.length > 0 && !b.accum.repeatable,
   };
 }

@@ -77,6 +77,43 @@ export function readsWhatItWrites(stmts: Stmt[], globalsOnly: boolean, where?: E
   return false;
 }
 
+/** Accumulators for which adding the same input again changes nothing. */
+const REPEAT_INSENSITIVE = new Set([
+  'OrAccum',
+  'AndAccum',
+  'MinAccum',
+  'MaxAccum',
+  'SetAccum',
+  'BitwiseOrAccum',
+  'BitwiseAndAccum',
+]);
+
+/**
+ * Whether running ACCUM's statements twice for a row leaves what running them once does: each is
+ * `+=` into an Or/And/Min/Max/Set/Bitwise accumulator (global or vertex-attached, not an array
+ * cell) of a value without calls. Then a row standing for several matched paths runs them once.
+ */
+export function repeatInsensitive(
+  stmts: readonly Stmt[],
+  accumKind: (target: Expr) => string | undefined,
+): boolean {
+  const callFree = (node: unknown): boolean => {
+    if (Array.isArray(node)) return node.every(callFree);
+    if (!node || typeof node !== 'object') return true;
+    const o = node as { kind?: unknown };
+    if (o.kind === 'call' || o.kind === 'method' || o.kind === 'select') return false;
+    return Object.entries(o).every(([k, v]) => k === 'pos' || callFree(v));
+  };
+  return stmts.every(
+    (st) =>
+      st.kind === 'assign' &&
+      st.op === '+=' &&
+      REPEAT_INSENSITIVE.has(accumKind(st.target) ?? '') &&
+      callFree(st.target) &&
+      callFree(st.value),
+  );
+}
+
 /**
  * Starts an ACCUM or POST-ACCUM clause: when `defer`, accumulator updates wait in the returned list
  * until the clause ends (vertex-attached ones too when `deferVertexUpdates`).

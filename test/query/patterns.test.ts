@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { MemGraph, makeCatalog } from '../fixtures/query/mem-graph.js';
 import { compileErrorOf, runText } from '../fixtures/query/run.js';
+import type { Expr, Stmt } from '../../src/gsql/ast-query.js';
 import { parseQueryText } from '../../src/gsql/parser-query.js';
+import { repeatInsensitive } from '../../src/query/select-clauses.js';
 
 /**
  * Nodes 1..12. Directed E: 1→2→3→4, 3→5→6→2 (a cycle through 2 and 3). Undirected U: the figure
@@ -336,4 +338,30 @@ test('a SET<VERTEX> accumulator assigned to a vertex set; LIST.remove(i) on a li
   );
   assert.deepEqual(ids(r.T), ['1', '2']);
   assert.deepEqual(r['@@left'], [2, 3, 5]);
+});
+
+test('ACCUM runs once per path unless running it again changes nothing', () => {
+  const kinds: Record<string, string> = {
+    '@or': 'OrAccum',
+    '@mx': 'MaxAccum',
+    '@@set': 'SetAccum',
+    '@sum': 'SumAccum',
+    '@@list': 'ListAccum',
+  };
+  const kindOf = (t: Expr): string | undefined =>
+    t.kind === 'vattach' ? kinds['@' + t.name] : t.kind === 'global' ? kinds['@@' + t.name] : undefined;
+  const accumOf = (clause: string): Stmt[] => {
+    const [c] = parseQueryText(q(`S = SELECT t FROM Node:s -(E>)- Node:m -(E>)- Node:t ACCUM ${clause};`));
+    assert.ok(c.kind === 'createQuery');
+    const st = c.query.body[0];
+    assert.ok(st.kind === 'vsetAssign' && st.value.kind === 'select');
+    return st.value.select.accum;
+  };
+  const insensitive = (clause: string): boolean => repeatInsensitive(accumOf(clause), kindOf);
+  assert.equal(insensitive('t.@or += s.w > 1, t.@mx += m.w, @@set += t'), true);
+  assert.equal(insensitive('t.@sum += 1'), false);
+  assert.equal(insensitive('@@list += t'), false);
+  assert.equal(insensitive('t.@or = true'), false);
+  assert.equal(insensitive('t.@mx += abs(m.w)'), false);
+  assert.equal(insensitive('t.@or += true, t.@sum += 1'), false);
 });

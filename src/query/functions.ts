@@ -8,6 +8,7 @@ import { coerce, compileExpr, compileNullTest, expectType } from './expr-support
 import { zeroOf } from './accum-scalar.js';
 import { compileEvaluate } from './evaluate.js';
 import { compileJsonParse } from './json-values.js';
+import { vertexVid } from './vid.js';
 import { STRING_FUNCTIONS } from './string-functions.js';
 import { compileUdfCall } from './udf.js';
 import type { RunContext } from './context.js';
@@ -42,17 +43,6 @@ function toIntText(s: string): number | bigint {
   const m = /^\s*([+-]?\d+)/.exec(s);
   if (!m) throw new QueryRuntimeError(`Runtime Error: "${s}" is not an integer.`);
   return canonical(BigInt(m[1]));
-}
-
-/** getvid(): the row, made unique across vertex types by the type's position in the graph. */
-function vertexVid(type: string, row: number, types: readonly string[]): number {
-  return row * types.length + types.indexOf(type);
-}
-
-/** getvid() of the vertex with run index `gid` (SELECT kernels bind aliases by run index). */
-export function vidOfGid(ctx: RunContext, gid: number, types: readonly string[]): number {
-  const i = ctx.typeIndexAt(gid);
-  return vertexVid(ctx.typeNameAt(i), gid - ctx.typeStartAt(i), types);
 }
 
 const FUNCTIONS: Record<string, (cx: Cx, e: Call) => Typed> = {

@@ -8,7 +8,7 @@
 import type { Expr } from '../gsql/ast-query.js';
 import { cellArray, DenseKind, INT32_SPILL } from './accum-dense.js';
 import { compileExpr } from './expr-support.js';
-import { vidOfGid } from './functions.js';
+import { vidOfGid } from './vid.js';
 import { edgeFilters, outdegreeOfGid } from './methods.js';
 import type { Cx, VertexAccum } from './scope.js';
 import { isFloat, isInteger, isNumeric, T, type QType } from './types.js';

@@ -123,6 +123,7 @@ const __dec = (v) => {
   if (v !== null && typeof v === 'object') {
     if (typeof v.$int === 'string') return BigInt(v.$int);
     if (Array.isArray(v.$map)) { const m = new Map(); for (const [k, x] of v.$map) m.set(__dec(k), __dec(x)); return m; }
+    const o = {}; for (const k of Object.keys(v)) o[k] = __dec(v[k]); return o;
   }
   return v;
 };`;
@@ -194,6 +195,9 @@ function encodeWire(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(encodeWire);
   if (v instanceof Set) return [...v].map(encodeWire);
   if (v instanceof Map) return { $map: [...v].map(([k, x]) => [encodeWire(k), encodeWire(x)]) };
+  // A tuple, as an object keyed by field name.
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, encodeWire(x)]));
   return v;
 }
 

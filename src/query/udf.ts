@@ -16,7 +16,9 @@ import type { Cx, Typed } from './scope.js';
 import { accumValueType, typeText, T, type QType } from './types.js';
 import { loadUdfModule, UdfError, type UdfModule } from './udf-module.js';
 import { collectionItems, MapAccum } from './accumulators.js';
-import { canonical, QueryRuntimeError, Vtx } from './values.js';
+import { canonical, QueryRuntimeError, TupleVal, Vtx } from './values.js';
+import { vertexOfVid, vertexVid } from './vid.js';
+import type { RunContext } from './context.js';
 
 /** The UDF files TigerGraph knows by name; Ocelot keeps their text in the catalog. */
 export const UDF_FILES = ['ExprFunctions', 'ExprUtil', 'TokenBank'] as const;
@@ -80,7 +82,7 @@ export function udfFunctions(text: string, isBuiltin: (name: string) => boolean)
   for (const x of module.exports) {
     const fn: UdfFunction = {
       name: x.name,
-      params: x.params.map((p, i) => udfType(p, `parameter ${i + 1} of ${x.name}`)),
+      params: x.params.map((p, i) => udfParamType(p, `parameter ${i + 1} of ${x.name}`)),
       returns: udfType(x.returns, `the return type of ${x.name}`),
       module,
     };
@@ -96,6 +98,13 @@ export function udfFunctions(text: string, isBuiltin: (name: string) => boolean)
 
 const BASE = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME']);
 
+/** A parameter of type `TUPLE` takes any tuple (as TigerGraph's template UDFs over tuples do). */
+const ANY_TUPLE: QType = { kind: 'TUPLE', name: '', fields: [] };
+
+function udfParamType(text: string, what: string): QType {
+  return text.trim().toUpperCase() === 'TUPLE' ? ANY_TUPLE : udfType(text, what);
+}
+
 /** A GSQL type name of a UDF signature as a QType (accumulators stand for their values). */
 function udfType(text: string, what: string): QType {
   let te: TypeExpr;
@@ -108,6 +117,7 @@ function udfType(text: string, what: string): QType {
   }
   const conv = (t: TypeExpr): QType => {
     if (t.kind === 'base' && BASE.has(t.name)) return { kind: t.name };
+    if (t.kind === 'vertex') return { kind: 'VERTEX', vertexType: t.vertexType };
     if (t.kind === 'collection') return { kind: t.collection, elem: conv(t.element) };
     if (t.kind === 'map') return { kind: 'MAP', key: scalar(t.key), value: conv(t.value) };
     if (t.kind === 'accum') {
@@ -133,13 +143,13 @@ function udfType(text: string, what: string): QType {
       }
     }
     throw new UdfError(
-      `${what}: a UDF takes and returns base types, collections and maps of them, not ${text}`,
+      `${what}: a UDF takes and returns base types, VERTEX and collections and maps of them, and takes TUPLE; not ${text}`,
     );
   };
   const scalar = (t: TypeExpr | undefined): QType => {
     const q = t && conv(t);
-    if (!q || !BASE.has(q.kind))
-      throw new UdfError(`${what}: collections of a UDF hold base types, not ${text}`);
+    if (!q || !(BASE.has(q.kind) || q.kind === 'VERTEX'))
+      throw new UdfError(`${what}: collections of a UDF hold base types or VERTEX, not ${text}`);
     return q;
   };
   return conv(te);
@@ -167,9 +177,14 @@ export function compileUdfCall(
     throw compileError(e.pos, `${fn.name}() takes ${fn.params.length} arguments, not ${e.args.length}`);
   const args = e.args.map((a, i) => {
     const x = compileExpr(cx, a);
-    return coerce(fn.params[i], { ...x, t: valueType(x.t) }, a.pos, `argument ${i + 1} of ${fn.name}()`);
+    const t = valueType(x.t);
+    const what = `argument ${i + 1} of ${fn.name}()`;
+    if (fn.params[i] !== ANY_TUPLE) return coerce(fn.params[i], { ...x, t }, a.pos, what);
+    if (t.kind !== 'TUPLE') throw compileError(a.pos, `${what} needs a tuple, not ${typeText(t)}`);
+    return x.f;
   });
   const { name, returns, module } = fn;
+  const types = cx.vertexTypeNames();
   return {
     t: returns,
     f: (ctx) => {
@@ -177,13 +192,13 @@ export function compileUdfCall(
       try {
         out = module.call(
           name,
-          args.map((f) => plain(f(ctx))),
+          args.map((f) => plain(f(ctx), types)),
         );
       } catch (err) {
         if (err instanceof UdfError) throw new QueryRuntimeError(`Runtime Error: ${err.message}`);
         throw err;
       }
-      return checked(out, returns, name);
+      return checked(out, returns, name, ctx, types);
     },
   };
 }
@@ -198,18 +213,24 @@ function valueType(t: QType): QType {
   return t;
 }
 
-/** A run-time value as a UDF receives it: accumulators as their values, sets and bags as arrays. */
-function plain(v: unknown): unknown {
+/**
+ * A run-time value as a UDF receives it: accumulators as their values, sets and bags as arrays,
+ * tuples as objects keyed by field name, vertices as their getvid() numbers.
+ */
+function plain(v: unknown, types: readonly string[]): unknown {
+  if (v instanceof Vtx) return vertexVid(v.type, v.row, types);
+  if (v instanceof TupleVal)
+    return Object.fromEntries(v.type.fields.map((f, i) => [f.name, plain(v.values[i], types)]));
   if (v instanceof MapAccum)
-    return new Map([...v.entries.values()].map((e) => [e.key, plain(e.acc.value())]));
-  if (v instanceof Map) return new Map([...v].map(([k, x]) => [k, plain(x)]));
-  if (Array.isArray(v) || v instanceof Set || (typeof v === 'object' && v !== null && !(v instanceof Vtx)))
-    return collectionItems(v instanceof Set ? [...v] : v).map(plain);
+    return new Map([...v.entries.values()].map((e) => [plain(e.key, types), plain(e.acc.value(), types)]));
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [plain(k, types), plain(x, types)]));
+  if (Array.isArray(v) || v instanceof Set || (typeof v === 'object' && v !== null))
+    return collectionItems(v instanceof Set ? [...v] : v).map((x) => plain(x, types));
   return v;
 }
 
 /** A UDF's result in run-time form, checked against its declared type. */
-function checked(v: unknown, t: QType, fn: string): unknown {
+function checked(v: unknown, t: QType, fn: string, ctx: RunContext, types: readonly string[]): unknown {
   const bad = (): never => {
     throw new QueryRuntimeError(
       `Runtime Error: ${fn}() returned ${JSON.stringify(typeof v === 'bigint' ? String(v) : v) ?? String(v)}, not ${typeText(t)}.`,
@@ -231,16 +252,24 @@ function checked(v: unknown, t: QType, fn: string): unknown {
       return typeof v === 'string' ? v : bad();
     case 'BOOL':
       return typeof v === 'boolean' ? v : bad();
+    case 'VERTEX': {
+      if (typeof v !== 'number' && typeof v !== 'bigint') return bad();
+      const x = vertexOfVid(ctx, Number(v), types, `${fn}() returned a vertex`);
+      if (t.vertexType !== undefined && x.type !== t.vertexType) bad();
+      return x;
+    }
     case 'LIST':
     case 'BAG':
-      return Array.isArray(v) ? v.map((x) => checked(x, t.elem, fn)) : bad();
+      return Array.isArray(v) ? v.map((x) => checked(x, t.elem, fn, ctx, types)) : bad();
     case 'SET': {
       if (!Array.isArray(v)) return bad();
-      return [...new Set(v.map((x) => checked(x, t.elem, fn)))];
+      return [...new Set(v.map((x) => checked(x, t.elem, fn, ctx, types)))];
     }
     case 'MAP':
       if (!(v instanceof Map)) return bad();
-      return new Map([...v].map(([k, x]) => [checked(k, t.key, fn), checked(x, t.value, fn)]));
+      return new Map(
+        [...v].map(([k, x]) => [checked(k, t.key, fn, ctx, types), checked(x, t.value, fn, ctx, types)]),
+      );
     default:
       return bad();
   }

@@ -126,18 +126,71 @@ export const twice = { params: ['INT'], returns: 'INT', fn: (x) => x * 2 };`;
   );
   assert.throws(
     () =>
-      udfFunctions(
-        `export const f = { params: ['VERTEX'], returns: 'INT', fn: (x) => x };`,
-        isBuiltinFunction,
-      ),
+      udfFunctions(`export const f = { params: ['EDGE'], returns: 'INT', fn: (x) => x };`, isBuiltinFunction),
     {
       message:
-        'parameter 1 of f: a UDF takes and returns base types, collections and maps of them, not VERTEX',
+        'parameter 1 of f: a UDF takes and returns base types, VERTEX and collections and maps of them, and takes TUPLE; not EDGE',
     },
   );
   const g = graph(`export const f = { params: ['INT'], returns: 'NOPE', fn: (x) => '' + x };`);
   assert.match(
     compileErrorOf(g, 'CREATE QUERY q() FOR GRAPH g { PRINT nothing(); }'),
-    /the ExprFunctions file does not load: the return type of f: a UDF takes and returns base types, collections and maps of them, not NOPE/,
+    /the ExprFunctions file does not load: the return type of f: a UDF takes and returns base types, VERTEX and collections and maps of them, and takes TUPLE; not NOPE/,
   );
+});
+
+test('a TUPLE parameter takes any tuple, as an object keyed by field name', async () => {
+  const g = graph(
+    `export const key_of = { params: ['TUPLE'], returns: 'INT', fn: (t) => t.pattern_key * 10 + t.suffix_key };`,
+  );
+  assert.deepEqual(
+    await runText(
+      g,
+      `CREATE QUERY q() FOR GRAPH g {
+         TYPEDEF TUPLE<INT pattern_key, INT suffix_key> key_pair;
+         MaxAccum<key_pair> @@best;
+         MapAccum<INT, MaxAccum<key_pair>> @@m;
+         @@best += key_pair(3, 4);
+         @@best += key_pair(7, 1);
+         @@m += (1 -> key_pair(2, 5));
+         PRINT key_of(@@best) AS a, key_of(@@m.get(1)) AS b;
+       }`,
+    ),
+    [{ a: 71, b: 25 }],
+  );
+  assert.match(
+    compileErrorOf(g, 'CREATE QUERY q() FOR GRAPH g { PRINT key_of(3); }'),
+    /argument 1 of key_of\(\) needs a tuple, not INT/,
+  );
+  assert.throws(
+    () =>
+      udfFunctions(`export const f = { params: [], returns: 'TUPLE', fn: () => ({}) };`, isBuiltinFunction),
+    /the return type of f: a UDF takes and returns base types, VERTEX and collections and maps of them, and takes TUPLE; not TUPLE/,
+  );
+});
+
+test('a VERTEX crosses as its getvid() number, and a returned number must be a live vertex', async () => {
+  const g = graph(
+    `export const same = { params: ['VERTEX'], returns: 'VERTEX<V>', fn: (v) => v };
+export const to_list = { params: ['ListAccum<INT>'], returns: 'ListAccum<VERTEX>', fn: (l) => l };
+export const nowhere = { params: [], returns: 'VERTEX', fn: () => 12345 };`,
+  ).addVertex('V', 'b', { n: 8 });
+  assert.deepEqual(
+    await runText(
+      g,
+      `CREATE QUERY q() FOR GRAPH g {
+         ListAccum<INT> @@vids;
+         ListAccum<VERTEX> @@back;
+         S = {V.*};
+         S = SELECT s FROM S:s ACCUM @@vids += getvid(s);
+         VERTEX<V> x = same(to_vertex("b", "V"));
+         @@back = to_list(@@vids);
+         PRINT x.n AS n, @@back AS back;
+       }`,
+    ),
+    [{ n: 8, back: ['a', 'b'] }],
+  );
+  await assert.rejects(runText(g, 'CREATE QUERY q() FOR GRAPH g { PRINT nowhere(); }'), {
+    message: 'Runtime Error: nowhere() returned a vertex: 12345 is not the getvid() of a vertex.',
+  });
 });

@@ -123,7 +123,7 @@ export interface Catalog {
   security?: SecurityState;
   /**
    * TigerGraph's UDF files by name (`ExprFunctions`, `ExprUtil`, `TokenBank`): in Ocelot,
-   * JavaScript module texts (src/query/udf-module.ts); absent until the first PUT.
+   * JavaScript module texts (src/util/udf-module.ts); absent until the first PUT.
    */
   udfFiles?: { name: string; text: string }[];
   /** GSQL packages (`lib`, `lib.sub`) and their functions (src/query/gsql-functions.ts). */

@@ -41,6 +41,8 @@ import {
   type StmtExec,
 } from './targets.js';
 import { compileTempTable } from './temp-table.js';
+import { userTokenFunctions } from './token-bank.js';
+import { TokenFunctionError, type TokenFunction } from './token-functions.js';
 
 export type { StmtExec };
 
@@ -123,6 +125,7 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
   if (!graph) throw jobError(`Graph "${graphName}" does not exist.`, ast);
   const types = graphTypes(catalog, graph);
   const tupleNames = new Map(catalog.tuples.map((t) => [t.name.toLowerCase(), t.fields.length]));
+  const userFunctions = tokenBankOf(catalog, ast);
   const headers = new Map(ast.headers.map((h) => [h.name, h.columns]));
 
   const filevars = new Map<string, FilenameDef>();
@@ -203,6 +206,7 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
     slots: plan.slots,
     namedAllowed: plan.format.header || plan.format.json || plan.format.userHeader !== undefined,
     tupleNames,
+    userFunctions,
   });
 
   const vertexType = (name: string, at: { line: number; column: number }): VertexType => {
@@ -272,7 +276,13 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
         );
       if (stmt.using.length > 0)
         throw jobError('A LOAD from a TEMP_TABLE takes no USING options.', stmt.using[0]);
-      scope = { slots: new ColumnSlots(), fixedColumns: table.columns, namedAllowed: true, tupleNames };
+      scope = {
+        slots: new ColumnSlots(),
+        fixedColumns: table.columns,
+        namedAllowed: true,
+        tupleNames,
+        userFunctions,
+      };
       needs = { maxPosition: -1 };
       const consumers = table.consumers;
       const width = table.columns.length;
@@ -417,4 +427,17 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
     }
   }
   return { name: ast.name, graph: graph.name, filenames: ast.filenames, inputs: [...inputs.values()] };
+}
+
+/** The TokenBank functions a job may call; a TokenBank that no longer loads fails the job's compile. */
+function tokenBankOf(
+  catalog: Catalog,
+  at: { line: number; column: number },
+): ReadonlyMap<string, TokenFunction> {
+  try {
+    return userTokenFunctions(catalog);
+  } catch (e) {
+    if (e instanceof TokenFunctionError) throw jobError(e.message, at);
+    throw e;
+  }
 }

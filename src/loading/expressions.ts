@@ -6,7 +6,12 @@
  */
 import type { LoadCond, LoadExpr } from '../gsql/ast-loading.js';
 import { MapPairs, TupleFields, type Produced } from './convert.js';
-import { TokenFunctionError, tokenFunction, tokenFunctionNames } from './token-functions.js';
+import {
+  TokenFunctionError,
+  tokenFunction,
+  tokenFunctionNames,
+  type TokenFunction,
+} from './token-functions.js';
 
 export interface Row {
   readonly count: number;
@@ -92,6 +97,8 @@ export interface ExprScope {
   namedAllowed: boolean;
   /** Names of user-defined tuples (for constructors such as Secret_Info($2, $3)). */
   tupleNames: ReadonlyMap<string, number>;
+  /** The catalog's TokenBank functions (token-bank.ts), by exact name. */
+  userFunctions: ReadonlyMap<string, TokenFunction>;
 }
 
 export type RowFn = (row: Row) => string;
@@ -141,7 +148,7 @@ export function compileToken(e: LoadExpr, scope: ExprScope, needs: Needs): RowFn
     }
     case 'call': {
       const lower = e.name.toLowerCase();
-      const fn = tokenFunction(lower);
+      const fn = tokenFunction(lower) ?? scope.userFunctions.get(e.name);
       if (!fn) {
         if (
           lower === 'split' ||
@@ -152,7 +159,7 @@ export function compileToken(e: LoadExpr, scope: ExprScope, needs: Needs): RowFn
           throw jobError(`${e.name}() does not yield a single token and cannot be used here.`, e);
         }
         throw jobError(
-          `Unknown token function "${e.name}"; known functions: ${tokenFunctionNames().join(', ')}, SPLIT, flatten, flatten_json_array.`,
+          `Unknown token function "${e.name}"; known functions: ${[...tokenFunctionNames(), ...scope.userFunctions.keys()].join(', ')}, SPLIT, flatten, flatten_json_array.`,
           e,
         );
       }

@@ -1,14 +1,15 @@
 /**
  * PUT and GET of the UDF files (`ExprFunctions`, `ExprUtil`, `TokenBank`), for the shell's
  * statements and the GSQL server's `/gsql/v1/udt/files/…` endpoints. A PUT is refused unless the
- * server allows it; an ExprFunctions or TokenBank text must load as a UDF module (see
- * udf-module.ts), and nothing changes when it does not.
+ * server allows it; an ExprFunctions text must load as a UDF module (see util/udf-module.ts) and a
+ * TokenBank text as token functions (loading/token-bank.ts), and nothing changes when it does not.
  */
 import type { Catalog } from '../catalog/types.js';
 import { QueryRegistryError } from './errors.js';
 import { isBuiltinFunction } from './functions.js';
 import { udfFileText, udfFunctions, udfPutAllowed, UDF_FILES, withUdfFile, type UdfFileName } from './udf.js';
-import { loadUdfModule, UdfError } from './udf-module.js';
+import { tokenBankFunctions } from '../loading/token-bank.js';
+import { UdfError } from '../util/udf-module.js';
 
 interface CatalogHolder {
   readonly catalog: Catalog;
@@ -37,7 +38,7 @@ export async function putUdfFile(db: CatalogHolder, name: UdfFileName, text: str
   try {
     if (name === 'ExprFunctions' && text.trim() !== '')
       shadowed = udfFunctions(text, isBuiltinFunction).shadowed;
-    if (name === 'TokenBank' && text.trim() !== '') loadUdfModule(text);
+    if (name === 'TokenBank' && text.trim() !== '') tokenBankFunctions(text);
   } catch (e) {
     if (e instanceof UdfError) throw new QueryRegistryError(`PUT ${name} failed: ${e.message}`);
     throw e;

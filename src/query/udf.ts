@@ -1,6 +1,6 @@
 /**
  * User-defined expression functions: the `ExprFunctions` file of the catalog (a JavaScript module,
- * see udf-module.ts) as GSQL functions. Its exports' type names are read as GSQL types (base
+ * see util/udf-module.ts) as GSQL functions. Its exports' type names are read as GSQL types (base
  * types, lists and maps of those (nested too), sets and bags of base types, and the accumulators
  * whose values those are), so calls
  * are type checked like built-in ones; arguments and results are checked against them at run time.
@@ -14,7 +14,7 @@ import { compileError } from './errors.js';
 import { coerce, compileExpr } from './expr-support.js';
 import type { Cx, Typed } from './scope.js';
 import { accumValueType, typeText, T, type QType } from './types.js';
-import { loadUdfModule, UdfError, type UdfModule } from './udf-module.js';
+import { loadUdfModule, UdfError, type UdfModule } from '../util/udf-module.js';
 import { collectionItems, MapAccum } from './accumulators.js';
 import { canonical, QueryRuntimeError, TupleVal, Vtx } from './values.js';
 import { vertexOfVid, vertexVid } from './vid.js';

@@ -6,7 +6,12 @@ import { parseCond } from '../../src/gsql/parser-loading.js';
 import { ArrayRow, ColumnSlots, compileCond, type ExprScope } from '../../src/loading/expressions.js';
 
 function cond(text: string): (tokens: string[]) => boolean {
-  const scope: ExprScope = { slots: new ColumnSlots(), namedAllowed: false, tupleNames: new Map() };
+  const scope: ExprScope = {
+    slots: new ColumnSlots(),
+    namedAllowed: false,
+    tupleNames: new Map(),
+    userFunctions: new Map(),
+  };
   const f = compileCond(parseCond(new Parser(text, tokenize(text))), scope, { maxPosition: -1 });
   return (tokens) => f(new ArrayRow(tokens));
 }

@@ -2,7 +2,7 @@
  * The UDF file endpoints pyTigerGraph's getUDF/installUDF use: 4.x GET/PUT
  * /gsql/v1/udt/files/{ExprFunctions|ExprUtil|TokenBank} and 3.x GET/PUT
  * /gsqlserver/gsql/userdefinedfunction?filename=…; the PUT body is the file's text. In Ocelot the
- * files are JavaScript modules (see src/query/udf-module.ts); a PUT is refused unless the server
+ * files are JavaScript modules (see src/util/udf-module.ts); a PUT is refused unless the server
  * allows it (`--allow-udf-put`), and a module that does not load changes nothing.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -42,5 +42,5 @@ export { executeQuery, type QueryResult } from './run.js';
 export { selectKernels } from './select-kernel.js';
 export { attrTypeToQ, typeText, type QType } from './types.js';
 export { allowUdfPut, udfPutAllowed, type UdfFileName } from './udf.js';
-export { getUdfFile, putUdfFile, putUdfMessage, udfFileName } from './udf-files.js';
+export { checkUdfPutAllowed, getUdfFile, putUdfFile, putUdfMessage, udfFileName } from './udf-files.js';
 export { QueryRuntimeError } from './values.js';

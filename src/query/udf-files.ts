@@ -25,15 +25,20 @@ export function getUdfFile(db: { readonly catalog: Catalog }, name: UdfFileName)
   return udfFileText(db.catalog, name);
 }
 
+/** Throws QueryRegistryError unless this server allows PUT of UDF files. */
+export function checkUdfPutAllowed(db: object, name: UdfFileName): void {
+  if (!udfPutAllowed(db))
+    throw new QueryRegistryError(
+      `PUT ${name} is disabled on this server; start it with --allow-udf-put (OCELOT_ALLOW_UDF_PUT=true) to allow user-defined functions.`,
+    );
+}
+
 /**
  * Replaces a UDF file; throws QueryRegistryError when PUT is not allowed or the text is refused.
  * Returns the exported names that built-in functions shadow (calls of them reach the built-in).
  */
 export async function putUdfFile(db: CatalogHolder, name: UdfFileName, text: string): Promise<string[]> {
-  if (!udfPutAllowed(db))
-    throw new QueryRegistryError(
-      `PUT ${name} is disabled on this server; start it with --allow-udf-put (OCELOT_ALLOW_UDF_PUT=true) to allow user-defined functions.`,
-    );
+  checkUdfPutAllowed(db, name);
   let shadowed: string[] = [];
   try {
     if (name === 'ExprFunctions' && text.trim() !== '')

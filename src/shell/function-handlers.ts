@@ -5,7 +5,7 @@
  * inside the server's `--output-dir`.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { FileRootError, importRoots, resolveReadable, resolveWritable } from '../auth/file-roots.js';
 import type { Pos, QueryStatement } from '../gsql/ast-query.js';
 import {
   createFunction,
@@ -14,6 +14,7 @@ import {
   dropPackage,
   getUdfFile,
   installFunctions,
+  checkUdfPutAllowed,
   putUdfFile,
   putUdfMessage,
   QueryCompileError,
@@ -113,11 +114,14 @@ export async function handleFunctionStatement(s: FunctionStatement, ctx: ShellCo
     }
     case 'putUdfFile': {
       const name = fileOf(s);
+      await reported(s.pos, () => checkUdfPutAllowed(db, name));
       let text: string;
       try {
-        text = await readFile(s.path, 'utf8');
+        // The file is read on the server, from the import directories only (as loading jobs' files).
+        text = await readFile(resolveReadable(importRoots(ctx.importDirs ?? []), s.path), 'utf8');
       } catch (e) {
-        throw new ShellError(`PUT ${name} failed: cannot read ${s.path}: ${(e as Error).message}`, s.pos);
+        const why = e instanceof FileRootError ? e.reason : (e as Error).message;
+        throw new ShellError(`PUT ${name} failed: cannot read "${s.path}": ${why}`, s.pos);
       }
       const shadowed = await reported(s.pos, () => putUdfFile(db, name, text));
       ctx.print(putUdfMessage(name, shadowed));
@@ -131,14 +135,16 @@ export async function handleFunctionStatement(s: FunctionStatement, ctx: ShellCo
         return;
       }
       const dir = ctx.outputDir;
-      const target = dir === undefined ? undefined : resolve(dir, s.path);
-      if (
-        dir === undefined ||
-        target === undefined ||
-        relative(dir, target).startsWith('..') ||
-        isAbsolute(relative(dir, target))
-      )
-        throw new ShellError(`GET ${name} TO writes only inside the server's --output-dir`, s.pos);
+      let target: string;
+      try {
+        target = resolveWritable(
+          dir === undefined ? undefined : { dir, name: `the output directory ${dir}` },
+          s.path,
+        );
+      } catch (e) {
+        if (!(e instanceof FileRootError)) throw e;
+        throw new ShellError(`GET ${name} TO failed: cannot write "${s.path}": ${e.reason}`, s.pos);
+      }
       await writeFile(target, text);
       ctx.print(`GET ${name} successfully.`);
       return;

@@ -34,6 +34,7 @@ CREATE LOADING JOB j FOR GRAPH social {
 RUN LOADING JOB j USING f="${data}"`,
       { user: 'tigergraph', graph: 'social' },
       (x) => (out += x),
+      { importDirs: [t.dir] },
     );
     assert.equal(code, 0, out);
     const r = t.db.read();
@@ -59,6 +60,7 @@ RUN LOADING JOB j USING f="${data}"`,
 RUN LOADING JOB k USING f="${data}"`,
       { user: 'tigergraph', graph: 'social' },
       (x) => (out += x),
+      { importDirs: [t.dir] },
     );
     assert.match(out, /broken\(\): returned x, not INT/);
   } finally {

@@ -26,7 +26,9 @@ let db: Database;
 
 async function gsql(text: string): Promise<string> {
   let out = '';
-  const code = await runScript(db, text, { user: 'tigergraph', graph: 'snb' }, (t) => (out += t));
+  const code = await runScript(db, text, { user: 'tigergraph', graph: 'snb' }, (t) => (out += t), {
+    importDirs: [dir],
+  });
   assert.equal(code, 0, out);
   return out;
 }

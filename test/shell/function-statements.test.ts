@@ -16,13 +16,10 @@ let db: Database;
 
 async function gsql(text: string, outputDir?: string): Promise<{ code: number; out: string }> {
   let out = '';
-  const code = await runScript(
-    db,
-    text,
-    { user: 'tigergraph', graph: 'g' },
-    (t) => (out += t),
-    outputDir === undefined ? {} : { outputDir },
-  );
+  const code = await runScript(db, text, { user: 'tigergraph', graph: 'g' }, (t) => (out += t), {
+    importDirs: [dir],
+    ...(outputDir === undefined ? {} : { outputDir }),
+  });
   return { code, out };
 }
 
@@ -100,6 +97,11 @@ export const reverse = { params: ['STRING'], returns: 'STRING', fn: (s) => 'mine
   assert.match(r.out, /PUT ExprFunctions is disabled on this server; start it with --allow-udf-put/);
   allowUdfPut(db, true);
   try {
+    r = await gsql('PUT ExprFunctions FROM "/etc/hostname"');
+    assert.match(
+      r.out,
+      /PUT ExprFunctions failed: cannot read "\/etc\/hostname": it is outside the import directory/,
+    );
     writeFileSync(join(dir, 'bad.mjs'), `import x from 'y';`);
     r = await gsql(`PUT ExprFunctions FROM "${join(dir, 'bad.mjs')}"`);
     assert.match(r.out, /PUT ExprFunctions failed: line 1: a UDF module cannot import other modules/);
@@ -117,8 +119,13 @@ export const reverse = { params: ['STRING'], returns: 'STRING', fn: (s) => 'mine
     r = await gsql('GET ExprFunctions TO "copy.mjs"', dir);
     assert.equal(r.code, 0, r.out);
     assert.equal(readFileSync(join(dir, 'copy.mjs'), 'utf8'), readFileSync(file, 'utf8'));
-    r = await gsql('GET ExprFunctions TO "/tmp/outside.mjs"', join(dir, 'out'));
-    assert.match(r.out, /GET ExprFunctions TO writes only inside the server's --output-dir/);
+    r = await gsql('GET ExprFunctions TO "/tmp/outside.mjs"', dir);
+    assert.match(
+      r.out,
+      /GET ExprFunctions TO failed: cannot write "\/tmp\/outside\.mjs": it is outside the output directory/,
+    );
+    r = await gsql('GET ExprFunctions TO "copy.mjs"');
+    assert.match(r.out, /GET ExprFunctions TO failed: cannot write "copy\.mjs": this server writes no files/);
   } finally {
     allowUdfPut(db, false);
   }

@@ -177,7 +177,12 @@ function declareAliases(
   const bound = hops.map((h) => {
     declareVertex(h.from);
     let slot = -1;
-    if (h.alias !== undefined) slot = cx.declare(h.alias, h.type, h.span.pos, true).slot;
+    if (h.alias !== undefined) {
+      const binding = cx.declare(h.alias, h.type, h.span.pos, true);
+      slot = binding.slot;
+      const named = h.atoms.map((a) => (a.dynamic ? undefined : a.edgeType));
+      if (named.every((n) => n !== undefined)) binding.edgeTypes = [...new Set(named)];
+    }
     declareVertex(h.to);
     return { ...h, slot };
   });

@@ -8,7 +8,7 @@ import { compileLoadAccum } from './file-seeds.js';
 import type { Expr, Pos, Stmt } from '../gsql/ast-query.js';
 import { collectionItems, Spread, type Accum } from './accumulators.js';
 import { accumRef } from './methods.js';
-import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './expr-support.js';
+import { coerce, compileExpr, edgeTypesOf, edgeTypesWith, vaccForUpdate, vertexAccumRef } from './expr-support.js';
 import { asVertexSet } from './compile-vset.js';
 import type { RunContext } from './context.js';
 import { attrUpdate } from './dml.js';
@@ -302,6 +302,9 @@ function compileAttrAssign(
   const of = owner.f;
   const name = target.name;
   const vertex = owner.t.kind === 'VERTEX';
+  // An edge alias over several types writes only the edges whose type has the attribute.
+  const owners =
+    owner.t.kind === 'EDGE' ? edgeTypesWith(cx, edgeTypesOf(cx, target.target, owner.t), name) : undefined;
   return (ctx) => {
     const o = of(ctx);
     const v = f(ctx);
@@ -311,6 +314,7 @@ function compileAttrAssign(
       ctx.dml.push((tx) => tx.setVertexAttrs(o.type, o.row, { [name]: attrUpdate(tx, v) }));
     } else {
       const h = (o as EdgeVal).handle;
+      if (!owners?.has(h.edgeType)) return Flow.Next;
       ctx.dml.push((tx) => tx.setEdgeAttrs(h, { [name]: attrUpdate(tx, v) }));
     }
     return Flow.Next;

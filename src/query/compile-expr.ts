@@ -4,7 +4,7 @@
  * compilers it dispatches to compile their operands.
  */
 import type { AttrType } from '../catalog/types.js';
-import type { Expr } from '../gsql/ast-query.js';
+import type { Expr, Pos } from '../gsql/ast-query.js';
 import type { Accum } from './accumulators.js';
 import { checkComparable, compileBinary } from './compile-binary.js';
 import { compileFunctionCall } from './function-call.js';
@@ -15,6 +15,8 @@ import { compileError } from './errors.js';
 import {
   compileExpr,
   compileNullTest,
+  edgeTypesOf,
+  edgeTypesWith,
   expectType,
   fromStored,
   prevValue,
@@ -35,7 +37,16 @@ import {
   typeText,
   type QType,
 } from './types.js';
-import { compareValues, EdgeVal, intArith, QueryRuntimeError, TupleVal, valuesEqual, Vtx } from './values.js';
+import {
+  compareValues,
+  EdgeVal,
+  intArith,
+  QueryRuntimeError,
+  toNumber,
+  TupleVal,
+  valuesEqual,
+  Vtx,
+} from './values.js';
 
 /** TigerGraph's predefined integer limits (`MinAccum<INT> @dist = GSQL_INT_MAX`). */
 const GSQL_CONSTANTS: Record<string, { t: QType; v: bigint }> = {
@@ -229,19 +240,42 @@ function compileField(cx: Cx, e: Expr & { kind: 'field' }): Typed {
   if (target.t.kind === 'EDGE') {
     if (name.toLowerCase() === 'type')
       return { t: T.STRING, f: (ctx) => (tf(ctx) as EdgeVal).handle.edgeType };
-    const types = target.t.edgeType ? [target.t.edgeType] : cx.edgeTypeNames();
-    const attr = types
-      .map((n) => cx.edgeType(n)?.attributes.find((a) => a.name === name))
-      .find((a) => a !== undefined);
-    if (!attr)
+    // An alias over several edge types reads the matched edge's own attribute; an edge whose type
+    // lacks it reads NULL, as a vertex alias over several types does.
+    const types = edgeTypesOf(cx, e.target, target.t);
+    const owners = edgeTypesWith(cx, types, name);
+    if (owners.size === 0)
       throw compileError(e.namePos, `"${name}" is not an attribute of edge type ${types.join(' or ')}`);
+    const t = edgeAttrType(cx, owners, name, e.namePos);
+    const toDouble = isFloat(t) && [...owners.values()].some((a) => !isFloat(attrTypeToQ(a, cx.catalog.tuples)));
     const tuples = cx.tuples;
     return {
-      t: attrTypeToQ(attr.type, cx.catalog.tuples),
-      f: (ctx) => fromStored(ctx, ctx.graph.edgeAttr((tf(ctx) as EdgeVal).handle, name), tuples),
+      t,
+      f: (ctx) => {
+        const { handle } = tf(ctx) as EdgeVal;
+        if (!owners.has(handle.edgeType)) return null;
+        const v = fromStored(ctx, ctx.graph.edgeAttr(handle, name), tuples);
+        return toDouble && v !== null ? toNumber(v) : v;
+      },
     };
   }
   throw compileError(e.namePos, `"${name}" cannot be read from a value of type ${typeText(target.t)}`);
+}
+
+/**
+ * The type of an attribute read through an edge alias over several types: the one type they
+ * share, or DOUBLE where they mix numeric types (`amount INT` in one, `amount DOUBLE` in another).
+ */
+function edgeAttrType(cx: Cx, owners: Map<string, AttrType>, name: string, pos: Pos): QType {
+  // One entry per edge type (a reverse type shares its forward type's attribute).
+  const byAttr = new Map<AttrType, string>();
+  for (const [n, a] of owners) if (!byAttr.has(a)) byAttr.set(a, n);
+  const types = [...byAttr.keys()].map((a) => attrTypeToQ(a, cx.catalog.tuples));
+  const first = typeText(types[0]);
+  if (types.every((t) => typeText(t) === first)) return types[0];
+  if (types.every(isNumeric)) return T.DOUBLE;
+  const each = [...byAttr.values()].map((n, i) => `${typeText(types[i])} in ${n}`).join(', ');
+  throw compileError(pos, `attribute "${name}" has different types in the alias's edge types: ${each}`);
 }
 
 function compileCase(cx: Cx, e: Expr & { kind: 'case' }): Typed {

@@ -20,6 +20,7 @@ import type { QueryGraph } from './graph.js';
 import { Cx } from './scope.js';
 import { typeText, type QType } from './types.js';
 import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
+import { parseDatetime } from '../util/datetime.js';
 import type { JsonValue } from '../util/json.js';
 import type { DmlOp } from './context.js';
 import type { QueryFile } from './file-output.js';
@@ -72,6 +73,17 @@ function constant(cx: Cx, e: Expr, t: QType, what: string): unknown {
       throw compileError(e.pos, `${what} must be a constant: ${err.message}`);
     throw compileError(e.pos, `${what} must be a constant`);
   }
+}
+
+/**
+ * A parameter's default. TigerGraph writes a DATETIME default as its text
+ * (`DATETIME d = "2020-01-01 00:00:00"`), read as a REST++ DATETIME argument is.
+ */
+function paramDefault(cx: Cx, e: Expr, t: QType, what: string): unknown {
+  if (t.kind !== 'DATETIME' || e.kind !== 'string') return constant(cx, e, t, what);
+  const d = parseDatetime(e.value);
+  if (d === undefined) throw compileError(e.pos, `${what} is not a DATETIME: "${e.value}"`);
+  return d;
 }
 
 function emptyGraph(catalog: Catalog): QueryGraph {
@@ -203,7 +215,7 @@ function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts:
     const slot = cx.declare(p.name, type, p.pos).slot;
     cx.paramSlots.add(slot);
     const param: CompiledParam & { slot: number } = { name: p.name, type, slot };
-    if (p.default) param.default = constant(cx, p.default, type, `the default of parameter ${p.name}`);
+    if (p.default) param.default = paramDefault(cx, p.default, type, `the default of parameter ${p.name}`);
     params.push(param);
   }
   const returns = def.returns ? compileType(cx, def.returns) : undefined;

@@ -174,6 +174,30 @@ export function vertexTypesOf(cx: Cx, e: Expr, t: QType): string[] {
   return cx.vertexTypeNames();
 }
 
+/** The edge types an EDGE value may have: its one type, its alias's types, or the graph's. */
+export function edgeTypesOf(cx: Cx, e: Expr, t: QType & { kind: 'EDGE' }): string[] {
+  if (t.edgeType) return [t.edgeType];
+  const types = e.kind === 'name' ? cx.lookup(e.name)?.edgeTypes : undefined;
+  return types ?? cx.edgeTypeNames();
+}
+
+/**
+ * Of `types`, those that have the attribute `name`, with its type there; a forward type's reverse
+ * type is listed with it (edge handles walked through it carry its name).
+ */
+export function edgeTypesWith(cx: Cx, types: readonly string[], name: string): Map<string, AttrType> {
+  const out = new Map<string, AttrType>();
+  for (const tn of types) {
+    const def = cx.edgeType(tn);
+    const a = def?.attributes.find((x) => x.name === name);
+    if (!def || !a) continue;
+    out.set(tn, a.type);
+    out.set(def.name, a.type);
+    if (def.reverseEdge) out.set(def.reverseEdge, a.type);
+  }
+  return out;
+}
+
 /** An attribute of a vertex type, including a primary id declared WITH primary_id_as_attribute. */
 export function vertexAttribute(vt: VertexType | undefined, name: string): { type: AttrType } | undefined {
   if (!vt) return undefined;

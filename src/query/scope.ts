@@ -54,6 +54,8 @@ export interface VarBinding {
   readonly: boolean;
   /** A SELECT alias: the vertex types it may take (empty: any). */
   aliasTypes?: string[];
+  /** A SELECT edge alias over named edge types: those types (absent: any edge type). */
+  edgeTypes?: string[];
 }
 
 export interface GlobalAccum {

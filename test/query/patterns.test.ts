@@ -147,11 +147,15 @@ test('repetition: shortest paths only, zero hops included by *, bounds on the sh
   assert.deepEqual(await reach('E>*..1'), ['1', '2']);
   assert.deepEqual(await reach('E>*3..4'), ['4', '5', '6']);
   assert.deepEqual(await reach('<E*'), ['1']);
-  // 2 is on a cycle, but its shortest distance from itself is 0: *1.. does not reach it again.
-  assert.deepEqual(
-    ids((await run(g, 'S = SELECT t FROM Node:s -(E>*1..)- Node:t WHERE s.w == 2; PRINT S;'))[0].S),
-    ['3', '4', '5', '6'],
-  );
+  // 2 is on the cycle 2-3-5-6-2: *1.. reaches it again at distance 4, *1..3 does not.
+  const from2 = async (pattern: string): Promise<string[]> =>
+    ids((await run(g, `S = SELECT t FROM Node:s -(${pattern})- Node:t WHERE s.w == 2; PRINT S;`))[0].S);
+  assert.deepEqual(await from2('E>*1..'), ['2', '3', '4', '5', '6']);
+  assert.deepEqual(await from2('E>*4'), ['2']);
+  assert.deepEqual(await from2('E>*1..3'), ['3', '4', '5', '6']);
+  assert.deepEqual(await from2('<E*1..'), ['1', '2', '3', '5', '6']);
+  // Undirected steps walk back over the edge they left by: the start is not reached again.
+  assert.deepEqual(await from2('U*1..1'), ['1', '3', '6', '9']);
   // Figure 3: two shortest paths from 1 to 5 (1-2-3-4-5, 1-2-6-4-5): ACCUM runs once per path.
   const [paths] = await run(
     g,

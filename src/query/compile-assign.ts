@@ -8,7 +8,14 @@ import { compileLoadAccum } from './file-seeds.js';
 import type { Expr, Pos, Stmt } from '../gsql/ast-query.js';
 import { collectionItems, Spread, type Accum } from './accumulators.js';
 import { accumRef } from './methods.js';
-import { coerce, compileExpr, edgeTypesOf, edgeTypesWith, vaccForUpdate, vertexAccumRef } from './expr-support.js';
+import {
+  coerce,
+  compileExpr,
+  edgeTypesOf,
+  edgeTypesWith,
+  vaccForUpdate,
+  vertexAccumRef,
+} from './expr-support.js';
 import { asVertexSet } from './compile-vset.js';
 import type { RunContext } from './context.js';
 import { attrUpdate } from './dml.js';

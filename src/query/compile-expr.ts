@@ -247,7 +247,8 @@ function compileField(cx: Cx, e: Expr & { kind: 'field' }): Typed {
     if (owners.size === 0)
       throw compileError(e.namePos, `"${name}" is not an attribute of edge type ${types.join(' or ')}`);
     const t = edgeAttrType(cx, owners, name, e.namePos);
-    const toDouble = isFloat(t) && [...owners.values()].some((a) => !isFloat(attrTypeToQ(a, cx.catalog.tuples)));
+    const toDouble =
+      isFloat(t) && [...owners.values()].some((a) => !isFloat(attrTypeToQ(a, cx.catalog.tuples)));
     const tuples = cx.tuples;
     return {
       t,

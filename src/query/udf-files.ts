@@ -16,13 +16,33 @@ interface CatalogHolder {
   changeCatalog(next: Catalog): Promise<void>;
 }
 
+/**
+ * What GET returns for a file never PUT, as TigerGraph returns its default ExprFunctions.hpp,
+ * ExprUtil.hpp and TokenBank.cpp (clients look for the file's name in it). Each is a module that
+ * loads as it is, so a client's GET-edit-PUT round trip starts from valid text.
+ */
+const DEFAULT_TEXT: Record<UdfFileName, string> = {
+  ExprFunctions: `// ExprFunctions: the user-defined functions queries call, as a JavaScript module (Ocelot's
+// form of TigerGraph's ExprFunctions.hpp). Export each function under the name queries call:
+//   export const echo = { params: ['STRING'], returns: 'STRING', fn: (s) => s };
+`,
+  ExprUtil: `// ExprUtil: helpers for ExprFunctions (Ocelot's form of TigerGraph's ExprUtil.hpp). Ocelot
+// keeps this file as it is given; ExprFunctions modules hold their own helpers.
+`,
+  TokenBank: `// TokenBank: the token functions loading jobs call, as a JavaScript module (Ocelot's form of
+// TigerGraph's TokenBank.cpp). Export each function under the name loading jobs call:
+//   export const shout = { params: ['STRING'], returns: 'STRING', fn: (s) => s.toUpperCase() };
+`,
+};
+
 /** The canonical UDF file name for `name` (any case), or undefined. */
 export function udfFileName(name: string): UdfFileName | undefined {
   return UDF_FILES.find((n) => n.toLowerCase() === name.toLowerCase());
 }
 
+/** A UDF file's text; a file never PUT (or PUT empty) reads as its default. */
 export function getUdfFile(db: { readonly catalog: Catalog }, name: UdfFileName): string {
-  return udfFileText(db.catalog, name);
+  return udfFileText(db.catalog, name) || DEFAULT_TEXT[name];
 }
 
 /** Throws QueryRegistryError unless this server allows PUT of UDF files. */
@@ -39,6 +59,8 @@ export function checkUdfPutAllowed(db: object, name: UdfFileName): void {
  */
 export async function putUdfFile(db: CatalogHolder, name: UdfFileName, text: string): Promise<string[]> {
   checkUdfPutAllowed(db, name);
+  // The default back (a client's GET-then-PUT) resets the file: it holds no function to load.
+  if (text === DEFAULT_TEXT[name]) text = '';
   let shadowed: string[] = [];
   try {
     if (name === 'ExprFunctions' && text.trim() !== '')

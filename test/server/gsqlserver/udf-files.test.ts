@@ -30,7 +30,59 @@ test('PUT is refused while the server does not allow UDF files; nothing changes'
     /PUT ExprFunctions is disabled on this server; start it with --allow-udf-put/,
   );
   const got = await call(`${s.gsql}/gsql/v1/udt/files/ExprFunctions`, { auth: ROOT_BASIC });
-  assert.deepEqual([got.status, got.body.error, got.body.results], [200, false, '']);
+  assert.deepEqual([got.status, got.body.error, got.body.results], [200, false, DEFAULT_EXPR_FUNCTIONS]);
+});
+
+const DEFAULT_EXPR_FUNCTIONS = `// ExprFunctions: the user-defined functions queries call, as a JavaScript module (Ocelot's
+// form of TigerGraph's ExprFunctions.hpp). Export each function under the name queries call:
+//   export const echo = { params: ['STRING'], returns: 'STRING', fn: (s) => s };
+`;
+const DEFAULT_EXPR_UTIL = `// ExprUtil: helpers for ExprFunctions (Ocelot's form of TigerGraph's ExprUtil.hpp). Ocelot
+// keeps this file as it is given; ExprFunctions modules hold their own helpers.
+`;
+
+test('files never PUT read as their defaults, which name the file (what getUDF looks for)', async () => {
+  for (const [file, text] of [
+    ['ExprFunctions', DEFAULT_EXPR_FUNCTIONS],
+    ['ExprUtil', DEFAULT_EXPR_UTIL],
+  ]) {
+    for (const url of [
+      `/gsql/v1/udt/files/${file}`,
+      `/gsqlserver/gsql/userdefinedfunction?filename=${file}`,
+    ]) {
+      const r = await call(`${s.gsql}${url}`, { auth: ROOT_BASIC });
+      assert.equal(r.status, 200, url);
+      assert.deepEqual(
+        r.body,
+        {
+          version: { edition: 'enterprise', api: 'v2', schema: 0 },
+          error: false,
+          message: '',
+          results: text,
+          code: 'REST-0000',
+        },
+        url,
+      );
+      assert.ok(text.includes(file));
+    }
+  }
+  const token = await call(`${s.gsql}/gsql/v1/udt/files/TokenBank`, { auth: ROOT_BASIC });
+  assert.match(String(token.body.results), /^\/\/ TokenBank: the token functions loading jobs call/);
+  // A client's GET-edit-PUT round trip: each default loads as it is.
+  allowUdfPut(s.db, true);
+  try {
+    for (const file of ['ExprFunctions', 'ExprUtil', 'TokenBank']) {
+      const text = (await call(`${s.gsql}/gsql/v1/udt/files/${file}`, { auth: ROOT_BASIC })).body.results;
+      const put = await call(`${s.gsql}/gsql/v1/udt/files/${file}`, {
+        method: 'PUT',
+        auth: ROOT_BASIC,
+        rawBody: String(text),
+      });
+      assert.deepEqual([put.status, put.body.message], [200, `PUT ${file} successfully.`]);
+    }
+  } finally {
+    allowUdfPut(s.db, false);
+  }
 });
 
 test('4.x and 3.x forms: PUT the module text, GET it back, queries call it', async () => {

@@ -234,9 +234,9 @@ test('statements of later issues are skipped as whole units, keeping text and po
 FOR GRAPH g {
   IF a > 1 THEN PRINT "}"; END;
 }
-CREATE PACKAGE lib
-DROP PACKAGE lib; ls
-SHOW PACKAGE lib (1,
+CREATE DATA_SOURCE S3 s1
+DROP DATA_SOURCE s1; ls
+SHOW DATA_SOURCE s1 (1,
   2)
 ls`;
   const items = parseScript(src);
@@ -246,10 +246,10 @@ ls`;
     ),
     [
       ['CREATE TEMPLATE QUERY', 1],
-      ['CREATE PACKAGE', 5],
-      ['DROP PACKAGE', 6],
+      ['CREATE DATA_SOURCE', 5],
+      ['DROP DATA_SOURCE', 6],
       ['ls', 6],
-      ['SHOW PACKAGE', 7],
+      ['SHOW DATA_SOURCE', 7],
       ['ls', 9],
     ],
   );
@@ -260,10 +260,10 @@ ls`;
     'CREATE TEMPLATE QUERY lib.q(INT a)\nFOR GRAPH g {\n  IF a > 1 THEN PRINT "}"; END;\n}',
   );
   // A newline inside a string literal is a lexical error: the statements on the lines before still parse.
-  const broken = parseScript('CREATE PACKAGE a\nls\nCREATE PACKAGE "a\nb"\nls');
+  const broken = parseScript('CREATE DATA_SOURCE a\nls\nCREATE DATA_SOURCE "a\nb"\nls');
   assert.deepEqual(
     broken.map((i) => (i.ok ? i.stmt.kind : `error@${i.error.line}:${i.error.column}`)),
-    ['unsupported', 'ls', 'error@3:16'],
+    ['unsupported', 'ls', 'error@3:20'],
   );
 });
 

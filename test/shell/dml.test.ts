@@ -155,6 +155,6 @@ test('DELETE vertices by condition and edges by pattern', async () => {
 });
 
 test('other unsupported statements still report themselves', async () => {
-  const r = await run('CREATE PACKAGE lib');
-  assert.ok(r.out.includes('CREATE PACKAGE is not supported yet.'), r.out);
+  const r = await run('CREATE DATA_SOURCE S3 s1');
+  assert.ok(r.out.includes('CREATE DATA_SOURCE is not supported yet.'), r.out);
 });

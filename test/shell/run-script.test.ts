@@ -310,11 +310,11 @@ test('DROP VERTEX/EDGE at top level refuse types in use; DROP GRAPH, DROP ALL, C
 
 test('statements of later issues report "not supported yet" and do not stop the script', async () => {
   const store = new MemoryStore();
-  const r = await run(store, 'CREATE PACKAGE lib\nCREATE VERTEX A (PRIMARY_ID id INT)');
+  const r = await run(store, 'CREATE DATA_SOURCE S3 s1\nCREATE VERTEX A (PRIMARY_ID id INT)');
   assert.equal(r.code, 212);
   assert.equal(
     r.output,
-    'CREATE PACKAGE is not supported yet. (line 1, column 1)\nSuccessfully created vertex types: [A].\n',
+    'CREATE DATA_SOURCE is not supported yet. (line 1, column 1)\nSuccessfully created vertex types: [A].\n',
   );
 });
 

@@ -57,7 +57,9 @@ test('the scope is the one the statement acts on: the graph it names, the graph 
       ['DROP_ALL', 'WRITE_SCHEMA', 'WRITE_LOADINGJOB', 'WRITE_QUERY', 'WRITE_USER'],
       undefined,
     ],
-    ['CREATE PACKAGE lib', 'social', 'CREATE PACKAGE is not supported yet.', undefined],
+    ['CREATE PACKAGE lib', 'social', ['WRITE_QUERY'], undefined],
+    ['PUT ExprFunctions FROM "f.mjs"', 'social', ['WRITE_FILE'], undefined],
+    ['CREATE DATA_SOURCE S3 s1', 'social', 'CREATE DATA_SOURCE is not supported yet.', undefined],
   ];
   for (const [text, inUse, expected, scope] of cases) {
     const r = required(text, inUse);

@@ -31,31 +31,6 @@ export default tseslint.config(
     },
   },
   {
-    // Cycles that predate the rule, all inside one layer: the query expression compiler and its
-    // helpers (functions, methods, vertex-set and binary operators) call each other recursively,
-    // as do the query parser's statement, SELECT and DML parsers. Only these files are exempt;
-    // breaking the recursion (passing the compiler/parser in instead of importing it) removes them.
-    files: [
-      'src/gsql/parser-query.ts',
-      'src/gsql/parser-query-dml.ts',
-      'src/gsql/parser-select.ts',
-      'src/query/attr-methods.ts',
-      'src/query/builtin-args.ts',
-      'src/query/compile-binary.ts',
-      'src/query/compile-expr.ts',
-      'src/query/compile-vset.ts',
-      'src/query/dml.ts',
-      'src/query/evaluate.ts',
-      'src/query/file-seeds.ts',
-      'src/query/functions.ts',
-      'src/query/json-values.ts',
-      'src/query/methods.ts',
-      'src/query/neighbor-methods.ts',
-      'src/query/print.ts',
-    ],
-    rules: { 'import-x/no-cycle': 'off' },
-  },
-  {
     // query/index.ts is the query layer's only door: code outside src/query (and its tests) may not
     // import the layer's internal modules.
     files: ['**/*.ts'],

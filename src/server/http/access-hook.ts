@@ -122,52 +122,85 @@ function publicBodyTooLarge(): RestError {
 
 export function installAccessHook(app: FastifyInstance, o: AccessHookOptions): void {
   const svc = AuthService.for(o.db);
+  // The route table is static: one lookup per registered route, not one per request.
+  const rules = new Map<string, ReturnType<typeof routeRule>>();
   const ruleOf = (request: FastifyRequest): ReturnType<typeof routeRule> | undefined => {
     const url = request.routeOptions.url;
     // No route (the not-found handler answers): nothing to authorize.
-    return url === undefined ? undefined : routeRule(o.listener, request.method, url);
+    if (url === undefined) return undefined;
+    const key = `${request.method} ${url}`;
+    let found = rules.get(key);
+    if (!found) rules.set(key, (found = routeRule(o.listener, request.method, url)));
+    return found;
+  };
+  const refused = (request: FastifyRequest, reply: FastifyReply, e: unknown, done: HookDone): void => {
+    if (!(e instanceof AuthError)) return done(e as Error);
+    if (hasBody(request)) void reply.header('Connection', 'close');
+    if (!o.refuse) return done(e);
+    // The refusal is the answer: the request goes no further.
+    void o.refuse(reply, e);
   };
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks: a request that needs no credentials (an open route, REST++ without
+  // authentication) passes without a promise; one that does waits for its check.
+  app.addHook('onRequest', (request, reply, done) => {
     const found = ruleOf(request);
-    if (!found) return undefined;
+    if (!found) return done();
+    let pending: Promise<void> | undefined;
     try {
-      await authorize(request, found, svc, o);
+      pending = authorize(request, found, svc, o);
     } catch (e) {
-      if (!(e instanceof AuthError)) throw e;
-      if (hasBody(request)) void reply.header('Connection', 'close');
-      if (o.refuse) return o.refuse(reply, e);
-      throw e;
+      return refused(request, reply, e, done);
     }
-    return undefined;
+    if (!pending) return done();
+    pending.then(
+      () => done(),
+      (e: unknown) => refused(request, reply, e, done),
+    );
   });
 
-  app.addHook('preParsing', async (request, reply, payload) => {
-    if (ruleOf(request)?.rule?.access.kind !== 'public') return payload;
+  app.addHook('preParsing', (request, reply, payload, done) => {
+    if (ruleOf(request)?.rule?.access.kind !== 'public') return done(null, payload);
     if (Number(request.headers['content-length'] ?? 0) > PUBLIC_BODY_LIMIT) {
       void reply.header('Connection', 'close');
-      throw publicBodyTooLarge();
+      return done(publicBodyTooLarge());
     }
     const capped = new BodyCap(reply);
     payload.on('error', (e) => capped.destroy(e));
-    return payload.pipe(capped);
+    done(null, payload.pipe(capped));
   });
 }
 
-async function authorize(
+type HookDone = (error?: Error) => void;
+
+/**
+ * The access check of a request: undefined when it is decided at once (allowed), a promise when a
+ * credential or the security state must be waited for; throws (AuthError) when refused at once.
+ */
+function authorize(
   request: FastifyRequest,
   found: { table: ListenerKind; rule: RouteRule | undefined; key: string },
   svc: AuthService,
   o: AccessHookOptions,
-): Promise<void> {
+): Promise<void> | undefined {
   const { table, rule, key } = found;
   if (!rule) {
     o.log?.(`[ocelot] refused ${o.listener} ${key}: the route has no access rule`);
     throw forbidden(`Access denied: the endpoint ${key} has no access rule.`);
   }
-  if (rule.access.kind === 'public') return;
+  if (rule.access.kind === 'public') return undefined;
   // REST++ without authentication (TigerGraph's default) asks for no credentials.
-  if (table === 'restpp' && !svc.restppAuth) return;
+  if (table === 'restpp' && !svc.restppAuth) return undefined;
+  return authenticate(request, rule, table, svc, o);
+}
+
+async function authenticate(
+  request: FastifyRequest,
+  rule: RouteRule,
+  table: ListenerKind,
+  svc: AuthService,
+  o: AccessHookOptions,
+): Promise<void> {
   const session =
     request.headers.authorization === undefined ? await o.sessionCredential?.(request) : undefined;
   const principal =

@@ -8,7 +8,7 @@ import type { Logger } from '../../util/logger.js';
 import { redactUrl } from './redact.js';
 
 export function installAccessLog(app: FastifyInstance, logger: Logger): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     logger.info(
       {
         reqId: request.id,
@@ -20,5 +20,6 @@ export function installAccessLog(app: FastifyInstance, logger: Logger): void {
       },
       'request',
     );
+    done();
   });
 }

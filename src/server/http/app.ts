@@ -19,7 +19,7 @@ import { EngineError } from '../../engine/api.js';
 import { installAccessHook, type AccessHookOptions } from './access-hook.js';
 import { DEFAULT_BODY_LIMIT, installRawBodyParser } from './body.js';
 import { installBrowserGuard, type BrowserPolicy } from './browser-guard.js';
-import { endpointNotFound, errorEnvelope, httpStatusForCode, RestError } from './envelope.js';
+import { endpointNotFound, errorEnvelope, httpStatusForCode, JsonText, RestError } from './envelope.js';
 import type { LatencyRecorder } from './latency.js';
 import { installResponseLimit } from './limits.js';
 import { parseQueryString, QueryParams } from './querystring.js';
@@ -95,17 +95,18 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
     }
   });
   installRawBodyParser(app);
-  app.setReplySerializer((payload) => stringifyJson(payload));
+  app.setReplySerializer((payload) => (payload instanceof JsonText ? payload.text : stringifyJson(payload)));
   installResponseLimit(app);
 
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
+  // Hooks on every request are callback hooks: an async hook costs a promise and a microtask turn.
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
     void reply.header('Connection', 'close');
-    throw new RestError('SYS-0001', 'The server is shutting down.');
+    done(new RestError('SYS-0001', 'The server is shutting down.'));
   });
   // Foreign pages first, then credentials: both before any body is read.
   installBrowserGuard(app, options.browser ?? {});
@@ -131,9 +132,10 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
 
   if (options.recorder) {
     const recorder = options.recorder;
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       const endpoint = request.routeOptions.config.endpoint;
       if (endpoint) recorder.record(endpoint, reply.elapsedTime, reply.statusCode === 408);
+      done();
     });
   }
   return app;

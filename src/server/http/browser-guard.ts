@@ -96,7 +96,8 @@ function corsHeaders(reply: FastifyReply, allowed: string): void {
 }
 
 export function installBrowserGuard(app: FastifyInstance, policy: BrowserPolicy): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook: no promise per request. A preflight is answered without calling `done`.
+  app.addHook('onRequest', (request, reply, done) => {
     const allowed = corsOrigin(policy, one(request.headers, 'origin'));
     if (allowed !== undefined) {
       corsHeaders(reply, allowed);
@@ -105,12 +106,13 @@ export function installBrowserGuard(app: FastifyInstance, policy: BrowserPolicy)
         request.method === 'OPTIONS' &&
         one(request.headers, 'access-control-request-method') !== undefined
       ) {
-        return reply
+        void reply
           .code(204)
           .header('Access-Control-Allow-Methods', ALLOWED_METHODS)
           .header('Access-Control-Allow-Headers', ALLOWED_HEADERS)
           .header('Access-Control-Max-Age', '600')
           .send();
+        return;
       }
     }
     const why = foreignOrigin(
@@ -118,9 +120,9 @@ export function installBrowserGuard(app: FastifyInstance, policy: BrowserPolicy)
       policy,
       () => (request.method === 'GET' || request.method === 'HEAD') && policy.navigable?.(request) === true,
     );
-    if (why === undefined) return undefined;
+    if (why === undefined) return done();
     // The body stays unread: the connection closes after the answer.
     void reply.header('Connection', 'close');
-    throw new RestError('REST-10016', crossOriginRefusal(why), { status: 403 });
+    done(new RestError('REST-10016', crossOriginRefusal(why), { status: 403 }));
   });
 }

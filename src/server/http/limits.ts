@@ -51,22 +51,27 @@ function size(bytes: number): string {
 /** Replaces a JSON answer larger than RESPONSE-LIMIT by the REST-4000 error TigerGraph gives. */
 export function installResponseLimit(app: FastifyInstance): void {
   // Malformed limit headers are refused before the route runs, so onSend never meets one.
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks (no promise per request); a throw inside one is the framework's error path too.
+  app.addHook('onRequest', (request, _reply, done) => {
     responseLimit(request);
     requestTimeoutMs(request);
+    done();
   });
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-    if (reply.statusCode >= 400) return payload;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+    if (reply.statusCode >= 400) return done(null, payload);
     const limit = responseLimit(request);
-    if (limit === undefined) return payload;
+    if (limit === undefined) return done(null, payload);
     const bytes = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    if (bytes <= limit) return payload;
+    if (bytes <= limit) return done(null, payload);
     void reply.code(httpStatusForCode('REST-4000')).type('application/json; charset=utf-8');
-    return stringifyJson(
-      errorEnvelope(
-        'REST-4000',
-        `The query response size is ${size(bytes)}, which exceeds limit ${size(limit)}.`,
+    done(
+      null,
+      stringifyJson(
+        errorEnvelope(
+          'REST-4000',
+          `The query response size is ${size(bytes)}, which exceeds limit ${size(limit)}.`,
+        ),
       ),
     );
   });

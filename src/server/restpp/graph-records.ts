@@ -6,7 +6,7 @@ import type { AttrType, Catalog } from '../../catalog/types.js';
 import { toJsonValue } from '../../catalog/json-value.js';
 import type { Value } from '../../catalog/value.js';
 import type { EdgeRecord, VertexRecord } from '../../engine/api.js';
-import type { JsonValue } from '../../util/json.js';
+import { stringifyJson, type JsonValue } from '../../util/json.js';
 import type { AttrTypes } from './graph-filter.js';
 
 const PLAIN: AttrType = { kind: 'STRING', compress: false };
@@ -42,6 +42,13 @@ export function attributesJson(
 
 export function vertexJson(rec: VertexRecord, types: AttrTypes, catalog: Catalog): VertexJson {
   return { v_id: rec.v_id, v_type: rec.v_type, attributes: attributesJson(rec.attributes, types, catalog) };
+}
+
+/** `stringifyJson(vertexJson(rec, types, catalog))`, written directly (the hot read paths). */
+export function vertexJsonText(rec: VertexRecord, types: AttrTypes, catalog: Catalog): string {
+  return `{"v_id":${JSON.stringify(rec.v_id)},"v_type":${JSON.stringify(rec.v_type)},"attributes":${stringifyJson(
+    attributesJson(rec.attributes, types, catalog),
+  )}}`;
 }
 
 export function edgeJson(rec: EdgeRecord, types: AttrTypes, catalog: Catalog): EdgeJson {

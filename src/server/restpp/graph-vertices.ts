@@ -8,7 +8,7 @@ import type { Value } from '../../catalog/value.js';
 import { EngineError, type ReadTx } from '../../engine/api.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
-import { okEnvelope, RestError, type Envelope } from '../http/envelope.js';
+import { JsonText, okEnvelope, okEnvelopeText, RestError, type Envelope } from '../http/envelope.js';
 import type { QueryParams } from '../http/querystring.js';
 import {
   bindFilter,
@@ -22,7 +22,7 @@ import {
   type FilterCondition,
   type SortKey,
 } from './graph-filter.js';
-import { vertexJson } from './graph-records.js';
+import { vertexJsonText } from './graph-records.js';
 import { Deadline, graphOf, vertexTypeOf } from './graph-request.js';
 import { vertexAttrTypes } from './graph-schema.js';
 import type { ParamSpec } from './endpoint-registry.js';
@@ -116,9 +116,18 @@ function selectRows(
   const limit = useLimit ? sel.limit : undefined;
   const earlyStop = limit !== undefined && sel.sort.length === 0;
   const out: number[] = [];
+  if (earlyStop) {
+    // Rows in the same ascending order as tx.rows(), without listing every live row first: a
+    // `limit=100` reads about 100 rows, not the whole type.
+    const end = tx.rowLimit(vt.name);
+    for (let row = 0; row < end && out.length < (limit as number); row++) {
+      deadline.check();
+      if (tx.isLive(vt.name, row) && pred(attrReader(tx, vt, row))) out.push(row);
+    }
+    return out;
+  }
   for (const row of tx.rows(vt.name)) {
     deadline.check();
-    if (earlyStop && out.length >= (limit as number)) break;
     if (pred(attrReader(tx, vt, row))) out.push(row);
   }
   sortRecords(out, sel.sort, (row, attr) => attrReader(tx, vt, row)(attr));
@@ -142,7 +151,7 @@ function withRead<T>(ctx: ServerContext, fn: (tx: ReadTx) => T): T {
 }
 
 /** GET /graph/{graph_name}/vertices/{vertex_type} */
-export function listVertices(ctx: ServerContext, request: FastifyRequest): Envelope {
+export function listVertices(ctx: ServerContext, request: FastifyRequest): Envelope | JsonText {
   const catalog = ctx.db.catalog;
   const vt = vertexTypeOf(catalog, graphOf(ctx, request), pathParam(request, 'vertex_type'));
   const q = queryOf(request);
@@ -155,7 +164,8 @@ export function listVertices(ctx: ServerContext, request: FastifyRequest): Envel
       return okEnvelope([{ v_type: vt.name, count: selectRows(tx, vt, sel, deadline, false).length }]);
     }
     const rows = selectRows(tx, vt, sel, deadline);
-    return okEnvelope(rows.map((row) => vertexJson(tx.vertex(vt.name, row, attrs), sel.types, tx.catalog)));
+    const texts = rows.map((row) => vertexJsonText(tx.vertex(vt.name, row, attrs), sel.types, tx.catalog));
+    return okEnvelopeText(`[${texts.join(',')}]`);
   });
 }
 
@@ -177,7 +187,7 @@ function lookupRow(tx: ReadTx, vt: VertexType, id: string): number | undefined {
 }
 
 /** GET /graph/{graph_name}/vertices/{vertex_type}/{vertex_id} */
-export function getVertex(ctx: ServerContext, request: FastifyRequest): Envelope {
+export function getVertex(ctx: ServerContext, request: FastifyRequest): JsonText {
   const catalog = ctx.db.catalog;
   const vt = vertexTypeOf(catalog, graphOf(ctx, request), pathParam(request, 'vertex_type'));
   const id = pathParam(request, 'vertex_id') ?? '';
@@ -187,7 +197,9 @@ export function getVertex(ctx: ServerContext, request: FastifyRequest): Envelope
   return withRead(ctx, (tx) => {
     const row = lookupRow(tx, vt, id);
     if (row === undefined) throw noSuchVertex(vt, id);
-    return okEnvelope([vertexJson(tx.vertex(vt.name, row, attrs), vertexAttrTypes(vt), tx.catalog)]);
+    return okEnvelopeText(
+      `[${vertexJsonText(tx.vertex(vt.name, row, attrs), vertexAttrTypes(vt), tx.catalog)}]`,
+    );
   });
 }
 

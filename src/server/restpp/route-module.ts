@@ -52,7 +52,12 @@ export function mountRestppModules(
           method,
           url: toFastifyPath(r.path),
           config: { endpoint },
-          handler: async (request, reply) => r.handler(request, reply),
+          handler: (request, reply) => {
+            // A value is sent at once, with no promise per request. Fastify would leave a
+            // synchronous undefined unanswered; as from an async handler, it is sent (empty).
+            const out = r.handler(request, reply);
+            return out === undefined ? Promise.resolve(out) : out;
+          },
         };
         if (!r.streamBody) {
           fastify.route(options);

@@ -8,6 +8,17 @@ export type JsonValue =
 
 /** Serialises a JSON value; bigint prints as digits; non-finite numbers print as null. */
 export function stringifyJson(value: unknown): string {
+  // Scalars (most attribute values) need no part list.
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
+  }
   const parts: string[] = [];
   write(value, parts);
   return parts.join('');

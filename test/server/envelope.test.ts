@@ -6,8 +6,10 @@ import {
   graphNotFound,
   httpStatusForCode,
   okEnvelope,
+  okEnvelopeText,
   RestError,
 } from '../../src/server/http/envelope.js';
+import { stringifyJson } from '../../src/util/json.js';
 
 test('status mapping: 404 only for an unknown endpoint', () => {
   assert.equal(httpStatusForCode('REST-0000'), 200);
@@ -69,4 +71,11 @@ test('secrets, tokens and passwords in a logged url are masked', async () => {
     '/requesttoken?secret=****&lifetime=10&token=****&Password=****&x=1',
   );
   assert.equal(redactUrl('/gsql/v1/secrets?alias=a&value=s3cr3t'), '/gsql/v1/secrets?alias=a&value=****');
+});
+
+test('okEnvelopeText around written results is the same text as the serialized okEnvelope', () => {
+  const cases: unknown[] = [[], [{ v_id: 'a"\\é', n: 12345678901234567890n, x: [1.5, null, true] }], {}, 'text'];
+  for (const results of cases) {
+    assert.equal(okEnvelopeText(stringifyJson(results)).text, stringifyJson(okEnvelope(results)));
+  }
 });

@@ -44,11 +44,23 @@ export function vertexJson(rec: VertexRecord, types: AttrTypes, catalog: Catalog
   return { v_id: rec.v_id, v_type: rec.v_type, attributes: attributesJson(rec.attributes, types, catalog) };
 }
 
-/** `stringifyJson(vertexJson(rec, types, catalog))`, written directly (the hot read paths). */
-export function vertexJsonText(rec: VertexRecord, types: AttrTypes, catalog: Catalog): string {
-  return `{"v_id":${JSON.stringify(rec.v_id)},"v_type":${JSON.stringify(rec.v_type)},"attributes":${stringifyJson(
-    attributesJson(rec.attributes, types, catalog),
-  )}}`;
+/**
+ * `stringifyJson(vertexJson(rec, types, catalog))`, written directly (the hot read paths):
+ * attributes in the record's order, each value in its JSON form. `typeText` is the vertex type
+ * name already written as JSON, when the caller writes many records of one type.
+ */
+export function vertexJsonText(
+  rec: VertexRecord,
+  types: AttrTypes,
+  catalog: Catalog,
+  typeText = JSON.stringify(rec.v_type),
+): string {
+  let attrs = '';
+  for (const name of Object.keys(rec.attributes)) {
+    const value = toJsonValue(rec.attributes[name], types.get(name) ?? PLAIN, catalog);
+    attrs += `${attrs === '' ? '' : ','}${JSON.stringify(name)}:${stringifyJson(value)}`;
+  }
+  return `{"v_id":${JSON.stringify(rec.v_id)},"v_type":${typeText},"attributes":{${attrs}}}`;
 }
 
 export function edgeJson(rec: EdgeRecord, types: AttrTypes, catalog: Catalog): EdgeJson {

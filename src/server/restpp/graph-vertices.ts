@@ -112,7 +112,10 @@ function selectRows(
   deadline: Deadline,
   useLimit = true,
 ): number[] {
-  const pred = bindFilter(sel.conditions, sel.types);
+  const filter = bindFilter(sel.conditions, sel.types);
+  // Without a filter every live row is selected: no attribute reader per row.
+  const selected =
+    sel.conditions.length === 0 ? () => true : (row: number) => filter(attrReader(tx, vt, row));
   const limit = useLimit ? sel.limit : undefined;
   const earlyStop = limit !== undefined && sel.sort.length === 0;
   const out: number[] = [];
@@ -122,13 +125,13 @@ function selectRows(
     const end = tx.rowLimit(vt.name);
     for (let row = 0; row < end && out.length < (limit as number); row++) {
       deadline.check();
-      if (tx.isLive(vt.name, row) && pred(attrReader(tx, vt, row))) out.push(row);
+      if (tx.isLive(vt.name, row) && selected(row)) out.push(row);
     }
     return out;
   }
   for (const row of tx.rows(vt.name)) {
     deadline.check();
-    if (pred(attrReader(tx, vt, row))) out.push(row);
+    if (selected(row)) out.push(row);
   }
   sortRecords(out, sel.sort, (row, attr) => attrReader(tx, vt, row)(attr));
   return limit === undefined ? out : out.slice(0, limit);
@@ -164,7 +167,10 @@ export function listVertices(ctx: ServerContext, request: FastifyRequest): Envel
       return okEnvelope([{ v_type: vt.name, count: selectRows(tx, vt, sel, deadline, false).length }]);
     }
     const rows = selectRows(tx, vt, sel, deadline);
-    const texts = rows.map((row) => vertexJsonText(tx.vertex(vt.name, row, attrs), sel.types, tx.catalog));
+    const typeText = JSON.stringify(vt.name);
+    const texts = rows.map((row) =>
+      vertexJsonText(tx.vertex(vt.name, row, attrs), sel.types, tx.catalog, typeText),
+    );
     return okEnvelopeText(`[${texts.join(',')}]`);
   });
 }

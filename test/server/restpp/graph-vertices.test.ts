@@ -1,5 +1,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { okEnvelope } from '../../../src/server/http/envelope.js';
+import { vertexJson } from '../../../src/server/restpp/graph-records.js';
+import { vertexAttrTypes } from '../../../src/server/restpp/graph-schema.js';
+import { stringifyJson } from '../../../src/util/json.js';
 import { call, seed, startHarness, type Harness } from './graph-harness.js';
 
 let h: Harness;
@@ -201,4 +205,78 @@ test('paths without a graph name mean the only graph; with several graphs they a
   assert.deepEqual(del.body.results, { v_type: 'vertex6', deleted_vertices: 1 });
   const named = await call(h.rest, 'GET', '/graph/tests/vertices/vertex6?count_only=true');
   assert.deepEqual(named.body.results, [{ v_type: 'vertex6', count: 0 }]);
+});
+
+/** The answer the generic path writes: the envelope object through the reply serializer. */
+function objectPathText(type: string, rows: number[], attrs?: string[]): string {
+  const tx = h.db.read();
+  try {
+    const vt = tx.catalog.vertexTypes.find((t) => t.name === type)!;
+    return stringifyJson(
+      okEnvelope(rows.map((row) => vertexJson(tx.vertex(type, row, attrs), vertexAttrTypes(vt), tx.catalog))),
+    );
+  } finally {
+    tx.release();
+  }
+}
+
+function rowOf(type: string, id: string): number {
+  const tx = h.db.read();
+  try {
+    return tx.lookup(type, id)!;
+  } finally {
+    tx.release();
+  }
+}
+
+test('vertex reads written as text are byte for byte the envelope the serializer writes', async () => {
+  const T = 'vertex1_all_types';
+  const up = await call(
+    h.rest,
+    'POST',
+    '/graph/tests',
+    '{"vertices":{"vertex1_all_types":{"q\\"\\\\é\\u2028x":{' +
+      '"a01_int":{"value":-9223372036854775808},"a02_uint":{"value":18446744073709551615},' +
+      '"a03_float":{"value":0.1},"a04_double":{"value":-2.5e-7},"a05_datetime":{"value":"2024-06-15 12:30:45"},' +
+      '"a06_bool":{"value":true},"a07_string":{"value":"tab\\tquote\\" 😀"},' +
+      '"a10_udt":{"value":{"keylist":["field1","field2","field3"],"valuelist":[7,"ab","2020-01-01 00:00:00"]}},' +
+      '"a11_list_int":{"value":[3,1,3]},"a19_set_int":{"value":[3,1]},' +
+      '"a27_int_int":{"value":{"keylist":[1,2],"valuelist":[10,20]}},' +
+      '"a41_string_string":{"value":{"keyList":["k\\"1"],"valueList":["v"]}}}}}}',
+  );
+  assert.equal(up.status, 200, up.text);
+  const id = 'q"\\é\u2028x';
+  const row = rowOf(T, id);
+  const one = await call(h.rest, 'GET', `/graph/tests/vertices/${T}/${encodeURIComponent(id)}`);
+  assert.equal(one.status, 200);
+  assert.equal(one.text, objectPathText(T, [row]));
+  assert.ok(one.text.includes('"a02_uint":18446744073709551615'), one.text);
+  const sel = await call(h.rest, 'GET', `/graph/tests/vertices/${T}/${encodeURIComponent(id)}?select=a07_string,a01_int`);
+  assert.equal(sel.text, objectPathText(T, [row], ['a07_string', 'a01_int']));
+  const list = await call(h.rest, 'GET', `/graph/tests/vertices/${T}`);
+  const tx = h.db.read();
+  const rows = Array.from(tx.rows(T));
+  tx.release();
+  assert.equal(list.text, objectPathText(T, rows));
+  assert.equal(rows.length > 1, true);
+});
+
+test('a limit without sort returns the first live rows in row order, also after deletes', async () => {
+  const T = '/graph/tests/vertices/vertex5';
+  const up = await call(h.rest, 'POST', '/graph/tests', {
+    vertices: { vertex5: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [String(100 + i), {}])) },
+  });
+  assert.equal(up.status, 200, up.text);
+  for (const id of ['1', '101', '102', '110']) {
+    assert.equal((await call(h.rest, 'DELETE', `${T}/${id}`)).status, 200);
+  }
+  const all = ids((await call(h.rest, 'GET', T)).body);
+  assert.equal(all.includes('101') || all.includes('1'), false);
+  for (const limit of [0, 1, 3, 7, all.length, all.length + 5]) {
+    const r = await call(h.rest, 'GET', `${T}?limit=${limit}`);
+    assert.equal(r.status, 200);
+    assert.deepEqual(ids(r.body), all.slice(0, limit), `limit=${limit}`);
+  }
+  const counted = await call(h.rest, 'GET', `${T}?limit=2&count_only=true`);
+  assert.deepEqual(counted.body.results, [{ v_type: 'vertex5', count: all.length }]);
 });

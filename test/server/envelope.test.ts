@@ -74,7 +74,12 @@ test('secrets, tokens and passwords in a logged url are masked', async () => {
 });
 
 test('okEnvelopeText around written results is the same text as the serialized okEnvelope', () => {
-  const cases: unknown[] = [[], [{ v_id: 'a"\\é', n: 12345678901234567890n, x: [1.5, null, true] }], {}, 'text'];
+  const cases: unknown[] = [
+    [],
+    [{ v_id: 'a"\\é', n: 12345678901234567890n, x: [1.5, null, true] }],
+    {},
+    'text',
+  ];
   for (const results of cases) {
     assert.equal(okEnvelopeText(stringifyJson(results)).text, stringifyJson(okEnvelope(results)));
   }

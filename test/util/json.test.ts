@@ -14,7 +14,20 @@ test('stringifyJson prints bigint exactly and drops undefined members', () => {
 });
 
 test('stringifyJson writes a scalar alone exactly as inside a container', () => {
-  const scalars: unknown[] = ['a"\\\u2028é😀', '', 0, -0, 1.5e-7, NaN, -Infinity, 18446744073709551615n, true, false, null, undefined];
+  const scalars: unknown[] = [
+    'a"\\\u2028é😀',
+    '',
+    0,
+    -0,
+    1.5e-7,
+    NaN,
+    -Infinity,
+    18446744073709551615n,
+    true,
+    false,
+    null,
+    undefined,
+  ];
   for (const v of scalars) assert.equal(`[${stringifyJson(v)}]`, stringifyJson([v]), String(v));
 });
 

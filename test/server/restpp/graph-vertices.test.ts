@@ -251,7 +251,11 @@ test('vertex reads written as text are byte for byte the envelope the serializer
   assert.equal(one.status, 200);
   assert.equal(one.text, objectPathText(T, [row]));
   assert.ok(one.text.includes('"a02_uint":18446744073709551615'), one.text);
-  const sel = await call(h.rest, 'GET', `/graph/tests/vertices/${T}/${encodeURIComponent(id)}?select=a07_string,a01_int`);
+  const sel = await call(
+    h.rest,
+    'GET',
+    `/graph/tests/vertices/${T}/${encodeURIComponent(id)}?select=a07_string,a01_int`,
+  );
   assert.equal(sel.text, objectPathText(T, [row], ['a07_string', 'a01_int']));
   const list = await call(h.rest, 'GET', `/graph/tests/vertices/${T}`);
   const tx = h.db.read();

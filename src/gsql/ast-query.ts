@@ -4,6 +4,9 @@
  * offsets because PRINT names an unnamed expression by its text.
  */
 
+import type { CypherQuery } from './ast-cypher.js';
+import type { ShellSelectStatement, TableSelectStmt, V3Orientation } from './ast-v3.js';
+
 export interface Pos {
   line: number;
   column: number;
@@ -122,8 +125,11 @@ export type Expr =
   /** `target.name`: an attribute, a tuple field, or `.type`. */
   | (ExprBase & { kind: 'field'; target: Expr; name: string; namePos: Pos })
   | (ExprBase & { kind: 'method'; target: Expr; name: string; args: Expr[]; namePos: Pos })
-  /** A function call, or a tuple constructor when `name` is a tuple type. */
-  | (ExprBase & { kind: 'call'; name: string; args: Expr[] })
+  /**
+   * A function call, or a tuple constructor when `name` is a tuple type. `count(*)` (star) and
+   * `sum(DISTINCT x)` (distinct) are aggregates of SQL-like SELECT columns.
+   */
+  | (ExprBase & { kind: 'call'; name: string; args: Expr[]; star?: true; distinct?: true })
   | (ExprBase & { kind: 'unary'; op: '-' | 'NOT'; operand: Expr })
   | (ExprBase & { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr; opPos: Pos })
   | (ExprBase & { kind: 'between'; operand: Expr; low: Expr; high: Expr; negated: boolean })
@@ -203,6 +209,8 @@ export interface EdgeHop extends Span {
   atoms: EdgeAtom[];
   /** `E*` (0 or more), `E*2`, `E*1..3`, `E*2..`, `E*..3`; max absent: unbounded. */
   repeat?: { min: number; max?: number; pos: Pos };
+  /** Written in SYNTAX V3 (`-[:E]->`): the orientations it matches, resolved against the schema. */
+  v3?: V3Orientation;
 }
 
 /** `-(E1>.E2>:alias)-`: one or more edges concatenated with `.` (an alias only on a single edge). */
@@ -218,6 +226,8 @@ export interface EdgePattern extends Span {
 export interface PathPattern extends Span {
   source: VertexPattern;
   steps: { edge: EdgePattern; vertex: VertexPattern }[];
+  /** Written in SYNTAX V3: the conditions its property maps and inline WHEREs add to WHERE. */
+  v3?: { conditions: Expr[] };
 }
 
 /** `POST-ACCUM [(alias)] stmt, …`: V2 may name the alias whose distinct vertices the clause visits. */
@@ -330,7 +340,8 @@ export type Stmt =
     }
   /** `DELETE s FROM …` (a SELECT-like block) or `DELETE (x)` inside ACCUM. */
   | { kind: 'delete'; alias: string; select?: SelectBlock; pos: Pos }
-  | { kind: 'update'; select: SelectBlock; sets: Stmt[]; pos: Pos };
+  | { kind: 'update'; select: SelectBlock; sets: Stmt[]; pos: Pos }
+  | TableSelectStmt;
 
 /** What FOREACH iterates: a collection expression, or `RANGE[from, to].STEP(step)`. */
 export type ForeachSource = Expr | { kind: 'range'; from: Expr; to: Expr; step?: Expr; pos: Pos };
@@ -353,8 +364,10 @@ export interface QueryDef {
   params: Param[];
   graph?: string;
   returns?: TypeExpr;
-  syntax?: 'v1' | 'v2';
+  syntax?: 'v1' | 'v2' | 'v3';
   distributed: boolean;
+  /** `CREATE OPENCYPHER QUERY`: the openCypher body (then `body` is empty). */
+  cypher?: CypherQuery;
   body: Stmt[];
   pos: Pos;
   /** The complete `CREATE … }` text (stored in the catalog and shown by SHOW QUERY). */
@@ -389,4 +402,5 @@ export type QueryStatement =
   /** PUT ExprFunctions|ExprUtil|TokenBank FROM "file": replaces a UDF file with the file's text. */
   | { kind: 'putUdfFile'; file: string; path: string; pos: Pos }
   /** GET ExprFunctions|ExprUtil|TokenBank [TO "file"]: shows a UDF file, or writes it to a file. */
-  | { kind: 'getUdfFile'; file: string; path?: string; pos: Pos };
+  | { kind: 'getUdfFile'; file: string; path?: string; pos: Pos }
+  | ShellSelectStatement;

@@ -175,6 +175,19 @@ export function parseExpr(c: TokenCursor): Expr {
   return parseBinary(c, 0);
 }
 
+/** Cursors reading a condition, where `=` compares as `==` does (`WHERE a.name = "Scott"`). */
+const inCondition = new WeakMap<TokenCursor, number>();
+
+/** Parses a condition (WHERE, HAVING): an expression in which `=` also means `==`. */
+export function parseCondition(c: TokenCursor): Expr {
+  inCondition.set(c, (inCondition.get(c) ?? 0) + 1);
+  try {
+    return parseBinary(c, 0);
+  } finally {
+    inCondition.set(c, (inCondition.get(c) ?? 1) - 1);
+  }
+}
+
 /** Parses an operand that stops before `*`, `/` and `%` (SAMPLE's size, where `%` means percent). */
 export function parseTerm(c: TokenCursor): Expr {
   return parseBinary(c, BP_MUL + 1);
@@ -207,6 +220,8 @@ function parseBinary(c: TokenCursor, minBp: number): Expr {
       width = 2;
     } else if (t.kind === 'punct' && PUNCT_OPS[t.text]) {
       [op, bp] = PUNCT_OPS[t.text];
+    } else if (t.kind === 'punct' && t.text === '=' && (inCondition.get(c) ?? 0) > 0) {
+      [op, bp] = ['==', BP_CMP];
     } else if (t.kind === 'ident') {
       const w = t.text.toUpperCase();
       if (WORD_OPS[w]) [op, bp] = WORD_OPS[w];
@@ -557,9 +572,27 @@ function parseWordPrimary(c: TokenCursor, t: Token): Expr {
   c.next();
   if (c.isPunct('(')) {
     c.next();
+    // The aggregates of SQL-like SELECT columns: `count(*)`, `sum(DISTINCT x)`.
+    if (c.isPunct('*') && c.isPunct(')', 1)) {
+      c.next();
+      const close = c.next();
+      return { kind: 'call', name: t.text, args: [], star: true, ...at, end: close.end };
+    }
+    let distinct = false;
+    if (c.isWord('DISTINCT') && c.peek(1).kind !== 'punct') {
+      c.next();
+      distinct = true;
+    }
     const args = parseExprList(c, ')');
     const close = c.expectPunct(')');
-    return { kind: 'call', name: t.text, args, ...at, end: close.end };
+    return {
+      kind: 'call',
+      name: t.text,
+      args,
+      ...(distinct ? { distinct: true as const } : {}),
+      ...at,
+      end: close.end,
+    };
   }
   return { kind: 'name', name: t.text, ...at, end: t.end };
 }

@@ -17,10 +17,17 @@ function atClause(c: TokenCursor): boolean {
   );
 }
 
-/** `pattern [, pattern]*` after FROM. */
-export function parsePatterns(c: TokenCursor): PathPattern[] {
-  const out = [parsePath(c)];
-  while (c.acceptPunct(',')) out.push(parsePath(c));
+/**
+ * `pattern [, pattern]*` after FROM; `other` reads a pattern written in another syntax (V3) when
+ * the cursor is at one.
+ */
+export function parsePatterns(
+  c: TokenCursor,
+  other?: (c: TokenCursor) => PathPattern | undefined,
+): PathPattern[] {
+  const one = (): PathPattern => other?.(c) ?? parsePath(c);
+  const out = [one()];
+  while (c.acceptPunct(',')) out.push(one());
   return out;
 }
 
@@ -138,7 +145,7 @@ function parseAtom(c: TokenCursor): EdgeAtom {
 }
 
 /** After `*`: nothing, `n`, `n..m`, `n..`, `..m` (constant integers). */
-function parseBounds(c: TokenCursor): { min: number; max?: number } {
+export function parseBounds(c: TokenCursor): { min: number; max?: number } {
   const at = c.peek();
   const int = (): number => {
     const t = c.next();

@@ -6,6 +6,8 @@ import type { Expr, Param, QueryDef, QueryStatement } from './ast-query.js';
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
 import { parseExpr, parseExprList, TokenCursor } from './parser-expr.js';
 import { isFunctionStatement, parseFunctionStatement } from './parser-function.js';
+import { parseCypherQuery } from './parser-cypher.js';
+import { atShellSelect, parseShellSelect } from './parser-shell-select.js';
 import { parseBody } from './parser-stmt.js';
 import { parseType, posOf } from './parser-type.js';
 
@@ -17,11 +19,12 @@ const QUERY_VERBS = new Set(['CREATE', 'INTERPRET', 'INSTALL', 'RUN', 'SHOW', 'D
  */
 export function isQueryStatement(c: TokenCursor): boolean {
   if (isFunctionStatement(c)) return true;
+  if (atShellSelect(c)) return true;
   if (c.peek().kind !== 'ident' || !QUERY_VERBS.has(c.peek().text.toUpperCase())) return false;
   for (let k = 1; k <= 4; k++) {
     if (c.isWord('QUERY', k)) return true;
     const w = c.peek(k).text.toUpperCase();
-    if (!['OR', 'REPLACE', 'DISTRIBUTED'].includes(w)) return false;
+    if (!['OR', 'REPLACE', 'DISTRIBUTED', 'OPENCYPHER'].includes(w)) return false;
   }
   return false;
 }
@@ -30,6 +33,7 @@ export function isQueryStatement(c: TokenCursor): boolean {
 export function parseQueryStatement(c: TokenCursor): QueryStatement {
   if (isFunctionStatement(c))
     return parseFunctionStatement(c, (name, first) => parseQueryRest(c, name, first, false));
+  if (atShellSelect(c)) return parseShellSelect(c);
   const first = c.next();
   const pos = posOf(first);
   const verb = first.text.toUpperCase();
@@ -41,15 +45,22 @@ export function parseQueryStatement(c: TokenCursor): QueryStatement {
         orReplace = true;
       }
       const distributed = c.acceptWord('DISTRIBUTED');
+      const cypher = c.acceptWord('OPENCYPHER');
       c.expectWord('QUERY');
       const name = c.expectIdent('a query name');
-      const query = parseQueryRest(c, name.text, first, distributed);
+      const query = parseQueryRest(c, name.text, first, distributed, cypher);
       return { kind: 'createQuery', orReplace, query, pos };
     }
     case 'INTERPRET': {
+      const cypher = c.acceptWord('OPENCYPHER');
       c.expectWord('QUERY');
       if (c.isPunct('(')) {
-        return { kind: 'interpretAnonymous', query: parseQueryRest(c, '', first, false), args: [], pos };
+        return {
+          kind: 'interpretAnonymous',
+          query: parseQueryRest(c, '', first, false, cypher),
+          args: [],
+          pos,
+        };
       }
       const name = c.expectIdent('a query name');
       return { kind: 'interpretQuery', name: name.text, args: parseArgs(c), pos };
@@ -119,7 +130,13 @@ function parseArgs(c: TokenCursor): Expr[] {
 }
 
 /** After `QUERY name`: `(params) [FOR GRAPH g] [RETURNS (T)] [API(..)] [SYNTAX v] { body }`. */
-function parseQueryRest(c: TokenCursor, name: string, first: Token, distributed: boolean): QueryDef {
+function parseQueryRest(
+  c: TokenCursor,
+  name: string,
+  first: Token,
+  distributed: boolean,
+  cypher = false,
+): QueryDef {
   c.expectPunct('(');
   const params: Param[] = [];
   if (!c.isPunct(')')) {
@@ -157,17 +174,22 @@ function parseQueryRest(c: TokenCursor, name: string, first: Token, distributed:
       // `SYNTAX v2`, `SYNTAX("v2")` or `SYNTAX(v2)`.
       const paren = c.acceptPunct('(');
       const v = c.next();
-      if (v.kind !== 'ident' && v.kind !== 'string') throw c.error('expected v1 or v2', v);
+      if (v.kind !== 'ident' && v.kind !== 'string') throw c.error('expected v1, v2 or v3', v);
       if (paren) c.expectPunct(')');
       const syntax = v.text.toLowerCase();
-      if (syntax !== 'v1' && syntax !== 'v2') {
-        throw new GsqlSyntaxError(v.line, v.column, `SYNTAX ${v.text} is not supported yet (v1 and v2 are)`);
+      if (syntax !== 'v1' && syntax !== 'v2' && syntax !== 'v3') {
+        throw new GsqlSyntaxError(
+          v.line,
+          v.column,
+          `SYNTAX ${v.text} is not a syntax version (v1, v2 or v3)`,
+        );
       }
       def.syntax = syntax;
     } else break;
   }
   c.expectPunct('{');
-  def.body = parseBody(c, () => c.isPunct('}'));
+  if (cypher) def.cypher = parseCypherQuery(c);
+  else def.body = parseBody(c, () => c.isPunct('}'));
   const close = c.expectPunct('}');
   def.text = c.src.slice(first.start, close.end);
   return def;

@@ -5,8 +5,9 @@
  */
 import type { Pos, SelectBlock, Stmt } from './ast-query.js';
 import { GsqlSyntaxError } from './lexer.js';
-import { parseExpr, parseTerm, type TokenCursor } from './parser-expr.js';
+import { parseCondition, parseExpr, parseTerm, type TokenCursor } from './parser-expr.js';
 import { parsePatterns } from './parser-pattern.js';
+import { v3PathAt } from './parser-v3.js';
 import { posOf } from './parser-type.js';
 
 /** Reads the comma-separated statements of an ACCUM or POST-ACCUM clause. */
@@ -36,7 +37,7 @@ export function parseSelectFrom(
     result,
     resultPos: pos,
     distinct: false,
-    from: parsePatterns(c),
+    from: parsePatterns(c, v3PathAt),
     accum: [],
     postAccum: [],
     orderBy: [],
@@ -47,7 +48,7 @@ export function parseSelectFrom(
     block.postAccum = [{ stmts: accumList(c) }];
   }
   if (c.isWord('SAMPLE')) parseSample(c, block);
-  if (c.acceptWord('WHERE')) block.where = parseExpr(c);
+  if (c.acceptWord('WHERE')) block.where = parseCondition(c);
   if (c.isWord('SAMPLE') && !block.sample) parseSample(c, block);
   if (c.isWord('SAMPLE')) throw c.error('expected one SAMPLE clause');
   if (c.isWord('PER')) parsePer(c, block);
@@ -67,7 +68,16 @@ export function parseSelectFrom(
     }
     block.postAccum.push({ alias, stmts: accumList(c) });
   }
-  if (c.acceptWord('HAVING')) block.having = parseExpr(c);
+  if (c.acceptWord('HAVING')) block.having = parseCondition(c);
+  parseOrderLimit(c, block);
+  return block;
+}
+
+/** `[ORDER BY expr [ASC|DESC], …] [LIMIT n [OFFSET m] | LIMIT m, n]` (also SQL-like SELECT's). */
+export function parseOrderLimit(
+  c: TokenCursor,
+  block: Pick<SelectBlock, 'orderBy' | 'limit' | 'offset'>,
+): void {
   if (c.acceptWord('ORDER')) {
     c.expectWord('BY');
     do {
@@ -87,7 +97,6 @@ export function parseSelectFrom(
       if (c.acceptWord('OFFSET')) block.offset = parseExpr(c);
     }
   }
-  return block;
 }
 
 function isPostAccum(c: TokenCursor): boolean {

@@ -10,6 +10,8 @@ import { parseSelect } from './parser-select.js';
 import { ACCUMS, closeAngle, isTypeStart, parseType, posOf } from './parser-type.js';
 import { parsePrint } from './parser-print.js';
 import { parseDelete, parseInsert, parseUpdate } from './parser-query-dml.js';
+import { notCypher } from './parser-cypher.js';
+import { parseTableSelectStmt } from './parser-table.js';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -105,7 +107,12 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
     case 'UPDATE':
       return parseUpdate(c, parseAccumList);
     case 'SELECT':
-      throw c.error('a SELECT block must be assigned to a vertex set variable: expected "X = SELECT …"');
+      return parseTableSelectStmt(c);
+    case 'MATCH':
+    case 'OPTIONAL':
+      if (c.isWord('MATCH', w === 'OPTIONAL' ? 1 : 0) && c.isPunct('(', w === 'OPTIONAL' ? 2 : 1))
+        throw notCypher(c);
+      break;
     case 'LOG':
       if (c.isPunct('(', 1)) return parseLog(c);
       break;

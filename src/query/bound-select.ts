@@ -124,7 +124,7 @@ export interface BoundSelect {
   readonly callsEvaluate: boolean;
   /** Slots below this belong to the query body. */
   readonly querySlots: number;
-  readonly syntax: 'v1' | 'v2' | undefined;
+  readonly syntax: 'v1' | 'v2' | 'v3' | undefined;
   /** VSET, or VSET<T>. */
   readonly type: QType;
   readonly span: Span;

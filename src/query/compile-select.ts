@@ -6,7 +6,9 @@
  */
 import type { Pos, SelectBlock } from '../gsql/ast-query.js';
 import { bindSelect } from './bind-select.js';
+import type { BoundSelect } from './bound-select.js';
 import type { RunContext } from './context.js';
+import { desugarV3 } from './desugar-v3.js';
 import { planSelect } from './plan-select.js';
 import { compileChain } from './select-chain.js';
 import { compileHop, type SelectGen } from './select-hop.js';
@@ -16,35 +18,8 @@ import { VertexGids, type Vtx } from './values.js';
 
 export function compileSelect(cx: Cx, block: SelectBlock, _pos: Pos): Typed {
   return cx.nested(() => {
-    const b = bindSelect(cx, block);
-    const plan = planSelect(b);
-    let run: (ctx: RunContext) => SelectGen;
-    if (plan.kind === 'vertex') {
-      const hop = compileHop(cx, b, { sourceVertex: 0, where: b.where, counted: false });
-      run = (ctx) => hop.run(ctx, { set: b.source(ctx), counts: null });
-    } else if (plan.kind === 'chain') run = compileChain(cx, b, plan);
-    else run = compileRows(b, plan);
-    const runSync = (ctx: RunContext): Vtx[] | VertexGids => {
-      const g = run(ctx);
-      let r = g.next();
-      while (!r.done) r = g.next();
-      return r.value;
-    };
-    // At query-body level the SELECT yields to the event loop between chunks of vertices.
-    const runAsync = async (ctx: RunContext): Promise<Vtx[] | VertexGids> => {
-      const g = run(ctx);
-      let r = g.next();
-      try {
-        while (!r.done) {
-          await ctx.tick();
-          r = g.next();
-        }
-      } finally {
-        // Stopped between chunks (timeout, abort): the SELECT still clears its marks.
-        if (!r.done) g.return(new VertexGids(ctx, new Int32Array(0)));
-      }
-      return r.value;
-    };
+    const b = bindSelect(cx, desugarV3(cx, block));
+    const { runSync, runAsync } = selectRunner(cx, b);
     return {
       t: b.type,
       f: (ctx) => ctx.vertexList(runSync(ctx)),
@@ -53,4 +28,43 @@ export function compileSelect(cx: Cx, block: SelectBlock, _pos: Pos): Typed {
       rawAsync: runAsync,
     };
   });
+}
+
+/** A bound SELECT planned and compiled to its executor, run to the end or yielding between chunks. */
+export function selectRunner(
+  cx: Cx,
+  b: BoundSelect,
+): {
+  runSync: (ctx: RunContext) => Vtx[] | VertexGids;
+  runAsync: (ctx: RunContext) => Promise<Vtx[] | VertexGids>;
+} {
+  const plan = planSelect(b);
+  let run: (ctx: RunContext) => SelectGen;
+  if (plan.kind === 'vertex') {
+    const hop = compileHop(cx, b, { sourceVertex: 0, where: b.where, counted: false });
+    run = (ctx) => hop.run(ctx, { set: b.source(ctx), counts: null });
+  } else if (plan.kind === 'chain') run = compileChain(cx, b, plan);
+  else run = compileRows(b, plan);
+  const runSync = (ctx: RunContext): Vtx[] | VertexGids => {
+    const g = run(ctx);
+    let r = g.next();
+    while (!r.done) r = g.next();
+    return r.value;
+  };
+  // At query-body level the SELECT yields to the event loop between chunks of vertices.
+  const runAsync = async (ctx: RunContext): Promise<Vtx[] | VertexGids> => {
+    const g = run(ctx);
+    let r = g.next();
+    try {
+      while (!r.done) {
+        await ctx.tick();
+        r = g.next();
+      }
+    } finally {
+      // Stopped between chunks (timeout, abort): the SELECT still clears its marks.
+      if (!r.done) g.return(new VertexGids(ctx, new Int32Array(0)));
+    }
+    return r.value;
+  };
+  return { runSync, runAsync };
 }

@@ -16,6 +16,7 @@ import { compileLog } from './log-stmt.js';
 import { compileRaise, compileTry, declareException } from './exceptions.js';
 import { compilePrint } from './print.js';
 import { compilePrintCsv } from './print-csv.js';
+import { compileTableSelectStmt } from './table-stmt.js';
 import { asVertexSet } from './compile-vset.js';
 import { Flow, type BodyStmt, type Cx, type Eval, type RowStmt } from './scope.js';
 import { accumValueType, isNumeric, T, typeText, type QType, type TupleT } from './types.js';
@@ -478,6 +479,8 @@ function compileBodyStmt(cx: Cx, s: Stmt): BodyStmt {
     }
     case 'try':
       return compileTry(cx, s, (stmts) => compileBodyStmts(cx, stmts), runBodyList);
+    case 'tableSelect':
+      return compileTableSelectStmt(cx, s);
     case 'vsetAssign': {
       const { sync, async } = compileVsetAssign(cx, s);
       if (async) return async;

@@ -11,9 +11,9 @@ import { compileError } from './errors.js';
 import type { QueryFile } from './file-output.js';
 import { toJson } from './print.js';
 import type { Cx, VertexAccum } from './scope.js';
-import { accumValueType, T, typeText, type QType } from './types.js';
+import { accumValueType, T, typeText, type QType, type TupleT } from './types.js';
 import { collectionItems, type Accum } from './accumulators.js';
-import type { Vtx } from './values.js';
+import type { TupleVal, Vtx } from './values.js';
 
 type Field = (ctx: RunContext, v: unknown) => string;
 
@@ -36,6 +36,7 @@ const FLAT_ACCUMS = new Set([
 /** The CSV text of a value of type t, or undefined when t has no flat CSV form. */
 function csvField(t: QType, vaccs: Map<string, VertexAccum>): Field | undefined {
   if (SCALARS.has(t.kind)) return (ctx, v) => scalarText(toJson(ctx, v, t, vaccs));
+  if (t.kind === 'LIST' && t.elem.kind === 'TUPLE') return tableCsv(t.elem, vaccs);
   if (t.kind === 'LIST' || t.kind === 'SET' || t.kind === 'BAG') {
     const elem = t.elem;
     if (!SCALARS.has(elem.kind)) return undefined;
@@ -49,6 +50,16 @@ function csvField(t: QType, vaccs: Map<string, VertexAccum>): Field | undefined 
     return inner && ((ctx, v) => inner(ctx, (v as Accum).value()));
   }
   return undefined;
+}
+
+/** A table (SQL-like SELECT … INTO T): one line per row, its columns separated by commas. */
+function tableCsv(row: TupleT, vaccs: Map<string, VertexAccum>): Field | undefined {
+  const fields = row.fields.map((f) => csvField(f.type, vaccs));
+  if (fields.some((f) => f === undefined)) return undefined;
+  return (ctx, v) =>
+    collectionItems(v)
+      .map((r) => (r as TupleVal).values.map((x, i) => fields[i]!(ctx, x)).join(','))
+      .join('\n');
 }
 
 function scalarText(j: unknown): string {

@@ -124,7 +124,7 @@ export class Cx {
     readonly src: string,
     readonly catalog: Catalog,
     readonly graphName: string,
-    readonly syntax: 'v1' | 'v2' | undefined,
+    readonly syntax: 'v1' | 'v2' | 'v3' | undefined,
     /** Where `src` starts in the text the expressions were parsed from. */
     readonly srcStart = 0,
   ) {

@@ -200,8 +200,8 @@ test('syntax errors name line and column', () => {
   assert.throws(() => parseQueryText('CREATE QUERY q() {\n  x = ;\n}'), {
     message: 'Syntax Error: line 2, column 7: expected an expression but found ";"',
   });
-  assert.throws(() => parseQueryText('CREATE QUERY q() SYNTAX v3 { }'), {
-    message: 'Syntax Error: line 1, column 25: SYNTAX v3 is not supported yet (v1 and v2 are)',
+  assert.throws(() => parseQueryText('CREATE QUERY q() SYNTAX v4 { }'), {
+    message: 'Syntax Error: line 1, column 25: SYNTAX v4 is not a syntax version (v1, v2 or v3)',
   });
   assert.throws(() => parseQueryText('CREATE QUERY q() {\n  R = SELECT t FROM S:s -(E*3..1)- T:t;\n}'), {
     message: "Syntax Error: line 2, column 29: the repetition's upper bound 1 is below its lower bound 3",

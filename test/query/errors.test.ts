@@ -114,7 +114,7 @@ const syntaxCases: [string, string, string][] = [
   [
     'SELECT without assignment',
     `SELECT s FROM person:s;`,
-    'Syntax Error: line 2, column 1: a SELECT block must be assigned to a vertex set variable: expected "X = SELECT …" but found "SELECT"',
+    'Syntax Error: line 2, column 10: expected "INTO table" (a SQL-like SELECT stores its table; a vertex-set SELECT is assigned: "X = SELECT …") but found "FROM"',
   ],
   [
     'missing semicolon',

@@ -39,6 +39,8 @@ export const CYPHER_AGGREGATES = new Set(['count', 'sum', 'avg', 'min', 'max', '
 
 /** openCypher functions compiled by query/cypher-functions.ts. */
 export const CYPHER_FUNCTIONS = new Set([
+  'nullable',
+  'datetime',
   'starts_with',
   'ends_with',
   'contains',
@@ -81,12 +83,17 @@ function at(t: Token): At {
 }
 
 function call(name: string, args: Expr[], from: At, end: number): Expr {
-  return { kind: 'call', name, args, ...from, end };
+  return { kind: 'call', name, args, pos: from.pos, start: from.start, end };
 }
 
 function binary(op: BinaryOp, left: Expr, right: Expr, opTok: Token): Expr {
   const opPos = { line: opTok.line, column: opTok.column };
   return { kind: 'binary', op, left, right, opPos, pos: left.pos, start: left.start, end: right.end };
+}
+
+/** `e`, NULL where it reads a property of a NULL node (for IS NULL and coalesce, which look at NULL). */
+function nullable(e: Expr): Expr {
+  return call(CYPHER_FN + 'nullable', [e], e, e.end);
 }
 
 /** One openCypher expression. */
@@ -173,7 +180,8 @@ function parseComparison(c: TokenCursor): Expr {
       c.next();
       const negated = c.acceptWord('NOT');
       const end = c.expectWord('NULL');
-      left = { kind: 'isnull', operand: left, negated, pos: left.pos, start: left.start, end: end.end };
+      const operand = nullable(left);
+      left = { kind: 'isnull', operand, negated, pos: left.pos, start: left.start, end: end.end };
     } else return left;
   }
 }
@@ -343,6 +351,7 @@ function parseWordAtom(c: TokenCursor, t: Token): Expr {
       `DISTINCT is only allowed in an aggregate, not in ${t.text}()`,
     );
   const same = GSQL_SAME[lower];
+  if (same === 'coalesce') return call(same, args.map(nullable), from, close.end);
   if (same) return call(same, args, from, close.end);
   if (CYPHER_FUNCTIONS.has(lower)) return call(CYPHER_FN + lower, args, from, close.end);
   throw new GsqlSyntaxError(t.line, t.column, `unknown openCypher function ${t.text}()`);

@@ -188,7 +188,11 @@ function parseQueryRest(
     } else break;
   }
   c.expectPunct('{');
-  if (cypher) def.cypher = parseCypherQuery(c);
+  if (cypher) {
+    // openCypher patterns are V3 patterns.
+    def.syntax = 'v3';
+    def.cypher = parseCypherQuery(c);
+  }
   else def.body = parseBody(c, () => c.isPunct('}'));
   const close = c.expectPunct('}');
   def.text = c.src.slice(first.start, close.end);

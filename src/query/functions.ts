@@ -374,6 +374,11 @@ function aggregate(cx: Cx, e: Call, fn: 'count' | 'sum' | 'min' | 'max' | 'avg')
 }
 
 /** Whether `name` is a built-in function (PRINT shows its calls in lower case). */
+/** Adds functions compiled elsewhere (openCypher's, under `cypher.` names GSQL text cannot call). */
+export function registerFunctions(fns: Readonly<Record<string, (cx: Cx, e: Call) => Typed>>): void {
+  Object.assign(FUNCTIONS, fns);
+}
+
 export function isBuiltinFunction(name: string): boolean {
   return Object.hasOwn(FUNCTIONS, name.toLowerCase());
 }

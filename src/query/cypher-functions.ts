@@ -405,3 +405,5 @@ FUNCTIONS.length = FUNCTIONS.size;
 FUNCTIONS.toint = FUNCTIONS.tointeger;
 
 registerFunctions(Object.fromEntries(Object.entries(FUNCTIONS).map(([k, f]) => [CYPHER_FN + k, f])));
+// GSQL 4.x also has type(v) (`SELECT DISTINCT type(s) FROM (s:Account:City)`).
+registerFunctions({ type: FUNCTIONS.type });

@@ -40,6 +40,7 @@ export {
 } from './registry.js';
 export { executeQuery, type QueryResult } from './run.js';
 export { selectKernels } from './select-kernel.js';
+export { hasAggregate } from './table-aggregate.js';
 export { attrTypeToQ, typeText, type QType } from './types.js';
 export { allowUdfPut, udfPutAllowed, type UdfFileName } from './udf.js';
 export { checkUdfPutAllowed, getUdfFile, putUdfFile, putUdfMessage, udfFileName } from './udf-files.js';

@@ -273,12 +273,16 @@ export function columnName(cx: Cx, c: { expr: Expr; alias?: string }): string {
   if (e.kind === 'name') return e.name;
   if (e.kind === 'field') return e.name;
   if (e.kind === 'vattach') return `@${e.name}`;
+  const key = (x: Expr): string => exprKey(cx.src, x, isBuiltinFunction, cx.srcStart);
   const text =
-    e.kind === 'call' && e.star ? `${e.name}(1)` : exprKey(cx.src, e, isBuiltinFunction, cx.srcStart);
+    e.kind === 'call' && isAggregate(e)
+      ? `${e.name.toLowerCase()}(${e.distinct ? 'DISTINCT ' : ''}${e.star ? '1' : e.args.map(key).join(',')})`
+      : key(e);
   return text.replace(/[^A-Za-z0-9_@]/g, (ch) => PUNCT_NAMES[ch] ?? '_');
 }
 
 const PUNCT_NAMES: Record<string, string> = {
+  ' ': '_',
   '(': '_lparen_',
   ')': '_rparen_',
   '.': '_dot_',

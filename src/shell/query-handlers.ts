@@ -12,6 +12,7 @@ import {
   executeQuery,
   QueryCompileError,
   type QueryDatabase,
+  type QueryResult,
   QueryRegistryError,
   QueryRuntimeError,
   queryWrites,
@@ -30,6 +31,7 @@ import { handleFunctionStatement, isFunctionStatement } from './function-handler
 import { envelopeText } from './query-output.js';
 import { authorizeQueryWrites } from './auth-check.js';
 import { restppUrlOf } from './server-info.js';
+import { handleShellSelect, isShellSelect } from './select-handlers.js';
 
 /** The database behind the shell's catalog store (queries read and write graph data). */
 function databaseOf(ctx: ShellContext, pos: Pos): QueryDatabase {
@@ -55,12 +57,16 @@ async function reported<T>(pos: Pos, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Runs a compiled query and prints the REST-style JSON envelope, as the gsql shell does. */
+/**
+ * Runs a compiled query and prints the REST-style JSON envelope, as the gsql shell does; `shape`
+ * rewrites the results (the shell's one-block SELECT prints a one-row table as that row).
+ */
 async function runAndPrint(
   ctx: ShellContext,
   query: CompiledQuery,
   args: readonly Expr[],
   pos: Pos,
+  shape: (results: QueryResult['results']) => QueryResult['results'] = (r) => r,
 ): Promise<void> {
   const db = databaseOf(ctx, pos);
   let params: Record<string, unknown>;
@@ -76,7 +82,7 @@ async function runAndPrint(
       importDirs: ctx.importDirs,
       log: ctx.log,
     });
-    ctx.print(envelopeText({ error: false, message: warnings.join('\n'), results }));
+    ctx.print(envelopeText({ error: false, message: warnings.join('\n'), results: shape(results) }));
   } catch (e) {
     if (!(e instanceof QueryRuntimeError)) throw e;
     ctx.print(envelopeText({ error: true, message: e.message, results: [], code: e.code }));
@@ -90,6 +96,7 @@ function installLine(restpp: string, graph: string, q: CompiledQuery): string {
 
 async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
   if (isFunctionStatement(s)) return handleFunctionStatement(s, ctx);
+  if (isShellSelect(s)) return handleShellSelect(s, ctx, { databaseOf, reported, runAndPrint });
   const registry = registryFor(ctx.store);
   switch (s.kind) {
     case 'createQuery': {

@@ -18,6 +18,11 @@ function pretty(v: JsonValue, indent: string): string {
   return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${pretty(v[k], inner)}`).join(',\n')}\n${indent}}`;
 }
 
+/** A JSON value as the shell prints it (indented by two spaces). */
+export function jsonText(v: JsonValue): string {
+  return pretty(v, '');
+}
+
 export function envelopeText(e: {
   error: boolean;
   message: string;

@@ -17,6 +17,7 @@ import { compileRaise, compileTry, declareException } from './exceptions.js';
 import { compilePrint } from './print.js';
 import { compilePrintCsv } from './print-csv.js';
 import { compileTableSelectStmt } from './table-stmt.js';
+import { deletesEdges, edgeDeletion } from './delete-edges.js';
 import { asVertexSet } from './compile-vset.js';
 import { Flow, type BodyStmt, type Cx, type Eval, type RowStmt } from './scope.js';
 import { accumValueType, isNumeric, T, typeText, type QType, type TupleT } from './types.js';
@@ -336,6 +337,10 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
         return compileDeleteAlias(cx, s);
       }
       if (cx.clause !== 'body') throw compileError(s.pos, `DELETE … FROM is not allowed in ${cx.clause}`);
+      if (deletesEdges(s.select, s.alias)) {
+        const sel = cx.compileSelect(cx, edgeDeletion(s.select, s.alias, s.pos), s.pos).f;
+        return (ctx) => (sel(ctx), Flow.Next);
+      }
       {
         const sel = cx.compileSelect(cx, s.select, s.pos).f;
         return (ctx) => {

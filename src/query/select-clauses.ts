@@ -12,6 +12,8 @@ export function namesIn(node: unknown, out: Set<string>): Set<string> {
   else if (node && typeof node === 'object') {
     const o = node as Record<string, unknown>;
     if (o.kind === 'name' && typeof o.name === 'string') out.add(o.name);
+    // `DELETE (x)` in ACCUM reads alias x (an edge alias must then be bound per row).
+    if (o.kind === 'delete' && typeof o.alias === 'string' && o.select === undefined) out.add(o.alias);
     for (const [k, v] of Object.entries(o)) if (k !== 'pos') namesIn(v, out);
   }
   return out;

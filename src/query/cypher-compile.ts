@@ -21,7 +21,8 @@ import { compileDmlStage } from './cypher-dml.js';
 import './cypher-functions.js';
 import { declareColumns, rowExpr, type Column, type Row, type Stage } from './cypher-rows.js';
 import { toJson, vertexJson } from './print.js';
-import { compileProjection, nameAt, rowKey } from './projection.js';
+import { compileMatch } from './match-select.js';
+import { compileProjection, nameAt, rowKey, type ProjectionSpec, type Projector } from './projection.js';
 import { namesIn } from './select-clauses.js';
 import { Flow, type BodyStmt, type Cx } from './scope.js';
 import type { TupleT } from './types.js';
@@ -126,6 +127,12 @@ function compilePart(cx: Cx, part: CypherPart, names: TableNames, inUnion: boole
     const stages: Stage[] = [];
     let output: Output | undefined;
     let joins = 0;
+    let fused: Extract<CypherClause, { kind: 'match' }> | undefined;
+    const projection = (p: Projection, where: Expr | undefined) => {
+      const m = fused;
+      fused = undefined;
+      return m ? compileMatchProjection(cx, m, p, where) : compileProjectionStage(cx, p, where, columns);
+    };
     part.clauses.forEach((c, i) => {
       if (output) throw compileError(c.pos, 'RETURN must be the last clause');
       const rest = part.clauses.slice(i + 1);
@@ -134,6 +141,18 @@ function compilePart(cx: Cx, part: CypherPart, names: TableNames, inUnion: boole
           if (c.optional && shape.kind === 'match') names.next();
           // Patterns that share no node are matched apart and joined as a product.
           const groups = connectedGroups(c.patterns);
+          const next = part.clauses[i + 1];
+          if (
+            !c.optional &&
+            shape.kind === 'start' &&
+            groups.length === 1 &&
+            (next?.kind === 'with' || next?.kind === 'return')
+          ) {
+            // The first MATCH feeds the projection after it directly, row by row.
+            fused = c;
+            shape = { kind: 'match' };
+            return;
+          }
           if (groups.length > 1 && c.optional)
             throw compileError(c.pos, 'the patterns of an OPTIONAL MATCH must be connected');
           groups.slice(0, -1).forEach((g) => {
@@ -172,7 +191,7 @@ function compilePart(cx: Cx, part: CypherPart, names: TableNames, inUnion: boole
           return;
         }
         case 'with': {
-          const p = compileProjectionStage(cx, c.projection, c.where, columns);
+          const p = projection(c.projection, c.where);
           stages.push(p.stage);
           columns = p.columns;
           shape = { kind: 'table', name: names.next(), columns: columns.map((x) => x.name) };
@@ -180,7 +199,7 @@ function compilePart(cx: Cx, part: CypherPart, names: TableNames, inUnion: boole
         }
         case 'return': {
           const passes = shape.kind === 'table' && passesThrough(c.projection, shape.columns);
-          const p = compileProjectionStage(cx, c.projection, undefined, columns);
+          const p = projection(c.projection, undefined);
           stages.push(p.stage);
           const vertexColumn =
             !inUnion && shape.kind === 'match' ? vertexSetColumn(c.projection, p.rowType) : -1;
@@ -258,6 +277,56 @@ function vertexSetColumn(p: Projection, rowType: TupleT): number {
   return item.expr.kind === 'name' && item.alias === undefined ? vertexCols[0] : -1;
 }
 
+/** The projection of a query's first MATCH, fed by the SELECT's matches without rows between. */
+function compileMatchProjection(
+  cx: Cx,
+  m: Extract<CypherClause, { kind: 'match' }>,
+  p: Projection,
+  where: Expr | undefined,
+): { stage: Stage; columns: Column[]; rowType: TupleT } {
+  return cx.nested(() => {
+    let projector: Projector | undefined;
+    const match = compileMatch(cx, m.patterns, m.where, m.pos, (aliases) => {
+      const named = [...aliases.keys()].filter((n) => !n.startsWith('#'));
+      const items = p.items === '*' ? named.map((n) => ({ expr: nameAt(n, p.pos), pos: p.pos })) : p.items;
+      projector = cx.inClause('ACCUM', () =>
+        compileProjection(cx, projectionSpec(p, where, items, false), new Set(aliases.keys())),
+      );
+      const pr = projector;
+      return { sink: (ctx) => pr.sink(ctx), reads: pr.reads };
+    });
+    const pr = projector!;
+    const stage: Stage = async (ctx) => {
+      pr.begin(ctx);
+      await match.run(ctx);
+      return pr.finish(ctx);
+    };
+    const rowType = pr.rowType;
+    return { stage, columns: rowType.fields.map((f) => ({ name: f.name, t: f.type })), rowType };
+  });
+}
+
+/** `nullSafe`: over rows (which OPTIONAL MATCH may fill with NULL), not over a SELECT's aliases. */
+function projectionSpec(
+  p: Projection,
+  where: Expr | undefined,
+  items: readonly { expr: Expr; alias?: string; pos: Pos }[],
+  nullSafe: boolean,
+): ProjectionSpec {
+  return {
+    columns: items,
+    groupBy: [],
+    having: where,
+    orderBy: p.orderBy,
+    limit: p.limit,
+    offset: p.skip,
+    distinct: p.distinct,
+    rowName: 'T',
+    nullSafe,
+    pos: p.pos,
+  };
+}
+
 function compileProjectionStage(
   cx: Cx,
   p: Projection,
@@ -271,18 +340,7 @@ function compileProjectionStage(
     if (items.length === 0) throw compileError(p.pos, 'there are no variables to return');
     const projector = compileProjection(
       cx,
-      {
-        columns: items,
-        groupBy: [],
-        having: where,
-        orderBy: p.orderBy,
-        limit: p.limit,
-        offset: p.skip,
-        distinct: p.distinct,
-        rowName: 'T',
-        nullSafe: true,
-        pos: p.pos,
-      },
+      projectionSpec(p, where, items, true),
       new Set(columns.map((c) => c.name)),
     );
     const stage: Stage = async (ctx, rows) => {

@@ -40,9 +40,9 @@ export function compileMatch(
   build: (aliases: ReadonlyMap<string, AliasPlace>, b: BoundSelect) => MatchSink,
 ): CompiledMatch {
   const desugared = desugarPatterns(cx, patterns, where);
-  const from = withSourceAlias(desugared.from);
+  const { from, result } = withResultAlias(desugared.from);
   const block: SelectBlock = {
-    result: from[0].source.alias!,
+    result,
     resultPos: pos,
     distinct: false,
     from,
@@ -83,9 +83,18 @@ export function compileMatch(
   };
 }
 
-/** The first pattern's source gets a hidden alias when it has none (the SELECT needs a result). */
-function withSourceAlias(from: PathPattern[]): PathPattern[] {
+/**
+ * The SELECT's result: the last vertex of the first pattern (given a hidden alias when it has
+ * none), so that a chain whose sink reads only its last step plans as a chain.
+ */
+function withResultAlias(from: PathPattern[]): { from: PathPattern[]; result: string } {
   const [first, ...rest] = from;
-  if (first.source.alias !== undefined) return from;
-  return [{ ...first, source: { ...first.source, alias: '#src' } }, ...rest];
+  const last = first.steps[first.steps.length - 1];
+  if (!last) {
+    const alias = first.source.alias ?? '#end';
+    return { from: [{ ...first, source: { ...first.source, alias } }, ...rest], result: alias };
+  }
+  const alias = last.vertex.alias ?? '#end';
+  const steps = [...first.steps.slice(0, -1), { ...last, vertex: { ...last.vertex, alias } }];
+  return { from: [{ ...first, steps }, ...rest], result: alias };
 }

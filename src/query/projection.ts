@@ -133,6 +133,13 @@ export function compileProjection(cx: Cx, spec: ProjectionSpec, rowVars: Readonl
   const limit = limitOf(spec.limit);
   const offset = limitOf(spec.offset);
   const single = aggregating && keyExprs.length === 0;
+  const groupKey: ((ctx: RunContext) => unknown) | undefined = !aggregating
+    ? undefined
+    : keys.length === 0
+      ? () => ''
+      : keys.length === 1
+        ? (ctx) => oneKey(keys[0](ctx))
+        : (ctx) => rowKey(keys.map((f) => f(ctx)));
   const newGroup = (ctx: RunContext | undefined): Group => ({
     carry: ctx ? carry.map((f) => f(ctx)) : carried.map(() => null),
     aggs: calls.map((c, i) => newAggState(c.name, c.distinct === true, args[i]?.t)),
@@ -149,7 +156,7 @@ export function compileProjection(cx: Cx, spec: ProjectionSpec, rowVars: Readonl
     reads,
     sink(ctx) {
       const state = ctx.vars[stateSlot] as RunState;
-      const key = aggregating ? rowKey(keys.map((f) => f(ctx))) : state.rows++;
+      const key = groupKey === undefined ? state.rows++ : groupKey(ctx);
       let g = state.groups.get(key);
       if (!g) state.groups.set(key, (g = newGroup(ctx)));
       for (let i = 0; i < calls.length; i++) g.aggs[i].add(args[i] ? args[i]!.f(ctx) : true);
@@ -220,6 +227,11 @@ export function rowKey(values: readonly unknown[]): string {
     else k += `${typeof v}:${String(v)}\u0001`;
   }
   return k;
+}
+
+/** The group key of one value: itself when that is a vertex (one object per run) or a string. */
+function oneKey(v: unknown): unknown {
+  return v instanceof Vtx || typeof v === 'string' ? v : rowKey([v]);
 }
 
 /** ORDER BY's comparison, NULL before everything. */

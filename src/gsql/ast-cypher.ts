@@ -4,7 +4,7 @@
  * expression nodes: openCypher's operators and functions are read into the forms GSQL has, and
  * the few it lacks into calls of `cypher.*` functions (names GSQL text cannot spell).
  */
-import type { Expr, PathPattern, Pos } from './ast-query.js';
+import type { Expr, PathPattern, Pos, Stmt } from './ast-query.js';
 
 export interface ProjectionItem {
   expr: Expr;
@@ -31,7 +31,9 @@ export interface CreateNode {
   pos: Pos;
 }
 
+/** What CREATE makes: an insertion (`kind` as the query-effects check reads the tree). */
 export interface CreatePath {
+  kind: 'insert';
   nodes: CreateNode[];
   /** edges[i] joins nodes[i] and nodes[i + 1]. */
   edges: {
@@ -50,7 +52,8 @@ export type CypherClause =
   | { kind: 'with'; projection: Projection; where?: Expr; pos: Pos }
   | { kind: 'return'; projection: Projection; pos: Pos }
   | { kind: 'create'; paths: CreatePath[]; pos: Pos }
-  | { kind: 'set'; items: { target: Expr & { kind: 'field' }; value: Expr; pos: Pos }[]; pos: Pos }
+  /** `SET x.a = v, …`: the attribute assignments (GSQL's statements). */
+  | { kind: 'set'; items: (Stmt & { kind: 'assign'; target: Expr & { kind: 'field' } })[]; pos: Pos }
   | { kind: 'delete'; detach: boolean; names: { name: string; pos: Pos }[]; pos: Pos };
 
 /** One single query: its clauses in order. */

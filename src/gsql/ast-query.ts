@@ -341,7 +341,9 @@ export type Stmt =
   /** `DELETE s FROM …` (a SELECT-like block) or `DELETE (x)` inside ACCUM. */
   | { kind: 'delete'; alias: string; select?: SelectBlock; pos: Pos }
   | { kind: 'update'; select: SelectBlock; sets: Stmt[]; pos: Pos }
-  | TableSelectStmt;
+  | TableSelectStmt
+  /** The body of an openCypher query (`CREATE OPENCYPHER QUERY`): its only statement. */
+  | { kind: 'cypher'; query: CypherQuery; pos: Pos };
 
 /** What FOREACH iterates: a collection expression, or `RANGE[from, to].STEP(step)`. */
 export type ForeachSource = Expr | { kind: 'range'; from: Expr; to: Expr; step?: Expr; pos: Pos };
@@ -366,8 +368,6 @@ export interface QueryDef {
   returns?: TypeExpr;
   syntax?: 'v1' | 'v2' | 'v3';
   distributed: boolean;
-  /** `CREATE OPENCYPHER QUERY`: the openCypher body (then `body` is empty). */
-  cypher?: CypherQuery;
   body: Stmt[];
   pos: Pos;
   /** The complete `CREATE … }` text (stored in the catalog and shown by SHOW QUERY). */

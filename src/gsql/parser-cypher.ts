@@ -90,7 +90,7 @@ function parseClause(c: TokenCursor): CypherClause | undefined {
       const target = parseCypherExpr(c);
       if (target.kind !== 'binary' || target.op !== '==' || target.left.kind !== 'field')
         throw new GsqlSyntaxError(at.line, at.column, 'SET needs "variable.property = value"');
-      items.push({ target: target.left, value: target.right, pos: at });
+      items.push({ kind: 'assign', target: target.left, op: '=', value: target.right, pos: at });
     } while (c.acceptPunct(','));
     return { kind: 'set', items, pos };
   }
@@ -208,5 +208,5 @@ function parseCreatePath(c: TokenCursor): CreatePath {
     edges.push({ type: { name: t.text, pos: posOf(t) }, leftward, props, pos: at });
     nodes.push(parseCreateNode(c));
   }
-  return { nodes, edges, pos };
+  return { kind: 'insert', nodes, edges, pos };
 }

@@ -191,7 +191,7 @@ function parseQueryRest(
   if (cypher) {
     // openCypher patterns are V3 patterns.
     def.syntax = 'v3';
-    def.cypher = parseCypherQuery(c);
+    def.body = [{ kind: 'cypher', query: parseCypherQuery(c), pos: c.pos() }];
   }
   else def.body = parseBody(c, () => c.isPunct('}'));
   const close = c.expectPunct('}');

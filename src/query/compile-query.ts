@@ -14,7 +14,6 @@ import './compile-expr.js';
 import { coerce, compileExpr } from './expr-support.js';
 import { compileSelect } from './compile-select.js';
 import { compileBodyStmts, compileRowStmts } from './compile-stmt.js';
-import { compileCypherBody } from './cypher-compile.js';
 import { RunContext, type RunOptions } from './context.js';
 import { compileError, QueryCompileError } from './errors.js';
 import type { QueryGraph } from './graph.js';
@@ -226,7 +225,7 @@ function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts:
 
 function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: CompileOptions): CompiledQuery {
   const { cx, params, returns } = compileHeader(def, catalog, graphName, opts);
-  const body = def.cypher ? compileCypherBody(cx, def.cypher) : compileBodyStmts(cx, def.body);
+  const body = compileBodyStmts(cx, def.body);
   const slots = (): number => cx.slots;
   return {
     name: def.name,

@@ -17,6 +17,7 @@ import { compileRaise, compileTry, declareException } from './exceptions.js';
 import { compilePrint } from './print.js';
 import { compilePrintCsv } from './print-csv.js';
 import { compileTableSelectStmt } from './table-stmt.js';
+import { compileCypherBody } from './cypher-compile.js';
 import { deletesEdges, edgeDeletion } from './delete-edges.js';
 import { asVertexSet } from './compile-vset.js';
 import { Flow, type BodyStmt, type Cx, type Eval, type RowStmt } from './scope.js';
@@ -486,6 +487,8 @@ function compileBodyStmt(cx: Cx, s: Stmt): BodyStmt {
       return compileTry(cx, s, (stmts) => compileBodyStmts(cx, stmts), runBodyList);
     case 'tableSelect':
       return compileTableSelectStmt(cx, s);
+    case 'cypher':
+      return compileCypherBody(cx, s.query);
     case 'vsetAssign': {
       const { sync, async } = compileVsetAssign(cx, s);
       if (async) return async;

@@ -49,7 +49,7 @@ class TableNames {
   }
 }
 
-export function compileCypherBody(cx: Cx, q: CypherQuery): BodyStmt[] {
+export function compileCypherBody(cx: Cx, q: CypherQuery): BodyStmt {
   const names = new TableNames();
   const union = q.parts.length > 1;
   const parts = q.parts.map((p) => compilePart(cx, p, names, union));
@@ -78,21 +78,19 @@ export function compileCypherBody(cx: Cx, q: CypherQuery): BodyStmt[] {
     ctx.results.push({ [o.name]: vertices });
   };
   const distinct = q.unionAll.some((all) => !all);
-  return [
-    async (ctx) => {
-      const all: Row[] = [];
-      for (const part of parts) {
-        let rows: Row[] = [[]];
-        for (const s of part.stages) {
-          await ctx.tick();
-          rows = await s(ctx, rows);
-        }
-        all.push(...rows);
+  return async (ctx) => {
+    const all: Row[] = [];
+    for (const part of parts) {
+      let rows: Row[] = [[]];
+      for (const s of part.stages) {
+        await ctx.tick();
+        rows = await s(ctx, rows);
       }
-      print(ctx, distinct ? distinctRows(all) : all);
-      return Flow.Next;
-    },
-  ];
+      all.push(...rows);
+    }
+    print(ctx, distinct ? distinctRows(all) : all);
+    return Flow.Next;
+  };
 }
 
 function distinctRows(rows: Row[]): Row[] {

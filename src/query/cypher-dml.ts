@@ -36,7 +36,7 @@ export function compileDmlStage(cx: Cx, clause: DmlClause, columns: readonly Col
 function statementsOf(cx: Cx, c: DmlClause, known: ReadonlySet<string>): Stmt[] {
   switch (c.kind) {
     case 'set':
-      return c.items.map((i) => ({ kind: 'assign', target: i.target, op: '=', value: i.value, pos: i.pos }));
+      return c.items;
     case 'delete':
       return c.names.map((n) => {
         if (!known.has(n.name) && !cx.lookup(n.name)) throw compileError(n.pos, `"${n.name}" is not defined`);

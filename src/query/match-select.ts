@@ -70,6 +70,8 @@ export function compileMatch(
       stmts: [marker],
       rows: [sink],
       deferred: false,
+      // Every matched path is a row of the table.
+      repeatable: false,
       vertices: new Set(
         names.flatMap((n) => (aliases.get(n)!.vertex !== undefined ? [aliases.get(n)!.vertex!] : [])),
       ),

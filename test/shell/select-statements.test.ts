@@ -51,7 +51,9 @@ test('the GSQL 101 shell session runs end to end with the built-in SELECTs', asy
   const db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0 });
   try {
     let out = '';
-    const code = await runScript(db, SESSION, { user: 'tigergraph' }, (t) => (out += t));
+    const code = await runScript(db, SESSION, { user: 'tigergraph' }, (t) => (out += t), {
+      importDirs: [FIXTURES],
+    });
     assert.equal(code, 0, out);
     const docs = printedJson(out);
     assert.deepEqual(docs.slice(0, 7), [

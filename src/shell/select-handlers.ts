@@ -17,7 +17,9 @@ import {
   compileAttributePredicate,
   compileQuery,
   hasAggregate,
+  queryWrites,
   registryFor,
+  storedQueriesOf,
   type AttrReader,
   type CompiledQuery,
   type QueryDatabase,
@@ -25,6 +27,7 @@ import {
   type QueryResult,
 } from '../query/index.js';
 import type { JsonValue } from '../util/json.js';
+import { authorizeQueryWrites } from './auth-check.js';
 import { requireGraph, ShellError, type ShellContext } from './context.js';
 import { jsonText } from './query-output.js';
 
@@ -121,9 +124,11 @@ async function oneBlock(
     textStart: s.textStart,
   };
   const catalog = ctx.store.catalog;
+  const registry = registryFor(ctx.store);
   const query = await run.reported(pos, async () =>
-    compileQuery(def, catalog, graph, registryFor(ctx.store).options(graph, catalog)),
+    compileQuery(def, catalog, graph, registry.options(graph, catalog)),
   );
+  await authorizeQueryWrites(ctx, pos, graph, def.name, queryWrites(def, storedQueriesOf(registry, graph)));
   const shape = (results: QueryResult['results']): QueryResult['results'] =>
     single
       ? results.map((r) =>

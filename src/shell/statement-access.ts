@@ -68,6 +68,10 @@ const QUERY_ACCESS: { readonly [K in QueryStatement['kind']]: RuleOf<Extract<Que
     createPackage: () => onGlobal(WRITE_QUERY),
     showPackage: () => onGlobal(READ_QUERY),
     dropPackage: () => onGlobal(WRITE_QUERY),
+    // GSQL 101's built-in SELECT reads the graph in use; the one-block SELECT runs as an
+    // interpreted query there (what it writes is checked by the handler, as for INTERPRET).
+    builtinSelect: inUse(READ_DATA),
+    oneBlockSelect: inUse(READ_DATA),
     // UDF files are code the server runs (PUT also needs --allow-udf-put); the privileges are global-only.
     putUdfFile: () => onGlobal(all('WRITE_FILE')),
     getUdfFile: () => onGlobal(all('READ_FILE')),

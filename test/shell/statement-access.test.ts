@@ -27,6 +27,20 @@ test('the scope is the one the statement acts on: the graph it names, the graph 
     ['CREATE QUERY q() { PRINT 1; }', 'social', ['WRITE_QUERY'], 'social'],
     ['INTERPRET QUERY () FOR GRAPH other { PRINT 1; }', 'social', ['READ_DATA'], 'other'],
     [
+      'CREATE OPENCYPHER QUERY c() FOR GRAPH other { MATCH (a) RETURN a }',
+      'social',
+      ['WRITE_QUERY'],
+      'other',
+    ],
+    [
+      'INTERPRET OPENCYPHER QUERY () FOR GRAPH other { MATCH (a) RETURN a }',
+      'social',
+      ['READ_DATA'],
+      'other',
+    ],
+    ['SELECT count(*) FROM person', 'social', ['READ_DATA'], 'social'],
+    ['LET INT k = 1; IN SELECT a FROM (a:person)', 'social', ['READ_DATA'], 'social'],
+    [
       'CREATE LOADING JOB j FOR GRAPH other { LOAD "f" TO VERTEX v VALUES ($0); }',
       'social',
       ['WRITE_LOADINGJOB'],

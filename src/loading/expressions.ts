@@ -75,7 +75,10 @@ export class ColumnSlots {
     this.positions = new Int32Array(this.names.length);
     for (let s = 0; s < this.names.length; s++) {
       const name = this.names[s].join(':');
-      const at = header.indexOf(name);
+      // TigerGraph matches a header name without the blanks around it ("src, tgt" has a column
+      // "tgt"), as its own tutorial data needs; a name written with the blanks matches first.
+      let at = header.indexOf(name);
+      if (at < 0) at = header.findIndex((h) => h.trim() === name);
       if (at < 0) missing.push(name);
       this.positions[s] = at;
     }

@@ -221,3 +221,32 @@ test('a commit that fails while later batches are applied fails the load with it
     await t.close();
   }
 });
+
+test('header names match without the blanks around them ("name, age" has a column "age"); values keep theirs', async () => {
+  const t = await openTestDb(SOCIAL_SCHEMA);
+  try {
+    const job = prepareJob(JOB, 'social', t.db);
+    const stats = await runJobOnData(
+      t.db,
+      job,
+      'file1',
+      Buffer.from('name, gender,  age ,state\nIvo, male,40,wa\n'),
+    );
+    assert.equal(stats.toJSON().vertex[0].validObject, 1);
+    const r = t.db.read();
+    try {
+      const row = r.lookup('person', 'Ivo')!;
+      assert.equal(r.attr('person', row, 'age'), 40);
+      assert.equal(r.attr('person', row, 'gender'), ' male');
+    } finally {
+      r.release();
+    }
+    // A name that is not in the header, blanks or not, is still refused.
+    await assert.rejects(
+      runJobOnData(t.db, job, 'file1', Buffer.from('name, sex, age, state\nIvo,m,40,wa\n')),
+      /Column "gender" is not in the header line/,
+    );
+  } finally {
+    await t.close();
+  }
+});

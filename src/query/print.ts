@@ -92,7 +92,20 @@ export function toJson(ctx: RunContext, v: unknown, t: QType, vaccs: Map<string,
         if (a.name in r.attributes)
           attributes[a.name] = toJsonValue(r.attributes[a.name], a.type, ctx.graph.catalog);
       }
-      return { ...r, attributes } as unknown as JsonObject;
+      // TigerGraph 4's order; an edge type with a DISCRIMINATOR also shows its value as text (what
+      // tells parallel edges apart), its attributes joined by commas.
+      const out: JsonObject = {
+        e_type: r.e_type,
+        from_id: r.from_id,
+        from_type: r.from_type,
+        to_id: r.to_id,
+        to_type: r.to_type,
+        directed: r.directed,
+      };
+      if (def !== undefined && def.discriminator.length > 0)
+        out.discriminator = def.discriminator.map((name) => String(attributes[name])).join(',');
+      out.attributes = attributes;
+      return out;
     }
     case 'LIST':
     case 'SET':

@@ -143,6 +143,7 @@ test('an edge column prints as an edge, and a table is written TO_CSV one row pe
             from_type: 'Account',
             to_id: 'Fay',
             to_type: 'Account',
+            discriminator: '2024-07-01 00:00:00',
             attributes: { date: '2024-07-01 00:00:00', amount: 80 },
           },
         },
@@ -171,4 +172,47 @@ test('table errors: INTO a name in use, an aggregate in GROUP BY, a vertex-set S
     compileErrorOf(f.db, 'CREATE QUERY q() SYNTAX v3 {\n  SELECT a FROM (a:Account);\n}'),
     /line 2, column 12: expected "INTO table" \(a SQL-like SELECT stores its table; a vertex-set SELECT is assigned: "X = SELECT …"\)/,
   );
+});
+
+test('an edge column shows the discriminator that tells parallel edges apart; an edge type without one shows none', async () => {
+  const rows = await table(
+    'SELECT e INTO T FROM (s:Account {name: "Ava"})-[e:transfer]->(t:Account {name: "Ben"}) ORDER BY e.date;',
+  );
+  const edge = (date: string, amount: number) => ({
+    e: {
+      e_type: 'transfer',
+      from_id: 'Ava',
+      from_type: 'Account',
+      to_id: 'Ben',
+      to_type: 'Account',
+      directed: true,
+      discriminator: date,
+      attributes: { date, amount },
+    },
+  });
+  assert.deepEqual(rows, [edge('2024-01-10 00:00:00', 300), edge('2024-03-05 00:00:00', 700)]);
+  assert.deepEqual(Object.keys(rows[0].e as Row), [
+    'e_type',
+    'from_id',
+    'from_type',
+    'to_id',
+    'to_type',
+    'directed',
+    'discriminator',
+    'attributes',
+  ]);
+  const phones = await table('SELECT e INTO T FROM (a:Account {name: "Eli"})-[e:hasPhone]-(p:Phone);');
+  assert.deepEqual(phones, [
+    {
+      e: {
+        e_type: 'hasPhone',
+        from_id: 'Eli',
+        from_type: 'Account',
+        to_id: '333',
+        to_type: 'Phone',
+        directed: false,
+        attributes: {},
+      },
+    },
+  ]);
 });

@@ -45,7 +45,13 @@ export const sessionHandlers: Pick<
   'use_graph' | 'use_global' | 'set' | 'ls' | 'help' | 'show' | 'unsupported'
 > = {
   async use_graph(s, ctx) {
-    if (!findGraph(ctx.store.catalog, s.name)) throw new ShellError(`Graph '${s.name}' does not exist.`, s);
+    if (!findGraph(ctx.store.catalog, s.name)) {
+      // Names are case-sensitive in GSQL (tutorials spell the same graph Social and social).
+      const lower = s.name.toLowerCase();
+      const near = ctx.store.catalog.graphs.find((g) => g.name.toLowerCase() === lower);
+      const hint = near ? ` Graph names are case-sensitive: did you mean '${near.name}'?` : '';
+      throw new ShellError(`Graph '${s.name}' does not exist.${hint}`, s);
+    }
     ctx.session.graph = s.name;
     ctx.print(`Using graph '${s.name}'`);
   },

@@ -44,6 +44,14 @@ test('USE GRAPH, USE GLOBAL and ls', async () => {
   const missing = await run(store, 'USE GRAPH nope', session);
   assert.equal(missing.code, 212);
   assert.equal(missing.output, "Semantic Check Fails: Graph 'nope' does not exist. (line 1, column 1)\n");
+  // Graph names are case-sensitive, as TigerGraph documents identifiers; the message names the graph meant.
+  const cased = await run(store, 'USE GRAPH Social', session);
+  assert.equal(cased.code, 212);
+  assert.equal(
+    cased.output,
+    "Semantic Check Fails: Graph 'Social' does not exist. Graph names are case-sensitive: did you mean 'social'? (line 1, column 1)\n",
+  );
+  assert.equal(session.graph, undefined);
   const r = await run(store, 'USE GRAPH social\nls', session);
   assert.equal(r.code, 0);
   assert.equal(

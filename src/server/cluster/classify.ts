@@ -153,6 +153,7 @@ function statementWrites(s: Stmt, catalog: Catalog, graph: string | undefined): 
   const q = s.statement;
   switch (q.kind) {
     case 'showQuery':
+    case 'builtinSelect':
       return false;
     case 'runQuery':
     case 'interpretQuery':

@@ -128,6 +128,8 @@ test('GSQL text: any statement that is not a read makes the script a write', () 
     'SHOW USER',
     'SET exit_on_error = FALSE\nHELP',
     'INTERPRET QUERY () FOR GRAPH g { S = {P.*}; PRINT S; }',
+    'INTERPRET OPENCYPHER QUERY () FOR GRAPH g { MATCH (p:P) RETURN p }',
+    'USE GRAPH g\nSELECT count(*) FROM P',
   ];
   for (const text of reads) assert.equal(scriptWrites(text, catalog), false, text);
   const writes = [
@@ -141,6 +143,8 @@ test('GSQL text: any statement that is not a read makes the script a write', () 
     'GRANT ROLE designer ON GRAPH g TO bob',
     'USE GRAPH g\nUPSERT P VALUES ("a", 1)',
     'INTERPRET QUERY () FOR GRAPH g { INSERT INTO P VALUES ("y", 2); }',
+    'INTERPRET OPENCYPHER QUERY () FOR GRAPH g { CREATE (p:P {id: "y"}) }',
+    'INTERPRET OPENCYPHER QUERY () FOR GRAPH g { MATCH (p:P) DETACH DELETE p }',
     'DROP ALL',
     'CLEAR GRAPH STORE -HARD',
   ];

@@ -270,6 +270,10 @@ test('a queryreader writes nothing through queries, installed or interpreted, ov
     'INTERPRET QUERY () FOR GRAPH social { S = {Person.*}; S = SELECT s FROM S:s POST-ACCUM s.age = 0; PRINT 1 AS one; }',
     'INTERPRET QUERY () FOR GRAPH social { S = {Person.*}; DELETE s FROM S:s; PRINT 1 AS one; }',
     'INTERPRET QUERY () FOR GRAPH social { S = {Person.*}; S = SELECT s FROM S:s ACCUM DELETE (s); PRINT 1 AS one; }',
+    // openCypher's writes are GSQL's (query/effects.ts reads them from the same nodes).
+    'INTERPRET OPENCYPHER QUERY () FOR GRAPH social { CREATE (p:Person {id: "c1", age: 1}) }',
+    'INTERPRET OPENCYPHER QUERY () FOR GRAPH social { MATCH (p:Person) SET p.age = 0 }',
+    'INTERPRET OPENCYPHER QUERY () FOR GRAPH social { MATCH (p:Person) DETACH DELETE p }',
   ];
   for (const url of ['/gsql/v1/queries/interpret', '/gsqlserver/interpreted_query']) {
     for (const body of bodies) {

@@ -17,20 +17,31 @@
  *     1 numbers: array f64 | varuint #exact | (varuint row, value)...   (INT/UINT beyond ±2^53)
  *     2 bool:    array u8
  *     3 dict:    varuint #dict | str... | array u32 codes
- *     4 values:  value...   (count = rows or edges)
+ *     4 values:  value...   (count = rows or edges; format 1, and columns not folded into a heap)
+ *     5 heap:    u8 width (4 or 8) | array starts (u32 or f64, rows + 1) | array bytes (values)
  *   array := varuint byte length | zero padding to a multiple of 8 from the start | bytes
+ *
+ * Format 2 added the heap kind: a value column is written as the shared heap the rebuild built
+ * (store/value-heap.ts) and read back as views of it. Format 1 files are still read.
+ *
+ * The body is read into shared memory once, so every array decoded from it is a view workers can
+ * read (store/shared.ts).
  */
 import type { Catalog } from '../catalog/types.js';
 import { BoolColumn, type Column, DictStringColumn, NumberColumn, ValueColumn } from '../store/columns.js';
 import { newCounter } from '../store/counter.js';
 import { EdgeBlock } from '../store/edge-block.js';
 import { GraphStore } from '../store/graph-store.js';
+import { sharedU8, toShared } from '../store/shared.js';
+import { ValueHeap } from '../store/value-heap.js';
 import { EngineError } from './api.js';
-import { ByteReader, ByteWriter } from './bytes.js';
+import { ByteReader, ByteWriter } from '../store/bytes.js';
 import { keyOfIdValue } from './tx-changes.js';
 
 const MAGIC = 'OCELSNAP';
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
+/** The oldest format this build reads. */
+const OLDEST_FORMAT = 1;
 
 /** Emits small fields into a scratch buffer and large typed arrays as their own chunks. */
 class ChunkWriter {
@@ -51,6 +62,7 @@ class ChunkWriter {
   }
 
   array(a: Uint8Array | Uint32Array | Float64Array, n: number): void {
+    // A view of exactly the bytes to write (shared or not).
     const bytes = new Uint8Array(a.buffer, a.byteOffset, n * a.BYTES_PER_ELEMENT);
     this.w.varuint(bytes.length);
     const pad = (8 - ((this.offset + this.w.pos) % 8)) % 8;
@@ -85,6 +97,12 @@ function writeColumn(cw: ChunkWriter, c: Column, n: number): void {
     cw.small.varuint(c.dict.length);
     for (const s of c.dict) cw.small.str(s);
     cw.array(c.codes, n);
+  } else if (c instanceof ValueColumn && c.heap !== null && c.over.size === 0 && c.base >= n) {
+    const h = c.heap;
+    cw.small.u8(5);
+    cw.small.u8(h.starts.BYTES_PER_ELEMENT);
+    cw.array(h.starts, n + 1);
+    cw.array(h.bytes, h.starts[n]);
   } else {
     cw.small.u8(4);
     for (let i = 0; i < n; i++) cw.small.value(c.get(i));
@@ -138,7 +156,10 @@ export function encodeSnapshot(store: GraphStore, version: number): Uint8Array[]
 
 function u8(r: ByteReader): Uint8Array {
   const b = r.aligned();
-  return b.byteOffset % 8 === 0 ? b : new Uint8Array(b);
+  if (b.byteOffset % 8 === 0) return b;
+  const c = sharedU8(b.length);
+  c.set(b);
+  return c;
 }
 function u32(r: ByteReader): Uint32Array {
   const b = u8(r);
@@ -152,23 +173,27 @@ function f64(r: ByteReader): Float64Array {
 function readColumn(r: ByteReader, c: Column, n: number): void {
   const kind = r.u8();
   if (kind === 1 && c instanceof NumberColumn) {
-    c.data = f64(r);
+    c.load(f64(r));
     const nb = r.varuint();
     for (let i = 0; i < nb; i++) {
       const row = r.varuint();
       c.init(row, r.value());
     }
   } else if (kind === 2 && c instanceof BoolColumn) {
-    c.data = u8(r);
+    c.load(u8(r));
   } else if (kind === 3 && c instanceof DictStringColumn) {
     const nd = r.varuint();
     const dict: string[] = [];
     for (let i = 0; i < nd; i++) dict.push(r.str());
     c.load(dict, u32(r));
   } else if (kind === 4 && c instanceof ValueColumn) {
-    const data = new Array(n);
-    for (let i = 0; i < n; i++) data[i] = r.value();
-    c.data = data;
+    c.ensure(n);
+    for (let i = 0; i < n; i++) c.init(i, r.value());
+    c.rebase(n);
+  } else if (kind === 5 && c instanceof ValueColumn) {
+    const width = r.u8();
+    const starts = width === 4 ? u32(r) : f64(r);
+    c.loadHeap(new ValueHeap(starts, u8(r)));
   } else {
     throw new EngineError('DATA-DIR', `Checkpoint column kind ${kind} does not match the catalog.`);
   }
@@ -181,16 +206,17 @@ export interface DecodedSnapshot {
   store: GraphStore;
 }
 
-export function decodeSnapshot(bytes: Uint8Array): DecodedSnapshot {
+export function decodeSnapshot(body: Uint8Array): DecodedSnapshot {
+  const bytes = toShared(body);
   const r = new ByteReader(bytes);
   let magic = '';
   for (let i = 0; i < MAGIC.length; i++) magic += String.fromCharCode(r.u8());
   if (magic !== MAGIC) throw new EngineError('DATA-DIR', 'The checkpoint is not an Ocelot graph snapshot.');
   const format = r.u32();
-  if (format !== SNAPSHOT_FORMAT) {
+  if (format < OLDEST_FORMAT || format > SNAPSHOT_FORMAT) {
     throw new EngineError(
       'DATA-DIR',
-      `Checkpoint snapshot format ${format} is not supported (this build reads ${SNAPSHOT_FORMAT}).`,
+      `Checkpoint snapshot format ${format} is not supported (this build reads ${OLDEST_FORMAT} to ${SNAPSHOT_FORMAT}).`,
     );
   }
   const version = r.varuint();
@@ -232,6 +258,7 @@ export function decodeSnapshot(bytes: Uint8Array): DecodedSnapshot {
     }
     const np = r.varuint();
     for (let k = 0; k < np; k++) t.permanentlyDeleted.add(keyOfIdValue(r.value()));
+    t.index.rebase();
   }
   const nb = r.varuint();
   for (let i = 0; i < nb; i++) {

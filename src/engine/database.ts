@@ -265,6 +265,11 @@ export class Database implements CatalogStore {
   }
 
   read(): ReadTx {
+    return this.pin();
+  }
+
+  /** A read transaction with access to the store it pins (worker threads mirror it). */
+  pin(): ReadTxImpl {
     const v = this.published;
     this.readers.set(v, (this.readers.get(v) ?? 0) + 1);
     return new ReadTxImpl(this.readStore, v, () => {

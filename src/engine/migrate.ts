@@ -47,6 +47,7 @@ function migrateTable(old: VertexTable, vt: VertexType, next: Catalog, version: 
   }
   t.live.current = old.live.current;
   t.live.log = [version, old.live.current];
+  t.rebase();
   return t;
 }
 

@@ -41,6 +41,11 @@ export class ReadTxImpl implements ReadTx {
     return this.store.catalog;
   }
 
+  /** The store this transaction reads (for a worker thread's mirror of it, see store/mirror.ts). */
+  get graphStore(): GraphStore {
+    return this.store;
+  }
+
   release(): void {
     if (this.released) return;
     this.released = true;

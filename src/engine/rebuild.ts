@@ -14,6 +14,7 @@ import type { RebuildOptions } from './api.js';
 
 export function mergeAll(store: GraphStore, version: number, force: boolean): GraphStore {
   const next = new GraphStore(store.catalog, version, store.tables);
+  for (const t of store.tables.values()) t.rebase();
   for (const b of store.blocks) {
     if (!b.dirty && !force) {
       next.addBlock(b);

@@ -27,7 +27,7 @@
 import type { Catalog } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import { type AttrUpdate, EngineError, type ExternalId } from './api.js';
-import { ByteReader, ByteWriter } from './bytes.js';
+import { ByteReader, ByteWriter } from '../store/bytes.js';
 import type { WriteTxImpl } from './write-tx.js';
 
 export const RECORD_FORMAT = 3;

@@ -488,12 +488,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
 
   private tombstone(b: EdgeBlock, eid: number): void {
     this.changes.markBlock(b);
-    b.tomb.set(eid, this.commitVersion);
+    b.bury(eid, this.commitVersion);
     b.live.current--;
     this.touchEdge(b, eid);
-    this.changes.onAbort(() => {
-      b.tomb.delete(eid);
-    });
+    this.changes.onAbort(() => b.unbury(eid));
   }
 
   deleteVertex(vertexType: string, id: ExternalId, opts: { permanent?: boolean } = {}): boolean {

@@ -1,29 +1,42 @@
 /**
  * Attribute columns, indexed by dense row id (vertex row or edge id). Fixed-width types live in typed
- * arrays; everything else in plain arrays. Values arriving here are already validated and canonical
- * (see engine/value-check.ts).
+ * arrays in shared memory (shared.ts); strings, collections, tuples and vertex references in a
+ * shared value heap built at each rebuild (value-heap.ts) plus the values written since, kept as
+ * JavaScript values. Values arriving here are already validated and canonical (engine/values.ts).
  *
  * Multi-version reads: a write to an existing row records the previous value in `history` tagged with
  * the writing version, so a reader pinned at an older version still sees the old value. Entries are
  * dropped once no reader can need them (see Column.trimHistory).
+ *
+ * Worker threads read the same arrays (workers/mirror.ts). An overwrite of an array a running worker
+ * task may read copies the array first (epochs.ts), so a worker's view never changes under it;
+ * `gen` counts replacements of the arrays so that a worker's mirror knows when to take the new ones.
  */
 import type { AttrType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
+import { epochs } from './epochs.js';
+import { copyShared, grownShared, sharedF64, sharedU32, sharedU8 } from './shared.js';
+import { ValueHeap } from './value-heap.js';
 
-interface HistoryEntry {
+export interface HistoryEntry {
   /** The version whose write replaced `old`. */
   version: number;
   old: Value;
 }
 
-function grownLength(current: number, needed: number): number {
-  let n = Math.max(current, 16);
-  while (n < needed) n *= 2;
-  return n;
+let nextUid = 1;
+/** A process-wide identity for stored objects, by which workers' mirrors recognise them. */
+export function newUid(): number {
+  return nextUid++;
 }
 
 export abstract class Column {
   history: Map<number, HistoryEntry[]> | null = null;
+  readonly uid = newUid();
+  /** The epoch the shared arrays were created in (see epochs.ts). */
+  born = epochs.current;
+  /** How many times the shared arrays were replaced (grown, copied on write, rebuilt). */
+  gen = 0;
 
   constructor(readonly type: AttrType) {}
 
@@ -31,6 +44,8 @@ export abstract class Column {
   protected abstract put(row: number, v: Value): void;
   /** Makes room for rows [0, n). */
   abstract ensure(n: number): void;
+  /** Copies the shared arrays whose values an overwrite changes (copy-on-write); false: none. */
+  protected abstract copyArrays(): boolean;
   /** The typed array with numeric values, if this column has one. */
   numbers(): Float64Array | Uint8Array | null {
     return null;
@@ -40,6 +55,17 @@ export abstract class Column {
     return false;
   }
 
+  /** Records that the shared arrays were replaced. */
+  protected replaced(): void {
+    this.born = epochs.current;
+    this.gen++;
+  }
+
+  /** Before a value some pinned worker may read is overwritten: copy the arrays it is read from. */
+  private beforeOverwrite(): void {
+    if (epochs.exposed(this.born) && this.copyArrays()) this.replaced();
+  }
+
   /** Writes a new row's value: nobody can have seen the row yet, so no history. */
   init(row: number, v: Value): void {
     this.put(row, v);
@@ -47,6 +73,7 @@ export abstract class Column {
 
   /** Overwrites an existing row's value at `version`, remembering the old value for older readers. */
   update(row: number, v: Value, version: number): HistoryEntry {
+    this.beforeOverwrite();
     const entry: HistoryEntry = { version, old: this.get(row) };
     this.history ??= new Map();
     const list = this.history.get(row);
@@ -58,6 +85,7 @@ export abstract class Column {
 
   /** Undoes `update` (transaction abort): restores the old value and forgets the entry. */
   revert(row: number, entry: HistoryEntry): void {
+    this.beforeOverwrite();
     this.put(row, entry.old);
     const list = this.history?.get(row);
     if (!list) return;
@@ -91,9 +119,11 @@ export abstract class Column {
 
 /** INT, UINT, FLOAT, DOUBLE, DATETIME: float64 values; INT/UINT beyond ±2^53 kept exact on the side. */
 export class NumberColumn extends Column {
-  data: Float64Array = new Float64Array(16);
+  data: Float64Array = sharedF64(16);
   /** Exact values of rows whose `data` slot is NaN (only for INT/UINT beyond ±2^53). */
   big: Map<number, bigint> | null = null;
+  /** Counts changes of `big` (a worker's mirror copies it whole when it changed: it is rare). */
+  bigGen = 0;
 
   get(row: number): Value {
     const v = this.data[row];
@@ -107,18 +137,27 @@ export class NumberColumn extends Column {
     if (typeof v === 'bigint') {
       this.big ??= new Map();
       this.big.set(row, v);
+      this.bigGen++;
       this.data[row] = NaN;
     } else {
-      if (this.big !== null) this.big.delete(row);
+      if (this.big !== null && this.big.delete(row)) this.bigGen++;
       this.data[row] = v as number;
     }
   }
   ensure(n: number): void {
-    if (n > this.data.length) {
-      const d = new Float64Array(grownLength(this.data.length, n));
-      d.set(this.data);
-      this.data = d;
-    }
+    const d = grownShared(this.data, n);
+    if (d === this.data) return;
+    this.data = d;
+    this.replaced();
+  }
+  protected copyArrays(): boolean {
+    this.data = copyShared(this.data);
+    return true;
+  }
+  /** Replaces the values with loaded ones (a checkpoint). */
+  load(data: Float64Array): void {
+    this.data = data;
+    this.replaced();
   }
   override numbers(): Float64Array {
     return this.data;
@@ -129,7 +168,7 @@ export class NumberColumn extends Column {
 }
 
 export class BoolColumn extends Column {
-  data: Uint8Array = new Uint8Array(16);
+  data: Uint8Array = sharedU8(16);
   get(row: number): Value {
     return this.data[row] === 1;
   }
@@ -137,20 +176,28 @@ export class BoolColumn extends Column {
     this.data[row] = v === true ? 1 : 0;
   }
   ensure(n: number): void {
-    if (n > this.data.length) {
-      const d = new Uint8Array(grownLength(this.data.length, n));
-      d.set(this.data);
-      this.data = d;
-    }
+    const d = grownShared(this.data, n);
+    if (d === this.data) return;
+    this.data = d;
+    this.replaced();
+  }
+  protected copyArrays(): boolean {
+    this.data = copyShared(this.data);
+    return true;
+  }
+  /** Replaces the values with loaded ones (a checkpoint). */
+  load(data: Uint8Array): void {
+    this.data = data;
+    this.replaced();
   }
   override numbers(): Uint8Array {
     return this.data;
   }
 }
 
-/** STRING COMPRESS: dictionary codes in a Uint32Array. */
+/** STRING COMPRESS: dictionary codes in a Uint32Array; the dictionary only grows. */
 export class DictStringColumn extends Column {
-  codes: Uint32Array = new Uint32Array(16);
+  codes: Uint32Array = sharedU32(16);
   dict: string[] = [''];
   private codeOf = new Map<string, number>([['', 0]]);
 
@@ -172,27 +219,105 @@ export class DictStringColumn extends Column {
     this.dict = dict;
     this.codes = codes;
     this.codeOf = new Map(dict.map((s, i) => [s, i]));
+    this.replaced();
   }
   ensure(n: number): void {
-    if (n > this.codes.length) {
-      const d = new Uint32Array(grownLength(this.codes.length, n));
-      d.set(this.codes);
-      this.codes = d;
-    }
+    const d = grownShared(this.codes, n);
+    if (d === this.codes) return;
+    this.codes = d;
+    this.replaced();
+  }
+  protected copyArrays(): boolean {
+    this.codes = copyShared(this.codes);
+    return true;
   }
 }
 
-/** STRING, FIXED_BINARY, collections, tuples, vertex references. */
+/**
+ * STRING, FIXED_BINARY, collections, tuples, vertex references. Rows below `heap.rows` are read from
+ * the shared heap the last rebuild wrote, unless overwritten since (`over`); later rows are in
+ * `tail`. Workers mirror `over` and `tail` from the overwrite log and the tail rows they have not
+ * seen (workers/mirror.ts); a rebuild folds both into a new heap.
+ */
 export class ValueColumn extends Column {
-  data: Value[] = [];
+  heap: ValueHeap | null = null;
+  readonly over = new Map<number, Value>();
+  tail: Value[] = [];
+  /** Overwrites since the heap was built, in order: rows, values and versions. */
+  readonly logRows: number[] = [];
+  readonly logValues: Value[] = [];
+  readonly logVersions: number[] = [];
+  /** A worker's mirror: it replays the main thread's log and keeps none of its own. */
+  mirrored = false;
+
+  /** Rows read from the heap. */
+  get base(): number {
+    return this.heap === null ? 0 : this.heap.rows;
+  }
+
   get(row: number): Value {
-    return this.data[row];
+    const b = this.base;
+    if (row >= b) return this.tail[row - b];
+    if (this.over.size > 0) {
+      const v = this.over.get(row);
+      if (v !== undefined) return v;
+    }
+    return (this.heap as ValueHeap).get(row);
   }
   protected put(row: number, v: Value): void {
-    this.data[row] = v;
+    const b = this.base;
+    if (row >= b) this.tail[row - b] = v;
+    else this.over.set(row, v);
+  }
+  override update(row: number, v: Value, version: number): HistoryEntry {
+    const e = super.update(row, v, version);
+    this.logged(row, v, version);
+    return e;
+  }
+  override revert(row: number, entry: HistoryEntry): void {
+    super.revert(row, entry);
+    this.logged(row, entry.old, entry.version);
+  }
+  private logged(row: number, v: Value, version: number): void {
+    if (this.mirrored) return;
+    this.logRows.push(row);
+    this.logValues.push(v);
+    this.logVersions.push(version);
   }
   ensure(n: number): void {
-    while (this.data.length < n) this.data.push('');
+    const b = this.base;
+    while (b + this.tail.length < n) this.tail.push('');
+  }
+  protected copyArrays(): boolean {
+    // The heap never changes; overwrites go to `over`, which workers mirror from the log.
+    return false;
+  }
+
+  /** Folds every value of rows [0, n) into a new heap (the rebuild; a checkpoint's load). */
+  rebase(n: number): void {
+    if (this.over.size === 0 && n <= this.base) return;
+    const old = this.heap;
+    const heap = ValueHeap.build(
+      n,
+      (r) => this.get(r),
+      old === null ? undefined : { heap: old, changed: (r) => this.over.has(r) },
+    );
+    const rest = this.tail.slice(Math.max(0, n - this.base));
+    this.heap = heap;
+    this.over.clear();
+    this.tail = rest;
+    this.logRows.length = 0;
+    this.logValues.length = 0;
+    this.logVersions.length = 0;
+    this.replaced();
+  }
+
+  /** Takes a loaded heap as rows [0, heap.rows) (a checkpoint). */
+  loadHeap(heap: ValueHeap): void {
+    this.heap = heap;
+    this.over.clear();
+    this.tail = [];
+    this.replaced();
   }
 }
 

@@ -13,21 +13,21 @@
  *   probe reads the slot's endpoints (two more cache misses) only when those bits match.
  * Tombstones: edge id -> deleting version, until the next rebuild drops the edge.
  * Attribute columns are indexed by edge id.
+ *
+ * Every array is in shared memory, read by worker threads while the writer appends (workers/
+ * mirror.ts). A slot is written before it is linked: the heads and the hash are written with
+ * Atomics.store, so a reader that follows a link sees the slot's fields. The seven delta arrays are
+ * replaced together when any must grow (`gen` counts it), so an array set a reader holds stays
+ * consistent; dropping slots (a transaction abort) first copies the set if a running worker task
+ * may read it (epochs.ts). Readers bound delta slots by their version's `dCount`. Tombstones are a
+ * Map on each thread: the writer logs them (`tombLog`) for the mirrors.
  */
 import type { EdgeType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
-import { type Column, makeColumn } from './columns.js';
+import { type Column, makeColumn, newUid, ValueColumn } from './columns.js';
 import { type Counter, newCounter } from './counter.js';
-
-function grow<T extends Uint32Array | Int32Array>(a: T, needed: number, fill?: number): T {
-  if (needed <= a.length) return a;
-  let cap = Math.max(a.length, 16);
-  while (cap < needed) cap *= 2;
-  const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a);
-  if (fill !== undefined) b.fill(fill, a.length);
-  return b;
-}
+import { epochs } from './epochs.js';
+import { grownShared, sharedI32, sharedU32 } from './shared.js';
 
 function pairHash(src: number, dst: number): number {
   let h = Math.imul(src, 0x9e3779b1) ^ Math.imul(dst + 0x7f4a7c15, 0x85ebca77);
@@ -36,24 +36,30 @@ function pairHash(src: number, dst: number): number {
 }
 
 export class EdgeBlock {
+  readonly uid = newUid();
   // Base.
   nBase = 0;
-  outOffsets: Uint32Array = new Uint32Array(1);
-  outTargets: Uint32Array = new Uint32Array(0);
-  inOffsets: Uint32Array = new Uint32Array(1);
-  inSources: Uint32Array = new Uint32Array(0);
-  inEids: Uint32Array = new Uint32Array(0);
+  outOffsets: Uint32Array = sharedU32(1);
+  outTargets: Uint32Array = sharedU32(0);
+  inOffsets: Uint32Array = sharedU32(1);
+  inSources: Uint32Array = sharedU32(0);
+  inEids: Uint32Array = sharedU32(0);
   // Delta.
   dCount = 0;
-  dSrc: Uint32Array = new Uint32Array(16);
-  dDst: Uint32Array = new Uint32Array(16);
-  dVersion: Uint32Array = new Uint32Array(16);
-  outNext: Int32Array = new Int32Array(16);
-  inNext: Int32Array = new Int32Array(16);
-  outHead: Int32Array = new Int32Array(16).fill(-1);
-  inHead: Int32Array = new Int32Array(16).fill(-1);
-  private hash = new Int32Array(64);
+  dSrc: Uint32Array = sharedU32(16);
+  dDst: Uint32Array = sharedU32(16);
+  dVersion: Uint32Array = sharedU32(16);
+  outNext: Int32Array = sharedI32(16);
+  inNext: Int32Array = sharedI32(16);
+  outHead: Int32Array = sharedI32(16).fill(-1);
+  inHead: Int32Array = sharedI32(16).fill(-1);
+  hash: Int32Array = sharedI32(64);
+  /** Replacements of the delta arrays and the hash (for workers' mirrors); the epoch of the last. */
+  gen = 0;
+  born = epochs.current;
   readonly tomb = new Map<number, number>();
+  /** Tombstones in the order they were set: edge id, version (NaN: removed by an abort). */
+  readonly tombLog: number[] = [];
   readonly columns = new Map<string, Column>();
   readonly live: Counter;
   /** Changed since the last rebuild. */
@@ -80,20 +86,31 @@ export class EdgeBlock {
     return t === undefined || t > version;
   }
 
+  /** Tombstones edge `eid` at `version`. */
+  bury(eid: number, version: number): void {
+    this.tomb.set(eid, version);
+    this.tombLog.push(eid, version);
+  }
+
+  /** Undoes `bury` (transaction abort). */
+  unbury(eid: number): void {
+    this.tomb.delete(eid);
+    this.tombLog.push(eid, NaN);
+  }
+
   /** Appends a delta edge; the caller initialises its attribute columns. */
   addEdge(src: number, dst: number, version: number): number {
     const s = this.dCount;
     const n = s + 1;
-    if (n > this.dSrc.length) this.growDelta(n);
-    if (src >= this.outHead.length) this.outHead = grow(this.outHead, src + 1, -1);
-    if (dst >= this.inHead.length) this.inHead = grow(this.inHead, dst + 1, -1);
+    if (n > this.dSrc.length || src >= this.outHead.length || dst >= this.inHead.length)
+      this.growDelta(n, src + 1, dst + 1);
     this.dSrc[s] = src;
     this.dDst[s] = dst;
     this.dVersion[s] = version;
     this.outNext[s] = this.outHead[src];
-    this.outHead[src] = s;
     this.inNext[s] = this.inHead[dst];
-    this.inHead[dst] = s;
+    Atomics.store(this.outHead, src, s);
+    Atomics.store(this.inHead, dst, s);
     this.dCount = n;
     if (n * 2 > this.hash.length) this.rehash(this.hash.length * 2);
     else this.hashInsert(s);
@@ -106,17 +123,24 @@ export class EdgeBlock {
   /** Makes room for `extra` more delta edges, so that a bulk run appends without regrowing or rehashing. */
   reserve(extra: number): void {
     const n = this.dCount + extra;
-    if (n > this.dSrc.length) this.growDelta(n);
+    if (n > this.dSrc.length) this.growDelta(n, 0, 0);
     if (n * 2 > this.hash.length) this.rehash(n * 2);
   }
 
-  /** Grows the delta's per-edge arrays to hold at least `n` edges. */
-  private growDelta(n: number): void {
-    this.dSrc = grow(this.dSrc, n);
-    this.dDst = grow(this.dDst, n);
-    this.dVersion = grow(this.dVersion, n);
-    this.outNext = grow(this.outNext, n);
-    this.inNext = grow(this.inNext, n);
+  /**
+   * Replaces the seven delta arrays together by copies with room for `slots` edges and `outRows`
+   * / `inRows` head rows (copies of the same size for a copy-on-write).
+   */
+  private growDelta(slots: number, outRows: number, inRows: number): void {
+    this.dSrc = grownShared(this.dSrc, slots, undefined, true);
+    this.dDst = grownShared(this.dDst, slots, undefined, true);
+    this.dVersion = grownShared(this.dVersion, slots, undefined, true);
+    this.outNext = grownShared(this.outNext, slots, undefined, true);
+    this.inNext = grownShared(this.inNext, slots, undefined, true);
+    this.outHead = grownShared(this.outHead, outRows, -1, true);
+    this.inHead = grownShared(this.inHead, inRows, -1, true);
+    this.gen++;
+    this.born = epochs.current;
   }
 
   private hashInsert(s: number): void {
@@ -125,18 +149,22 @@ export class EdgeBlock {
     let i = h & mask;
     while (this.hash[i] !== 0) i = (i + 1) & mask;
     // At most half the table is used, so slot + 1 fits below the mask.
-    this.hash[i] = (h & ~mask) | (s + 1);
+    Atomics.store(this.hash, i, (h & ~mask) | (s + 1));
   }
 
   private rehash(size: number): void {
     let cap = 64;
     while (cap < size) cap *= 2;
-    this.hash = new Int32Array(cap);
+    this.hash = sharedI32(cap);
     for (let s = 0; s < this.dCount; s++) this.hashInsert(s);
+    this.gen++;
   }
 
   /** Drops delta edges from slot `mark` on (transaction abort). */
   truncateDelta(mark: number): void {
+    if (mark === this.dCount) return;
+    // A running worker task may be walking the slots about to be reused: give it the old set.
+    if (epochs.exposed(this.born)) this.growDelta(0, 0, 0);
     for (let s = this.dCount - 1; s >= mark; s--) {
       this.outHead[this.dSrc[s]] = this.outNext[s];
       this.inHead[this.dDst[s]] = this.inNext[s];
@@ -336,6 +364,7 @@ export function mergeBlock(
       const v = fill(name);
       for (let i = 0; i < n; i++) nc.init(i, v);
     }
+    if (nc instanceof ValueColumn) nc.rebase(n);
   }
   b.live.current = n;
   b.live.log = [version, n];
@@ -403,13 +432,14 @@ export function countingSortCarry(
   a: Uint32Array,
   b: Uint32Array,
 ): { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array } {
-  const offsets = new Uint32Array(range + 1);
+  // The offsets and carried columns become a block's base: shared memory.
+  const offsets = sharedU32(range + 1);
   for (let i = 0; i < n; i++) offsets[keys[i] + 1]++;
   for (let k = 0; k < range; k++) offsets[k + 1] += offsets[k];
   const pos = offsets.slice(0, range);
   const sortedKeys = new Uint32Array(n);
-  const carriedA = new Uint32Array(n);
-  const carriedB = new Uint32Array(n);
+  const carriedA = sharedU32(n);
+  const carriedB = sharedU32(n);
   for (let i = 0; i < n; i++) {
     const k = keys[i];
     const p = pos[k]++;

@@ -3,28 +3,123 @@
  *
  * Small non-negative integer ids — the common case for INT ids — live in a direct Int32Array indexed
  * by the id (one memory access per lookup; a JS Map of a million entries costs several cache misses).
- * The array grows while the ids stay dense enough (below 8 × (entries + 1) + 2^16); any other key goes
- * to a Map. When the array grows, the Map's integer keys it now covers move into it, so a key below
- * the array's length is only ever in the array (ids arriving in random order would otherwise stay
- * in the Map for good). Slot encoding: 0 absent, row + 1 for a row, ~row (negative) for a deleted one.
+ * The array grows while the ids stay dense enough (below 8 × (entries + 1) + 2^16); any other key
+ * (strings, negative, large or sparse integers, bigints) goes to the keyed part. When the array
+ * grows, the keyed part's integer keys it now covers move into it, so a key below the array's length
+ * is only ever looked up there. Slot encoding: 0 absent, row + 1 for a row, ~row (negative) for a
+ * deleted one.
+ *
+ * Both parts are readable by worker threads (workers/mirror.ts): the direct array is shared memory
+ * written with Atomics.store, so a worker that reads an entry also sees the row stamps written
+ * before it; the keyed part is a shared hash of encoded keys built at each rebuild (`base`) plus a
+ * Map of the keys set since (`over`, where NaN marks a key removed), which workers mirror from
+ * `log`.
  */
+import type { Value } from '../catalog/value.js';
+import { ByteWriter } from './bytes.js';
+import { epochs } from './epochs.js';
+import { grownShared, sharedI32, toShared } from './shared.js';
+import { ValueHeap } from './value-heap.js';
 import type { IdKey } from './vertex-table.js';
 
 const DIRECT_MIN = 1 << 16;
 const DIRECT_MAX = 2 ** 31 - 1;
 
-export class IdIndex {
-  private direct: Int32Array = new Int32Array(0);
-  private directCount = 0;
-  private readonly map = new Map<IdKey, number>();
+/** Whether `key` may live in the direct array once it is large enough. */
+function directKey(key: IdKey): key is number {
+  return typeof key === 'number' && key >= 0 && key < DIRECT_MAX && Number.isInteger(key);
+}
+
+const scratch = new ByteWriter(256);
+
+/** FNV-1a over encoded key bytes. */
+function hashBytes(b: Uint8Array, n: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < n; i++) h = Math.imul(h ^ b[i], 0x01000193);
+  return h | 0;
+}
+
+/** Encodes `key` into the shared scratch writer; returns its byte length. */
+function encodeKey(key: IdKey): number {
+  scratch.pos = 0;
+  scratch.value(key as Value);
+  return scratch.pos;
+}
+
+/**
+ * An immutable open-addressing hash of keys to entries in shared memory: keys are stored encoded
+ * (bytes.ts), compared byte for byte, so any thread can look them up.
+ */
+export class KeyTable {
+  constructor(
+    readonly keys: ValueHeap,
+    readonly entries: Int32Array,
+    readonly hashes: Int32Array,
+    /** Slot -> key number + 1 (0: empty); a power of two, at most half full. */
+    readonly slots: Int32Array,
+  ) {}
 
   get size(): number {
-    return this.directCount + this.map.size;
+    return this.entries.length;
   }
 
-  /** Whether `key` may live in the direct array once it is large enough. */
-  private directKey(key: IdKey): key is number {
-    return typeof key === 'number' && key >= 0 && key < DIRECT_MAX && Number.isInteger(key);
+  static build(pairs: readonly [IdKey, number][]): KeyTable {
+    const n = pairs.length;
+    const keys = ValueHeap.build(n, (i) => pairs[i][0] as Value);
+    const entries = sharedI32(n);
+    const hashes = sharedI32(n);
+    let cap = 64;
+    while (cap < n * 2) cap *= 2;
+    const slots = sharedI32(cap);
+    const mask = cap - 1;
+    for (let i = 0; i < n; i++) {
+      entries[i] = pairs[i][1];
+      const len = encodeKey(pairs[i][0]);
+      const h = hashBytes(scratch.buf, len);
+      hashes[i] = h;
+      let s = h & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = i + 1;
+    }
+    return new KeyTable(keys, entries, hashes, slots);
+  }
+
+  get(key: IdKey): number | undefined {
+    const len = encodeKey(key);
+    const enc = scratch.buf;
+    const h = hashBytes(enc, len);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const k = slots[s] - 1;
+      if (k < 0) return undefined;
+      if (this.hashes[k] === h && this.keys.equals(k, enc, len)) return this.entries[k];
+    }
+  }
+
+  key(i: number): IdKey {
+    return this.keys.get(i) as IdKey;
+  }
+}
+
+export class IdIndex {
+  direct: Int32Array = new Int32Array(new SharedArrayBuffer(0));
+  private directCount = 0;
+  /** Keys of the keyed part as the last rebuild left them. */
+  base: KeyTable | null = null;
+  /** Keyed entries set since (NaN: removed, hiding the base's entry). */
+  readonly over = new Map<IdKey, number>();
+  /** Live entries of the keyed part. */
+  private keyedCount = 0;
+  /** Changes of `over` since the base was built, in order, for workers' mirrors. */
+  readonly logKeys: IdKey[] = [];
+  readonly logEntries: number[] = [];
+  /** The epoch the direct array was created in, and its replacements (see epochs.ts). */
+  born = epochs.current;
+  gen = 0;
+
+  get size(): number {
+    return this.directCount + this.keyedCount;
   }
 
   get(key: IdKey): number | undefined {
@@ -32,7 +127,15 @@ export class IdIndex {
       const s = this.direct[key];
       return s === 0 ? undefined : s > 0 ? s - 1 : s;
     }
-    return this.map.size === 0 ? undefined : this.map.get(key);
+    return this.keyed(key);
+  }
+
+  private keyed(key: IdKey): number | undefined {
+    if (this.over.size > 0) {
+      const e = this.over.get(key);
+      if (e !== undefined) return e !== e ? undefined : e;
+    }
+    return this.base === null ? undefined : this.base.get(key);
   }
 
   has(key: IdKey): boolean {
@@ -40,41 +143,75 @@ export class IdIndex {
   }
 
   set(key: IdKey, entry: number): void {
-    if (this.directKey(key)) {
+    if (directKey(key)) {
       if (key >= this.direct.length && key < Math.max(DIRECT_MIN, 8 * (this.size + 1))) this.grow(key + 1);
       if (key < this.direct.length) {
         if (this.direct[key] === 0) this.directCount++;
-        this.direct[key] = entry >= 0 ? entry + 1 : entry;
+        Atomics.store(this.direct, key, entry >= 0 ? entry + 1 : entry);
         return;
       }
     }
-    this.map.set(key, entry);
+    this.setKeyed(key, entry);
+  }
+
+  /** Replays one entry of the main thread's log (a worker's mirror; NaN: removed). */
+  applyKeyed(key: IdKey, entry: number): void {
+    this.setKeyed(key, entry);
+    this.logKeys.length = 0;
+    this.logEntries.length = 0;
+  }
+
+  private setKeyed(key: IdKey, entry: number): void {
+    const had = this.keyed(key) !== undefined;
+    if (!had && entry === entry) this.keyedCount++;
+    else if (had && entry !== entry) this.keyedCount--;
+    if (entry !== entry && (this.base === null || this.base.get(key) === undefined)) this.over.delete(key);
+    else this.over.set(key, entry);
+    this.logKeys.push(key);
+    this.logEntries.push(entry);
   }
 
   delete(key: IdKey): void {
     if (typeof key === 'number' && key >= 0 && key < this.direct.length && Number.isInteger(key)) {
       if (this.direct[key] !== 0) {
-        this.direct[key] = 0;
+        Atomics.store(this.direct, key, 0);
         this.directCount--;
       }
       return;
     }
-    this.map.delete(key);
+    if (this.keyed(key) !== undefined) this.setKeyed(key, NaN);
   }
 
   private grow(needed: number): void {
     let cap = Math.max(this.direct.length, 1024);
     while (cap < needed) cap *= 2;
-    const d = new Int32Array(Math.min(cap, DIRECT_MAX));
-    d.set(this.direct);
+    const d = grownShared(this.direct, Math.min(cap, DIRECT_MAX));
     this.direct = d;
-    for (const [k, entry] of this.map) {
-      if (this.directKey(k) && k < d.length) {
-        d[k] = entry >= 0 ? entry + 1 : entry;
+    this.born = epochs.current;
+    this.gen++;
+    // Keyed integer keys the array now covers move into it.
+    if (this.keyedCount === 0) return;
+    for (const [k, entry] of this.keyedEntries()) {
+      if (directKey(k) && k < d.length) {
+        Atomics.store(d, k, entry >= 0 ? entry + 1 : entry);
         this.directCount++;
-        this.map.delete(k);
+        this.setKeyed(k, NaN);
       }
     }
+  }
+
+  /** Live entries of the keyed part: those set since the base, then the base's others. */
+  private *keyedEntries(): IterableIterator<[IdKey, number]> {
+    const pairs: [IdKey, number][] = [];
+    for (const [k, e] of this.over) if (e === e) pairs.push([k, e]);
+    const base = this.base;
+    if (base !== null) {
+      for (let i = 0; i < base.size; i++) {
+        const k = base.key(i);
+        if (!this.over.has(k)) pairs.push([k, base.entries[i]]);
+      }
+    }
+    yield* pairs;
   }
 
   *entries(): IterableIterator<[IdKey, number]> {
@@ -82,6 +219,33 @@ export class IdIndex {
       const s = this.direct[k];
       if (s !== 0) yield [k, s > 0 ? s - 1 : s];
     }
-    yield* this.map;
+    for (const [k, e] of this.keyedEntries()) if (!(directKey(k) && k < this.direct.length)) yield [k, e];
+  }
+
+  /** Folds the keys set since the last rebuild into a new shared base (the rebuild). */
+  rebase(): void {
+    if (this.over.size === 0) return;
+    const pairs = [...this.keyedEntries()].filter(([k]) => !(directKey(k) && k < this.direct.length));
+    this.base = pairs.length === 0 ? null : KeyTable.build(pairs);
+    this.over.clear();
+    this.keyedCount = pairs.length;
+    this.logKeys.length = 0;
+    this.logEntries.length = 0;
+    this.gen++;
+  }
+
+  /** Takes loaded parts (a checkpoint, or a worker's mirror). */
+  load(direct: Int32Array, base: KeyTable | null): void {
+    this.direct = toShared(direct);
+    this.base = base;
+    this.over.clear();
+    let n = 0;
+    for (let k = 0; k < direct.length; k++) if (direct[k] !== 0) n++;
+    this.directCount = n;
+    this.keyedCount = base === null ? 0 : base.size;
+    this.logKeys.length = 0;
+    this.logEntries.length = 0;
+    this.born = epochs.current;
+    this.gen++;
   }
 }

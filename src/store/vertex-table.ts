@@ -12,11 +12,17 @@
  *
  * Segments: rows are grouped in segments of SEGMENT_SIZE (2^16) consecutive rows, the unit the rebuild
  * summary and the deleted-vertex check report on.
+ *
+ * The stamps live in shared memory (shared.ts), read by worker threads as they are: `created` and
+ * `prev` are written only for new rows (past every pinned reader's count) and `deleted` only with a
+ * version newer than every pinned reader's, so no write changes what a pinned reader sees. Growing
+ * replaces the three arrays together (`gen` counts it).
  */
 import type { VertexType } from '../catalog/types.js';
-import { type Column, makeColumn } from './columns.js';
+import { type Column, makeColumn, newUid, ValueColumn } from './columns.js';
 import { type Counter, newCounter } from './counter.js';
 import { IdIndex } from './id-index.js';
+import { grownShared, sharedI32, sharedU32 } from './shared.js';
 
 export type IdKey = number | bigint | string;
 
@@ -27,13 +33,16 @@ export const SEGMENT_SIZE = 1 << SEGMENT_BITS;
 export const WRITER_VERSION = 0xffffffff;
 
 export class VertexTable {
+  readonly uid = newUid();
   readonly idColumn: Column;
   readonly columns = new Map<string, Column>();
   /** Primary id -> newest row (~row when that row was deleted). */
   readonly index = new IdIndex();
-  created: Uint32Array = new Uint32Array(16);
-  deleted: Uint32Array = new Uint32Array(16);
-  prev: Int32Array = new Int32Array(16);
+  created: Uint32Array = sharedU32(16);
+  deleted: Uint32Array = sharedU32(16);
+  prev: Int32Array = sharedI32(16);
+  /** Replacements of the three stamp arrays (for workers' mirrors). */
+  gen = 0;
   /** Rows allocated so far (live or not). */
   count = 0;
   readonly live: Counter;
@@ -56,17 +65,10 @@ export class VertexTable {
   /** Capacity for n rows in every per-row array. */
   ensure(n: number): void {
     if (n > this.created.length) {
-      let cap = this.created.length;
-      while (cap < n) cap *= 2;
-      const c = new Uint32Array(cap);
-      c.set(this.created);
-      this.created = c;
-      const d = new Uint32Array(cap);
-      d.set(this.deleted);
-      this.deleted = d;
-      const p = new Int32Array(cap);
-      p.set(this.prev);
-      this.prev = p;
+      this.created = grownShared(this.created, n);
+      this.deleted = grownShared(this.deleted, n);
+      this.prev = grownShared(this.prev, n);
+      this.gen++;
     }
     this.idColumn.ensure(n);
     for (const c of this.columns.values()) c.ensure(n);
@@ -99,8 +101,35 @@ export class VertexTable {
     if (row < 0) row = ~row;
     // The writer sees every row: only the deleted stamp matters (one array read, not two).
     else if (version === WRITER_VERSION) return row < this.count && this.deleted[row] === 0 ? row : undefined;
+    if (row < this.count && this.created[row] <= version)
+      return this.isVisible(row, version) ? row : undefined;
+    if (this.mirrored) return this.mirroredLookup(key, row, version);
     while (row >= 0 && this.created[row] > version) row = this.prev[row];
     return row >= 0 && this.isVisible(row, version) ? row : undefined;
+  }
+
+  /**
+   * Set on a worker's mirror of the table (workers/mirror.ts): the writer keeps writing the shared
+   * index and stamps while it reads, so an entry may name a row newer than the mirror's arrays.
+   */
+  mirrored = false;
+
+  /**
+   * A lookup in a mirror whose index entry names a row newer than the reader's version (the id was
+   * deleted and inserted again since): follows the chain of older rows while the mirror's arrays
+   * hold them, checking the key of the row found (an aborted write may have reused a row), and
+   * otherwise searches the rows the version can see.
+   */
+  private mirroredLookup(key: IdKey, row: number, version: number): number | undefined {
+    while (row >= 0 && row < this.created.length && this.created[row] > version) row = this.prev[row];
+    if (row >= 0 && row < this.count && this.isVisible(row, version) && this.hasKey(row, key)) return row;
+    for (let r = 0; r < this.count; r++) if (this.isVisible(r, version) && this.hasKey(r, key)) return r;
+    return undefined;
+  }
+
+  private hasKey(row: number, key: IdKey): boolean {
+    const v = this.idColumn.get(row);
+    return v === key || (typeof v !== typeof key && String(v) === String(key));
   }
 
   /** Marks a row deleted at `version` in the table and in the id index. */
@@ -114,6 +143,16 @@ export class VertexTable {
   unmarkDeleted(key: IdKey, row: number): void {
     this.deleted[row] = 0;
     if (this.index.get(key) === ~row) this.index.set(key, row);
+  }
+
+  /**
+   * Folds what was written since the last rebuild into the shared bases: the value columns' heaps
+   * and the id index's keyed part. What any reader sees does not change.
+   */
+  rebase(): void {
+    for (const c of [this.idColumn, ...this.columns.values()])
+      if (c instanceof ValueColumn) c.rebase(this.count);
+    this.index.rebase();
   }
 
   /** Live rows at `version`, ascending. */

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DictStringColumn, NumberColumn, makeColumn } from '../../src/store/columns.js';
+import { type Primitive, Tuple, type Value, VertexRef } from '../../src/catalog/value.js';
+import { DictStringColumn, NumberColumn, makeColumn, type ValueColumn } from '../../src/store/columns.js';
+import { ValueHeap } from '../../src/store/value-heap.js';
 
 test('number column keeps values beyond 2^53 exact and serves old versions from history', () => {
   const c = makeColumn({ kind: 'INT', bytes: 8 }) as NumberColumn;
@@ -34,4 +36,43 @@ test('dictionary string column shares codes and grows', () => {
   assert.equal(c.dict.length, 3);
   assert.equal(c.get(41), 'odd');
   assert.equal(c.codes[40], c.codes[0]);
+});
+
+test('value column: a rebuild folds writes into the shared heap; values and history read the same', () => {
+  const c = makeColumn({ kind: 'STRING', compress: false }) as ValueColumn;
+  const values = ['', 'a', 'ünïcödé', 'x'.repeat(100), 'short ascii', '😀 emoji'];
+  c.ensure(values.length);
+  values.forEach((v, i) => c.init(i, v));
+  c.rebase(values.length);
+  assert.ok(c.heap !== null && c.heap.bytes.buffer instanceof SharedArrayBuffer);
+  assert.deepEqual(
+    values.map((_, i) => c.get(i)),
+    values,
+  );
+  c.update(1, 'b', 7);
+  c.ensure(values.length + 1);
+  c.init(values.length, 'tail');
+  assert.equal(c.get(1), 'b');
+  assert.equal(c.getAt(1, 6), 'a');
+  c.rebase(values.length + 1);
+  assert.equal(c.over.size, 0);
+  assert.equal(c.get(1), 'b');
+  assert.equal(c.getAt(1, 6), 'a', 'history survives the rebuild');
+  assert.equal(c.get(values.length), 'tail');
+  assert.equal(c.get(3), 'x'.repeat(100));
+});
+
+test('value heap keeps collections, tuples, maps, vertex references and bytes exact', () => {
+  const vals: Value[] = [
+    [1, 2n ** 70n, -3.5],
+    new Map<Primitive, Value>([['k', [true, false]]]),
+    new Tuple('P', [1, 'two']),
+    new VertexRef('T', 'id-1'),
+    new Uint8Array([1, 2, 255]),
+  ];
+  const h = ValueHeap.build(vals.length, (r) => vals[r]);
+  assert.deepEqual(
+    vals.map((_, r) => h.get(r)),
+    vals,
+  );
 });

@@ -13,17 +13,20 @@ const keyArb: fc.Arbitrary<IdKey> = fc.oneof(
   fc.constant(0.5),
 );
 
-test('id index behaves like a Map whatever mix of dense, sparse and non-integer keys it gets', () => {
+test('id index behaves like a Map whatever mix of dense, sparse and non-integer keys and rebuilds it gets', () => {
   fc.assert(
     fc.property(
-      fc.array(fc.tuple(fc.constantFrom('set', 'delete'), keyArb, fc.integer({ min: -100, max: 100 })), {
-        maxLength: 200,
-      }),
+      fc.array(
+        fc.tuple(fc.constantFrom('set', 'delete', 'rebase'), keyArb, fc.integer({ min: -100, max: 100 })),
+        { maxLength: 200 },
+      ),
       (ops) => {
         const idx = new IdIndex();
         const model = new Map<IdKey, number>();
         for (const [op, key, v] of ops) {
-          if (op === 'set') {
+          // A rebuild folds the keyed entries into the shared base; lookups must not change.
+          if (op === 'rebase') idx.rebase();
+          else if (op === 'set') {
             idx.set(key, v);
             model.set(key, v);
           } else {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ByteReader, ByteWriter } from '../../src/engine/bytes.js';
+import { ByteReader, ByteWriter } from '../../src/store/bytes.js';
 
 test('strings round-trip through the byte writer: short ASCII, long, and non-ASCII text', () => {
   const texts = [

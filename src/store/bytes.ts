@@ -1,6 +1,6 @@
 /**
- * Little-endian byte writer/reader used by the WAL record and checkpoint encodings, including the
- * tagged encoding of any Value:
+ * Little-endian byte writer/reader used by the WAL record and checkpoint encodings and by the value
+ * heaps of shared columns (value-heap.ts), including the tagged encoding of any Value:
  *   0 false | 1 true | 2 uint (varuint) | 3 negative int (varuint of -v) | 4 float64 | 5 string
  *   6 bytes | 7 list (count, values) | 8 map (count, key, value, ...) | 9 tuple (name, count, values)
  *   10 vertex ref (type, id) | 11 bigint (decimal string)
@@ -101,6 +101,13 @@ export class ByteWriter {
     for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
     this.pos = p;
     return true;
+  }
+
+  /** Copies bytes [from, to) of `b` as they are (already encoded values). */
+  raw(b: Uint8Array, from: number, to: number): void {
+    this.room(to - from);
+    this.buf.set(b.subarray(from, to), this.pos);
+    this.pos += to - from;
   }
 
   bytes(b: Uint8Array): void {

@@ -130,10 +130,16 @@ export class DenseColumn {
     this.ready = new Uint8Array((cells.length >> CHUNK_BITS) + 1);
   }
 
+  /** Whether the cells are in shared memory (a run on a query worker): its other arrays are too. */
+  private get shared(): boolean {
+    return this.vals.buffer instanceof SharedArrayBuffer;
+  }
+
   /** Keeps previous values for `@x'`. */
   keepPrevious(): void {
-    this.prevAt = new Int32Array(this.vals.length);
-    this.prevVals = new Float64Array(this.vals.length);
+    const n = this.vals.length;
+    this.prevAt = this.shared ? new Int32Array(new SharedArrayBuffer(n * 4)) : new Int32Array(n);
+    this.prevVals = this.shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
   }
 
   /** Before cell g first changes in the SELECT with `stamp`: keeps its value for `@x'`. */
@@ -150,7 +156,55 @@ export class DenseColumn {
   ensureSnapshot(): void {
     if (this.snapAt !== null) return;
     this.snapAt = new Int32Array(this.ready.length);
-    this.snapVals = new Float64Array(this.vals.length);
+    const n = this.vals.length;
+    this.snapVals = this.shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
+  }
+
+  /**
+   * The cells whose values live in objects (spilled): current values, `@x'` values and snapshot
+   * values, by cell (a thread that ran part of a clause hands its own over, see parallel.ts).
+   */
+  spills(): { spill: [number, unknown][]; prev: [number, unknown][]; snap: [number, unknown][] } {
+    return {
+      spill: [...this.spill].map(([g, a]) => [g, a.value()]),
+      prev: [...this.prevSpill],
+      snap: [...this.snapSpill],
+    };
+  }
+
+  /** Takes over spilled cells another thread's column has (see spills). */
+  adoptSpills(s: { spill: [number, unknown][]; prev: [number, unknown][]; snap: [number, unknown][] }): void {
+    for (const [g, v] of s.spill) {
+      const a = this.make();
+      a.set(v);
+      this.spill.set(g, a);
+    }
+    for (const [g, v] of s.prev) this.prevSpill.set(g, v);
+    for (const [g, v] of s.snap) this.snapSpill.set(g, v);
+  }
+
+  /**
+   * A column over another thread's shared arrays, every chunk ready (a helper running part of a
+   * wide kernel's clause, which its owner prepared: see parallel.ts).
+   */
+  static over(
+    kind: DenseKind,
+    make: () => Accum,
+    arrays: {
+      vals: Cells;
+      prevAt: Int32Array | null;
+      prevVals: Float64Array | null;
+      snapVals: Float64Array | null;
+    },
+  ): DenseColumn {
+    const c = new DenseColumn(kind, make, arrays.vals);
+    c.ready.fill(1);
+    c.prevAt = arrays.prevAt;
+    c.prevVals = arrays.prevVals;
+    // The owner took the snapshot whole (a wide kernel reads no chunk stamps): keep its copy.
+    c.snapVals = arrays.snapVals;
+    if (arrays.snapVals !== null) c.snapAt = new Int32Array(c.ready.length);
+    return c;
   }
 
   /** Before chunk c first changes in the clause with `stamp`: keeps a copy of it for the clause's reads. */

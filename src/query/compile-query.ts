@@ -17,7 +17,7 @@ import { compileBodyStmts, compileRowStmts } from './compile-stmt.js';
 import { RunContext, type RunOptions } from './context.js';
 import { compileError, QueryCompileError } from './errors.js';
 import type { QueryGraph } from './graph.js';
-import { Cx } from './scope.js';
+import { Cx, type VertexAccum } from './scope.js';
 import { typeText, type QType } from './types.js';
 import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
 import { parseDatetime } from '../util/datetime.js';
@@ -53,6 +53,10 @@ export interface CompiledQuery {
    * collections, epoch seconds for DATETIME); missing ones take their default.
    */
   run(graph: QueryGraph, args: Record<string, unknown>, opts?: RunOptions): Promise<RunOutcome>;
+  /** Its SELECT kernels in compile order, variable slots and vertex accumulators (parallel.ts). */
+  readonly kernels?: readonly unknown[];
+  readonly slots?: number;
+  readonly vertexAccums?: readonly VertexAccum[];
 }
 
 const PARAM_ELEMENT = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'STRING', 'BOOL', 'DATETIME', 'VERTEX']);
@@ -226,14 +230,23 @@ function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts:
 function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: CompileOptions): CompiledQuery {
   const { cx, params, returns } = compileHeader(def, catalog, graphName, opts);
   const body = compileBodyStmts(cx, def.body);
+  cx.kernelsSealed = true;
   const slots = (): number => cx.slots;
-  return {
+  const vertexAccums: VertexAccum[] = [];
+  for (const va of cx.vaccs.values()) vertexAccums[va.index] = va;
+  const query: CompiledQuery = {
     name: def.name,
     graph: graphName,
     params: publicParams(params),
     returns,
+    kernels: cx.kernels,
+    get slots() {
+      return slots();
+    },
+    vertexAccums,
     async run(graph, args, opts = {}) {
       const ctx = new RunContext(graph, graphName, slots(), opts);
+      ctx.query = query;
       ctx.check();
       for (const p of params) {
         const given = p.name in args ? args[p.name] : p.default;
@@ -256,6 +269,7 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
       };
     },
   };
+  return query;
 }
 
 /** Turns a decoded parameter value into its run-time form (vertex references become vertices). */

@@ -6,6 +6,8 @@ import type { AdjacencyView, EdgeFilter } from '../engine/api.js';
 import type { JsonValue } from '../util/json.js';
 import { cellArray, DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
+import type { CompiledQuery } from './compile-query.js';
+import type { ParallelHost } from './parallel.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
 import { newStamp, RunBuffers } from './run-buffers.js';
@@ -22,6 +24,8 @@ export interface RunOptions {
   importDirs?: readonly string[];
   /** The server's log, for LOG statements; none: LOG writes nothing. */
   log?: (line: string) => void;
+  /** Other threads that may run part of a SELECT (a query worker's pool, see parallel.ts). */
+  parallel?: ParallelHost;
 }
 
 /** Per-run arrays of the breadth-first search of repeated pattern steps (select-expand.ts). */
@@ -100,6 +104,34 @@ export class RunContext {
 
   /** The stamp of the running (or last) SELECT: `@x'` reads the value from before it. */
   selectStamp = 0;
+
+  /** The compiled query this run runs (a top-level run; its kernels are named by index, parallel.ts). */
+  query: CompiledQuery | undefined = undefined;
+
+  /**
+   * Whether the SELECT being stepped is driven by the query body's async loop (compile-select.ts),
+   * which can wait for other threads; a SELECT inside an expression runs to its end at once.
+   */
+  asyncDrive = false;
+
+  /**
+   * Takes another run's vertex index layout (a helper thread running part of its SELECT must use
+   * the same run indexes, see parallel.ts).
+   */
+  adoptLayout(types: readonly string[], starts: readonly number[], end: number): void {
+    this.bases = new Map(types.map((t, i) => [t, starts[i]]));
+    this.gidTypes.length = 0;
+    this.gidTypes.push(...types);
+    this.gidStarts.length = 0;
+    this.gidStarts.push(...starts);
+    this.gidEnd = end;
+  }
+
+  /** This run's layout (see adoptLayout). */
+  layoutOf(): { types: string[]; starts: number[]; end: number } {
+    const end = this.gidLimit();
+    return { types: [...this.gidTypes], starts: [...this.gidStarts], end };
+  }
 
   /** A number no earlier SELECT (of any run) used, for marking collected vertices. */
   nextStamp(): number {
@@ -227,7 +259,8 @@ export class RunContext {
   /** The vertex type with index `i` (see typeIndexAt), and its run indexes `[start, end)`. */
   typeRange(i: number): { type: string; start: number; end: number } {
     const start = this.gidStarts[i];
-    return { type: this.gidTypes[i], start, end: start + this.graph.rowLimit(this.gidTypes[i]) };
+    const end = i + 1 < this.gidStarts.length ? this.gidStarts[i + 1] : this.gidEnd;
+    return { type: this.gidTypes[i], start, end };
   }
 
   /** A vertex set as a list of Vtx: run indexes (VertexGids) get their objects, once. */

@@ -26,7 +26,8 @@ export {
   showPackages,
 } from './gsql-functions.js';
 export type { QueryDatabase, QueryGraph, QueryWriter } from './graph.js';
-export { interpretQueryText } from './interpret.js';
+export { interpretQueryText, prepareInterpreted } from './interpret.js';
+export { type QueryFile, writeQueryFiles } from './file-output.js';
 export { decodeJsonParams, decodeQueryStringParams, decodeRunArgs, ParamError } from './params.js';
 export { compileAttributePredicate, type AttributePredicate, type AttrReader } from './predicate.js';
 export {
@@ -41,6 +42,14 @@ export {
 export { executeQuery, type QueryResult } from './run.js';
 export { selectKernels } from './select-kernel.js';
 export { hasAggregate } from './table-aggregate.js';
+export {
+  helpParallelAccum,
+  parallelSelect,
+  type AccumJob,
+  type HelperOutcome,
+  type ParallelHost,
+} from './parallel.js';
+export { shareRunArrays } from './run-buffers.js';
 export { attrTypeToQ, typeText, type QType } from './types.js';
 export { allowUdfPut, udfPutAllowed, type UdfFileName } from './udf.js';
 export { checkUdfPutAllowed, getUdfFile, putUdfFile, putUdfMessage, udfFileName } from './udf-files.js';

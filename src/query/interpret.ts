@@ -5,12 +5,13 @@
  */
 import { GsqlSyntaxError } from '../gsql/lexer.js';
 import { parseQueryText } from '../gsql/parser-query.js';
+import type { Catalog } from '../catalog/types.js';
 import type { JsonValue } from '../util/json.js';
-import { compileQuery } from './compile-query.js';
+import { compileQuery, type CompiledQuery } from './compile-query.js';
 import type { RunOptions } from './context.js';
 import type { QueryDatabase } from './graph.js';
 import { decodeQueryStringParams } from './params.js';
-import { QueryRegistryError, registryFor } from './registry.js';
+import { type QueryRegistry, QueryRegistryError, registryFor } from './registry.js';
 import { executeQuery } from './run.js';
 
 /**
@@ -24,6 +25,18 @@ export async function interpretQueryText(
   qs: Readonly<Record<string, readonly string[]>>,
   opts: RunOptions = {},
 ): Promise<{ [key: string]: JsonValue }[]> {
+  const { query, args } = prepareInterpreted(registryFor(db), db.catalog, text, graph, qs);
+  return (await executeQuery(db, query, args, opts)).results;
+}
+
+/** Checks and compiles the query text and decodes its parameters (for a run elsewhere: a worker). */
+export function prepareInterpreted(
+  registry: QueryRegistry,
+  catalog: Catalog,
+  text: string,
+  graph: string | undefined,
+  qs: Readonly<Record<string, readonly string[]>>,
+): { query: CompiledQuery; args: Record<string, unknown> } {
   const statements = parseQueryText(text);
   const stmt = statements[0];
   if (!stmt || (stmt.kind !== 'interpretAnonymous' && stmt.kind !== 'createQuery') || statements.length > 1) {
@@ -35,6 +48,6 @@ export async function interpretQueryText(
   }
   const target = stmt.query.graph ?? graph;
   if (!target) throw new QueryRegistryError('The query names no graph: write FOR GRAPH <graph>.');
-  const query = compileQuery(stmt.query, db.catalog, target, registryFor(db).options(target, db.catalog));
-  return (await executeQuery(db, query, decodeQueryStringParams(query.params, qs), opts)).results;
+  const query = compileQuery(stmt.query, catalog, target, registry.options(target, catalog));
+  return { query, args: decodeQueryStringParams(query.params, qs) };
 }

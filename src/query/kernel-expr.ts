@@ -11,7 +11,7 @@ import { compileExpr } from './expr-support.js';
 import { vidOfGid } from './vid.js';
 import { edgeFilters, outdegreeOfGid } from './methods.js';
 import type { Cx, VertexAccum } from './scope.js';
-import { isFloat, isInteger, isNumeric, T, type QType } from './types.js';
+import { type AccumT, isFloat, isInteger, isNumeric, T, type QType } from './types.js';
 import { compareValues, intArith, QueryRuntimeError, toNumber, valuesEqual } from './values.js';
 
 /** Source code with the constants it refers to (`k0`, `k1`, … in the generated function). */
@@ -34,6 +34,12 @@ export class KernelSource {
   rowClosures = false;
   /** Whether some statement runs as its closure (it may update anything). */
   stmtClosures = false;
+  /** Expressions run as closures that a helper thread may not compute the same (see parallel.ts). */
+  fallbacks = 0;
+  /** Whether some update writes a cell of the source vertex. */
+  sourceWrites = false;
+  /** The global accumulators the code updates (by slot). */
+  readonly globals = new Map<number, AccumT>();
 
   constructor(
     /**
@@ -192,8 +198,63 @@ export function use(ks: KernelScope, c: Code): string {
   return `(${m} === undefined ? (${m} = ${c.src}) : ${m})`;
 }
 
+/** Types of query variables a helper thread receives (parallel.ts): plain values and lists of them. */
+function shippedType(t: QType): boolean {
+  const plain = (k: string): boolean =>
+    ['INT', 'UINT', 'FLOAT', 'DOUBLE', 'BOOL', 'STRING', 'DATETIME'].includes(k);
+  if (plain(t.kind)) return true;
+  return (t.kind === 'SET' || t.kind === 'BAG' || t.kind === 'LIST') && plain(t.elem.kind);
+}
+
+/**
+ * Whether the closure of `e` computes the same on a helper thread running part of the SELECT
+ * (parallel.ts): it reads only literals, the row's aliases and their attributes, query variables
+ * the helper receives, outdegree() and pure functions. Anything else (accumulators, vertex-set
+ * variables, other methods) may read state only the owner's run has.
+ */
+function helperSafe(ks: KernelScope, e: Expr): boolean {
+  const safe = (x: Expr): boolean => helperSafe(ks, x);
+  switch (e.kind) {
+    case 'int':
+    case 'float':
+    case 'string':
+    case 'bool':
+    case 'null':
+      return true;
+    case 'name': {
+      const b = ks.cx.lookup(e.name);
+      if (!b) return false;
+      if (b.aliasTypes) return ks.cells.has(b.slot);
+      return b.slot < ks.querySlots && shippedType(b.t);
+    }
+    case 'field':
+      return safe(e.target);
+    case 'method':
+      return e.name.toLowerCase() === 'outdegree' && safe(e.target) && e.args.every(safe);
+    case 'call':
+      return PURE_CALLS.has(e.name.toLowerCase()) && !ks.cx.tuples.has(e.name) && e.args.every(safe);
+    case 'unary':
+      return safe(e.operand);
+    case 'binary':
+      return safe(e.left) && safe(e.right);
+    case 'between':
+      return safe(e.operand) && safe(e.low) && safe(e.high);
+    case 'isnull':
+      return safe(e.operand);
+    case 'case':
+      return (
+        (e.subject === undefined || safe(e.subject)) &&
+        e.whens.every((w) => safe(w.when) && safe(w.then)) &&
+        (e.otherwise === undefined || safe(e.otherwise))
+      );
+    default:
+      return false;
+  }
+}
+
 function fallback(ks: KernelScope, e: Expr, perSource: boolean): Code {
   const x = compileExpr(ks.cx, e);
+  if (!helperSafe(ks, e)) ks.out.fallbacks++;
   if (!perSource) ks.out.rowClosures = true;
   return { src: `${ks.out.constant(x.f)}(ctx)`, t: x.t, perSource, trivial: false };
 }

@@ -40,6 +40,7 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
   const code = emitExpr(ks, s.value);
   const v = ks.out.temp();
   const i = ks.out.column(va);
+  if (g !== 'tg') ks.out.sourceWrites = true;
   const int = kind === DenseKind.SumInt || kind === DenseKind.MinInt || kind === DenseKind.MaxInt;
   // A SELECT that collects its targets on change (KernelSource.collectOnChange) does it here.
   const collect =
@@ -136,6 +137,7 @@ function emitGlobalUpdate(ks: KernelScope, s: Stmt): string | undefined {
   const to = add && bool ? x.t : add ? g.t.elem : accumValueType(g.t);
   const v = ks.out.temp();
   const a = ks.out.temp();
+  ks.out.globals.set(g.slot, g.t);
   return (
     `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, emitExpr(ks, s.value)))}; ${a} = vars[${g.slot}]; ` +
     `if (ctx.pending !== null) ctx.pending.push(${a}, ${add}, ${v}); else ${a}.${add ? 'add' : 'set'}(${v});`

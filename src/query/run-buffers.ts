@@ -6,6 +6,25 @@
  */
 
 const KEEP = 16;
+/** Set on a query worker thread: run arrays live in shared memory, readable by helper threads. */
+let shared = false;
+
+/** Makes this thread's runs allocate their arrays in shared memory (see parallel.ts). */
+export function shareRunArrays(): void {
+  shared = true;
+}
+
+type ArrayCtor<A> = new (b: ArrayBufferLike | number) => A;
+
+function alloc<A extends Int32Array | Float64Array | Float32Array | Uint8Array>(
+  ctor: ArrayCtor<A> & { BYTES_PER_ELEMENT: number },
+): (n: number) => A {
+  return (n) => (shared ? new ctor(new SharedArrayBuffer(n * ctor.BYTES_PER_ELEMENT)) : new ctor(n));
+}
+const newMarks = alloc(Uint8Array);
+const newInt32 = alloc(Int32Array);
+const newFloat64 = alloc(Float64Array);
+const newFloat32 = alloc(Float32Array);
 const freeMarks: Uint8Array[] = [];
 const freeInt32: Int32Array[] = [];
 const freeFloat64: Float64Array[] = [];
@@ -45,35 +64,35 @@ export class RunBuffers {
 
   /** A zeroed Uint8Array of at least n cells, to be returned zeroed (see release). */
   marks(n: number): Uint8Array {
-    const a = take(freeMarks, n, (k) => new Uint8Array(k));
+    const a = take(freeMarks, n, newMarks);
     this.markArrays.push(a);
     return a;
   }
 
   /** An Int32Array of at least n cells with arbitrary contents. */
   int32Cells(n: number): Int32Array {
-    const a = take(freeInt32, n, (k) => new Int32Array(k));
+    const a = take(freeInt32, n, newInt32);
     this.ints.push(a);
     return a;
   }
 
   /** A Float64Array of at least n cells with arbitrary contents. */
   cells(n: number): Float64Array {
-    const a = take(freeFloat64, n, (k) => new Float64Array(k));
+    const a = take(freeFloat64, n, newFloat64);
     this.floats.push(a);
     return a;
   }
 
   /** A Float32Array of at least n cells with arbitrary contents. */
   float32Cells(n: number): Float32Array {
-    const a = take(freeFloat32, n, (k) => new Float32Array(k));
+    const a = take(freeFloat32, n, newFloat32);
     this.floats32.push(a);
     return a;
   }
 
   /** A Uint8Array of at least n cells with arbitrary contents. */
   byteCells(n: number): Uint8Array {
-    const a = take(freeUint8, n, (k) => new Uint8Array(k));
+    const a = take(freeUint8, n, newMarks);
     this.bytes.push(a);
     return a;
   }

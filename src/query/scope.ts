@@ -118,6 +118,16 @@ export class Cx {
   readonly paramSlots = new Set<number>();
   /** The RETURNS type of the query, if any. */
   returns?: QType;
+  /** SELECT kernels in compile order (their index names them to other threads, see parallel.ts). */
+  readonly kernels: unknown[] = [];
+  /** Set once the query is compiled: kernels compiled later (evaluate() at run time) get no index. */
+  kernelsSealed = false;
+
+  /** Registers a SELECT kernel; its index, or -1 once the query is compiled. */
+  registerKernel(k: unknown): number {
+    if (this.kernelsSealed) return -1;
+    return this.kernels.push(k) - 1;
+  }
 
   constructor(
     readonly queryName: string,

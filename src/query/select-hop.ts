@@ -12,6 +12,7 @@ import type { BoundPredicate, BoundSelect } from './bound-select.js';
 import type { RunContext } from './context.js';
 import { inStorageOrder, sortCollected } from './storage-order.js';
 import { beginClause, endClause } from './select-clauses.js';
+import { startParallelAccum } from './parallel.js';
 import { compileSelectKernel, selectKernels } from './select-kernel.js';
 import { selectFinish } from './select-finish.js';
 import { newSelectRun } from './select-run.js';
@@ -38,7 +39,9 @@ export interface SourceSet {
   readonly counts: Float64Array | null;
 }
 
-export type SelectGen = Generator<undefined, Vtx[] | VertexGids, undefined>;
+/** What a SELECT yields: nothing (let the event loop run), or a promise to wait for (helper threads). */
+export type SelectYield = undefined | Promise<void>;
+export type SelectGen = Generator<SelectYield, Vtx[] | VertexGids, undefined>;
 
 export interface HopRunner {
   run(ctx: RunContext, src: SourceSet): SelectGen;
@@ -298,11 +301,12 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       bind(slot, v);
       runRows(ctx, stmts);
     };
+    const targetTypes = [...(tTypes ?? allTypes)];
     const selectRun = newSelectRun(ctx, {
       stamp,
       marks: [resultMark, sourceMark, targetMark],
       steps: runSteps,
-      targetTypes: [...(tTypes ?? allTypes)],
+      targetTypes,
       counts,
     });
     /** Zeroes the marks this SELECT set: the collected lists name every marked cell. */
@@ -315,7 +319,19 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       for (let n = 0; n < st.sourceCount; n++) sourceMark[st.sources[n]] = 0;
       for (let n = 0; n < st.targetCount; n++) targetMark[st.targets[n]] = 0;
     };
-    return { result, sources, targets, visit, post, bind, selectRun, wide, clearMarks };
+    return {
+      result,
+      sources,
+      targets,
+      visit,
+      post,
+      bind,
+      selectRun,
+      wide,
+      clearMarks,
+      runSteps,
+      targetTypes,
+    };
   };
 
   const { limitWindow, finish } = selectFinish({ having: b.having?.f, order, limit, offset, resultSlot });
@@ -323,7 +339,18 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
   const collect = function* (
     ctx: RunContext,
     src: Vtx[] | VertexGids,
-    { result, sources, targets, visit, post, bind, selectRun, wide }: ReturnType<typeof prepare>,
+    {
+      result,
+      sources,
+      targets,
+      visit,
+      post,
+      bind,
+      selectRun,
+      wide,
+      runSteps,
+      targetTypes,
+    }: ReturnType<typeof prepare>,
   ): SelectGen {
     const k =
       kernel !== undefined && selectKernels.enabled && kernel.usable(ctx)
@@ -338,10 +365,17 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       const gids = ctx.gidsOf(src);
       const pendingAccum = beginClause(ctx, deferAccum, true);
       try {
-        for (let from = 0; from < gids.length; from += CHUNK) {
-          k.accum(ctx, gids, from, Math.min(gids.length, from + CHUNK), selectRun);
-          yield;
-        }
+        // A wide clause may run on several threads (parallel.ts): wait for them.
+        const parallel =
+          kernel !== undefined && k === kernel.wide
+            ? startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes)
+            : undefined;
+        if (parallel) yield parallel;
+        else
+          for (let from = 0; from < gids.length; from += CHUNK) {
+            k.accum(ctx, gids, from, Math.min(gids.length, from + CHUNK), selectRun);
+            yield;
+          }
       } finally {
         endClause(ctx);
       }

@@ -18,6 +18,7 @@ import type { RunContext } from './context.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
 import { emitStmts } from './kernel-stmt.js';
 import type { Cx, RowStmt, VertexAccum } from './scope.js';
+import type { AccumT } from './types.js';
 
 /** One adjacency walked from a source vertex type: the view, and the target type's run-index base. */
 export interface KernelHop {
@@ -52,6 +53,9 @@ export interface SelectRun {
   /** The targets of `row` in a view that is not compacted yet; their count is `collected`. */
   collect(view: AdjacencyView, row: number): Int32Array;
   collected: number;
+  /** The target run indexes `[lo, hi)` a partitioned ACCUM phase (ParallelAccum) works on. */
+  lo: number;
+  hi: number;
 }
 
 /** A phase over the vertices with run indexes `list[from..to)`. */
@@ -63,9 +67,25 @@ export type KernelPhase = (
   st: SelectRun,
 ) => void;
 
+/**
+ * The ACCUM phase of a wide kernel split by target vertex, for several threads (see parallel.ts):
+ * each call does the rows whose target run index is in `[st.lo, st.hi)`, in the order one thread
+ * does them, so every target cell sees the same updates in the same order at any thread count.
+ * Only for a clause whose code a helper thread computes the same (select-kernel's `fallbacks`),
+ * that updates only the target's cells (copy-on-write snapshots for what it also reads) and
+ * globals whose updates give the same value in any order.
+ */
+export interface ParallelAccum {
+  accum: KernelPhase;
+  /** The global accumulators the phase updates: slot and type. */
+  globals: [number, AccumT][];
+}
+
 /** The phases of one variant of a SELECT's kernel. */
 export interface KernelVariant {
   accum: KernelPhase;
+  /** The wide variant's ACCUM phase split by target, when the clause allows it. */
+  parallel?: ParallelAccum;
   posts: KernelPhase[];
   /**
    * HAVING over the result list (called once with the whole list): keeps the vertices that pass,
@@ -77,6 +97,8 @@ export interface KernelVariant {
 }
 
 export interface SelectKernel {
+  /** Its place among the query's kernels in compile order (-1: compiled while the query ran). */
+  index: number;
   /** For SELECTs from a few sources: columns are prepared and copied a chunk at a time. */
   narrow: KernelVariant;
   /** For SELECTs from many sources (see KernelSource.wide). */
@@ -159,8 +181,13 @@ function build(out: KernelSource, body: string): KernelPhase {
  * whose every read and update in the clause is inline reads a snapshot instead and is updated at
  * once (same values, without queuing each update).
  */
-function accumPhase(cx: Cx, b: KernelBlock, wide: boolean): Phase {
-  const first = emitAccumPhase(cx, b, new KernelSource(wide));
+function accumPhase(
+  cx: Cx,
+  b: KernelBlock,
+  wide: boolean,
+  partitioned = false,
+): Phase & { out: KernelSource } {
+  const first = emitAccumPhase(cx, b, new KernelSource(wide), partitioned);
   const snapshot = new Set<number>();
   for (const i of first.deferredWrites) {
     const va = first.columns.get(i)!;
@@ -170,9 +197,27 @@ function accumPhase(cx: Cx, b: KernelBlock, wide: boolean): Phase {
   // A deferred update changes the cell at the clause's end, too late to collect the row's target.
   if (collect !== undefined && first.deferredWrites.has(collect) && !snapshot.has(collect))
     collect = undefined;
-  if (snapshot.size === 0 && collect === undefined) return first.phase;
+  if (snapshot.size === 0 && collect === undefined) return { ...first.phase, out: first.out };
   const liveTargets = new Set([...snapshot].filter((i) => monotoneFilter(cx, b, first.columns.get(i)!)));
-  return emitAccumPhase(cx, b, new KernelSource(wide, snapshot, liveTargets, collect)).phase;
+  const second = emitAccumPhase(cx, b, new KernelSource(wide, snapshot, liveTargets, collect), partitioned);
+  return { ...second.phase, out: second.out };
+}
+
+const EXACT_GLOBALS = new Set(['OrAccum', 'AndAccum', 'MinAccum', 'MaxAccum']);
+
+/** The partitioned ACCUM phase (ParallelAccum) of a wide kernel, when the clause allows one. */
+function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
+  if (!b.hasEdge) return undefined;
+  const p = accumPhase(cx, b, true, true);
+  const out = p.out;
+  const exact = [...out.globals.values()].every(
+    (t) =>
+      EXACT_GLOBALS.has(t.accum) ||
+      (t.accum === 'SumAccum' && (t.elem.kind === 'INT' || t.elem.kind === 'UINT')),
+  );
+  if (out.fallbacks > 0 || out.stmtClosures || out.sourceWrites || !exact) return undefined;
+  if ([...out.deferredWrites].some((i) => !out.snapshot.has(i))) return undefined;
+  return { accum: p.fn, globals: [...out.globals] };
 }
 
 /**
@@ -260,7 +305,9 @@ function emitAccumPhase(
   cx: Cx,
   b: KernelBlock,
   out: KernelSource,
+  partitioned = false,
 ): {
+  out: KernelSource;
   phase: Phase;
   deferredWrites: Set<number>;
   inlineUses: Map<number, number>;
@@ -339,6 +386,7 @@ for (let n = from; n < to; n++) {
         const off = view.offsets;
         if (row + 1 >= off.length) continue;
         b = off[row]; e = off[row + 1]; tgts = view.targets; skip = view.skipSelfLoops;
+        ${partitioned ? NARROW_TO_PARTITION : ''}
       } else {
         tgts = st.collect(view, row); b = 0; e = st.collected; skip = false;
       }
@@ -347,6 +395,7 @@ for (let n = from; n < to; n++) {
         const tr = tgts[i];
         if (skip && tr === row) continue;
         const tg = base + tr;
+        ${partitioned ? 'if (tg < plo || tg >= phi) continue;' : ''}
         ${closures ? `vars[${T}] = undefined; gids[${T}] = tg;` : ''}
         ${where}
         ${accum}
@@ -361,10 +410,12 @@ for (let n = from; n < to; n++) {
   }
   const head = `const vars = ctx.vars, gids = ctx.gids, P = ctx.pending;
 const stamp = st.stamp, resultMark = st.resultMark, sourceMark = st.sourceMark, targetMark = st.targetMark;
+const plo = st.lo, phi = st.hi;
 const result = st.result, sources = st.sources, targets = st.targets, counts = st.counts;
 ${columnLocals(out)}
 ${out.tempDecls()}`;
   return {
+    out,
     phase: {
       fn: build(out, `${head}\n${body}`),
       columns: out.columns,
@@ -377,6 +428,20 @@ ${out.tempDecls()}`;
     stmtClosures: out.stmtClosures,
   };
 }
+
+/**
+ * A clean view's targets of a row are sorted by row: the partitioned phase narrows `[b, e)` to the
+ * targets in its partition by binary search (and skips the view when none is).
+ */
+const NARROW_TO_PARTITION = `{
+          const lo = plo - base, hi = phi - base;
+          if (b === e || tgts[b] >= hi || tgts[e - 1] < lo) continue;
+          let x = b, y = e;
+          while (x < y) { const m = (x + y) >>> 1; if (tgts[m] < lo) x = m + 1; else y = m; }
+          b = x; y = e;
+          while (x < y) { const m = (x + y) >>> 1; if (tgts[m] < hi) x = m + 1; else y = m; }
+          e = x;
+        }`;
 
 function postPhase(cx: Cx, b: KernelBlock, p: KernelBlock['posts'][number], wide: boolean): Phase {
   const out = new KernelSource(wide);
@@ -432,7 +497,9 @@ function variant(cx: Cx, b: KernelBlock, wide: boolean): KernelVariant & { phase
   const having = b.having ? havingPhase(cx, b, b.having, wide) : undefined;
   const phases = having ? [accum, ...posts, having] : [accum, ...posts];
   const columns = [...new Set(phases.flatMap((p) => [...p.columns.keys()]))];
+  const parallel = wide ? parallelAccum(cx, b) : undefined;
   return {
+    ...(parallel ? { parallel } : {}),
     accum: accum.fn,
     posts: posts.map((p) => p.fn),
     having: having?.fn,
@@ -452,7 +519,8 @@ export function compileSelectKernel(cx: Cx, b: KernelBlock): SelectKernel {
   const phases = [...narrow.phases, ...wide.phases];
   const used = [...new Map(phases.flatMap((p) => [...p.columns])).values()];
   const primed = new Set(phases.flatMap((p) => [...p.primed]));
-  return {
+  const kernel: SelectKernel = {
+    index: -1,
     narrow,
     wide,
     usable(ctx) {
@@ -465,4 +533,6 @@ export function compileSelectKernel(cx: Cx, b: KernelBlock): SelectKernel {
       return true;
     },
   };
+  kernel.index = cx.registerKernel(kernel);
+  return kernel;
 }

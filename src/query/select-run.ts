@@ -72,5 +72,7 @@ export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
       return scratch;
     },
     collected: 0,
+    lo: 0,
+    hi: 0x7fffffff,
   };
 }

@@ -4,6 +4,7 @@
  * (:8123); with `graphqlGraph`, the GraphQL port (:4000) serves that graph's GraphQL service.
  * The CLI and the tests both start servers through `startServers`.
  */
+import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { FileLayer } from '../durability/index.js';
 import type { SyncMode } from '../engine/api.js';
@@ -16,6 +17,7 @@ import { setRestppUrl } from '../shell/server-info.js';
 import { lineLogger, type Logger } from '../util/logger.js';
 import { DEFAULT_TIGERGRAPH_VERSION } from '../util/ocelot-version.js';
 import { allowUdfPut } from '../query/index.js';
+import { attachPool, QueryPool } from '../workers/index.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
 import { installClusterHooks, registerClusterRoutes } from './cluster/index.js';
 import type { ServerContext } from './context.js';
@@ -98,6 +100,13 @@ export interface ServerOptions {
   cluster?: ClusterServerOptions;
   /** How long close() waits for requests in flight before cutting their connections (5 s). */
   closeGraceMs?: number;
+  /**
+   * Query worker threads (`--threads`): GSQL queries, path finding and /builtins run on them.
+   * Default: the machine's available cores; 0 runs them on the event loop instead.
+   */
+  threads?: number;
+  /** Each query worker's JavaScript heap limit in MiB (`--query-memory-mb`); default V8's. */
+  queryMemoryMb?: number;
 }
 
 export interface ClusterServerOptions {
@@ -175,12 +184,24 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
         ...(opts.onFatal ? { onFatal: opts.onFatal } : {}),
       })
     : undefined;
+  const threads = opts.threads ?? availableParallelism();
+  const pool =
+    threads > 0
+      ? new QueryPool(db, {
+          threads,
+          entry: new URL('./workers/thread.js', import.meta.url),
+          ...(opts.queryMemoryMb ? { memoryMb: opts.queryMemoryMb } : {}),
+          log: (line: string) => logger.warn({ component: 'workers' }, line),
+        })
+      : undefined;
+  if (pool) attachPool(db, pool);
   try {
     await buildAndListen();
   } catch (e) {
     // Whatever failed (a route module, a port), nothing stays bound and the data directory is freed.
     await Promise.allSettled(apps.map(([, app]) => app.close()));
     await cluster?.close();
+    await pool?.close();
     if (ownsDb) await db.close();
     throw e;
   }
@@ -311,6 +332,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
         clearInterval(idle);
         clearTimeout(cut);
         await cluster?.close();
+        await pool?.close();
         if (ownsDb) await db.close();
       })();
       return closing;

@@ -32,6 +32,9 @@ import { envelopeText } from './query-output.js';
 import { authorizeQueryWrites } from './auth-check.js';
 import { restppUrlOf } from './server-info.js';
 import { handleShellSelect, isShellSelect } from './select-handlers.js';
+import { JsonText } from '../util/json.js';
+import { parseJsonStrict } from '../util/json-parse.js';
+import { type QuerySource, runQuery } from '../workers/index.js';
 
 /** The database behind the shell's catalog store (queries read and write graph data). */
 function databaseOf(ctx: ShellContext, pos: Pos): QueryDatabase {
@@ -59,7 +62,9 @@ async function reported<T>(pos: Pos, fn: () => Promise<T>): Promise<T> {
 
 /**
  * Runs a compiled query and prints the REST-style JSON envelope, as the gsql shell does; `shape`
- * rewrites the results (the shell's one-block SELECT prints a one-row table as that row).
+ * rewrites the results (the shell's one-block SELECT prints a one-row table as that row). With
+ * `source` the query runs on a query worker when the database has them (the worker compiles it
+ * again from the source); without (a query built here, as the one-block SELECT's), on this thread.
  */
 async function runAndPrint(
   ctx: ShellContext,
@@ -67,6 +72,7 @@ async function runAndPrint(
   args: readonly Expr[],
   pos: Pos,
   shape: (results: QueryResult['results']) => QueryResult['results'] = (r) => r,
+  source?: { graph: string; stored?: boolean; text?: string },
 ): Promise<void> {
   const db = databaseOf(ctx, pos);
   let params: Record<string, unknown>;
@@ -77,12 +83,19 @@ async function runAndPrint(
     throw e;
   }
   try {
-    const { results, warnings } = await executeQuery(db, query, params, {
-      outputDir: ctx.outputDir,
-      importDirs: ctx.importDirs,
-      log: ctx.log,
-    });
-    ctx.print(envelopeText({ error: false, message: warnings.join('\n'), results: shape(results) }));
+    const opts = { outputDir: ctx.outputDir, importDirs: ctx.importDirs, log: ctx.log };
+    const from: QuerySource | undefined =
+      source === undefined
+        ? undefined
+        : source.text !== undefined
+          ? { kind: 'text', graph: source.graph, text: source.text, query, args: params }
+          : { kind: 'installed', graph: source.graph, query, args: params, stored: source.stored === true };
+    const { results, warnings } = from
+      ? await runQuery(db, from, opts)
+      : await executeQuery(db, query, params, opts);
+    const printed =
+      results instanceof JsonText ? (parseJsonStrict(results.text) as QueryResult['results']) : results;
+    ctx.print(envelopeText({ error: false, message: warnings.join('\n'), results: shape(printed) }));
   } catch (e) {
     if (!(e instanceof QueryRuntimeError)) throw e;
     ctx.print(envelopeText({ error: true, message: e.message, results: [], code: e.code }));
@@ -112,7 +125,7 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
       );
       const writes = queryWrites(s.query, storedQueriesOf(registry, graph));
       await authorizeQueryWrites(ctx, s.pos, graph, s.query.name, writes);
-      await runAndPrint(ctx, query, s.args, s.pos);
+      await runAndPrint(ctx, query, s.args, s.pos, undefined, { graph, text: s.query.text });
       return;
     }
     case 'interpretQuery':
@@ -125,7 +138,10 @@ async function handle(s: QueryStatement, ctx: ShellContext): Promise<void> {
       );
       const writes = storedQueryWrites(s.name, storedQueriesOf(registry, graph));
       await authorizeQueryWrites(ctx, s.pos, graph, s.name, writes);
-      await runAndPrint(ctx, query, s.args, s.pos);
+      await runAndPrint(ctx, query, s.args, s.pos, undefined, {
+        graph,
+        stored: s.kind === 'interpretQuery',
+      });
       return;
     }
     case 'installQuery': {

@@ -6,6 +6,11 @@
 export type JsonValue =
   null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
+/** JSON text already written (by a worker thread): stringifyJson copies it as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 /** Serialises a JSON value; bigint prints as digits; non-finite numbers print as null. */
 export function stringifyJson(value: unknown): string {
   // Scalars (most attribute values) need no part list.
@@ -41,6 +46,8 @@ function write(value: unknown, out: string[]): void {
     case 'object':
       if (value === null) {
         out.push('null');
+      } else if (value instanceof JsonText) {
+        out.push(value.text);
       } else if (Array.isArray(value)) {
         out.push('[');
         for (let i = 0; i < value.length; i++) {

@@ -9,7 +9,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { READ_DATA } from '../../auth/access-table.js';
 import type { QueryDef } from '../../gsql/ast-query.js';
 import { parseQueryText } from '../../gsql/parser-query.js';
-import { interpretQueryText, queryWrites, registryFor, storedQueriesOf } from '../../query/index.js';
+import { queryWrites, registryFor, storedQueriesOf } from '../../query/index.js';
+import { runQuery } from '../../workers/index.js';
 import type { ServerContext } from '../context.js';
 import { requireAccess, requireQueryRun } from '../http/access-hook.js';
 import { queryOf } from '../http/app.js';
@@ -63,14 +64,11 @@ async function interpret(ctx: ServerContext, request: FastifyRequest): Promise<u
       queryWrites(def, storedQueriesOf(registryFor(ctx.db), graph)),
     );
   const params = queryStringRecord(q);
-  return runTracked(request, ctx.db, graph, headers, (opts) =>
-    interpretQueryText(ctx.db, text, graph, params, {
-      ...opts,
-      outputDir: ctx.outputDir,
-      importDirs: ctx.importDirs,
-      log: ctx.log,
-    }),
-  );
+  return runTracked(request, ctx.db, graph, headers, async (opts) => {
+    const source = { kind: 'text' as const, graph, text, qs: params };
+    const run = { ...opts, outputDir: ctx.outputDir, importDirs: ctx.importDirs, log: ctx.log };
+    return (await runQuery(ctx.db, source, run)).results;
+  });
 }
 
 export function registerQueryInterpretRoutes(app: FastifyInstance, ctx: ServerContext): void {

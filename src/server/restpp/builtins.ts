@@ -13,6 +13,7 @@ import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { jsonBody } from '../http/body.js';
 import { okEnvelope, RestError, type Envelope } from '../http/envelope.js';
+import { requestTimeoutMs } from '../http/limits.js';
 import { graphOf } from './graph-request.js';
 import {
   graphEdgeTypes,
@@ -22,11 +23,12 @@ import {
   type ResolvedEdgeType,
 } from './graph-schema.js';
 import type { RestppApp, RestppRouteModule } from './route-module.js';
+import { onSnapshot } from './worker-calls.js';
 
 const FUNCTIONS = ['stat_vertex_number', 'stat_edge_number', 'stat_vertex_attr', 'stat_edge_attr'] as const;
 type BuiltinFunction = (typeof FUNCTIONS)[number];
 
-interface BuiltinRequest {
+export interface BuiltinRequest {
   fn: BuiltinFunction;
   type: string;
   fromType?: string;
@@ -169,16 +171,16 @@ export const builtinsRoutes: RestppRouteModule = {
       method: 'POST',
       path: '/builtins/{graph_name}',
       parameters: { realtime: { type: 'BOOL', default: 'false' } },
-      handler: (request): Envelope => {
+      handler: async (request): Promise<Envelope> => {
         const graph = graphOf(ctx, request);
         queryOf(request).bool('realtime', false);
         const req = decodeBuiltinRequest(jsonBody(request));
-        const tx = ctx.db.read();
-        try {
-          return okEnvelope(runBuiltin(tx, graph, req));
-        } finally {
-          tx.release();
-        }
+        const input = { graph: graph.name, req };
+        return okEnvelope(
+          await onSnapshot(ctx, 'builtins', input, requestTimeoutMs(request), (tx) =>
+            runBuiltin(tx, graph, req),
+          ),
+        );
       },
     });
   },

@@ -9,12 +9,13 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Catalog, GraphDef } from '../../catalog/types.js';
+import type { ReadTx } from '../../engine/api.js';
 import { allPaths } from '../../paths/all-paths.js';
 import { Budget } from '../../paths/budget.js';
 import { PathError } from '../../paths/errors.js';
 import { PathGraph, type PathEdge } from '../../paths/graph.js';
 import { releaseScratch, shortestPaths, type PathSink } from '../../paths/shortest.js';
-import { stringifyJson } from '../../util/json.js';
+import { type JsonValue, stringifyJson } from '../../util/json.js';
 import type { ServerContext } from '../context.js';
 import { jsonBody } from '../http/body.js';
 import { okEnvelope, RestError, type Envelope } from '../http/envelope.js';
@@ -22,7 +23,8 @@ import { requestTimeoutMs, responseLimit } from '../http/limits.js';
 import { graphOf } from './graph-request.js';
 import { edgeJson, vertexJson, type EdgeJson, type VertexJson } from './graph-records.js';
 import { edgeAttrTypes, resolveEdgeType, vertexAttrTypes } from './graph-schema.js';
-import { decodePathRequest, type PathKind } from './paths-body.js';
+import { decodePathRequest, type PathKind, type PathRequest } from './paths-body.js';
+import { onSnapshot } from './worker-calls.js';
 import type { RestppApp, RestppRouteModule } from './route-module.js';
 
 /** Collects the union of the paths as JSON records, counting their bytes against RESPONSE-LIMIT. */
@@ -69,12 +71,24 @@ class SubgraphSink implements PathSink {
   }
 }
 
-async function findPaths(ctx: ServerContext, request: FastifyRequest, kind: PathKind): Promise<Envelope> {
-  const graph = graphOf(ctx, request);
-  const req = decodePathRequest(jsonBody(request), kind);
-  const budget = new Budget(requestTimeoutMs(request));
-  const limit = responseLimit(request);
-  const tx = ctx.db.read();
+/** One path-finding request as the main thread decoded it (structured-cloneable, for a worker). */
+export interface PathSearch {
+  graph: string;
+  kind: PathKind;
+  req: PathRequest;
+  timeoutMs: number;
+  limit: number | undefined;
+}
+
+/** Runs a path search on a snapshot: the envelope's results and message. */
+export async function pathSubgraph(
+  tx: ReadTx,
+  search: PathSearch,
+): Promise<{ results: JsonValue[]; message: string }> {
+  const graph = tx.catalog.graphs.find((g) => g.name === search.graph);
+  if (!graph) throw new RestError('REST-1004', `Graph '${search.graph}' does not exist.`);
+  const req = search.req;
+  const budget = new Budget(search.timeoutMs);
   let built: PathGraph | undefined;
   try {
     const pg = (built = new PathGraph(tx, graph, req.vertexFilters, req.edgeFilters));
@@ -84,8 +98,8 @@ async function findPaths(ctx: ServerContext, request: FastifyRequest, kind: Path
     const targets = req.targets.map((v, i) =>
       pg.resolve(v, req.targets.length > 1 ? `targets[${i}]` : 'target'),
     );
-    const sink = new SubgraphSink(pg, tx.catalog, graph, limit);
-    if (kind === 'shortest') {
+    const sink = new SubgraphSink(pg, tx.catalog, graph, search.limit);
+    if (search.kind === 'shortest') {
       await shortestPaths(
         pg,
         sources,
@@ -97,14 +111,30 @@ async function findPaths(ctx: ServerContext, request: FastifyRequest, kind: Path
       await allPaths(pg, sources, targets, { maxLength: req.maxLength, budget }, sink);
     }
     const message = req.missingFilters.map((f) => `Cannot get '${f}' filters, use empty filter.`).join(' ');
-    return okEnvelope([{ vertices: [...sink.vertices.values()], edges: [...sink.edges.values()] }], message);
+    const results = [
+      { vertices: [...sink.vertices.values()], edges: [...sink.edges.values()] },
+    ] as unknown as JsonValue[];
+    return { results, message };
   } catch (e) {
     if (e instanceof PathError) throw new RestError(e.code, e.message);
     throw e;
   } finally {
     if (built) releaseScratch(built);
-    tx.release();
   }
+}
+
+async function findPaths(ctx: ServerContext, request: FastifyRequest, kind: PathKind): Promise<Envelope> {
+  const search: PathSearch = {
+    graph: graphOf(ctx, request).name,
+    kind,
+    req: decodePathRequest(jsonBody(request), kind),
+    timeoutMs: requestTimeoutMs(request),
+    limit: responseLimit(request),
+  };
+  const { results, message } = await onSnapshot(ctx, 'paths', search, search.timeoutMs, (tx) =>
+    pathSubgraph(tx, search),
+  );
+  return okEnvelope(results, message);
 }
 
 export const pathRoutes: RestppRouteModule = {

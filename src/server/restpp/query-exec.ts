@@ -13,7 +13,7 @@ import {
   QueryRuntimeError,
   type RunOptions,
 } from '../../query/index.js';
-import type { JsonValue } from '../../util/json.js';
+import type { JsonText, JsonValue } from '../../util/json.js';
 import { okEnvelope, RestError, VERSION_FIELD } from '../http/envelope.js';
 import { requestTimeoutMs } from '../http/limits.js';
 import { parseBool } from '../http/querystring.js';
@@ -77,7 +77,8 @@ export function recordUrl(request: FastifyRequest): string {
 const TIMEOUT_CODES = new Set(['GSQL-7002', 'GSQL-TIMEOUT']);
 const ABORTED_CODES = new Set(['GSQL-6500', 'GSQL-ABORTED']);
 
-type Results = { [key: string]: JsonValue }[];
+/** PRINT results: objects, or JSON text a worker wrote. */
+type Results = { [key: string]: JsonValue }[] | JsonText;
 
 /** How a failed run is reported: its registry status and the error of the envelope. */
 export function classifyQueryError(

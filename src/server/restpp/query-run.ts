@@ -9,7 +9,6 @@ import {
   type CompiledQuery,
   decodeJsonParams,
   decodeQueryStringParams,
-  executeQuery,
   ParamError,
   type QType,
   QueryCompileError,
@@ -18,6 +17,7 @@ import {
   storedQueriesOf,
   storedQueryWrites,
 } from '../../query/index.js';
+import { runQuery } from '../../workers/index.js';
 import type { ServerContext } from '../context.js';
 import { requireQueryRun } from '../http/access-hook.js';
 import { queryOf } from '../http/app.js';
@@ -92,14 +92,9 @@ async function runInstalled(
   }
   requireVertexParams(query, args);
   return runTracked(request, ctx.db, graph, headers, async (opts) => {
-    return (
-      await executeQuery(ctx.db, query, args, {
-        ...opts,
-        outputDir: ctx.outputDir,
-        importDirs: ctx.importDirs,
-        log: ctx.log,
-      })
-    ).results;
+    const source = { kind: 'installed' as const, graph, query, args };
+    const run = { ...opts, outputDir: ctx.outputDir, importDirs: ctx.importDirs, log: ctx.log };
+    return (await runQuery(ctx.db, source, run)).results;
   });
 }
 

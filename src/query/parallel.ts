@@ -1,0 +1,275 @@
+/**
+ * A SELECT's ACCUM clause on several threads (the query worker pool, src/workers).
+ *
+ * GSQL's ACCUM is map-reduce: every row reads the accumulators as they were before the clause and
+ * the updates are combined when it ends. A wide kernel whose clause is eligible (select-kernel.ts's
+ * ParallelAccum: all code inline, updates only of the target's cells, copy-on-write snapshots for
+ * cells it also reads, global updates that combine exactly) is split by target vertex: the run
+ * indexes are cut into partitions, and each thread takes partitions from a shared counter and does,
+ * for every source in order, the rows whose target lies in its partition. A target's cell thus
+ * receives exactly the updates one thread would give it, in the same order: sums of floating-point
+ * numbers come out bit for bit the same at any thread count, whichever thread did which partition.
+ * Each helper thread adds its updates of global accumulators into fresh ones of its own, which
+ * the owner adds to the real ones at the end (Or, And, Min, Max and integer Sum give the same value
+ * in any order). The vertices collected (result, sources, targets) are marked in shared arrays and
+ * listed from the marks afterwards, in storage order as always.
+ *
+ * The owner's run keeps its cells and marks in shared memory (run-buffers.ts's shareRunArrays);
+ * a helper compiles the same query (same text, same schema version), finds the kernel by its
+ * compile-order index, and runs the partitioned phase on a RunContext of its own over the same
+ * snapshot, with the owner's layout, variables and cells (`AccumJob`).
+ */
+import type { EdgeFilter } from '../engine/api.js';
+import { makeAccum } from './accumulators.js';
+import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
+import type { CompiledQuery } from './compile-query.js';
+import { RunContext } from './context.js';
+import type { QueryGraph } from './graph.js';
+import type { KernelVariant, ParallelAccum, SelectKernel, SelectRun } from './select-kernel.js';
+import { newSelectRun } from './select-run.js';
+import type { AccumT } from './types.js';
+
+/** What the owner of a SELECT asks of the other threads (see the file's header). */
+export interface ParallelHost {
+  /**
+   * Runs `job`'s partitions on other threads as well; `ownShare` runs partitions here (it returns
+   * once the shared counter is exhausted). Resolves with the helpers' outcomes once every
+   * partition is done. Undefined: nothing started (too few threads, an unknown kernel).
+   */
+  accum(query: CompiledQuery, job: AccumJob, ownShare: () => void): Promise<HelperOutcome[]> | undefined;
+  /** Takes the next partition (from the shared counter): its index, or -1 when none is left. */
+  take(): number;
+  /** Threads that may work on one SELECT (this one included). */
+  readonly threads: number;
+}
+
+/** A dense column's shared arrays, by accumulator index. */
+export interface SharedColumn {
+  index: number;
+  kind: DenseKind;
+  vals: Cells;
+  prevAt: Int32Array | null;
+  prevVals: Float64Array | null;
+  snapVals: Float64Array | null;
+  /** Spilled cells of the owner's snapshot (integer values past a cell's range). */
+  snap: [number, unknown][];
+}
+
+/** A structured-cloneable description of one partitioned ACCUM (see the file's header). */
+export interface AccumJob {
+  kernel: number;
+  stamp: number;
+  gids: Int32Array;
+  count: number;
+  counts: Float64Array | null;
+  marks: [Uint8Array, Uint8Array, Uint8Array];
+  layout: { types: string[]; starts: number[]; end: number };
+  steps: EdgeFilter[];
+  targetTypes: string[];
+  /** Query variables a kernel may read inline (numbers, booleans, strings and lists of them). */
+  vars: [number, unknown][];
+  columns: SharedColumn[];
+  globals: [number, AccumT][];
+  /** Partition boundaries: partition p covers run indexes [bounds[p], bounds[p + 1]). */
+  bounds: number[];
+  /** The owner's deadline (epoch ms). */
+  deadline?: number;
+}
+
+/** What a helper thread did besides writing shared cells and marks. */
+export interface HelperOutcome {
+  /** Its partial value of each global it updated (slot, value). */
+  globals: [number, unknown][];
+  /** Cells it spilled, by accumulator index. */
+  spills: [number, ReturnType<DenseColumn['spills']>][];
+}
+
+/**
+ * When a SELECT is worth splitting: at least `minSources` sources, partitions of at least
+ * `minPartition` run indexes (tests lower them to split small graphs).
+ */
+export const parallelSelect = { minSources: 4096, minPartition: 4096 };
+
+/**
+ * Partitions of the run indexes, one per thread: every partition reads every source's adjacency
+ * offsets once, so more partitions cost more; the answer does not depend on them (see the header).
+ */
+export function partitionBounds(limit: number, threads: number): number[] {
+  const parts = Math.max(1, Math.min(threads, Math.ceil(limit / parallelSelect.minPartition)));
+  const size = Math.ceil(limit / parts / 64) * 64;
+  const bounds: number[] = [];
+  for (let b = 0; b < limit; b += size) bounds.push(b);
+  bounds.push(limit);
+  return bounds;
+}
+
+function shareable(v: unknown): boolean {
+  const t = typeof v;
+  if (v === null || v === undefined || t === 'number' || t === 'string' || t === 'boolean' || t === 'bigint')
+    return true;
+  return (
+    Array.isArray(v) &&
+    v.every((x) => x === null || ['number', 'string', 'boolean', 'bigint'].includes(typeof x))
+  );
+}
+
+/**
+ * The owner's side: describes the job and runs it with the host. Returns undefined when the SELECT
+ * must run here alone (no host, not the top-level query's kernel, arrays not shared).
+ */
+export function startParallelAccum(
+  ctx: RunContext,
+  kernel: SelectKernel,
+  variant: KernelVariant,
+  gids: Int32Array,
+  st: SelectRun,
+  steps: EdgeFilter[],
+  targetTypes: string[],
+): Promise<void> | undefined {
+  const host = ctx.opts.parallel;
+  const phase = variant.parallel;
+  if (!host || !phase || !ctx.asyncDrive || kernel.index < 0 || ctx.query === undefined) return undefined;
+  if (gids.length < parallelSelect.minSources) return undefined;
+  if (ctx.query.kernels?.[kernel.index] !== kernel) return undefined;
+  const columns: SharedColumn[] = [];
+  for (const [i, c] of ctx.dense.entries()) {
+    if (!c) continue;
+    if (!(c.vals.buffer instanceof SharedArrayBuffer)) return undefined;
+    columns.push({
+      index: i,
+      kind: c.kind,
+      vals: c.vals,
+      prevAt: c.prevAt,
+      prevVals: c.prevVals,
+      snapVals: c.snapVals,
+      snap: c.spills().snap,
+    });
+  }
+  const shared = (a: ArrayBufferView | null): boolean => a === null || a.buffer instanceof SharedArrayBuffer;
+  const marks: [Uint8Array, Uint8Array, Uint8Array] = [st.resultMark, st.sourceMark, st.targetMark];
+  if (!marks.every(shared) || !shared(st.counts)) return undefined;
+  const list = new Int32Array(new SharedArrayBuffer(Math.max(1, gids.length) * 4));
+  list.set(gids);
+  const vars: [number, unknown][] = [];
+  ctx.vars.forEach((v, slot) => {
+    if (shareable(v)) vars.push([slot, v]);
+  });
+  const limit = ctx.gidLimit();
+  const job: AccumJob = {
+    kernel: kernel.index,
+    stamp: st.stamp,
+    gids: list,
+    count: gids.length,
+    counts: st.counts,
+    marks,
+    layout: ctx.layoutOf(),
+    steps,
+    targetTypes,
+    vars,
+    columns,
+    globals: phase.globals,
+    bounds: partitionBounds(limit, host.threads),
+    ...(ctx.opts.deadline !== undefined ? { deadline: ctx.opts.deadline } : {}),
+  };
+  const running = host.accum(ctx.query, job, () => runPartitions(ctx, phase, job, st, () => host.take()));
+  if (!running) return undefined;
+  return running.then((outcomes) => {
+    for (const o of outcomes) merge(ctx, o);
+    relist(st, limit);
+  });
+}
+
+/** Runs partitions taken from `take` until none is left (owner and helpers alike). */
+function runPartitions(
+  ctx: RunContext,
+  phase: ParallelAccum,
+  job: AccumJob,
+  st: SelectRun,
+  take: () => number,
+): void {
+  for (let p = take(); p >= 0; p = take()) {
+    st.lo = job.bounds[p];
+    st.hi = job.bounds[p + 1];
+    phase.accum(ctx, job.gids, 0, job.count, st);
+  }
+  st.lo = 0;
+  st.hi = 0x7fffffff;
+}
+
+/** The owner adds a helper's partial globals and spilled cells to its own. */
+function merge(ctx: RunContext, o: HelperOutcome): void {
+  for (const [slot, v] of o.globals) {
+    const acc = ctx.vars[slot] as { add(v: unknown): void };
+    if (ctx.pending !== null)
+      ctx.pending.push(acc as Parameters<NonNullable<RunContext['pending']>['push']>[0], true, v);
+    else acc.add(v);
+  }
+  for (const [i, s] of o.spills) ctx.dense[i]?.adoptSpills({ ...s, snap: [] });
+}
+
+/** Lists the marked vertices again (the threads each listed theirs), in run-index order. */
+function relist(st: SelectRun, limit: number): void {
+  const fill = (list: Int32Array, mark: Uint8Array): number => {
+    let n = 0;
+    for (let g = 0; g < limit; g++) if (mark[g] === 1) list[n++] = g;
+    return n;
+  };
+  st.resultCount = fill(st.result, st.resultMark);
+  st.sourceCount = fill(st.sources, st.sourceMark);
+  st.targetCount = fill(st.targets, st.targetMark);
+}
+
+/**
+ * A helper thread's side: runs partitions of `job` (taken from `take`) with `query`'s kernel on a
+ * RunContext of its own over `graph`, the same snapshot the owner reads.
+ */
+export function helpParallelAccum(
+  query: CompiledQuery,
+  graph: QueryGraph,
+  job: AccumJob,
+  take: () => number,
+): HelperOutcome {
+  const kernel = query.kernels?.[job.kernel] as SelectKernel | undefined;
+  const phase = kernel?.wide.parallel;
+  if (!kernel || !phase) throw new Error('parallel SELECT: the helper compiled another kernel');
+  const ctx = new RunContext(
+    graph,
+    query.graph,
+    query.slots ?? 0,
+    job.deadline !== undefined ? { deadline: job.deadline } : {},
+  );
+  ctx.adoptLayout(job.layout.types, job.layout.starts, job.layout.end);
+  for (const [slot, v] of job.vars) ctx.vars[slot] = v;
+  const partials = new Map<number, ReturnType<typeof makeAccum>>();
+  for (const [slot, t] of job.globals) {
+    const a = makeAccum(t);
+    partials.set(slot, a);
+    ctx.vars[slot] = a;
+  }
+  const accums = query.vertexAccums ?? [];
+  for (const c of job.columns) {
+    const va = accums[c.index];
+    if (!va) throw new Error('parallel SELECT: the helper compiled another query');
+    const col = DenseColumn.over(c.kind, () => va.make(ctx), c);
+    col.adoptSpills({ spill: [], prev: [], snap: c.snap });
+    ctx.dense[c.index] = col;
+  }
+  const st = newSelectRun(ctx, {
+    stamp: job.stamp,
+    marks: job.marks,
+    steps: job.steps,
+    targetTypes: job.targetTypes,
+    counts: job.counts,
+  });
+  try {
+    runPartitions(ctx, phase, job, st, take);
+    const spills: HelperOutcome['spills'] = [];
+    for (const c of job.columns) {
+      const s = ctx.dense[c.index]?.spills();
+      if (s && (s.spill.length > 0 || s.prev.length > 0)) spills.push([c.index, s]);
+    }
+    return { globals: [...partials].map(([slot, a]) => [slot, a.value()]), spills };
+  } finally {
+    ctx.release();
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The program of a query worker thread (workers/pool.ts starts it; startServers names this file).
+ * It mirrors the main thread's store from the images each task brings (store/mirror.ts), runs one
+ * task at a time on a snapshot of the task's version, and answers with JSON text. It never writes
+ * the store: a query's changes go back as records for the main thread to commit. An abort message
+ * stops the running query at its next check; the main thread terminates a worker that does not
+ * stop in time. Between tasks it may help another worker's query with part of a SELECT.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ReadTxImpl } from '../../engine/read-tx.js';
+import type { QueryFile } from '../../query/index.js';
+import { parallelSelect, shareRunArrays, writeQueryFiles } from '../../query/index.js';
+import { MirrorImporter } from '../../store/mirror.js';
+import {
+  errorImage,
+  type FromWorker,
+  QueryTasks,
+  type TaskResult,
+  type ToWorker,
+  WorkerParallelHost,
+} from '../../workers/index.js';
+import { type CallFunction, callFunctions } from './calls.js';
+
+const port = parentPort;
+if (!port) throw new Error('server/workers/thread.ts runs as a worker thread');
+
+const importer = new MirrorImporter();
+const queries = new QueryTasks();
+const config = (workerData ?? {}) as { threads?: number; parallelSelect?: Partial<typeof parallelSelect> };
+// Runs keep their accumulator cells and marks in shared memory, for helpers (query/parallel.ts).
+shareRunArrays();
+Object.assign(parallelSelect, config.parallelSelect ?? {});
+const host = new WorkerParallelHost(config.threads ?? 1, send);
+/** The running task's abort controller, and the FILE output of finished queries awaiting commit. */
+let running: { id: number; controller: AbortController } | undefined;
+const waitingFiles = new Map<number, QueryFile[]>();
+
+function send(m: FromWorker): void {
+  port!.postMessage(m);
+}
+
+async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
+  const store = importer.apply(m.image);
+  const snapshot = new ReadTxImpl(store, m.image.version, () => undefined);
+  const controller = new AbortController();
+  running = { id: m.id, controller };
+  const task = m.task;
+  if (task.kind === 'call') {
+    const fn: CallFunction | undefined = callFunctions[task.fn];
+    if (!fn) throw new Error(`unknown worker function ${task.fn}`);
+    return { kind: 'call', output: await fn(snapshot, task.input, controller.signal) };
+  }
+  const files: QueryFile[] = [];
+  host.task = { id: m.id, query: task };
+  const result = await queries.run(
+    task,
+    snapshot,
+    {
+      parallel: host,
+      signal: controller.signal,
+      ...(task.run.deadline !== undefined ? { deadline: task.run.deadline } : {}),
+      ...(task.run.outputDir !== undefined ? { outputDir: task.run.outputDir } : {}),
+      ...(task.run.importDirs !== undefined ? { importDirs: task.run.importDirs } : {}),
+      log: (line) => send({ kind: 'log', line }),
+    },
+    files,
+  );
+  if (result.kind === 'query' && result.files) waitingFiles.set(m.id, files);
+  return result;
+}
+
+/** Runs part of another worker's SELECT and reports to the main thread, which tells the owner. */
+function help(m: ToWorker & { kind: 'help' }): void {
+  try {
+    const store = importer.apply(m.image);
+    const snapshot = new ReadTxImpl(store, m.image.version, () => undefined);
+    send({ kind: 'helped', job: m.help.job, outcome: queries.help(m.help, snapshot) });
+  } catch (e) {
+    send({ kind: 'helped', job: m.help.job, error: errorImage(e) });
+  }
+}
+
+port.on('message', (m: ToWorker) => {
+  if (host.receive(m)) return;
+  switch (m.kind) {
+    case 'help':
+      help(m);
+      return;
+    case 'task':
+      runTask(m).then(
+        (result) => {
+          running = undefined;
+          host.task = undefined;
+          send({ kind: 'done', id: m.id, result });
+        },
+        (e: unknown) => {
+          running = undefined;
+          host.task = undefined;
+          send({ kind: 'failed', id: m.id, error: errorImage(e) });
+        },
+      );
+      return;
+    case 'refresh':
+      importer.apply(m.image);
+      return;
+    case 'abort':
+      if (running?.id === m.id) running.controller.abort();
+      return;
+    case 'commit': {
+      const files = waitingFiles.get(m.id);
+      waitingFiles.delete(m.id);
+      try {
+        if (m.ok && files) writeQueryFiles(files);
+        send({ kind: 'written', id: m.id });
+      } catch (e) {
+        send({ kind: 'written', id: m.id, error: errorImage(e) });
+      }
+      return;
+    }
+  }
+});

@@ -1,0 +1,450 @@
+/**
+ * The query worker pool: `threads` worker threads (started with the pool) that run GSQL queries,
+ * path searches, /builtins and GraphQL on snapshots of the store, so the event loop only parses
+ * requests, routes them and writes answers.
+ *
+ * A task pins the last published version (Database.pin), starts an epoch (store/epochs.ts: from
+ * now on the writer copies what it would overwrite in place), and sends the worker the store image
+ * of that version (store/mirror.ts). The pin and the epoch end when the worker answers. A query's
+ * changes come back as records and are committed here in one write transaction, as before; its
+ * FILE output is written by the worker once the commit succeeded.
+ *
+ * Control: at the deadline (GSQL-TIMEOUT) the worker is asked to stop and, if it has not answered
+ * a moment later, terminated; an abort does the same. A worker that dies (a crash, or the per-query
+ * memory limit: `resourceLimits`) fails its task only; the pool starts a fresh one on demand.
+ * Idle workers are refreshed with the current image now and then, so that arrays the writer
+ * replaced are not kept alive by them.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Database } from '../engine/database.js';
+import type { ReadTxImpl } from '../engine/read-tx.js';
+import { QueryRuntimeError } from '../query/index.js';
+import { epochs } from '../store/epochs.js';
+import { MirrorExporter } from '../store/mirror.js';
+import { replayDml } from './dml.js';
+import { errorFromImage } from './errors.js';
+import type { FromWorker, TaskResult, TaskSpec, ToWorker } from './protocol.js';
+
+export interface PoolOptions {
+  /** Worker threads (at least 1). */
+  threads: number;
+  /** The script of a worker thread (server/workers/thread.ts, compiled). */
+  entry: URL;
+  /** Each worker's JavaScript heap limit in MiB (`--query-memory-mb`); none: V8's default. */
+  memoryMb?: number;
+  /** Operational log (worker crashes). */
+  log?: (line: string) => void;
+  /** Thresholds of parallel SELECTs in the workers (tests lower them; query/parallel.ts). */
+  parallelSelect?: { minSources?: number; minPartition?: number };
+}
+
+/** How a task may be stopped, and where its LOG lines go. */
+export interface TaskControl {
+  signal?: AbortSignal;
+  /** Epoch ms. */
+  deadline?: number;
+  onLog?: (line: string) => void;
+}
+
+/** Why a task ended without an answer. */
+export type StopReason = 'timeout' | 'aborted' | 'memory' | 'crashed' | 'closed';
+
+/** A task the pool stopped (the worker was told to stop or was terminated). */
+export class TaskStopped extends Error {
+  constructor(
+    readonly reason: StopReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TaskStopped';
+  }
+}
+
+/** How long a worker may take to stop on its own after a timeout or abort before it is terminated. */
+const STOP_GRACE_MS = 250;
+/** Idle workers are refreshed at most this often. */
+const REFRESH_MS = 1000;
+
+interface Running {
+  kind: 'task';
+  id: number;
+  /** The pinned version (helpers of the task's SELECTs read the same). */
+  pin: ReadTxImpl;
+  task: TaskSpec;
+  control: TaskControl;
+  resolve: (r: TaskResult) => void;
+  reject: (e: Error) => void;
+  /** Releases the pinned version and ends the epoch (once). */
+  unpin: () => void;
+  timers: NodeJS.Timeout[];
+  /** Set once the worker was told to stop: why. */
+  stopping?: StopReason;
+  /** A finished query waiting for its FILE output to be written. */
+  writing?: { result: TaskResult; resolve: () => void; reject: (e: Error) => void };
+  onAbort?: () => void;
+}
+
+/** A worker helping another slot's task with part of a SELECT (query/parallel.ts). */
+interface Helping {
+  kind: 'help';
+  owner: Slot;
+  task: Running;
+  job: number;
+  /** Ends the epoch the helper's image was taken in. */
+  unpin: () => void;
+}
+
+interface Slot {
+  worker: Worker | undefined;
+  exporter: MirrorExporter;
+  running: Running | Helping | undefined;
+  /** The version of the last image sent. */
+  imaged: number;
+}
+
+interface Queued {
+  task: TaskSpec;
+  control: TaskControl;
+  resolve: (r: TaskResult) => void;
+  reject: (e: Error) => void;
+}
+
+export class QueryPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Queued[] = [];
+  private nextId = 1;
+  private closed = false;
+  /** Tasks dispatched to a worker so far, workers started, helpers given to SELECTs. */
+  readonly stats = { tasks: 0, started: 0, helped: 0 };
+  private readonly refresher: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Database,
+    readonly opts: PoolOptions,
+  ) {
+    const n = Math.max(1, Math.floor(opts.threads));
+    for (let i = 0; i < n; i++)
+      this.slots.push({ worker: undefined, exporter: new MirrorExporter(), running: undefined, imaged: -1 });
+    this.refresher = setInterval(() => this.refreshIdle(), REFRESH_MS);
+    this.refresher.unref();
+    // Workers load their code now, so the first query does not wait for it.
+    setImmediate(() => {
+      if (this.closed) return;
+      for (const s of this.slots) if (!s.worker) this.spawn(s);
+    });
+  }
+
+  get threads(): number {
+    return this.slots.length;
+  }
+
+  /** Tasks running or waiting. */
+  get load(): number {
+    return this.queue.length + this.slots.filter((s) => s.running).length;
+  }
+
+  /** Runs a task on a worker; rejects with TaskStopped, or with the error the task threw. */
+  run(task: TaskSpec, control: TaskControl = {}): Promise<TaskResult> {
+    if (this.closed) return Promise.reject(new TaskStopped('closed', 'The server is shutting down.'));
+    if (control.signal?.aborted) return Promise.reject(this.stopped('aborted'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ task, control, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private stopped(reason: StopReason): TaskStopped {
+    const mb = this.opts.memoryMb;
+    switch (reason) {
+      case 'timeout':
+        return new TaskStopped(reason, 'The task exceeded its time limit and was stopped.');
+      case 'aborted':
+        return new TaskStopped(reason, 'The task was aborted.');
+      case 'memory':
+        return new TaskStopped(
+          reason,
+          `The task ran out of memory${mb ? ` (the limit is ${mb} MB per query, --query-memory-mb)` : ''} and was stopped.`,
+        );
+      case 'closed':
+        return new TaskStopped(reason, 'The server is shutting down.');
+      default:
+        return new TaskStopped(reason, 'The worker thread running the task failed; the task was stopped.');
+    }
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((s) => s.running === undefined);
+      if (!slot) return;
+      const q = this.queue.shift() as Queued;
+      if (q.control.signal?.aborted) {
+        q.reject(this.stopped('aborted'));
+        continue;
+      }
+      this.dispatch(slot, q);
+    }
+  }
+
+  private spawn(slot: Slot): Worker {
+    const w = new Worker(this.opts.entry, {
+      workerData: { threads: this.slots.length, parallelSelect: this.opts.parallelSelect ?? {} },
+      ...(this.opts.memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb } } : {}),
+    });
+    slot.worker = w;
+    this.stats.started++;
+    slot.exporter.reset();
+    slot.imaged = -1;
+    w.on('message', (m: FromWorker) => this.onMessage(slot, m));
+    w.on('error', (e: Error & { code?: string }) => {
+      const memory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      if (!memory) this.opts.log?.(`query worker failed: ${e.message}`);
+      this.lost(slot, w, memory ? 'memory' : 'crashed');
+    });
+    w.on('exit', () => this.lost(slot, w, 'crashed'));
+    return w;
+  }
+
+  private dispatch(slot: Slot, q: Queued): void {
+    const worker = slot.worker ?? this.spawn(slot);
+    const id = this.nextId++;
+    this.stats.tasks++;
+    const pin = this.db.pin();
+    const epoch = epochs.begin();
+    let pinned = true;
+    const run: Running = {
+      kind: 'task',
+      id,
+      pin,
+      task: q.task,
+      control: q.control,
+      resolve: q.resolve,
+      reject: q.reject,
+      timers: [],
+      unpin: () => {
+        if (!pinned) return;
+        pinned = false;
+        epochs.end(epoch);
+        pin.release();
+      },
+    };
+    slot.running = run;
+    try {
+      const image = slot.exporter.image(pin.graphStore, pin.version);
+      slot.imaged = pin.version;
+      const msg: ToWorker = { kind: 'task', id, image, task: q.task };
+      worker.postMessage(msg);
+    } catch (e) {
+      this.finish(slot, run);
+      q.reject(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    const { deadline, signal } = q.control;
+    if (deadline !== undefined) {
+      run.timers.push(setTimeout(() => this.stop(slot, run, 'timeout'), Math.max(0, deadline - Date.now())));
+    }
+    if (signal) {
+      run.onAbort = () => this.stop(slot, run, 'aborted');
+      signal.addEventListener('abort', run.onAbort, { once: true });
+    }
+  }
+
+  /** Asks the worker to stop the task, and terminates it if it does not in time. */
+  private stop(slot: Slot, run: Running, reason: StopReason): void {
+    if (slot.running !== run || run.stopping) return;
+    run.stopping = reason;
+    slot.worker?.postMessage({ kind: 'abort', id: run.id } satisfies ToWorker);
+    run.timers.push(
+      setTimeout(() => {
+        const w = slot.worker;
+        if (slot.running !== run || !w) return;
+        this.lost(slot, w, reason);
+        void w.terminate();
+      }, STOP_GRACE_MS),
+    );
+  }
+
+  /** The slot's task is over: timers, pin, abort listener; the slot takes the next task. */
+  private finish(slot: Slot, run: Running): void {
+    for (const t of run.timers) clearTimeout(t);
+    run.unpin();
+    if (run.onAbort) run.control.signal?.removeEventListener('abort', run.onAbort);
+    if (slot.running === run) slot.running = undefined;
+    setImmediate(() => this.pump());
+  }
+
+  /** A worker died or was terminated: its task fails with `reason`; a fresh worker starts on demand. */
+  private lost(slot: Slot, w: Worker, reason: StopReason): void {
+    if (slot.worker !== w) return;
+    slot.worker = undefined;
+    w.removeAllListeners('message');
+    const run = slot.running;
+    if (!run) return;
+    if (run.kind === 'help') {
+      this.helped(slot, run, {
+        kind: 'helped',
+        job: run.job,
+        error: { kind: 'other', message: this.stopped(reason).message },
+      });
+      return;
+    }
+    this.finish(slot, run);
+    const why = run.stopping ?? reason;
+    if (run.writing) run.writing.reject(this.stopped(why));
+    else run.reject(this.stopped(why));
+  }
+
+  private onMessage(slot: Slot, m: FromWorker): void {
+    const run = slot.running;
+    if (m.kind === 'helped') {
+      if (run?.kind === 'help' && run.job === m.job) this.helped(slot, run, m);
+      return;
+    }
+    if (!run || run.kind !== 'task') return;
+    if (m.kind === 'log') {
+      run.control.onLog?.(m.line);
+      return;
+    }
+    if (run.id !== m.id) return;
+    if (m.kind === 'help') {
+      this.help(slot, run, m);
+      return;
+    }
+    if (m.kind === 'failed') {
+      this.finish(slot, run);
+      // A task stopped at our request failed because of it (the worker saw an abort either way).
+      run.reject(run.stopping ? this.stopped(run.stopping) : errorFromImage(m.error));
+      return;
+    }
+    if (m.kind === 'written') {
+      const w = run.writing;
+      this.finish(slot, run);
+      if (!w) return;
+      if (m.error) w.reject(errorFromImage(m.error));
+      else w.resolve();
+      return;
+    }
+    // done: the worker no longer reads the snapshot.
+    run.unpin();
+    const result = m.result;
+    if (result.kind !== 'query' || (result.dml.length === 0 && !result.files)) {
+      this.finish(slot, run);
+      run.resolve(result);
+      return;
+    }
+    void this.commit(slot, run, result);
+  }
+
+  /** Hands part of a task's SELECT to idle workers, with the task's version, and tells its owner how many. */
+  private help(owner: Slot, task: Running, m: FromWorker & { kind: 'help' }): void {
+    let count = 0;
+    for (const h of this.slots) {
+      if (count >= m.want) break;
+      if (h === owner || h.running || !h.worker) continue;
+      const epoch = epochs.begin();
+      let ended = false;
+      h.running = {
+        kind: 'help',
+        owner,
+        task,
+        job: m.help.job,
+        unpin: () => {
+          if (ended) return;
+          ended = true;
+          epochs.end(epoch);
+        },
+      };
+      const image = h.exporter.image(task.pin.graphStore, task.pin.version);
+      h.imaged = task.pin.version;
+      h.worker.postMessage({ kind: 'help', image, help: m.help } satisfies ToWorker);
+      count++;
+      this.stats.helped++;
+    }
+    owner.worker?.postMessage({ kind: 'helpers', job: m.help.job, count } satisfies ToWorker);
+  }
+
+  /** A helper is done: it is free again, and its owner (if still running that task) gets the outcome. */
+  private helped(slot: Slot, run: Helping, m: FromWorker & { kind: 'helped' }): void {
+    run.unpin();
+    slot.running = undefined;
+    if (run.owner.running === run.task) {
+      const msg: ToWorker = { kind: 'helped', job: m.job };
+      if (m.outcome) msg.outcome = m.outcome;
+      if (m.error) msg.error = m.error;
+      run.owner.worker?.postMessage(msg);
+    }
+    setImmediate(() => this.pump());
+  }
+
+  /** Commits a query's changes, then lets the worker write its FILE output. */
+  private async commit(slot: Slot, run: Running, result: TaskResult & { kind: 'query' }): Promise<void> {
+    let ok = true;
+    let failure: Error | undefined;
+    if (result.dml.length > 0) {
+      try {
+        await this.db.write((tx) => replayDml(tx, result.dml));
+      } catch (e) {
+        ok = false;
+        failure = e instanceof Error ? e : new Error(String(e));
+      }
+    }
+    if (!result.files) {
+      this.finish(slot, run);
+      if (failure) run.reject(failure);
+      else run.resolve(result);
+      return;
+    }
+    const written = new Promise<void>((resolve, reject) => (run.writing = { result, resolve, reject }));
+    slot.worker?.postMessage({ kind: 'commit', id: run.id, ok } satisfies ToWorker);
+    try {
+      await written;
+      if (failure) throw failure;
+      run.resolve(result);
+    } catch (e) {
+      run.reject(failure ?? (e instanceof Error ? e : new Error(String(e))));
+    }
+  }
+
+  /** Sends idle workers the current image when the store moved on (see the file's header). */
+  private refreshIdle(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      // A worker that never got an image holds no arrays.
+      if (slot.running || !slot.worker || slot.imaged < 0 || slot.imaged === this.db.version) continue;
+      const pin = this.db.pin();
+      try {
+        const msg: ToWorker = { kind: 'refresh', image: slot.exporter.image(pin.graphStore, pin.version) };
+        slot.imaged = pin.version;
+        slot.worker.postMessage(msg);
+      } finally {
+        pin.release();
+      }
+    }
+  }
+
+  /** Stops every worker; running and waiting tasks fail with 'closed'. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.refresher);
+    for (const q of this.queue.splice(0)) q.reject(this.stopped('closed'));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const w = slot.worker;
+        if (!w) return;
+        this.lost(slot, w, 'closed');
+        await w.terminate();
+      }),
+    );
+  }
+}
+
+/** The runtime's error for a query the pool stopped (the codes classifyQueryError knows). */
+export function queryStopError(e: TaskStopped): QueryRuntimeError {
+  switch (e.reason) {
+    case 'timeout':
+      return new QueryRuntimeError('The query exceeded its time limit and was stopped.', 'GSQL-7002');
+    case 'aborted':
+      return new QueryRuntimeError('The query was aborted.', 'GSQL-6500');
+    default:
+      return new QueryRuntimeError(`Runtime Error: ${e.message.replace('task', 'query')}`, 'GSQL-8001');
+  }
+}

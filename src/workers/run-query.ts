@@ -1,0 +1,127 @@
+/**
+ * Running a GSQL query for a caller (the REST++ query routes, the GSQL server's interpreted
+ * queries, the shell's RUN QUERY): in a worker of the database's pool when it has one, otherwise
+ * on this thread as before. Either way the query reads one snapshot and its changes commit in one
+ * transaction when it ends.
+ */
+import type { Value } from '../catalog/value.js';
+import { EngineError } from '../engine/api.js';
+import {
+  type CompiledQuery,
+  executeQuery,
+  interpretQueryText,
+  type QueryDatabase,
+  QueryRuntimeError,
+  type RunOptions,
+} from '../query/index.js';
+import { packValue } from '../store/mirror.js';
+import { JsonText, type JsonValue } from '../util/json.js';
+import { type QueryPool, queryStopError, TaskStopped } from './pool.js';
+import type { PackedArg, TaskSpec } from './protocol.js';
+
+const pools = new WeakMap<object, QueryPool>();
+
+/** Makes `pool` run the queries of database `db`. */
+export function attachPool(db: object, pool: QueryPool): void {
+  pools.set(db, pool);
+}
+
+export function poolFor(db: object): QueryPool | undefined {
+  return pools.get(db);
+}
+
+/** What a query answered: its PRINT results (JSON text from a worker) and run-time warnings. */
+export interface QueryRunResult {
+  results: { [key: string]: JsonValue }[] | JsonText;
+  warnings: string[];
+}
+
+/**
+ * What to run: a stored query (installed, or `stored` for any) compiled here with its decoded
+ * `args`, or query text with query-string parameters (`qs`) or, compiled here (`query`), decoded
+ * `args`.
+ */
+export type QuerySource =
+  | {
+      kind: 'installed';
+      graph: string;
+      query: CompiledQuery;
+      args: Record<string, unknown>;
+      stored?: boolean;
+    }
+  | { kind: 'text'; graph: string | undefined; text: string; qs: Record<string, string[]> }
+  | { kind: 'text'; graph: string; text: string; query: CompiledQuery; args: Record<string, unknown> };
+
+function packArg(v: unknown): PackedArg {
+  if (v === null || v === undefined) return null;
+  if (Array.isArray(v)) return v.map(packArg);
+  return packValue(v as Value);
+}
+
+function taskOf(source: QuerySource, opts: RunOptions): TaskSpec {
+  const run = {
+    ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+    ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),
+    ...(opts.importDirs !== undefined ? { importDirs: opts.importDirs } : {}),
+  };
+  if (source.kind === 'text') {
+    return {
+      kind: 'interpret',
+      ...(source.graph !== undefined ? { graph: source.graph } : {}),
+      text: source.text,
+      ...('qs' in source ? { qs: source.qs } : { args: packArgs(source.args) }),
+      run,
+    };
+  }
+  const task: TaskSpec = {
+    kind: 'query',
+    graph: source.graph,
+    name: source.query.name,
+    args: packArgs(source.args),
+    run,
+  };
+  if (source.stored) task.stored = true;
+  return task;
+}
+
+function packArgs(args: Record<string, unknown>): Record<string, PackedArg> {
+  const out: Record<string, PackedArg> = {};
+  for (const [k, v] of Object.entries(args)) out[k] = packArg(v);
+  return out;
+}
+
+/**
+ * Runs an installed query (`query` compiled here, its `args` decoded) or a query text. Throws what
+ * executeQuery throws: QueryRuntimeError (timeouts GSQL-7002, aborts GSQL-6500), QueryCompileError,
+ * QueryRegistryError, GsqlSyntaxError.
+ */
+export async function runQuery(
+  db: QueryDatabase & object,
+  source: QuerySource,
+  opts: RunOptions = {},
+): Promise<QueryRunResult> {
+  const pool = pools.get(db);
+  if (!pool) {
+    if (source.kind === 'text' && 'qs' in source) {
+      return {
+        results: await interpretQueryText(db, source.text, source.graph, source.qs, opts),
+        warnings: [],
+      };
+    }
+    const r = await executeQuery(db, source.query, source.args, opts);
+    return { results: r.results, warnings: r.warnings };
+  }
+  try {
+    const r = await pool.run(taskOf(source, opts), {
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+      ...(opts.log ? { onLog: opts.log } : {}),
+    });
+    if (r.kind !== 'query') throw new Error('a query task answered something else');
+    return { results: new JsonText(r.results), warnings: r.warnings };
+  } catch (e) {
+    if (e instanceof TaskStopped) throw queryStopError(e);
+    if (e instanceof EngineError) throw new QueryRuntimeError(`Runtime Error: ${e.message}`, e.code);
+    throw e;
+  }
+}

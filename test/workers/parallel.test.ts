@@ -1,0 +1,221 @@
+/**
+ * The same answers at any thread count: queries covering every accumulator kind a SELECT kernel
+ * updates (sums of FLOAT, DOUBLE and INT, Min/Max of INT and floats, Or, And, `@x'`, globals in
+ * ACCUM), label propagation over a snapshot, k-hop frontiers, and clauses that cannot be split (they
+ * must still agree), run over generated graphs on the event loop, on one worker and on three. The
+ * split thresholds are lowered so that small graphs are split (query/parallel.ts), and the test
+ * checks that splits happened.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { VertexRef } from '../../src/catalog/value.js';
+import { Database } from '../../src/engine/database.js';
+import { type CompiledQuery, registryFor } from '../../src/query/index.js';
+import { runScript } from '../../src/shell/run-script.js';
+import { JsonText } from '../../src/util/json.js';
+import { attachPool, QueryPool, runQuery } from '../../src/workers/index.js';
+
+const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
+
+const SCHEMA = `
+CREATE VERTEX V (PRIMARY_ID id INT, k INT, w DOUBLE, name STRING)
+CREATE VERTEX W (PRIMARY_ID id STRING, k INT)
+CREATE DIRECTED EDGE E (FROM V, TO V, weight DOUBLE) WITH REVERSE_EDGE="rE"
+CREATE DIRECTED EDGE L (FROM V, TO V)
+CREATE UNDIRECTED EDGE U (FROM V, TO W)
+CREATE GRAPH g (*)
+`;
+
+/** Each query prints what it computed; vertex sets print their accumulators. */
+const QUERIES = [
+  `CREATE QUERY floats(INT iters) FOR GRAPH g {
+    SumAccum<DOUBLE> @s = 1; SumAccum<DOUBLE> @r; SumAccum<FLOAT> @rf; INT i = 0;
+    All = {V.*};
+    WHILE i < iters DO
+      X = SELECT t FROM All:v -(E>)- V:t ACCUM t.@r += v.@s / 3.0 + v.w, t.@rf += v.@s / 7.0;
+      All = SELECT v FROM All:v POST-ACCUM v.@s = 0.15 + 0.85 * v.@r, v.@r = 0;
+      i = i + 1;
+    END;
+    PRINT All;
+  }`,
+  `CREATE QUERY kinds() FOR GRAPH g {
+    SumAccum<INT> @si; MinAccum<INT> @mi; MaxAccum<INT> @ma; MinAccum<DOUBLE> @mf; MaxAccum<FLOAT> @xf;
+    OrAccum @o; AndAccum @a; SumAccum<INT> @@gs; MinAccum<INT> @@gmin; MaxAccum<DOUBLE> @@gmax;
+    OrAccum @@gor; AndAccum @@gand;
+    All = {V.*};
+    R = SELECT t FROM All:v -(E>|L>)- V:t WHERE v.k % 3 != 1
+        ACCUM t.@si += v.k, t.@mi += v.k, t.@ma += v.k, t.@mf += v.w, t.@xf += v.w,
+              t.@o += v.k > 50, t.@a += v.k > 5, @@gs += v.k, @@gmin += v.k, @@gmax += v.w,
+              @@gor += v.k == 7, @@gand += v.k >= 0;
+    PRINT R;
+    PRINT @@gs, @@gmin, @@gmax, @@gor, @@gand;
+  }`,
+  `CREATE QUERY labels() FOR GRAPH g {
+    MinAccum<INT> @cc; SumAccum<INT> @@rounds;
+    All = {V.*};
+    Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
+    WHILE Changed.size() > 0 DO
+      Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@cc < t.@cc ACCUM t.@cc += v.@cc;
+      @@rounds += 1;
+    END;
+    PRINT All, @@rounds;
+  }`,
+  `CREATE QUERY library_labels() FOR GRAPH g {
+    MinAccum<INT> @cc; MapAccum<INT, INT> @@sizes;
+    Start = {V.*};
+    S = SELECT x FROM Start:x POST-ACCUM x.@cc = getvid(x);
+    WHILE Start.size() > 0 DO
+      Start = SELECT t FROM Start:s -(E>|rE>:e)- V:t ACCUM t.@cc += s.@cc HAVING t.@cc != t.@cc';
+    END;
+    Start = {V.*};
+    Start = SELECT s FROM Start:s POST-ACCUM @@sizes += (s.@cc -> 1);
+    PRINT @@sizes;
+  }`,
+  `CREATE QUERY hops(VERTEX<V> s, INT k) FOR GRAPH g {
+    OrAccum @visited; SumAccum<INT> @@reached; ListAccum<INT> @@sizes; INT i = 0;
+    Frontier = {s};
+    Frontier = SELECT v FROM Frontier:v POST-ACCUM v.@visited += true;
+    WHILE i < k AND Frontier.size() > 0 DO
+      Frontier = SELECT t FROM Frontier:v -(E>|L>)- V:t WHERE t.@visited == false POST-ACCUM t.@visited += true;
+      @@reached += Frontier.size(); @@sizes += Frontier.size();
+      i = i + 1;
+    END;
+    PRINT @@reached, @@sizes, Frontier;
+  }`,
+  `CREATE QUERY mixed() FOR GRAPH g {
+    SumAccum<DOUBLE> @@total; ListAccum<INT> @l; SumAccum<INT> @deg; SumAccum<DOUBLE> @u;
+    All = {V.*};
+    R = SELECT t FROM All:v -(U)- W:t ACCUM t.@deg += 1, @@total += v.w, t.@u += v.w * 0.1;
+    Q = SELECT t FROM All:v -(E>:e)- V:t ACCUM t.@l += v.k, t.@deg += 1 ORDER BY t.@deg DESC, t.k LIMIT 7;
+    Z = SELECT t FROM All:v -(L>)- V:t ACCUM t.@deg += 2 LIMIT 5;
+    PRINT R, Q, Z, @@total;
+  }`,
+];
+
+const RUNS: [string, Record<string, unknown>][] = [
+  ['floats', { iters: 4 }],
+  ['kinds', {}],
+  ['labels', {}],
+  ['library_labels', {}],
+  ['hops', { s: new VertexRef('V', '0'), k: 3 }],
+  ['mixed', {}],
+];
+
+interface Graph {
+  n: number;
+  w: number;
+  e: [number, number, number][];
+  l: [number, number][];
+  u: [number, number][];
+  k: number[];
+  wt: number[];
+}
+
+const graphArb: fc.Arbitrary<Graph> = fc
+  .record({ n: fc.integer({ min: 300, max: 900 }), w: fc.integer({ min: 5, max: 60 }), seed: fc.integer() })
+  .map(({ n, w, seed }) => {
+    let x = seed | 1;
+    const rnd = (m: number): number => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) % m;
+    };
+    const e: [number, number, number][] = [];
+    for (let i = 0; i < n * 4; i++) e.push([rnd(n), rnd(n), rnd(1000) / 7]);
+    const l: [number, number][] = [];
+    for (let i = 0; i < n; i++) l.push([rnd(n), rnd(n)]);
+    const u: [number, number][] = [];
+    for (let i = 0; i < n; i++) u.push([rnd(n), rnd(w)]);
+    return {
+      n,
+      w,
+      e,
+      l,
+      u,
+      k: Array.from({ length: n }, () => rnd(100)),
+      wt: Array.from({ length: n }, () => rnd(10_000) / 3),
+    };
+  });
+
+async function load(db: Database, g: Graph): Promise<void> {
+  await db.write((tx) => {
+    for (let i = 0; i < g.n; i++)
+      tx.upsertVertex('V', i, { k: { value: g.k[i], op: 'set' }, w: { value: g.wt[i], op: 'set' } });
+    for (let j = 0; j < g.w; j++) tx.upsertVertex('W', `w${j}`, { k: { value: j, op: 'set' } });
+    for (const [a, b, wt] of g.e) tx.upsertEdge('E', 'V', a, 'V', b, { weight: { value: wt, op: 'set' } });
+    for (const [a, b] of g.l) tx.upsertEdge('L', 'V', a, 'V', b, {});
+    for (const [a, b] of g.u) tx.upsertEdge('U', 'V', a, 'W', `w${b}`, {});
+  });
+}
+
+/** Every query's JSON answer. */
+async function answers(db: Database): Promise<string[]> {
+  const registry = registryFor(db);
+  const out: string[] = [];
+  for (const [name, args] of RUNS) {
+    const query: CompiledQuery = registry.installed('g', name, db.catalog);
+    const r = await runQuery(db, { kind: 'installed', graph: 'g', query, args });
+    out.push(r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results));
+  }
+  return out;
+}
+
+test('every kernel and accumulator kind answers the same on 0, 1 and 3 threads, merged or not', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ocelot-par-'));
+  let run = 0;
+  try {
+    await fc.assert(
+      fc.asyncProperty(graphArb, fc.boolean(), async (g, merged) => {
+        const db = await Database.open({
+          dataDir: join(dir, `db${run++}`),
+          sync: 'none',
+          rebuildIntervalMs: 0,
+        });
+        try {
+          let out = '';
+          assert.equal(await runScript(db, SCHEMA, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
+          const registry = registryFor(db);
+          for (const q of QUERIES) {
+            assert.equal(
+              await runScript(db, `USE GRAPH g\n${q}`, { user: 'tigergraph' }, (t) => (out += t)),
+              0,
+              out,
+            );
+          }
+          await registry.install('g', 'all', db.catalog, true);
+          await load(db, g);
+          if (merged) await db.rebuild({ path: join(dir, 'summary') });
+          const reference = await answers(db);
+          if (process.env.PEEK) console.log(reference.map((r) => r.slice(0, 300)).join('\n'));
+          for (const threads of [1, 3]) {
+            const pool = new QueryPool(db, {
+              threads,
+              entry: ENTRY,
+              parallelSelect: { minSources: 16, minPartition: 64 },
+            });
+            attachPool(db, pool);
+            try {
+              const got = await answers(db);
+              RUNS.forEach(([name], i) =>
+                assert.equal(got[i], reference[i], `${name} on ${threads} threads`),
+              );
+              if (threads > 1 && merged) assert.ok(pool.stats.helped > 0, 'some SELECT was split');
+            } finally {
+              await pool.close();
+            }
+          }
+        } finally {
+          await db.close();
+        }
+      }),
+      { numRuns: 4 },
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

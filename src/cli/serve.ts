@@ -4,6 +4,7 @@
  * (non-zero exit). Everything else it says goes to the log on stderr (src/cli/logging.ts).
  */
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { delimiter } from 'node:path';
 import { AuthService } from '../auth/service.js';
 import type { FileLayer } from '../durability/index.js';
@@ -81,6 +82,12 @@ Options (each also read from the environment variable shown; a flag wins over th
                               files) are refused with REST-30000 (OCELOT_BODY_LIMIT_MB, default 200)
   --rebuild-interval S        seconds between automatic rebuilds (checkpoint + merge of new data);
                               0 turns them off (OCELOT_REBUILD_INTERVAL, default 30)
+  --threads N                 query worker threads, 0 to 256: GSQL queries, GraphQL, path finding
+                              and /builtins run on them, a large SELECT on several at once; 0 runs
+                              them on the event loop (OCELOT_THREADS, default: the available cores)
+  --query-memory-mb N         JavaScript heap limit of each query worker in MB, 16 to 1048576: a
+                              query that needs more is stopped with an error (OCELOT_QUERY_MEMORY_MB,
+                              default: Node's own limit)
   --cluster URLS              run as a node of a cluster over NATS JetStream, e.g.
                               nats://h1:4222,nats://h2:4222,nats://h3:4222 (OCELOT_CLUSTER); each
                               node has its own data directory (empty at the first start) and ports;
@@ -130,6 +137,8 @@ const SPECS: OptionSpec[] = [
   { names: ['--allow-udf-put'], key: 'allow-udf-put', flag: true },
   { names: ['--body-limit-mb'], key: 'body-limit-mb' },
   { names: ['--rebuild-interval'], key: 'rebuild-interval' },
+  { names: ['--threads'], key: 'threads' },
+  { names: ['--query-memory-mb'], key: 'query-memory-mb' },
   { names: ['--cluster'], key: 'cluster' },
   { names: ['--node-id'], key: 'node-id' },
   { names: ['--advertise-host'], key: 'advertise-host' },
@@ -162,6 +171,8 @@ const ENV: Record<string, string> = {
   'allow-udf-put': 'OCELOT_ALLOW_UDF_PUT',
   'body-limit-mb': 'OCELOT_BODY_LIMIT_MB',
   'rebuild-interval': 'OCELOT_REBUILD_INTERVAL',
+  threads: 'OCELOT_THREADS',
+  'query-memory-mb': 'OCELOT_QUERY_MEMORY_MB',
   cluster: 'OCELOT_CLUSTER',
   'node-id': 'OCELOT_NODE_ID',
   'advertise-host': 'OCELOT_ADVERTISE_HOST',
@@ -207,6 +218,10 @@ export interface ServeConfig {
   logFormat?: LogFormat;
   /** Whether UDF files may be PUT (`--allow-udf-put`). */
   allowUdfPut: boolean;
+  /** Query worker threads (`--threads`; 0: on the event loop). */
+  threads: number;
+  /** Heap limit of each query worker in MB (`--query-memory-mb`); none: Node's. */
+  queryMemoryMb?: number;
 }
 
 /** Origins (`https://host[:port]`, comma-separated) or `*`; anything else (a path) is an error. */
@@ -280,6 +295,9 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
   const cluster = clusterConfig(pick('cluster'), pick('node-id'), pick('advertise-host'), leaseMs);
   const graphql = graphqlConfig(pick, source, wholeNumber);
   const rebuildS = wholeNumber('rebuild-interval', DEFAULT_REBUILD_INTERVAL_S, 0, 86_400);
+  const threads = wholeNumber('threads', availableParallelism(), 0, 256);
+  const queryMemoryMb =
+    pick('query-memory-mb') === undefined ? undefined : wholeNumber('query-memory-mb', 0, 16, 1_048_576);
   return {
     dataDir: pick('data') ?? './ocelot-data',
     host: pick('host') ?? '127.0.0.1',
@@ -303,6 +321,8 @@ export function resolveServeConfig(argv: readonly string[], env: NodeJS.ProcessE
     logLevel: oneOf('log-level', LOG_LEVELS) ?? 'info',
     ...(logFormat === undefined ? {} : { logFormat }),
     allowUdfPut: flag('allow-udf-put'),
+    threads,
+    ...(queryMemoryMb === undefined ? {} : { queryMemoryMb }),
   };
 }
 
@@ -445,6 +465,8 @@ export async function runServe(argv: readonly string[], io: ServeIo): Promise<nu
       ...(config.importDirs === undefined ? {} : { importDirs: config.importDirs }),
       corsOrigins: config.corsOrigins,
       allowUdfPut: config.allowUdfPut,
+      threads: config.threads,
+      ...(config.queryMemoryMb === undefined ? {} : { queryMemoryMb: config.queryMemoryMb }),
       runScript: io.runScript,
       fileLayer: io.fileLayer,
       ...(config.cluster ? { cluster: config.cluster } : {}),

@@ -1,0 +1,129 @@
+/**
+ * Queries on worker threads, seen from a client: a query that never ends stops at its GSQL-TIMEOUT
+ * while the server keeps answering /echo and point reads; a query past the per-query memory limit
+ * ends with a clear error and the next query runs; a query reads one version while writes commit.
+ * No timing is asserted: requests are polled with generous limits.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Database } from '../../src/engine/database.js';
+import { registryFor } from '../../src/query/index.js';
+import { startServers, type RunningServers } from '../../src/server/start.js';
+import { runScript } from '../../src/shell/run-script.js';
+
+const SETUP = `
+CREATE VERTEX P (PRIMARY_ID id INT, x INT)
+CREATE DIRECTED EDGE E (FROM P, TO P)
+CREATE GRAPH g (*)
+USE GRAPH g
+CREATE QUERY spin() FOR GRAPH g {
+  SumAccum<INT> @@n;
+  WHILE TRUE DO @@n += 1; END;
+  PRINT @@n;
+}
+CREATE QUERY hog() FOR GRAPH g {
+  ListAccum<STRING> @@l;
+  WHILE TRUE DO @@l += "a string that takes some room, again and again and again"; END;
+  PRINT @@l.size();
+}
+CREATE QUERY sums(INT rounds) FOR GRAPH g {
+  SumAccum<INT> @@total; ListAccum<INT> @@each; INT i = 0;
+  All = {P.*};
+  WHILE i < rounds DO
+    @@total = 0;
+    S = SELECT v FROM All:v ACCUM @@total += v.x;
+    @@each += @@total;
+    i = i + 1;
+  END;
+  PRINT @@each;
+}
+INSTALL QUERY spin, hog, sums
+`;
+
+const N = 2000;
+let dir: string;
+let db: Database;
+let s: RunningServers;
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ocelot-qw-'));
+  db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0 });
+  let out = '';
+  assert.equal(await runScript(db, SETUP, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
+  await db.write((tx) => {
+    for (let i = 0; i < N; i++) tx.upsertVertex('P', i, { x: { value: 1, op: 'set' } });
+  });
+  s = await startServers({
+    database: db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    threads: 2,
+    queryMemoryMb: 32,
+    log: () => {},
+  });
+});
+after(async () => {
+  await s.close();
+  await db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const r = await fetch(`${s.urls.restpp}${path}`, { headers });
+  return { status: r.status, body: (await r.json()) as Record<string, unknown> };
+}
+
+test('a query that never ends stops at its timeout while the server keeps answering', async () => {
+  const running = get('/query/g/spin', { 'GSQL-TIMEOUT': '4000' });
+  let answered = 0;
+  let done = false;
+  void running.then(() => (done = true));
+  // Reads are answered while the query holds its worker.
+  while (!done) {
+    const echo = await get('/echo');
+    assert.equal(echo.status, 200);
+    const read = await get('/graph/g/vertices/P/7');
+    assert.deepEqual((read.body.results as { attributes: unknown }[])[0].attributes, { x: 1 });
+    answered++;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const r = await running;
+  assert.equal(r.status, 408);
+  assert.equal(r.body.code, 'REST-3000');
+  assert.ok(answered > 0);
+});
+
+test('a query past the memory limit ends with a clear error; the next query runs', async () => {
+  const r = await get('/query/g/hog', { 'GSQL-TIMEOUT': '120000' });
+  assert.equal(r.body.error, true);
+  assert.match(String(r.body.message), /ran out of memory.*32 MB per query.*--query-memory-mb/);
+  assert.equal((await get('/echo')).status, 200);
+  const next = await get('/query/g/sums?rounds=1');
+  assert.deepEqual(next.body.results, [{ '@@each': [N] }]);
+});
+
+test('a query reads the version it started at while writes commit', async () => {
+  const rounds = 300;
+  const running = get(`/query/g/sums?rounds=${rounds}`, { 'GSQL-TIMEOUT': '120000' });
+  // Meanwhile every x becomes 2, one write at a time.
+  for (let i = 0; i < N; i += 50) {
+    await db.write((tx) => {
+      for (let j = i; j < i + 50; j++) tx.upsertVertex('P', j, { x: { value: 2, op: 'set' } });
+    });
+  }
+  const r = await running;
+  const each = (r.body.results as { '@@each': number[] }[])[0]['@@each'];
+  assert.equal(each.length, rounds);
+  // One snapshot: every round saw the same sum (all ones, or the all-twos after the writes).
+  assert.equal(new Set(each).size, 1, `rounds saw ${[...new Set(each)].join(', ')}`);
+  assert.ok(each[0] === N || each[0] === 2 * N);
+  assert.deepEqual((await get('/query/g/sums?rounds=1')).body.results, [{ '@@each': [2 * N] }]);
+  assert.ok(registryFor(db).get('g', 'sums'));
+});

@@ -486,7 +486,8 @@ export class Database implements CatalogStore {
     }
     await this.commit(bytes, tx.commitVersion, () => {
       this.publishCounters(tx, tx.commitVersion);
-      if (this.commits.active) this.commits.publish({ kind: 'data', version: tx.commitVersion, record: bytes });
+      if (this.commits.active)
+        this.commits.publish({ kind: 'data', version: tx.commitVersion, record: bytes });
     });
     return result;
   }

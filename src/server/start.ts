@@ -17,7 +17,7 @@ import { setRestppUrl } from '../shell/server-info.js';
 import { lineLogger, type Logger } from '../util/logger.js';
 import { DEFAULT_TIGERGRAPH_VERSION } from '../util/ocelot-version.js';
 import { allowUdfPut } from '../query/index.js';
-import { attachPool, QueryPool } from '../workers/index.js';
+import { QueryPool, releasePool, sharePool } from '../workers/index.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
 import { installClusterHooks, registerClusterRoutes } from './cluster/index.js';
 import type { ServerContext } from './context.js';
@@ -184,24 +184,28 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
         ...(opts.onFatal ? { onFatal: opts.onFatal } : {}),
       })
     : undefined;
+  // Servers over one database share its pool (the first one's settings).
   const threads = opts.threads ?? availableParallelism();
   const pool =
     threads > 0
-      ? new QueryPool(db, {
-          threads,
-          entry: new URL('./workers/thread.js', import.meta.url),
-          ...(opts.queryMemoryMb ? { memoryMb: opts.queryMemoryMb } : {}),
-          log: (line: string) => logger.warn({ component: 'workers' }, line),
-        })
+      ? sharePool(
+          db,
+          () =>
+            new QueryPool(db, {
+              threads,
+              entry: new URL('./workers/thread.js', import.meta.url),
+              ...(opts.queryMemoryMb ? { memoryMb: opts.queryMemoryMb } : {}),
+              log: (line: string) => logger.warn({ component: 'workers' }, line),
+            }),
+        )
       : undefined;
-  if (pool) attachPool(db, pool);
   try {
     await buildAndListen();
   } catch (e) {
     // Whatever failed (a route module, a port), nothing stays bound and the data directory is freed.
     await Promise.allSettled(apps.map(([, app]) => app.close()));
     await cluster?.close();
-    await pool?.close();
+    if (pool) await releasePool(db);
     if (ownsDb) await db.close();
     throw e;
   }
@@ -332,7 +336,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
         clearInterval(idle);
         clearTimeout(cut);
         await cluster?.close();
-        await pool?.close();
+        if (pool) await releasePool(db);
         if (ownsDb) await db.close();
       })();
       return closing;

@@ -16,4 +16,12 @@ export {
 export type { FromWorker, HelpJob, PackedArg, RunSpec, TaskResult, TaskSpec, ToWorker } from './protocol.js';
 export { QueryTasks } from './query-task.js';
 export { WorkerParallelHost } from './parallel-host.js';
-export { attachPool, poolFor, runQuery, type QueryRunResult, type QuerySource } from './run-query.js';
+export {
+  attachPool,
+  poolFor,
+  releasePool,
+  runQuery,
+  sharePool,
+  type QueryRunResult,
+  type QuerySource,
+} from './run-query.js';

@@ -19,15 +19,36 @@ import { JsonText, type JsonValue } from '../util/json.js';
 import { type QueryPool, queryStopError, TaskStopped } from './pool.js';
 import type { PackedArg, TaskSpec } from './protocol.js';
 
-const pools = new WeakMap<object, QueryPool>();
+/** The pool of each database, and how many servers over the database share it. */
+const pools = new WeakMap<object, { pool: QueryPool; users: number }>();
 
-/** Makes `pool` run the queries of database `db`. */
+/** Makes `pool` run the queries of database `db` (replacing any other). */
 export function attachPool(db: object, pool: QueryPool): void {
-  pools.set(db, pool);
+  pools.set(db, { pool, users: 1 });
+}
+
+/** The database's pool, made by `make` for its first user; release it with releasePool. */
+export function sharePool(db: object, make: () => QueryPool): QueryPool {
+  const held = pools.get(db);
+  if (held) {
+    held.users++;
+    return held.pool;
+  }
+  const pool = make();
+  pools.set(db, { pool, users: 1 });
+  return pool;
+}
+
+/** One user of the database's pool is done; the last one closes it. */
+export async function releasePool(db: object): Promise<void> {
+  const held = pools.get(db);
+  if (!held || --held.users > 0) return;
+  pools.delete(db);
+  await held.pool.close();
 }
 
 export function poolFor(db: object): QueryPool | undefined {
-  return pools.get(db);
+  return pools.get(db)?.pool;
 }
 
 /** What a query answered: its PRINT results (JSON text from a worker) and run-time warnings. */
@@ -100,7 +121,7 @@ export async function runQuery(
   source: QuerySource,
   opts: RunOptions = {},
 ): Promise<QueryRunResult> {
-  const pool = pools.get(db);
+  const pool = poolFor(db);
   if (!pool) {
     if (source.kind === 'text' && 'qs' in source) {
       return {

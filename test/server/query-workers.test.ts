@@ -13,6 +13,9 @@ import { Database } from '../../src/engine/database.js';
 import { registryFor } from '../../src/query/index.js';
 import { startServers, type RunningServers } from '../../src/server/start.js';
 import { runScript } from '../../src/shell/run-script.js';
+import { poolFor } from '../../src/workers/index.js';
+
+const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
 
 const SETUP = `
 CREATE VERTEX P (PRIMARY_ID id INT, x INT)
@@ -126,4 +129,30 @@ test('a query reads the version it started at while writes commit', async () => 
   assert.ok(each[0] === N || each[0] === 2 * N);
   assert.deepEqual((await get('/query/g/sums?rounds=1')).body.results, [{ '@@each': [2 * N] }]);
   assert.ok(registryFor(db).get('g', 'sums'));
+});
+
+test('GraphQL queries run on a worker, mutations where the writer is', async () => {
+  const pool = poolFor(db);
+  assert.ok(pool);
+  const before = pool.stats.tasks;
+  const post = async (query: string): Promise<unknown> => {
+    const r = await fetch(`${s.urls.gsql}/api/graphql/gsql/g`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: BASIC },
+      body: JSON.stringify({ query }),
+    });
+    return r.json();
+  };
+  assert.deepEqual(await post('{ g { P(where: { _id: { _eq: "3" } }) { _id x } } }'), {
+    data: { g: { P: [{ _id: 3, x: 2 }] } },
+  });
+  assert.ok(pool.stats.tasks > before, 'the query ran on a worker');
+  const m = (await post('mutation { g { insert_P(objects: [{ id: 5000, x: 9 }]) { _id } } }')) as {
+    data?: unknown;
+    errors?: unknown;
+  };
+  assert.equal(m.errors, undefined, JSON.stringify(m));
+  assert.deepEqual((await get('/graph/g/vertices/P/5000')).body.results, [
+    { v_id: '5000', v_type: 'P', attributes: { x: 9 } },
+  ]);
 });

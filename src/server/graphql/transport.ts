@@ -23,7 +23,31 @@ import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { textBody } from '../http/body.js';
 import { requestTimeoutMs } from '../http/limits.js';
+import { poolFor, type QueryPool, TaskStopped } from '../../workers/index.js';
+import type { GraphqlCall, GraphqlOutcome } from '../workers/calls.js';
 import { limitsFor, serviceOptions } from './config.js';
+
+/** Past the request's deadline, a worker that has not stopped by itself is stopped. */
+const BACKSTOP_MS = 1000;
+
+/** Runs a GraphQL query on a worker; a stopped worker answers as the service does for a timeout. */
+async function onWorker(pool: QueryPool, call: GraphqlCall, deadline: number): Promise<GraphqlOutcome> {
+  try {
+    const r = await pool.run(
+      { kind: 'call', fn: 'graphql', input: call },
+      { deadline: deadline + BACKSTOP_MS },
+    );
+    if (r.kind !== 'call') throw new Error('a worker call answered something else');
+    return r.output as GraphqlOutcome;
+  } catch (e) {
+    if (!(e instanceof TaskStopped)) throw e;
+    const message =
+      e.reason === 'timeout'
+        ? `The request did not finish within its timeout of ${call.timeoutMs} ms.`
+        : e.message;
+    return { answer: { status: 200, text: JSON.stringify({ errors: [{ message }] }) }, cost: call.cost };
+  }
+}
 
 const services = new WeakMap<ServerContext, GraphQLService>();
 
@@ -126,7 +150,29 @@ export async function serveGraphql(
   const deadline = Date.now() + timeoutMs;
   const limits = limitsFor(ctx.graphql, ctx.db.catalog, principal?.user, graph, service.limits);
   const spent = { cost: 0 };
-  const run = (r: GraphQLRequest) =>
+  const pool = poolFor(ctx.db);
+  const run = async (r: GraphQLRequest): Promise<GraphQLAnswer> => {
+    // Queries run on a query worker; mutations here, where the writer is.
+    if (pool) {
+      const call: GraphqlCall = {
+        graph,
+        request: r,
+        options: serviceOptions(ctx.graphql),
+        method: request.method === 'GET' ? 'GET' : 'POST',
+        limits,
+        timeoutMs,
+        deadline,
+        cost: spent.cost,
+      };
+      const out = await onWorker(pool, call, deadline);
+      if ('answer' in out) {
+        spent.cost = out.cost;
+        return out.answer;
+      }
+    }
+    return local(r);
+  };
+  const local = (r: GraphQLRequest) =>
     service.execute(graph, r, {
       method: request.method === 'GET' ? 'GET' : 'POST',
       limits,

@@ -20,6 +20,10 @@ export interface Options {
   graphologyMaxEdges: number;
   quick: boolean;
   json?: string;
+  /** The server's --threads (its default, the machine's cores, when absent). */
+  threads?: number;
+  /** The thread counts the scaling scenario measures. */
+  threadList: number[];
 }
 
 export interface Context {

@@ -207,7 +207,10 @@ export async function footprint(ctx: Context): Promise<void> {
   const perEdge = (ctx.loadedRss - ctx.emptyRss) / ctx.edges;
   const restart = await repeat(ctx.opts.runs, async () => {
     await ctx.server.stop();
-    ctx.server = await OcelotServer.start(ctx.server.dataDir);
+    ctx.server = await OcelotServer.start(
+      ctx.server.dataDir,
+      ctx.opts.threads === undefined ? {} : { threads: ctx.opts.threads },
+    );
     const now = await edgeCount(ctx, RMAT_GRAPH, 'MyEdge');
     if (now !== ctx.edges) throw new Error(`restart lost edges: ${now} of ${ctx.edges}`);
     return ctx.server.startMs / 1000;

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GsqlSession } from '../../src/cli/gsql-transport.js';
@@ -33,13 +33,29 @@ export interface ServerUrls {
   gsql: string;
 }
 
-/** Resolves with the child once `pattern` matches its stdout; kills it after `timeoutMs` otherwise. */
+/** `taskset -c 0-(n-1)` on Linux when it is installed: the command prefix that pins to n cores. */
+export function pinPrefix(cores: number | undefined): string[] {
+  if (cores === undefined) return [];
+  for (const dir of ['/usr/bin', '/bin', '/usr/local/bin']) {
+    if (existsSync(`${dir}/taskset`)) return [`${dir}/taskset`, '-c', cores === 1 ? '0' : `0-${cores - 1}`];
+  }
+  return [];
+}
+
+/**
+ * Resolves with the child once `pattern` matches its stdout; kills it after `timeoutMs` otherwise.
+ * `prefix` (e.g. pinPrefix's taskset) runs node under another command.
+ */
 export function spawnReady(
   args: string[],
   pattern: RegExp,
   timeoutMs: number,
+  prefix: string[] = [],
 ): Promise<{ child: ChildProcess; stdout: string }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [cmd, ...pre] = prefix.length > 0 ? prefix : [process.execPath];
+  const child = spawn(cmd, prefix.length > 0 ? [...pre, process.execPath, ...args] : args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let stdout = '';
@@ -82,8 +98,14 @@ export class OcelotServer {
     readonly startMs: number,
   ) {}
 
-  /** The generated data files lie beside the data directory: that is where loading jobs read. */
-  static async start(dataDir: string, timeoutMs = 600_000): Promise<OcelotServer> {
+  /**
+   * The generated data files lie beside the data directory: that is where loading jobs read.
+   * `threads` is the server's --threads; `cores` pins the process to the first that many cores.
+   */
+  static async start(
+    dataDir: string,
+    opts: { timeoutMs?: number; threads?: number; cores?: number } = {},
+  ): Promise<OcelotServer> {
     const t0 = performance.now();
     const { child, stdout } = await spawnReady(
       [
@@ -106,9 +128,11 @@ export class OcelotServer {
         // No access line per request: the peers (a bare Fastify route) log nothing either.
         '--log-level',
         'warn',
+        ...(opts.threads === undefined ? [] : ['--threads', String(opts.threads)]),
       ],
       /Admin listening on /,
-      timeoutMs,
+      opts.timeoutMs ?? 600_000,
+      pinPrefix(opts.cores),
     );
     const ms = performance.now() - t0;
     const restpp = /REST\+\+ listening on (\S+)/.exec(stdout)?.[1];

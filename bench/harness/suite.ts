@@ -5,7 +5,7 @@
  * the server and the peers, and prints one table (median ± spread, ratio to each peer and target).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context, Options } from './context.js';
 import { makeData } from './data.js';
@@ -18,6 +18,7 @@ import { algo, khop, pattern, shortest } from './scenarios-graph.js';
 import { reads } from './scenarios-http.js';
 import { graphqlPoint, graphqlTwoHop } from './scenarios-graphql.js';
 import { footprint, loadRmat, loadSocial, upsert } from './scenarios-data.js';
+import { isolation, scaling } from './scenarios-parallel.js';
 import { OcelotServer } from './server.js';
 import { renderTable, unavailable, type Row } from './stats.js';
 
@@ -30,6 +31,8 @@ export const SCENARIOS: Record<string, (ctx: Context) => Promise<void>> = {
   pattern,
   shortest,
   algo,
+  scaling,
+  isolation,
   gql2hop: graphqlTwoHop,
   gqlpoint: graphqlPoint,
   footprint,
@@ -45,6 +48,8 @@ const USAGE = `Usage: ocelot bench <${['all', ...Object.keys(SCENARIOS)].join('|
   --upsert-connections N  connections of the concurrent upsert runs (default 4)
   --social N       persons in the social graph (default 100000)
   --graphology-max-edges N  largest graph given to graphology (default 4194304)
+  --threads N      the server's query threads (default: its own, the machine's cores)
+  --thread-list L  thread counts the scaling scenario measures, comma-separated (default 1,2)
   --json FILE      also write the rows as JSON
   --quick          everything on a tiny graph (the test suite's smoke run)`;
 
@@ -62,6 +67,7 @@ export function parseOptions(argv: readonly string[]): Options {
     socialPersons: quick ? 500 : 100_000,
     graphologyMaxEdges: 1 << 22,
     quick,
+    threadList: [1, 2],
   };
   const numeric: Record<string, keyof Options> = {
     '--scale': 'scale',
@@ -81,6 +87,15 @@ export function parseOptions(argv: readonly string[]): Options {
     if (a === '--json') {
       o.json = argv[++i];
       if (!o.json) throw new Error('--json needs a file name');
+    } else if (a === '--threads') {
+      const n = Number(argv[++i]);
+      if (!Number.isInteger(n) || n < 0) throw new Error('--threads needs a whole number');
+      o.threads = n;
+    } else if (a === '--thread-list') {
+      const list = (argv[++i] ?? '').split(',').map(Number);
+      if (list.length === 0 || !list.every((n) => Number.isInteger(n) && n >= 1))
+        throw new Error('--thread-list needs positive whole numbers, e.g. 1,2,4');
+      o.threadList = list;
     } else if (numeric[a]) {
       const n = Number(argv[++i]);
       if (!Number.isInteger(n) || n < 1) throw new Error(`${a} needs a positive integer`);
@@ -111,13 +126,22 @@ export async function runSuite(
   let kuzu: KuzuPeer | string = 'not needed by the chosen scenarios';
   let ctx: Context | undefined;
   try {
+    log(
+      `machine: ${availableParallelism()} cores, load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}; server threads: ${opts.threads ?? 'default (the cores)'}`,
+    );
     log(`generating RMAT scale ${opts.scale} (${16 * 2 ** opts.scale} edges) in ${dir}`);
     const data = await makeData(dir, opts.scale, opts.seeds, opts.pairs);
-    server = await OcelotServer.start(join(dir, 'ocelot'));
+    server = await OcelotServer.start(
+      join(dir, 'ocelot'),
+      opts.threads === undefined ? {} : { threads: opts.threads },
+    );
     await server.gsql(RMAT_SCHEMA);
-    const needsKuzu = chosen.some((n) => ['load', 'khop', 'shortest', 'algo'].includes(n));
+    const needsKuzu = chosen.some((n) => ['load', 'khop', 'shortest', 'algo', 'scaling'].includes(n));
     if (needsKuzu) kuzu = await KuzuPeer.open(join(dir, 'kuzu'));
     let client: QueryClient | undefined;
+    let clientOf: OcelotServer | undefined;
     let graphology: Promise<GraphologyPeer | string> | undefined;
     ctx = {
       opts,
@@ -130,7 +154,14 @@ export async function runSuite(
       loadedRss: 0,
       rows: [],
       log,
-      queries: async () => (client ??= await queryClient(ctx!.server, RMAT_GRAPH, 'khop')),
+      // A scenario that restarts the server (footprint, scaling, isolation) gets a new client.
+      queries: async () => {
+        if (!client || clientOf !== ctx!.server) {
+          client = await queryClient(ctx!.server, RMAT_GRAPH, 'khop');
+          clientOf = ctx!.server;
+        }
+        return client;
+      },
       graphology: () =>
         (graphology ??= GraphologyPeer.build(data, opts.graphologyMaxEdges).then((r) =>
           typeof r === 'string' ? r : r.peer,
@@ -164,7 +195,10 @@ export async function runSuite(
     const table = renderTable(ctx.rows);
     log('');
     log(table);
-    if (opts.json) await writeFile(opts.json, JSON.stringify({ options: opts, rows: ctx.rows }, null, 2));
+    if (opts.json) {
+      const machine = { cores: availableParallelism(), loadAverage: loadavg() };
+      await writeFile(opts.json, JSON.stringify({ options: opts, machine, rows: ctx.rows }, null, 2));
+    }
     return ctx.rows;
   } finally {
     if (typeof kuzu !== 'string') await kuzu.close();

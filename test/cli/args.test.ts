@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseArgs, UsageError } from '../../src/cli/args.js';
@@ -46,6 +47,7 @@ test('serve configuration: defaults, env vars, flags win', () => {
     corsOrigins: [],
     logLevel: 'info',
     allowUdfPut: false,
+    threads: availableParallelism(),
   });
   const env = {
     OCELOT_DATA: '/env/data',
@@ -62,6 +64,8 @@ test('serve configuration: defaults, env vars, flags win', () => {
     OCELOT_LOG_LEVEL: 'warn',
     OCELOT_LOG_FORMAT: 'pretty',
     OCELOT_ALLOW_UDF_PUT: 'true',
+    OCELOT_THREADS: '3',
+    OCELOT_QUERY_MEMORY_MB: '512',
   };
   assert.deepEqual(resolveServeConfig([], env), {
     dataDir: '/env/data',
@@ -80,7 +84,21 @@ test('serve configuration: defaults, env vars, flags win', () => {
     logLevel: 'warn',
     logFormat: 'pretty',
     allowUdfPut: true,
+    threads: 3,
+    queryMemoryMb: 512,
   });
+  const threads = resolveServeConfig(['--threads', '0', '--query-memory-mb=64'], env);
+  assert.ok(threads !== 'help');
+  assert.equal(threads.threads, 0);
+  assert.equal(threads.queryMemoryMb, 64);
+  assert.throws(
+    () => resolveServeConfig(['--threads', 'many'], {}),
+    /--threads must be a whole number from 0 to 256/,
+  );
+  assert.throws(
+    () => resolveServeConfig([], { OCELOT_QUERY_MEMORY_MB: '8' }),
+    /OCELOT_QUERY_MEMORY_MB must be a whole number from 16/,
+  );
   const c = resolveServeConfig(
     ['--data', '/flag', '--restpp-port=0', '--sync', 'none', '--tigergraph-version', '4.1.2'],
     env,

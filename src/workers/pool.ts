@@ -445,6 +445,6 @@ export function queryStopError(e: TaskStopped): QueryRuntimeError {
     case 'aborted':
       return new QueryRuntimeError('The query was aborted.', 'GSQL-6500');
     default:
-      return new QueryRuntimeError(`Runtime Error: ${e.message.replace('task', 'query')}`, 'GSQL-8001');
+      return new QueryRuntimeError(`Runtime Error: ${e.message.replaceAll('task', 'query')}`, 'GSQL-8001');
   }
 }

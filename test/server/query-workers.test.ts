@@ -1,7 +1,8 @@
 /**
  * Queries on worker threads, seen from a client: a query that never ends stops at its GSQL-TIMEOUT
- * while the server keeps answering /echo and point reads; a query past the per-query memory limit
- * ends with a clear error and the next query runs; a query reads one version while writes commit.
+ * while the server keeps answering /echo and point reads; /abortquery stops it too; a query past the
+ * per-query memory limit ends with a clear error and the next query runs; a worker that dies fails
+ * its query only; a query reads one version while writes commit.
  * No timing is asserted: requests are polled with generous limits.
  */
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import type { Worker } from 'node:worker_threads';
 import { Database } from '../../src/engine/database.js';
 import { registryFor } from '../../src/query/index.js';
 import { startServers, type RunningServers } from '../../src/server/start.js';
@@ -103,10 +105,58 @@ test('a query that never ends stops at its timeout while the server keeps answer
   assert.ok(answered > 0);
 });
 
+/** Starts `spin` and waits until /showprocesslist lists it (so its worker runs it); its request id. */
+async function spinning(): Promise<{ id: string; answer: Promise<{ status: number; body: Record<string, unknown> }> }> {
+  const answer = get('/query/g/spin', { 'GSQL-TIMEOUT': '120000' });
+  for (let i = 0; i < 2000; i++) {
+    const list = (await get('/showprocesslist/g')).body.results as { requestid: string; url: string }[];
+    const run = list.find((r) => r.url.startsWith('/query/g/spin'));
+    if (run) return { id: run.requestid, answer };
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('spin never showed up in /showprocesslist');
+}
+
+test('/abortquery stops a query in a tight loop; the server and the pool go on', async () => {
+  const { id, answer } = await spinning();
+  const aborted = await get(`/abortquery/g?requestid=${id}`);
+  assert.deepEqual(aborted.body.results, [{ aborted_queries: [{ requestid: id, url: '/query/g/spin' }] }]);
+  const r = await answer;
+  assert.equal(r.body.error, true);
+  assert.equal(r.body.code, 'REST-12002');
+  assert.equal(r.body.message, `The query ${id} was aborted by the user; nothing it changed was committed.`);
+  assert.equal((await get('/echo')).status, 200);
+  assert.deepEqual((await get('/query/g/sums?rounds=1')).body.results, [{ '@@each': [N] }]);
+});
+
+test('a worker that dies fails its query with an error, not the server', async () => {
+  const pool = poolFor(db);
+  assert.ok(pool);
+  const { answer } = await spinning();
+  // A crash seen from outside: the worker running spin ends without answering.
+  const slots = (pool as unknown as { slots: { worker?: Worker; running?: unknown }[] }).slots;
+  const busy = slots.find((sl) => sl.running !== undefined)?.worker;
+  assert.ok(busy, 'a worker runs spin');
+  await busy.terminate();
+  const r = await answer;
+  assert.equal(r.body.error, true);
+  assert.equal(r.body.code, 'GSQL-8001');
+  assert.equal(
+    r.body.message,
+    'Runtime Error: The worker thread running the query failed; the query was stopped.',
+  );
+  assert.equal((await get('/echo')).status, 200);
+  assert.deepEqual((await get('/query/g/sums?rounds=1')).body.results, [{ '@@each': [N] }]);
+});
+
 test('a query past the memory limit ends with a clear error; the next query runs', async () => {
   const r = await get('/query/g/hog', { 'GSQL-TIMEOUT': '120000' });
   assert.equal(r.body.error, true);
-  assert.match(String(r.body.message), /ran out of memory.*32 MB per query.*--query-memory-mb/);
+  assert.equal(r.body.code, 'GSQL-8001');
+  assert.equal(
+    r.body.message,
+    'Runtime Error: The query ran out of memory (the limit is 32 MB per query, --query-memory-mb) and was stopped.',
+  );
   assert.equal((await get('/echo')).status, 200);
   const next = await get('/query/g/sums?rounds=1');
   assert.deepEqual(next.body.results, [{ '@@each': [N] }]);

@@ -149,6 +149,8 @@ test('a mirror reads its pinned version exactly while writes, aborts and rebuild
       const db = await freshDb(t);
       const exporter = new MirrorExporter();
       const importer = new MirrorImporter();
+      // Each rebuild writes its summary to a folder of its own: names are per millisecond.
+      let rebuilds = 0;
       let pinned: { main: ReadTxImpl; mirror: ReadTx; expected: unknown; epoch: number } | undefined;
       const check = (): void => {
         if (!pinned) return;
@@ -185,7 +187,7 @@ test('a mirror reads its pinned version exactly while writes, aborts and rebuild
             pinned = { main, mirror, expected: dump(main), epoch };
             await writing;
           } else if (op.kind === 'check') check();
-          else if (op.kind === 'rebuild') await db.rebuild({ path: `${t.dir}/s` });
+          else if (op.kind === 'rebuild') await db.rebuild({ path: `${t.dir}/s${rebuilds++}` });
           else {
             try {
               await db.write((tx) => apply(tx, op));

@@ -1,7 +1,8 @@
 /**
  * The same answers at any thread count: queries covering every accumulator kind a SELECT kernel
  * updates (sums of FLOAT, DOUBLE and INT, Min/Max of INT and floats, Or, And, `@x'`, globals in
- * ACCUM), label propagation over a snapshot, k-hop frontiers, and clauses that cannot be split (they
+ * ACCUM), every other accumulator kind (List, Set, Bag, Map, Avg, Heap, BitwiseAnd/Or, GroupBy,
+ * Array, vertex-attached and global), PageRank-like iterations, label propagation over a snapshot, k-hop frontiers, and clauses that cannot be split (they
  * must still agree), run over generated graphs on the event loop, on one worker and on three. The
  * split thresholds are lowered so that small graphs are split (query/parallel.ts), and the test
  * checks that splits happened.
@@ -94,9 +95,27 @@ const QUERIES = [
     Z = SELECT t FROM All:v -(L>)- V:t ACCUM t.@deg += 2 LIMIT 5;
     PRINT R, Q, Z, @@total;
   }`,
+  `CREATE QUERY others() FOR GRAPH g {
+    TYPEDEF TUPLE<INT k, DOUBLE w> KW;
+    ListAccum<INT> @li; SetAccum<INT> @se; BagAccum<INT> @ba; MapAccum<INT, SumAccum<INT>> @ma;
+    AvgAccum @av; HeapAccum<KW>(3, k DESC, w ASC) @he; BitwiseOrAccum @bo; BitwiseAndAccum @bn;
+    SetAccum<STRING> @@names; BagAccum<INT> @@bag; MapAccum<INT, MaxAccum<DOUBLE>> @@map; AvgAccum @@avg;
+    HeapAccum<KW>(5, w DESC, k ASC) @@heap; BitwiseOrAccum @@bor; BitwiseAndAccum @@band;
+    GroupByAccum<INT m, SumAccum<INT> n, MaxAccum<DOUBLE> top> @@groups; ArrayAccum<SumAccum<INT>> @@arr[4];
+    All = {V.*};
+    R = SELECT t FROM All:v -(E>|L>)- V:t
+        ACCUM t.@li += v.k, t.@se += v.k % 5, t.@ba += v.k % 3, t.@ma += (v.k % 4 -> 1), t.@av += v.k,
+              t.@he += KW(v.k, v.w), t.@bo += v.k, t.@bn += v.k + 1024,
+              @@names += v.name, @@bag += v.k % 7, @@map += (v.k % 6 -> v.w), @@avg += v.w,
+              @@heap += KW(v.k, v.w), @@bor += v.k, @@band += v.k + 4096,
+              @@groups += (v.k % 4 -> 1, v.w), @@arr[v.k % 4] += 1;
+    PRINT R[R.@se, R.@ba, R.@ma, R.@av, R.@he, R.@bo, R.@bn, R.@li];
+    PRINT @@names, @@bag, @@map, @@avg, @@heap, @@bor, @@band, @@groups, @@arr;
+  }`,
 ];
 
 const RUNS: [string, Record<string, unknown>][] = [
+  ['others', {}],
   ['floats', { iters: 4 }],
   ['kinds', {}],
   ['labels', {}],
@@ -145,7 +164,11 @@ const graphArb: fc.Arbitrary<Graph> = fc
 async function load(db: Database, g: Graph): Promise<void> {
   await db.write((tx) => {
     for (let i = 0; i < g.n; i++)
-      tx.upsertVertex('V', i, { k: { value: g.k[i], op: 'set' }, w: { value: g.wt[i], op: 'set' } });
+      tx.upsertVertex('V', i, {
+        k: { value: g.k[i], op: 'set' },
+        w: { value: g.wt[i], op: 'set' },
+        name: { value: `n${g.k[i] % 10}`, op: 'set' },
+      });
     for (let j = 0; j < g.w; j++) tx.upsertVertex('W', `w${j}`, { k: { value: j, op: 'set' } });
     for (const [a, b, wt] of g.e) tx.upsertEdge('E', 'V', a, 'V', b, { weight: { value: wt, op: 'set' } });
     for (const [a, b] of g.l) tx.upsertEdge('L', 'V', a, 'V', b, {});
@@ -189,7 +212,7 @@ test('every kernel and accumulator kind answers the same on 0, 1 and 3 threads, 
           }
           await registry.install('g', 'all', db.catalog, true);
           await load(db, g);
-          if (merged) await db.rebuild({ path: join(dir, 'summary') });
+          if (merged) await db.rebuild({ path: join(dir, `summary${run}`) });
           const reference = await answers(db);
           if (process.env.PEEK) console.log(reference.map((r) => r.slice(0, 300)).join('\n'));
           for (const threads of [1, 3]) {

@@ -120,7 +120,8 @@ export class RunningQueries {
 
   /**
    * Aborts the running queries of `graph` whose id is in `ids` (or every one for 'all') or whose url
-   * matches `urlPattern`, among those `mayAbort` admits. Returns the aborted runs.
+   * matches `urlPattern`, among those `mayAbort` admits. Returns the aborted runs. A run already
+   * told to stop (its worker may take a moment) is not aborted again.
    */
   abort(
     graph: string,
@@ -130,6 +131,7 @@ export class RunningQueries {
   ): QueryRun[] {
     const hit = this.running(graph).filter(
       (r) =>
+        !r.controller.signal.aborted &&
         mayAbort(r) &&
         (ids === 'all' || ids.includes(r.requestid) || (urlPattern !== undefined && urlPattern.test(r.url))),
     );

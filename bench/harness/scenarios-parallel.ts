@@ -113,6 +113,13 @@ export async function scaling(ctx: Context): Promise<void> {
       for (let m = 0; m < measures.length; m++)
         kuzu[m].push(parts ? { samples: parts[m].s } : unavailable(k as string));
       if (parts) kuzuAnswers.push(`${parts[0].answer}, ${parts[1].answer}, ${parts[2].answer}`);
+      // Each thread count as it ends, so a run stopped early still shows what it measured.
+      const med = (o: Outcome): string =>
+        'samples' in o ? `${median(o.samples).toFixed(3)} s` : o.unavailable;
+      ctx.log(
+        `scaling: ${threads} threads: Ocelot ${measures.map((m, i) => `${m} ${med(ocelot[i][ocelot[i].length - 1])}`).join('; ')}; ` +
+          `Kùzu ${kuzu.map((k) => med(k[k.length - 1])).join(', ')}; ${answers[answers.length - 1]}`,
+      );
     }
   } finally {
     await restart(ctx, ctx.opts.threads);

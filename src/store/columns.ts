@@ -8,7 +8,7 @@
  * the writing version, so a reader pinned at an older version still sees the old value. Entries are
  * dropped once no reader can need them (see Column.trimHistory).
  *
- * Worker threads read the same arrays (workers/mirror.ts). An overwrite of an array a running worker
+ * Worker threads read the same arrays (store/mirror.ts). An overwrite of an array a running worker
  * task may read copies the array first (epochs.ts), so a worker's view never changes under it;
  * `gen` counts replacements of the arrays so that a worker's mirror knows when to take the new ones.
  */
@@ -237,7 +237,7 @@ export class DictStringColumn extends Column {
  * STRING, FIXED_BINARY, collections, tuples, vertex references. Rows below `heap.rows` are read from
  * the shared heap the last rebuild wrote, unless overwritten since (`over`); later rows are in
  * `tail`. Workers mirror `over` and `tail` from the overwrite log and the tail rows they have not
- * seen (workers/mirror.ts); a rebuild folds both into a new heap.
+ * seen (store/mirror.ts); a rebuild folds both into a new heap.
  */
 export class ValueColumn extends Column {
   heap: ValueHeap | null = null;

@@ -14,7 +14,7 @@
  * Tombstones: edge id -> deleting version, until the next rebuild drops the edge.
  * Attribute columns are indexed by edge id.
  *
- * Every array is in shared memory, read by worker threads while the writer appends (workers/
+ * Every array is in shared memory, read by worker threads while the writer appends (store/
  * mirror.ts). A slot is written before it is linked: the heads and the hash are written with
  * Atomics.store, so a reader that follows a link sees the slot's fields. The seven delta arrays are
  * replaced together when any must grow (`gen` counts it), so an array set a reader holds stays

@@ -9,7 +9,7 @@
  * is only ever looked up there. Slot encoding: 0 absent, row + 1 for a row, ~row (negative) for a
  * deleted one.
  *
- * Both parts are readable by worker threads (workers/mirror.ts): the direct array is shared memory
+ * Both parts are readable by worker threads (store/mirror.ts): the direct array is shared memory
  * written with Atomics.store, so a worker that reads an entry also sees the row stamps written
  * before it; the keyed part is a shared hash of encoded keys built at each rebuild (`base`) plus a
  * Map of the keys set since (`over`, where NaN marks a key removed), which workers mirror from

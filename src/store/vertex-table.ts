@@ -109,7 +109,7 @@ export class VertexTable {
   }
 
   /**
-   * Set on a worker's mirror of the table (workers/mirror.ts): the writer keeps writing the shared
+   * Set on a worker's mirror of the table (store/mirror.ts): the writer keeps writing the shared
    * index and stamps while it reads, so an entry may name a row newer than the mirror's arrays.
    */
   mirrored = false;

@@ -4,7 +4,7 @@
  * checksum. Big arrays are written as raw little-endian bytes aligned to 8, so loading them is a view,
  * not a parse.
  *
- *   "OCELSNAP" | u32 SNAPSHOT_FORMAT (=1) | varuint version | str catalog JSON
+ *   "OCELSNAP" | u32 SNAPSHOT_FORMAT (=2) | varuint version | str catalog JSON
  *   varuint #tables, per table:
  *     str name | varuint rows | array u8 deleted flags (1 = deleted) | column id
  *     varuint #columns, per column: str attribute name | column

@@ -69,6 +69,13 @@ function kuzuAt(ctx: Context, threads: number): Promise<KuzuTimes | string> {
   });
 }
 
+/** How a thread count's rows say where the server ran. */
+function pinNote(threads: number, cores: number): string {
+  if (threads > cores) return ' (not pinned: too few cores)';
+  if (pinPrefix(threads).length === 0) return ' (not pinned: no working taskset)';
+  return ` on ${threads} pinned core${threads > 1 ? 's' : ''}`;
+}
+
 export async function scaling(ctx: Context): Promise<void> {
   const cores = availableParallelism();
   const list = ctx.opts.threadList;
@@ -79,8 +86,7 @@ export async function scaling(ctx: Context): Promise<void> {
   const kuzuAnswers: string[] = [];
   try {
     for (const threads of list) {
-      const pinned = threads <= cores;
-      const q = await restart(ctx, threads, pinned ? threads : undefined);
+      const q = await restart(ctx, threads, threads <= cores ? threads : undefined);
       let pr = 0;
       let cc = 0;
       let reach = 0;
@@ -131,7 +137,7 @@ export async function scaling(ctx: Context): Promise<void> {
     list.forEach((threads, i) => {
       ctx.rows.push({
         scenario: 'scaling',
-        what: `${measures[m]}, ${threads} thread${threads > 1 ? 's' : ''}${threads <= cores ? ` on ${threads} pinned core${threads > 1 ? 's' : ''}` : ' (not pinned: too few cores)'}`,
+        what: `${measures[m]}, ${threads} thread${threads > 1 ? 's' : ''}${pinNote(threads, cores)}`,
         unit: 's',
         better: 'lower',
         ocelot: ocelot[m][i],

@@ -3,7 +3,7 @@
  * (`node dist/src/cli/ocelot.js serve …`), with helpers to talk to it over REST++ and the gsql
  * shell transport. Every started child is killed when the bench process exits.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -33,13 +33,21 @@ export interface ServerUrls {
   gsql: string;
 }
 
-/** `taskset -c 0-(n-1)` on Linux when it is installed: the command prefix that pins to n cores. */
+let taskset: string | null | undefined;
+
+/**
+ * `taskset -c 0-(n-1)` on Linux when it is installed and works here (a sandbox may refuse to set
+ * affinities): the command prefix that pins to n cores; none otherwise, and the runs are not pinned.
+ */
 export function pinPrefix(cores: number | undefined): string[] {
   if (cores === undefined) return [];
-  for (const dir of ['/usr/bin', '/bin', '/usr/local/bin']) {
-    if (existsSync(`${dir}/taskset`)) return [`${dir}/taskset`, '-c', cores === 1 ? '0' : `0-${cores - 1}`];
+  if (taskset === undefined) {
+    const found = ['/usr/bin', '/bin', '/usr/local/bin']
+      .map((d) => `${d}/taskset`)
+      .find((p) => existsSync(p));
+    taskset = found && spawnSync(found, ['-c', '0', 'true']).status === 0 ? found : null;
   }
-  return [];
+  return taskset ? [taskset, '-c', cores === 1 ? '0' : `0-${cores - 1}`] : [];
 }
 
 /**

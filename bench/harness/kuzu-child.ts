@@ -6,6 +6,7 @@
  * one untimed run each, and prints one JSON line: seconds per run and the answers.
  */
 import { existsSync } from 'node:fs';
+import { importPeer } from './peers.js';
 
 interface Spec {
   dir: string;
@@ -16,11 +17,21 @@ interface Spec {
   seeds: number[];
 }
 
-type KuzuModule = typeof import('kuzu');
+/** The part of kuzu's API the child uses (the package is a peer: bench/harness/peers.ts). */
+interface QueryResult {
+  getAll(): Promise<Record<string, unknown>[]>;
+}
+interface KuzuModule {
+  Database: new (path: string) => object;
+  Connection: new (
+    db: object,
+    threads: number,
+  ) => { query(cypher: string): Promise<QueryResult | QueryResult[]>; close(): Promise<void> };
+}
 
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
-  const kuzu = (await import('kuzu')).default as KuzuModule;
+  const kuzu = (await importPeer<{ default: KuzuModule }>('kuzu')).default;
   const fresh = !existsSync(spec.dir);
   const db = new kuzu.Database(spec.dir);
   const conn = new kuzu.Connection(db, spec.threads);

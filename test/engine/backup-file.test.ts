@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { backupBytes, backupHeader, backupSize, parseBackup } from '../../src/engine/backup-file.js';
+import { SNAPSHOT_FORMAT } from '../../src/engine/checkpoint-codec.js';
 
 const chunks = [Buffer.from('first chunk '), new Uint8Array(0), Buffer.from('second')];
 const header = backupHeader(42, chunks, new Date('2025-01-02T03:04:05Z'));
@@ -15,7 +16,7 @@ test('a backup file holds its header and the snapshot, checked end to end', () =
       ocelotVersion: 'string',
       createdAt: '2025-01-02T03:04:05.000Z',
       version: 42,
-      snapshotFormat: 1,
+      snapshotFormat: SNAPSHOT_FORMAT,
       snapshotBytes: 18,
     },
   );

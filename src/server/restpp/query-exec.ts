@@ -36,8 +36,9 @@ function badHeader(name: string, value: string, why: string): RestError {
 /**
  * The query headers of a request, checked: GSQL-ASYNC (boolean), GSQL-REPLICA (1 to the number of
  * replicas: 1 alone, the cluster's nodes in a cluster; every replica holds the same data, so the
- * query runs here), GSQL-THREAD-LIMIT (a positive integer; the runtime is single-threaded,
- * so any limit is met), GSQL-QueryLocalMemLimitMB (a non-negative number, accepted). GSQL-TIMEOUT
+ * query runs here), GSQL-THREAD-LIMIT (a positive integer, accepted: a query's SELECTs may
+ * use up to --threads workers whatever it says), GSQL-QueryLocalMemLimitMB (a non-negative number,
+ * accepted: --query-memory-mb is the limit). GSQL-TIMEOUT
  * and RESPONSE-LIMIT are checked for every request by http/limits.ts.
  */
 export function queryHeaders(request: FastifyRequest, replicas = 1): QueryHeaders {

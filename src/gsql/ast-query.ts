@@ -285,7 +285,16 @@ export type PrintTarget = { file: string; pos: Pos } | { path: string; pos: Pos 
 
 export type Stmt =
   /** `STATIC` globals keep their value from one run of the installed query to the next. */
-  | { kind: 'accumDecl'; global: boolean; static?: boolean; type: TypeExpr; names: DeclName[]; pos: Pos }
+  | {
+      kind: 'accumDecl';
+      global: boolean;
+      static?: boolean;
+      /** `SumAccum<INT> EDGE @x`: one accumulator per edge (V3's edge-attached accumulators). */
+      edge?: boolean;
+      type: TypeExpr;
+      names: DeclName[];
+      pos: Pos;
+    }
   | { kind: 'tupleDecl'; name: string; fields: { name: string; type: TypeExpr }[]; pos: Pos }
   | { kind: 'varDecl'; type: TypeExpr; names: DeclName[]; pos: Pos }
   /** `FILE f (path)`: a server-side output file written by `f.println(…)`. */

@@ -64,7 +64,9 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   }
   if (t.kind === 'ident' && (ACCUMS.has(t.text) || /ACCUM$/.test(w)) && !c.isPunct('(', 1)) {
     const type = parseType(c);
-    return { kind: 'accumDecl', global: c.isPunct('@@'), type, names: parseDeclNames(c, true), pos };
+    const edge = c.isWord('EDGE') && (c.isPunct('@', 1) || c.isPunct('@@', 1)) && c.acceptWord('EDGE');
+    const global = c.isPunct('@@');
+    return { kind: 'accumDecl', global, ...(edge && { edge }), type, names: parseDeclNames(c, true), pos };
   }
   if (isTypeStart(c)) {
     const type = parseType(c);

@@ -197,7 +197,8 @@ export function compileAssign(cx: Cx, s: Stmt & { kind: 'assign' }): RowStmt {
     }
     const input = compileAccumInput(cx, acc.t, value, op);
     const add = op === '+=';
-    if (target.kind === 'vattach' && !target.index) return vertexAccumAssign(cx, target, add, input);
+    if (target.kind === 'vattach' && !target.index && !cx.eaccs.has(target.name))
+      return vertexAccumAssign(cx, target, add, input);
     const get = acc.get;
     const global = target.kind === 'global';
     return (ctx) => {

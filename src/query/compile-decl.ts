@@ -7,6 +7,7 @@ import { ArrayAccum } from './accum-array.js';
 import { denseKind } from './accum-dense.js';
 import { zeroOf } from './accum-scalar.js';
 import { makeAccum, type Accum } from './accumulators.js';
+import { EdgeAccums } from './edge-accums.js';
 import { coerce, compileExpr } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
@@ -177,7 +178,7 @@ function arrayAccumDecl(cx: Cx, t: AccumT, global: boolean, n: DeclName): (ctx: 
     throw compileError(n.pos, `only an ArrayAccum takes sizes in brackets; ${t.accum} does not`);
   if (!n.dims) throw compileError(n.pos, `the ArrayAccum ${name} needs its sizes, e.g. ${name}[3]`);
   if (n.init) throw compileError(n.init.pos, 'an ArrayAccum takes no initial value');
-  if (global ? cx.globals.has(n.name) : cx.vaccs.has(n.name))
+  if (global ? cx.globals.has(n.name) : cx.vaccs.has(n.name) || cx.eaccs.has(n.name))
     throw compileError(n.pos, `${name} is already declared`);
   const sizes = n.dims.map((d) => {
     const x = compileExpr(cx, d);
@@ -205,6 +206,46 @@ function arrayAccumDecl(cx: Cx, t: AccumT, global: boolean, n: DeclName): (ctx: 
   };
 }
 
+/** The accumulators an edge may carry: TigerGraph attaches only primitive ones to edges. */
+const EDGE_ACCUMS = new Set([
+  'SumAccum',
+  'MinAccum',
+  'MaxAccum',
+  'AvgAccum',
+  'OrAccum',
+  'AndAccum',
+  'BitwiseOrAccum',
+  'BitwiseAndAccum',
+]);
+
+/** `OrAccum EDGE @visited`: each edge of the run gets its own accumulator when first used. */
+function edgeAccumDecl(
+  cx: Cx,
+  t: AccumT,
+  te: TypeExpr & { kind: 'accum' },
+  global: boolean,
+  n: DeclName,
+): (ctx: RunContext) => void {
+  if (global) throw compileError(n.pos, `an edge-attached accumulator is named @${n.name}, not @@${n.name}`);
+  if (!EDGE_ACCUMS.has(t.accum) || n.dims)
+    throw compileError(
+      n.pos,
+      `only primitive accumulators (SumAccum, MinAccum, MaxAccum, AvgAccum, OrAccum, AndAccum, ` +
+        `BitwiseOrAccum, BitwiseAndAccum) can be attached to edges, not ${t.accum}`,
+    );
+  if (cx.vaccs.has(n.name) || cx.eaccs.has(n.name))
+    throw compileError(n.pos, `@${n.name} is already declared`);
+  const make = accumFactory(cx, t, te, n.init);
+  const slot = cx.newSlot();
+  const name = n.name;
+  cx.eaccs.set(name, { name, slot, t });
+  return (ctx) => {
+    const accums = new EdgeAccums(name, t, () => make(ctx));
+    ctx.vars[slot] = accums;
+    ctx.edgeAccums.push(accums);
+  };
+}
+
 export function compileAccumDecl(cx: Cx, s: Stmt & { kind: 'accumDecl' }): (ctx: RunContext) => void {
   if (cx.clause !== 'body' || cx.loopDepth > 0) {
     throw compileError(s.pos, 'accumulators must be declared at the beginning of the query body');
@@ -214,6 +255,10 @@ export function compileAccumDecl(cx: Cx, s: Stmt & { kind: 'accumDecl' }): (ctx:
   const inits: ((ctx: RunContext) => void)[] = [];
   for (const n of s.names) {
     const global = n.global ?? s.global;
+    if (s.edge) {
+      inits.push(edgeAccumDecl(cx, t, s.type, global, n));
+      continue;
+    }
     if (t.accum === 'ArrayAccum' || n.dims) {
       inits.push(arrayAccumDecl(cx, t, global, n));
       continue;
@@ -235,7 +280,8 @@ export function compileAccumDecl(cx: Cx, s: Stmt & { kind: 'accumDecl' }): (ctx:
         ctx.vars[slot] = make(ctx);
       });
     } else {
-      if (cx.vaccs.has(n.name)) throw compileError(n.pos, `@${n.name} is already declared`);
+      if (cx.vaccs.has(n.name) || cx.eaccs.has(n.name))
+        throw compileError(n.pos, `@${n.name} is already declared`);
       cx.vaccs.set(n.name, { name: n.name, index: cx.vaccs.size, t, make, dense: denseKind(t) });
     }
   }

@@ -15,6 +15,7 @@ import { compileError } from './errors.js';
 import {
   compileExpr,
   compileNullTest,
+  edgeAccumRef,
   edgeTypesOf,
   edgeTypesWith,
   expectType,
@@ -97,6 +98,10 @@ function compileExprImpl(cx: Cx, e: Expr): Typed {
       return { t: accumValueType(g.t), f: (ctx) => (ctx.vars[slot] as Accum).value() };
     }
     case 'vattach': {
+      if (cx.eaccs.has(e.name)) {
+        const { t, accums, edge } = edgeAccumRef(cx, e);
+        return { t: accumValueType(t), f: (ctx) => accums(ctx).value(edge(ctx)) };
+      }
       if (e.index) {
         const { va, target } = vertexAccumRef(cx, e);
         const cell = arrayCell(cx, e, '@', va.t, (ctx) => vaccOf(ctx, target(ctx), va));

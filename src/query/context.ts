@@ -7,6 +7,7 @@ import type { JsonValue } from '../util/json.js';
 import { cellArray, DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { ClauseUpdates } from './clause-updates.js';
 import type { CompiledQuery } from './compile-query.js';
+import type { EdgeAccums } from './edge-accums.js';
 import type { ParallelHost } from './parallel.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
@@ -64,6 +65,8 @@ export class RunContext {
   readonly nullParams = new Set<number>();
   /** Run-time warnings, shown in the response's message (`Runtime Warning: …`). */
   readonly warnings: string[] = [];
+  /** The run's edge-attached accumulators, in declaration order (a printed edge shows them). */
+  readonly edgeAccums: EdgeAccums[] = [];
   /** The value of a RETURN statement. */
   returned: unknown = undefined;
   /** Interned vertices by type: few in a map, many in an array indexed by row (see internedOf). */

@@ -154,7 +154,7 @@ function checkNames(cx: Cx, root: Expr, src: string): boolean {
         break;
       }
       case 'vattach': {
-        const va = cx.vaccs.get(e.name);
+        const va = cx.vaccs.get(e.name) ?? cx.eaccs.get(e.name);
         if (!va) throw new QueryRuntimeError(`Runtime Error: @${e.name} is undefined parameter.`);
         if (!isPrimitive(accumValueType(va.t)))
           throw new QueryRuntimeError(`Runtime Error: @${e.name} is not a primitive type accumulator.`);

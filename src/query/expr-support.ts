@@ -6,12 +6,14 @@
 import type { AttrType, VertexType } from '../catalog/types.js';
 import { Tuple, VertexRef, type Value } from '../catalog/value.js';
 import type { Expr, Pos } from '../gsql/ast-query.js';
+import type { EdgeHandle } from '../engine/api.js';
 import type { Accum } from './accumulators.js';
 import type { RunContext } from './context.js';
+import type { EdgeAccums } from './edge-accums.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed, VertexAccum } from './scope.js';
-import { assignable, isFloat, isInteger, typeText, type QType, type TupleT } from './types.js';
-import { QueryRuntimeError, toNumber, TupleVal, Vtx } from './values.js';
+import { assignable, isFloat, isInteger, typeText, type AccumT, type QType, type TupleT } from './types.js';
+import { EdgeVal, QueryRuntimeError, toNumber, TupleVal, Vtx } from './values.js';
 
 type ExprCompiler = (cx: Cx, e: Expr) => Typed;
 
@@ -160,6 +162,44 @@ export function vertexAccumRef(
       if (!(v instanceof Vtx))
         throw new QueryRuntimeError(`Runtime Error: @${e.name} of a NULL vertex.`, 'GSQL-1001');
       return v;
+    },
+  };
+}
+
+/**
+ * Resolves `e.@name` for an edge-attached accumulator: the run's accumulators of that name and a
+ * closure yielding the edge (an edge alias of the SELECT, or any EDGE value).
+ */
+export function edgeAccumRef(
+  cx: Cx,
+  e: Expr & { kind: 'vattach' },
+): { t: AccumT; accums: (ctx: RunContext) => EdgeAccums; edge: (ctx: RunContext) => EdgeHandle } {
+  const ea = cx.eaccs.get(e.name);
+  if (!ea) throw compileError(e.pos, `the edge-attached accumulator @${e.name} is not declared`);
+  if (!e.target) throw compileError(e.pos, `@${e.name} must be read through an edge, e.g. "e.@${e.name}"`);
+  if (e.prev)
+    throw compileError(
+      e.pos,
+      `the previous value of an edge-attached accumulator (@${e.name}') is not supported`,
+    );
+  if (e.index) throw compileError(e.pos, `@${e.name} is a ${ea.t.accum}, not an ArrayAccum`);
+  const target = compileExpr(cx, e.target);
+  if (target.t.kind !== 'EDGE') {
+    throw compileError(
+      e.target.pos,
+      `@${e.name} is attached to edges: it needs an edge on the left of ".", not ${typeText(target.t)}`,
+    );
+  }
+  const f = target.f;
+  const slot = ea.slot;
+  return {
+    t: ea.t,
+    accums: (ctx) => ctx.vars[slot] as EdgeAccums,
+    edge: (ctx) => {
+      const v = f(ctx);
+      if (!(v instanceof EdgeVal))
+        throw new QueryRuntimeError(`Runtime Error: @${e.name} of a NULL edge.`, 'GSQL-1001');
+      return v.handle;
     },
   };
 }

@@ -16,7 +16,7 @@ import {
   type Accum,
 } from './accumulators.js';
 import { arity, num, type Method } from './builtin-args.js';
-import { coerce, compileExpr, vaccForUpdate, vertexAccumRef } from './expr-support.js';
+import { coerce, compileExpr, edgeAccumRef, vaccForUpdate, vertexAccumRef } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import type { Cx, Eval, Typed } from './scope.js';
@@ -39,6 +39,10 @@ export function accumRef(cx: Cx, e: Expr): { t: AccumT; get: (ctx: RunContext) =
     const slot = g.slot;
     if (e.index) return arrayCell(cx, e, '@@', g.t, (ctx) => ctx.vars[slot] as Accum);
     return { t: g.t, get: (ctx) => ctx.vars[slot] as Accum };
+  }
+  if (e.kind === 'vattach' && cx.eaccs.has(e.name)) {
+    const { t, accums, edge } = edgeAccumRef(cx, e);
+    return { t, get: (ctx) => accums(ctx).of(edge(ctx)) };
   }
   // `@x'` is a plain value, not an accumulator to update.
   if (e.kind === 'vattach' && !e.prev) {

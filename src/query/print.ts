@@ -92,6 +92,9 @@ export function toJson(ctx: RunContext, v: unknown, t: QType, vaccs: Map<string,
         if (a.name in r.attributes)
           attributes[a.name] = toJsonValue(r.attributes[a.name], a.type, ctx.graph.catalog);
       }
+      // Its edge-attached accumulators follow, as a vertex's follow its attributes.
+      for (const ea of ctx.edgeAccums)
+        attributes['@' + ea.name] = toJson(ctx, ea.value((v as EdgeVal).handle), accumValueType(ea.t), vaccs);
       // TigerGraph 4's order; an edge type with a DISCRIMINATOR also shows its value as text (what
       // tells parallel edges apart), its attributes joined by commas.
       const out: JsonObject = {

@@ -76,6 +76,13 @@ export interface VertexAccum {
   dense?: DenseKind;
 }
 
+/** `… EDGE @name`: an edge-attached accumulator; its run's EdgeAccums sit in `slot`. */
+export interface EdgeAccum {
+  name: string;
+  slot: number;
+  t: AccumT;
+}
+
 /** Which part of a query is being compiled (accumulator rules differ per clause). */
 export type Clause = 'body' | 'WHERE' | 'ACCUM' | 'POST-ACCUM' | 'HAVING' | 'ORDER BY' | 'PRINT';
 
@@ -101,6 +108,7 @@ export class Cx {
   private scope = new Scope();
   readonly globals = new Map<string, GlobalAccum>();
   readonly vaccs = new Map<string, VertexAccum>();
+  readonly eaccs = new Map<string, EdgeAccum>();
   readonly tuples = new Map<string, TupleT>();
   /** User-defined exceptions (`EXCEPTION name (code)`): name -> error code. */
   readonly exceptions = new Map<string, number>();

@@ -179,6 +179,40 @@ test('V2 patterns declare and read edge accumulators the same way', async () => 
   assert.deepEqual(out, [{ '@@out': ['Ava-Ben', 'Ben-Cleo', 'Ben-Dan', 'Dan-Ava', 'Dan-Eli'] }]);
 });
 
+test('an EDGE value held in a collection reads and updates its accumulator outside a SELECT', async () => {
+  const out = await runText(
+    f.db,
+    `CREATE QUERY q() SYNTAX v3 {
+       AvgAccum EDGE @a;
+       OrAccum EDGE @v;
+       ListAccum<EDGE> @@es;
+       SetAccum<STRING> @@unseen;
+       R = SELECT b FROM (a:Account {name: "Eli"})-[e:transfer]->(b:Account) ACCUM e.@a += 1, e.@a += 4, @@es += e;
+       FOREACH x IN @@es DO x.@a += 10; x.@v += TRUE; END;
+       R = SELECT b FROM (a:Account)-[e:transfer]->(b:Account) WHERE e.@v == FALSE AND a.name == "Dan"
+           ACCUM @@unseen += b.name;
+       PRINT @@es, @@unseen;
+     }`,
+  );
+  assert.deepEqual(out, [
+    {
+      '@@es': [
+        {
+          e_type: 'transfer',
+          from_id: 'Eli',
+          from_type: 'Account',
+          to_id: 'Fay',
+          to_type: 'Account',
+          directed: true,
+          discriminator: '2024-07-01 00:00:00',
+          attributes: { date: '2024-07-01 00:00:00', amount: 80, '@a': 5, '@v': true },
+        },
+      ],
+      '@@unseen': ['Ava', 'Eli'],
+    },
+  ]);
+});
+
 test('edge accumulators start fresh in every run', async () => {
   const src = `CREATE QUERY q() SYNTAX v3 {
     SumAccum<INT> EDGE @n;

@@ -213,6 +213,41 @@ test('an EDGE value held in a collection reads and updates its accumulator outsi
   ]);
 });
 
+test('a SQL-like SELECT and a two-pattern SELECT read and update edge accumulators', async () => {
+  const table = await runText(
+    f.db,
+    `CREATE QUERY q() SYNTAX v3 {
+       SumAccum<INT> EDGE @n;
+       R = SELECT b FROM (a:Account {name: "Ava"})-[e:transfer]->(b:Account) ACCUM e.@n += e.amount;
+       SELECT a.name AS src, b.name AS dst, e.@n AS n INTO T FROM (a:Account)-[e:transfer]->(b:Account)
+         WHERE a.name == "Ava" OR a.name == "Eli";
+       PRINT T;
+     }`,
+  );
+  const rows = (table[0] as { T: { src: string; dst: string; n: number }[] }).T;
+  assert.deepEqual(
+    [...rows].sort((x, y) => x.n - y.n),
+    [
+      { src: 'Eli', dst: 'Fay', n: 0 },
+      { src: 'Ava', dst: 'Ben', n: 300 },
+      { src: 'Ava', dst: 'Ben', n: 700 },
+    ],
+  );
+  const joined = await runText(
+    f.db,
+    `CREATE QUERY q() SYNTAX v3 {
+       SumAccum<INT> EDGE @n;
+       SetAccum<STRING> @@s;
+       R = SELECT c FROM (a:Account)-[e:transfer]->(b:Account), (b)-[f:isLocatedIn]->(c:City)
+           ACCUM e.@n += 1, f.@n += 100;
+       R = SELECT c FROM (a:Account)-[e:isLocatedIn]->(c:City) ACCUM @@s += a.name + ":" + to_string(e.@n);
+       PRINT @@s;
+     }`,
+  );
+  // An account's isLocatedIn edge is on one matched path per transfer it receives.
+  assert.deepEqual(joined, [{ '@@s': ['Ava:200', 'Ben:200', 'Cleo:100', 'Dan:100', 'Eli:100', 'Fay:100'] }]);
+});
+
 test('edge accumulators start fresh in every run', async () => {
   const src = `CREATE QUERY q() SYNTAX v3 {
     SumAccum<INT> EDGE @n;

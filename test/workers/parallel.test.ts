@@ -112,6 +112,15 @@ const QUERIES = [
     PRINT R[R.@se, R.@ba, R.@ma, R.@av, R.@he, R.@bo, R.@bn, R.@li];
     PRINT @@names, @@bag, @@map, @@avg, @@heap, @@bor, @@band, @@groups, @@arr;
   }`,
+  `CREATE QUERY edge_marks() FOR GRAPH g {
+    OrAccum EDGE @seen; SumAccum<DOUBLE> EDGE @w; SumAccum<INT> @@unseen; SumAccum<DOUBLE> @@total;
+    All = {V.*};
+    R = SELECT t FROM All:v -(E>:e)- V:t WHERE v.k % 2 == 0 ACCUM e.@seen += TRUE, e.@w += e.weight * 2;
+    R = SELECT t FROM All:v -(E>:e)- V:t WHERE NOT e.@seen ACCUM @@unseen += 1;
+    R = SELECT t FROM All:v -(U:e)- W:t ACCUM e.@w += v.w;
+    R = SELECT t FROM All:v -(E>|U:e)- :t ACCUM @@total += e.@w;
+    PRINT @@unseen, @@total;
+  }`,
 ];
 
 const RUNS: [string, Record<string, unknown>][] = [
@@ -122,6 +131,7 @@ const RUNS: [string, Record<string, unknown>][] = [
   ['library_labels', {}],
   ['hops', { s: new VertexRef('V', '0'), k: 3 }],
   ['mixed', {}],
+  ['edge_marks', {}],
 ];
 
 interface Graph {

@@ -32,6 +32,7 @@ import { DegreeStatistics, estimateCost } from './cost.js';
 import { DocumentCache, Lru, MAX_CACHED_CHARS } from './documents.js';
 import { executePlan, type FormattedError } from './execute-plan.js';
 import { GraphQLRequestError } from './filter.js';
+import { runsInline } from './inline.js';
 import { Cooperation, DEFAULT_LIMITS, LimitError, type GraphQLLimits } from './limits.js';
 import { PersistedQueries } from './persisted.js';
 import type { Plan, WriteKind } from './plan.js';
@@ -110,6 +111,14 @@ export interface Prepared {
   rawVariables: Record<string, unknown>;
   /** The key of its cache entries (none for long documents or variables). */
   key: string | undefined;
+}
+
+/** A request prepared and planned over its snapshot, ready to execute. */
+interface Begun {
+  p: Prepared;
+  plan: Plan;
+  tx: ReadTx;
+  limits: GraphQLLimits;
 }
 
 const PLANS = 500;
@@ -294,7 +303,33 @@ export class GraphQLService {
     return plan;
   }
 
-  async execute(graph: string, request: GraphQLRequest, opts: ExecuteOptions): Promise<GraphQLAnswer> {
+  execute(graph: string, request: GraphQLRequest, opts: ExecuteOptions): Promise<GraphQLAnswer> {
+    const begun = this.begin(graph, request, opts, false) as GraphQLAnswer | Begun;
+    return 'text' in begun ? Promise.resolve(begun) : this.finish(begun, opts);
+  }
+
+  /**
+   * As execute, for a request that runs on the calling thread rather than on a query worker:
+   * mutations (the writer is here), requests refused before they run (their answer is the same
+   * anywhere) and point lookups by id (inline.ts). Undefined, with nothing spent, for the others.
+   */
+  executeHere(
+    graph: string,
+    request: GraphQLRequest,
+    opts: ExecuteOptions,
+  ): Promise<GraphQLAnswer> | undefined {
+    const begun = this.begin(graph, request, opts, true);
+    if (begun === undefined) return undefined;
+    return 'text' in begun ? Promise.resolve(begun) : this.finish(begun, opts);
+  }
+
+  /** Prepares and plans a request over a fresh snapshot; undefined when `inlineOnly` and it is no point lookup. */
+  private begin(
+    graph: string,
+    request: GraphQLRequest,
+    opts: ExecuteOptions,
+    inlineOnly: boolean,
+  ): GraphQLAnswer | Begun | undefined {
     const p = this.prepare(graph, request);
     if ('text' in p) return p;
     const kind = p.operation.operation;
@@ -303,16 +338,33 @@ export class GraphQLService {
     if (kind === 'subscription') {
       return failure(400, 'Subscriptions are served over WebSocket (the graphql-ws protocol) at this path.');
     }
-    const snapshots: ReadTx[] = [];
+    const tx = this.db.read();
+    const limits = opts.limits ?? this.limits;
+    const budget = opts.budget ?? { cost: 0 };
+    const spent = budget.cost;
+    let plan: Plan;
+    try {
+      plan = this.plan(p, limits, tx, budget);
+    } catch (e) {
+      tx.release();
+      return requestFailure(e);
+    }
+    if (inlineOnly && kind === 'query' && !runsInline(plan, budget.cost - spent)) {
+      tx.release();
+      budget.cost = spent;
+      return undefined;
+    }
+    return { p, plan, tx, limits };
+  }
+
+  private async finish({ p, plan, tx, limits }: Begun, opts: ExecuteOptions): Promise<GraphQLAnswer> {
+    const snapshots: ReadTx[] = [tx];
     const pin = (): ReadTx => {
-      const tx = this.db.read();
-      snapshots.push(tx);
-      return tx;
+      const fresh = this.db.read();
+      snapshots.push(fresh);
+      return fresh;
     };
     try {
-      const tx = pin();
-      const limits = opts.limits ?? this.limits;
-      const plan = this.plan(p, limits, tx, opts.budget);
       const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const coop = new Cooperation(
         opts.deadline ?? Date.now() + timeoutMs,
@@ -343,7 +395,7 @@ export class GraphQLService {
     } catch (e) {
       return requestFailure(e);
     } finally {
-      for (const tx of snapshots) tx.release();
+      for (const t of snapshots) t.release();
     }
   }
 

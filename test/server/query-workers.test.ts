@@ -183,10 +183,9 @@ test('a query reads the version it started at while writes commit', async () => 
   assert.ok(registryFor(db).get('g', 'sums'));
 });
 
-test('GraphQL queries run on a worker, mutations where the writer is', async () => {
+test('GraphQL point lookups and mutations run on the event loop, other queries on a worker', async () => {
   const pool = poolFor(db);
   assert.ok(pool);
-  const before = pool.stats.tasks;
   const post = async (query: string): Promise<unknown> => {
     const r = await fetch(`${s.urls.gsql}/api/graphql/gsql/g`, {
       method: 'POST',
@@ -195,15 +194,32 @@ test('GraphQL queries run on a worker, mutations where the writer is', async () 
     });
     return r.json();
   };
+  let before = pool.stats.tasks;
   assert.deepEqual(await post('{ g { P(where: { _id: { _eq: "3" } }) { _id x } } }'), {
     data: { g: { P: [{ _id: 3, x: 2 }] } },
   });
-  assert.ok(pool.stats.tasks > before, 'the query ran on a worker');
+  assert.deepEqual(await post('{ g { P(where: { _id: { _in: ["3", "4"] } }) { _id } } }'), {
+    data: { g: { P: [{ _id: 3 }, { _id: 4 }] } },
+  });
+  assert.equal(pool.stats.tasks, before, 'point lookups by id ran inline');
+
+  // A scan of every P (cost N) and a walk over edges from one id run on a worker.
+  before = pool.stats.tasks;
+  const all = (await post('{ g { P { _id } } }')) as { data: { g: { P: unknown[] } } };
+  assert.equal(all.data.g.P.length, N);
+  assert.equal(pool.stats.tasks, before + 1, 'a scan ran on a worker');
+  assert.deepEqual(await post('{ g { P(where: { _id: { _eq: "3" } }) { _id E { to { _id } } } } }'), {
+    data: { g: { P: [{ _id: 3, E: [] }] } },
+  });
+  assert.equal(pool.stats.tasks, before + 2, 'an edge field ran on a worker');
+
+  before = pool.stats.tasks;
   const m = (await post('mutation { g { insert_P(objects: [{ id: 5000, x: 9 }]) { _id } } }')) as {
     data?: unknown;
     errors?: unknown;
   };
   assert.equal(m.errors, undefined, JSON.stringify(m));
+  assert.equal(pool.stats.tasks, before, 'the mutation ran where the writer is');
   assert.deepEqual((await get('/graph/g/vertices/P/5000')).body.results, [
     { v_id: '5000', v_type: 'P', attributes: { x: 9 } },
   ]);

@@ -14,6 +14,7 @@ import { forbidden } from '../../auth/errors.js';
 import { AuthService, type CatalogHolder } from '../../auth/service.js';
 import {
   GraphQLService,
+  type ExecuteOptions,
   type GraphQLAnswer,
   type GraphQLRequest,
   type WriteKind,
@@ -151,46 +152,46 @@ export async function serveGraphql(
   const limits = limitsFor(ctx.graphql, ctx.db.catalog, principal?.user, graph, service.limits);
   const spent = { cost: 0 };
   const pool = poolFor(ctx.db);
-  const run = async (r: GraphQLRequest): Promise<GraphQLAnswer> => {
-    // Queries run on a query worker; mutations here, where the writer is.
-    if (pool) {
-      const call: GraphqlCall = {
+  const method = request.method === 'GET' ? 'GET' : 'POST';
+  const options: ExecuteOptions = {
+    method,
+    limits,
+    // A batch shares one deadline and one cost budget.
+    timeoutMs,
+    deadline,
+    budget: spent,
+    signal: gone,
+    authorizeWrite: async (kind) => {
+      // Every GraphQL route needs a caller (route table), so none here is refused, never open.
+      if (!principal) throw forbidden('Access denied: a mutation needs an authenticated caller.');
+      await AuthService.for(holder).check(
+        principal,
+        { kind: 'all', privileges: WRITE_PRIVILEGES[kind] },
         graph,
-        request: r,
-        options: serviceOptions(ctx.graphql),
-        method: request.method === 'GET' ? 'GET' : 'POST',
-        limits,
-        timeoutMs,
-        deadline,
-        cost: spent.cost,
-      };
-      const out = await onWorker(pool, call, deadline);
-      if ('answer' in out) {
-        spent.cost = out.cost;
-        return out.answer;
-      }
-    }
-    return local(r);
+      );
+    },
   };
-  const local = (r: GraphQLRequest) =>
-    service.execute(graph, r, {
-      method: request.method === 'GET' ? 'GET' : 'POST',
+  const run = async (r: GraphQLRequest): Promise<GraphQLAnswer> => {
+    if (!pool) return service.execute(graph, r, options);
+    // Queries run on a query worker; mutations here, where the writer is, and so do point lookups
+    // (a worker round trip would cost more than they do).
+    const here = service.executeHere(graph, r, options);
+    if (here) return here;
+    const call: GraphqlCall = {
+      graph,
+      request: r,
+      options: serviceOptions(ctx.graphql),
+      method,
       limits,
-      // A batch shares one deadline and one cost budget.
       timeoutMs,
       deadline,
-      budget: spent,
-      signal: gone,
-      authorizeWrite: async (kind) => {
-        // Every GraphQL route needs a caller (route table), so none here is refused, never open.
-        if (!principal) throw forbidden('Access denied: a mutation needs an authenticated caller.');
-        await AuthService.for(holder).check(
-          principal,
-          { kind: 'all', privileges: WRITE_PRIVILEGES[kind] },
-          graph,
-        );
-      },
-    });
+      cost: spent.cost,
+    };
+    const out = await onWorker(pool, call, deadline);
+    if (!('answer' in out)) return service.execute(graph, r, options);
+    spent.cost = out.cost;
+    return out.answer;
+  };
   if (!Array.isArray(decoded)) return send(reply, await run(decoded));
   const texts: string[] = [];
   for (const r of decoded) texts.push((await run(r)).text);

@@ -18,6 +18,7 @@ import {
   parseRoleLimits,
   type GraphQLLimits,
 } from '../../src/graphql/index.js';
+import { INLINE_MAX_COST } from '../../src/graphql/inline.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { parsed, type Answer } from './fixture.js';
 
@@ -143,6 +144,43 @@ test('a batch shares one cost budget', async () => {
   const second = await run(hops('5', 2), { limits, budget });
   assert.equal(second.status, 400);
   assert.equal(second.body.errors?.[0].extensions?.code, 'GRAPHQL-COST');
+});
+
+test('point lookups by id run here; scans, edge fields and many ids are left for a worker', async () => {
+  const here = (query: string, budget = { cost: 0 }) =>
+    service.executeHere('G', { query }, { method: 'POST', limits: DEFAULT_LIMITS, budget });
+  const point = here('{ G { v(where: {_id: {_in: [1, 2]}}) { _id name } } }');
+  assert.ok(point);
+  assert.deepEqual(parsed(await point).body, {
+    data: {
+      G: {
+        v: [
+          { _id: 1, name: 'n1' },
+          { _id: 2, name: 'n2' },
+        ],
+      },
+    },
+  });
+  const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1).join(', ');
+  assert.ok(here(`{ G { v(where: {_id: {_in: [${ids(16)}]}}) { name } } }`));
+  const budget = { cost: 5 };
+  assert.equal(
+    here(`{ G { v(where: {_id: {_in: [${ids(INLINE_MAX_COST + 1)}]}}) { name } } }`, budget),
+    undefined,
+  );
+  assert.deepEqual(budget, { cost: 5 }, 'a request left for a worker spends nothing here');
+  assert.equal(here('{ G { v(limit: 1) { name } } }'), undefined, 'a scan');
+  assert.equal(here(hops('0', 1)), undefined, 'an edge field, even from one id');
+  assert.equal(here('{ G { v(where: {_id: {_eq: 3}}) { e_aggregate { count } } } }'), undefined);
+  assert.equal(here('{ __schema { queryType { name } } }'), undefined, 'introspection');
+  // Refused before running: answered here, the same as anywhere.
+  const refused = service.executeHere(
+    'G',
+    { query: '{ G { v { name } } }' },
+    { method: 'POST', limits: { ...DEFAULT_LIMITS, maxCost: 10 } },
+  );
+  assert.ok(refused);
+  assert.equal(parsed(await refused).body.errors?.[0].extensions?.code, 'GRAPHQL-COST');
 });
 
 test('per-role limits: parsed from the flag, the most generous role wins, 0 means none', () => {

@@ -384,3 +384,29 @@ test('the schema follows schema changes without a restart', async () => {
     Social: { pet: [{ id: 'rex', name: 'Rex' }] },
   });
 });
+
+test('a cached document, its plan and its inline decision follow a schema change', async () => {
+  const point = '{ Social { toy(where: {_id: {_eq: "ball"}}) { name } } }';
+  // Twice: the second answer comes from the document cache.
+  for (let i = 0; i < 2; i++)
+    assert.match(messages(await run(point))[0], /Cannot query field "toy" on type "Social"/);
+  let out = '';
+  const code = await runScript(
+    f.db,
+    [
+      'USE GRAPH Social',
+      'CREATE SCHEMA_CHANGE JOB add_toy FOR GRAPH Social {',
+      '  ADD VERTEX toy (PRIMARY_ID id STRING, name STRING) WITH primary_id_as_attribute="true";',
+      '}',
+      'RUN SCHEMA_CHANGE JOB add_toy',
+    ].join('\n'),
+    { user: 'tigergraph' },
+    (t) => (out += t),
+  );
+  assert.equal(code, 0, out);
+  await f.db.write((tx) => tx.upsertVertex('toy', 'ball', { name: { value: 'Ball', op: 'set' } }));
+  assert.deepEqual(await data(point), { Social: { toy: [{ name: 'Ball' }] } });
+  const here = await service.executeHere('Social', { query: point }, { method: 'POST' });
+  assert.ok(here, 'the point lookup on the new type runs here');
+  assert.deepEqual(parsed(here).body, { data: { Social: { toy: [{ name: 'Ball' }] } } });
+});

@@ -31,11 +31,14 @@ function pointLookup(f: GraphField): boolean {
   );
 }
 
-/** Whether a query plan with estimated cost `cost` runs inline (see above). */
-export function runsInline(plan: Plan, cost: number): boolean {
+/**
+ * Whether a query plan has the shape of a point lookup (see above); it runs inline when its
+ * estimated cost is also at most INLINE_MAX_COST. The shape is checked first: estimating a
+ * traversal's cost may have to scan degree statistics, work that belongs on a worker.
+ */
+export function isPointLookup(plan: Plan): boolean {
   return (
     plan.operation === 'query' &&
-    cost <= INLINE_MAX_COST &&
     plan.fields.every((r) => r.k === 'const' || (r.k === 'graph' && r.fields.every(pointLookup)))
   );
 }

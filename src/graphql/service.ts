@@ -32,7 +32,7 @@ import { DegreeStatistics, estimateCost } from './cost.js';
 import { DocumentCache, Lru, MAX_CACHED_CHARS } from './documents.js';
 import { executePlan, type FormattedError } from './execute-plan.js';
 import { GraphQLRequestError } from './filter.js';
-import { runsInline } from './inline.js';
+import { INLINE_MAX_COST, isPointLookup } from './inline.js';
 import { Cooperation, DEFAULT_LIMITS, LimitError, type GraphQLLimits } from './limits.js';
 import { PersistedQueries } from './persisted.js';
 import type { Plan, WriteKind } from './plan.js';
@@ -275,6 +275,13 @@ export class GraphQLService {
 
   /** The plan of a prepared operation, its cost (plus `budget`'s) checked against `limits` over `tx`. */
   plan(p: Prepared, limits: GraphQLLimits, tx: ReadTx, budget = { cost: 0 }): Plan {
+    const plan = this.compiled(p, limits);
+    this.charge(plan, limits, tx, budget);
+    return plan;
+  }
+
+  /** The plan of a prepared operation (cached), its depth checked against `limits`. */
+  private compiled(p: Prepared, limits: GraphQLLimits): Plan {
     // A plan holds no snapshot: the same request reuses it (its depth was checked against maxDepth).
     const key = p.key === undefined ? undefined : `${limits.maxDepth}\u0000${p.key}`;
     let plan = key === undefined ? undefined : p.entry.plans.get(key);
@@ -290,6 +297,11 @@ export class GraphQLService {
       });
       if (key !== undefined) p.entry.plans.set(key, plan);
     }
+    return plan;
+  }
+
+  /** Adds the plan's estimated cost over `tx` to `budget`; refused over `limits`. */
+  private charge(plan: Plan, limits: GraphQLLimits, tx: ReadTx, budget: { cost: number }): void {
     const cost = estimateCost(plan, tx, this.stats) + budget.cost;
     budget.cost = cost;
     if (limits.maxCost > 0 && cost > limits.maxCost) {
@@ -300,7 +312,6 @@ export class GraphQLService {
         { cost, limit: limits.maxCost },
       );
     }
-    return plan;
   }
 
   execute(graph: string, request: GraphQLRequest, opts: ExecuteOptions): Promise<GraphQLAnswer> {
@@ -338,18 +349,25 @@ export class GraphQLService {
     if (kind === 'subscription') {
       return failure(400, 'Subscriptions are served over WebSocket (the graphql-ws protocol) at this path.');
     }
-    const tx = this.db.read();
     const limits = opts.limits ?? this.limits;
-    const budget = opts.budget ?? { cost: 0 };
-    const spent = budget.cost;
     let plan: Plan;
     try {
-      plan = this.plan(p, limits, tx, budget);
+      plan = this.compiled(p, limits);
+    } catch (e) {
+      return requestFailure(e);
+    }
+    const check = inlineOnly && kind === 'query';
+    if (check && !isPointLookup(plan)) return undefined;
+    const tx = this.db.read();
+    const budget = opts.budget ?? { cost: 0 };
+    const spent = budget.cost;
+    try {
+      this.charge(plan, limits, tx, budget);
     } catch (e) {
       tx.release();
       return requestFailure(e);
     }
-    if (inlineOnly && kind === 'query' && !runsInline(plan, budget.cost - spent)) {
+    if (check && budget.cost - spent > INLINE_MAX_COST) {
       tx.release();
       budget.cost = spent;
       return undefined;

@@ -173,14 +173,23 @@ test('point lookups by id run here; scans, edge fields and many ids are left for
   assert.equal(here(hops('0', 1)), undefined, 'an edge field, even from one id');
   assert.equal(here('{ G { v(where: {_id: {_eq: 3}}) { e_aggregate { count } } } }'), undefined);
   assert.equal(here('{ __schema { queryType { name } } }'), undefined, 'introspection');
-  // Refused before running: answered here, the same as anywhere.
+  // A point lookup over the cost limit is refused here; a scan's cost is not even estimated here.
+  const limits = { ...DEFAULT_LIMITS, maxCost: 1 };
   const refused = service.executeHere(
     'G',
-    { query: '{ G { v { name } } }' },
-    { method: 'POST', limits: { ...DEFAULT_LIMITS, maxCost: 10 } },
+    { query: '{ G { v(where: {_id: {_in: [1, 2]}}) { name } } }' },
+    { method: 'POST', limits },
   );
   assert.ok(refused);
   assert.equal(parsed(await refused).body.errors?.[0].extensions?.code, 'GRAPHQL-COST');
+  assert.equal(
+    service.executeHere('G', { query: '{ G { v { name } } }' }, { method: 'POST', limits }),
+    undefined,
+  );
+  // Not a document: answered here, the same as anywhere.
+  const invalid = service.executeHere('G', { query: '{ G { nothing } }' }, { method: 'POST' });
+  assert.ok(invalid);
+  assert.equal((await invalid).status, 400);
 });
 
 test('per-role limits: parsed from the flag, the most generous role wins, 0 means none', () => {

@@ -321,8 +321,8 @@ export class GraphQLService {
 
   /**
    * As execute, for a request that runs on the calling thread rather than on a query worker:
-   * mutations (the writer is here), requests refused before they run (their answer is the same
-   * anywhere) and point lookups by id (inline.ts). Undefined, with nothing spent, for the others.
+   * mutations (the writer is here), requests refused before they are planned (their answer is the
+   * same anywhere) and point lookups by id (inline.ts), their cost checked here. Undefined, with nothing spent, for the others.
    */
   executeHere(
     graph: string,

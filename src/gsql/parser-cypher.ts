@@ -33,24 +33,59 @@ export function notCypher(c: TokenCursor): GsqlSyntaxError {
 
 /** An openCypher query up to (not including) the `}` closing its body. */
 export function parseCypherQuery(c: TokenCursor): CypherQuery {
+  const query = parseCypherParts(c, false);
+  if (!c.isPunct('}')) throw c.error('expected an openCypher clause (MATCH, WITH, RETURN, …) or "}"');
+  return query;
+}
+
+/** True at an openCypher statement typed in the shell: `MATCH …`, `OPTIONAL MATCH …`, `CREATE (…)`. */
+export function atShellCypher(c: TokenCursor): boolean {
+  return (
+    c.isWord('MATCH') ||
+    (c.isWord('OPTIONAL') && c.isWord('MATCH', 1)) ||
+    (c.isWord('CREATE') && c.isPunct('(', 1))
+  );
+}
+
+/**
+ * An openCypher query typed in the shell (TigerGraph 4.2 runs it as an interpreted query). It has
+ * no closing brace: it ends after RETURN, or at a line break after a clause that writes, so the
+ * next line of a script is the next statement.
+ */
+export function parseShellCypher(c: TokenCursor): CypherQuery {
+  const query = parseCypherParts(c, true);
+  c.acceptPunct(';');
+  return query;
+}
+
+function parseCypherParts(c: TokenCursor, shell: boolean): CypherQuery {
   const pos = c.pos();
-  const parts = [parsePart(c)];
+  const parts = [parsePart(c, shell)];
   const unionAll: boolean[] = [];
   while (c.acceptWord('UNION')) {
     unionAll.push(c.acceptWord('ALL'));
-    parts.push(parsePart(c));
+    parts.push(parsePart(c, shell));
   }
-  if (!c.isPunct('}')) throw c.error('expected an openCypher clause (MATCH, WITH, RETURN, …) or "}"');
   return { parts, unionAll, pos };
 }
 
-function parsePart(c: TokenCursor): CypherPart {
+const WRITING_CLAUSES: ReadonlySet<CypherClause['kind']> = new Set(['create', 'set', 'delete']);
+
+/** Whether a shell statement ends after `clause`. */
+function endsShellStatement(c: TokenCursor, clause: CypherClause): boolean {
+  if (clause.kind === 'return') return true;
+  const lineBreak = c.src.slice(c.lastEnd(), c.peek().start).includes('\n');
+  return WRITING_CLAUSES.has(clause.kind) && lineBreak;
+}
+
+function parsePart(c: TokenCursor, shell: boolean): CypherPart {
   const pos = c.pos();
   const clauses: CypherClause[] = [];
   for (;;) {
     const clause = parseClause(c);
     if (!clause) break;
     clauses.push(clause);
+    if (shell && endsShellStatement(c, clause)) break;
     c.acceptPunct(';');
   }
   if (clauses.length === 0) throw c.error('expected an openCypher clause (MATCH, CREATE, …)');

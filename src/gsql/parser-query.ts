@@ -6,7 +6,7 @@ import type { Expr, Param, QueryDef, QueryStatement } from './ast-query.js';
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
 import { parseExpr, parseExprList, TokenCursor } from './parser-expr.js';
 import { isFunctionStatement, parseFunctionStatement } from './parser-function.js';
-import { parseCypherQuery } from './parser-cypher.js';
+import { atShellCypher, parseCypherQuery, parseShellCypher } from './parser-cypher.js';
 import { atShellSelect, parseShellSelect } from './parser-shell-select.js';
 import { parseBody } from './parser-stmt.js';
 import { parseType, posOf } from './parser-type.js';
@@ -19,7 +19,7 @@ const QUERY_VERBS = new Set(['CREATE', 'INTERPRET', 'INSTALL', 'RUN', 'SHOW', 'D
  */
 export function isQueryStatement(c: TokenCursor): boolean {
   if (isFunctionStatement(c)) return true;
-  if (atShellSelect(c)) return true;
+  if (atShellSelect(c) || atShellCypher(c)) return true;
   if (c.peek().kind !== 'ident' || !QUERY_VERBS.has(c.peek().text.toUpperCase())) return false;
   for (let k = 1; k <= 4; k++) {
     if (c.isWord('QUERY', k)) return true;
@@ -34,6 +34,7 @@ export function parseQueryStatement(c: TokenCursor): QueryStatement {
   if (isFunctionStatement(c))
     return parseFunctionStatement(c, (name, first) => parseQueryRest(c, name, first, false));
   if (atShellSelect(c)) return parseShellSelect(c);
+  if (atShellCypher(c)) return shellCypher(c);
   const first = c.next();
   const pos = posOf(first);
   const verb = first.text.toUpperCase();
@@ -127,6 +128,24 @@ function parseArgs(c: TokenCursor): Expr[] {
   const args = parseExprList(c, ')');
   c.expectPunct(')');
   return args;
+}
+
+/** An openCypher query typed in the shell, run as `INTERPRET OPENCYPHER QUERY () { … }` is. */
+function shellCypher(c: TokenCursor): QueryStatement {
+  const first = c.peek();
+  const pos = posOf(first);
+  const body = parseShellCypher(c);
+  const query: QueryDef = {
+    name: '',
+    params: [],
+    distributed: false,
+    syntax: 'v3',
+    body: [{ kind: 'cypher', query: body, pos }],
+    pos,
+    text: c.src.slice(first.start, c.lastEnd()),
+    textStart: first.start,
+  };
+  return { kind: 'interpretAnonymous', query, args: [], pos };
 }
 
 /** After `QUERY name`: `(params) [FOR GRAPH g] [RETURNS (T)] [API(..)] [SYNTAX v] { body }`. */

@@ -27,13 +27,6 @@ export class StepWalk {
   private readonly byType: (TypeWalk | undefined)[] = [];
   private readonly filters: EdgeFilter[];
   private readonly named: { edgeType: string; direction: 'out' | 'in' }[];
-  /**
-   * Every edge is walked one way only (directed types, never also against their direction or
-   * through their reverse type), so a walk that comes back to its start has gone round a cycle
-   * rather than back over the edge it left by.
-   */
-  readonly oneWay: boolean;
-
   constructor(
     private readonly ctx: RunContext,
     atoms: readonly BoundEdgeAtom[],
@@ -49,7 +42,6 @@ export class StepWalk {
       else if (a.edgeType !== undefined) this.named.push({ edgeType: a.edgeType, direction });
       else this.filters.push({ direction });
     }
-    this.oneWay = this.filters.length === 0 && isOneWay(ctx, this.named);
   }
 
   /** The walk from vertices of the type with index `ti` (see RunContext.typeIndexAt). */
@@ -101,30 +93,13 @@ export class StepWalk {
   }
 }
 
-/** Directed edge types, each walked in one direction, none together with its reverse type. */
-function isOneWay(ctx: RunContext, named: readonly { edgeType: string; direction: 'out' | 'in' }[]): boolean {
-  const walked = new Map<string, 'out' | 'in'>();
-  for (const { edgeType, direction } of named) {
-    // A reverse type (not a catalog type of its own) walked out is its forward type walked in.
-    const types = ctx.graph.catalog.edgeTypes;
-    const forward = types.find((e) => e.reverseEdge === edgeType);
-    const def = forward ?? types.find((e) => e.name === edgeType);
-    if (!def?.directed) return false;
-    const key = def.name;
-    const dir = forward ? (direction === 'out' ? 'in' : 'out') : direction;
-    const seen = walked.get(key);
-    if (seen !== undefined && seen !== dir) return false;
-    walked.set(key, dir);
-  }
-  return true;
-}
-
 /**
  * Every vertex whose shortest distance from `from` over `walk` is within [min, max], with the
  * number of shortest paths reaching it (parallel edges count as distinct paths), in breadth-first
- * order. Distance 0 is `from` itself; when `min` is above 0 and the walk is one-way, `from` is
- * reached again by its shortest cycles, as TigerGraph reports it (`-(E>*1..)-` from a vertex on a
- * cycle includes it).
+ * order. Distance 0 is `from` itself; when `min` is above 0, `from` is reached again at its
+ * shortest return distance like any other vertex, as TigerGraph reports it (`-(E>*1..)-` from a
+ * vertex on a cycle includes it; so does an undirected `-[:e*1..3]-` from a vertex with an edge,
+ * which walks back to it in two steps).
  */
 export function shortestReach(
   ctx: RunContext,
@@ -142,7 +117,7 @@ export function shortestReach(
   paths[from] = 1;
   if (min === 0) out(from, 1);
   // The shortest cycles back to `from`: its distance is already 0, so they are counted apart.
-  let cycles = min === 0 || !walk.oneWay ? -1 : 0;
+  let cycles = min === 0 ? -1 : 0;
   let frontier = [from];
   for (let level = 0; frontier.length > 0 && level < max; level++) {
     const next: number[] = [];

@@ -97,9 +97,11 @@ INSTALL QUERY reach`);
   // Against the direction (and through the reverse type) the same cycles, walked backwards.
   assert.deepEqual(await reach('in'), [['a', 'b', 'c', 'd'], 2]);
   assert.deepEqual(await reach('reverse'), [['a', 'b', 'c', 'd'], 2]);
-  // Both ways, a walk can come straight back over the edge it left by: not a cycle.
-  assert.deepEqual(await reach('both'), [['b', 'c', 'd'], 0]);
-  assert.deepEqual(await reach('undirected'), [['b'], 0]);
+  // Both ways, a walk comes straight back over any edge it left by: a is reached at distance 2,
+  // once per neighbour edge (b, c and d; over U, b), as TigerGraph's tutorial shows for an
+  // undirected -[:transfer*1..3]- step from a blocked account.
+  assert.deepEqual(await reach('both'), [['a', 'b', 'c', 'd'], 3]);
+  assert.deepEqual(await reach('undirected'), [['a', 'b'], 1]);
 });
 
 test('an edge alias over several edge types reads and writes the matched edge type’s attribute', async () => {

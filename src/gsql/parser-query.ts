@@ -211,8 +211,7 @@ function parseQueryRest(
     // openCypher patterns are V3 patterns.
     def.syntax = 'v3';
     def.body = [{ kind: 'cypher', query: parseCypherQuery(c), pos: c.pos() }];
-  }
-  else def.body = parseBody(c, () => c.isPunct('}'));
+  } else def.body = parseBody(c, () => c.isPunct('}'));
   const close = c.expectPunct('}');
   def.text = c.src.slice(first.start, close.end);
   return def;

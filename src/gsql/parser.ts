@@ -84,10 +84,40 @@ function parseDrop(p: Parser): StmtBody | undefined {
   return undefined;
 }
 
+/** True at a `*` or `?` of a SHOW glob pattern. */
+function isGlobPunct(t: Token): boolean {
+  return t.kind === 'punct' && (t.text === '*' || t.text === '?');
+}
+
+/**
+ * One name of SHOW VERTEX | EDGE | GRAPH: a name, or a glob pattern written without blanks
+ * (`Acc*`, `Ac?*t`, `?????`; `*` matches any run of characters, `?` one character).
+ */
+function parseShowName(p: Parser, what: string): string {
+  const first = p.peekRaw();
+  if (first.kind !== 'ident' && !isGlobPunct(first)) return p.expectNameOnLine(what).text;
+  let end = first.start;
+  let text = '';
+  for (let t = p.peekRaw(); t.start === end && (t.kind === 'ident' || isGlobPunct(t)); t = p.peekRaw()) {
+    text += t.text;
+    end = t.end;
+    p.nextRaw();
+  }
+  return text;
+}
+
+function parseShowNames(p: Parser, what: string): string[] | '*' {
+  if (p.atStatementEnd()) p.fail(what);
+  if (p.acceptWords('ALL')) return '*';
+  const names = [parseShowName(p, what)];
+  while (p.acceptPunct(',')) names.push(parseShowName(p, what));
+  return names.length === 1 && names[0] === '*' ? '*' : names;
+}
+
 function parseShow(p: Parser): StmtBody | undefined {
   for (const what of ['vertex', 'edge', 'graph'] as const) {
     if (p.acceptWords('SHOW', what.toUpperCase())) {
-      return { kind: 'show', what, names: parseNameList(p, `a ${what} name or *`, true) };
+      return { kind: 'show', what, names: parseShowNames(p, `a ${what} name or *`) };
     }
   }
   if (p.acceptWords('SHOW', 'JOB')) {

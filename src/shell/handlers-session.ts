@@ -40,6 +40,37 @@ function list(ctx: ShellContext): void {
   }
 }
 
+/** A glob pattern of SHOW (`*` any run of characters, `?` one character) as a RegExp. */
+function globRegExp(glob: string): RegExp {
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${body}$`);
+}
+
+/**
+ * What SHOW lists for its names: each plain name's item, each glob's matches (none is no error),
+ * in catalog order within a glob; `missing` is the first plain name with no item.
+ */
+function shownByName<T extends { name: string }>(
+  items: readonly T[],
+  names: readonly string[],
+): { found: T[]; missing?: string } {
+  const found: T[] = [];
+  for (const n of names) {
+    if (/[*?]/.test(n)) {
+      const re = globRegExp(n);
+      found.push(...items.filter((t) => re.test(t.name)));
+      continue;
+    }
+    const item = items.find((t) => t.name === n);
+    if (!item) return { found, missing: n };
+    found.push(item);
+  }
+  return { found };
+}
+
 export const sessionHandlers: Pick<
   HandlerTable,
   'use_graph' | 'use_global' | 'set' | 'ls' | 'help' | 'show' | 'unsupported'
@@ -76,11 +107,10 @@ export const sessionHandlers: Pick<
   async show(s, ctx) {
     const catalog = ctx.store.catalog;
     if (s.what === 'graph') {
-      const graphs = s.names === '*' ? catalog.graphs : s.names.map((n) => findGraph(catalog, n));
-      graphs.forEach((g, i) => {
-        if (!g) throw new ShellError(`Graph '${(s.names as string[])[i]}' does not exist.`, s);
-      });
-      for (const g of graphs) if (g) ctx.print(`  - ${graphText(g)}`);
+      const { found, missing } =
+        s.names === '*' ? { found: catalog.graphs } : shownByName(catalog.graphs, s.names);
+      if (missing !== undefined) throw new ShellError(`Graph '${missing}' does not exist.`, s);
+      for (const g of found) ctx.print(`  - ${graphText(g)}`);
       return;
     }
     const types = scopeTypes(catalog, ctx.session.graph);
@@ -88,15 +118,13 @@ export const sessionHandlers: Pick<
       s.what === 'vertex'
         ? types.vertexTypes.map((v) => ({ name: v.name, text: vertexTypeText(v) }))
         : types.edgeTypes.map((e) => ({ name: e.name, text: edgeTypeText(e) }));
-    const shown = s.names === '*' ? all : s.names.map((n) => all.find((t) => t.name === n));
-    shown.forEach((t, i) => {
-      if (!t) {
-        const where =
-          ctx.session.graph === undefined ? 'among global types' : `in graph '${ctx.session.graph}'`;
-        throw new ShellError(`The ${s.what} type '${(s.names as string[])[i]}' does not exist ${where}.`, s);
-      }
-    });
-    for (const t of shown) if (t) ctx.print(`  - ${t.text}`);
+    const { found, missing } = s.names === '*' ? { found: all } : shownByName(all, s.names);
+    if (missing !== undefined) {
+      const where =
+        ctx.session.graph === undefined ? 'among global types' : `in graph '${ctx.session.graph}'`;
+      throw new ShellError(`The ${s.what} type '${missing}' does not exist ${where}.`, s);
+    }
+    for (const t of found) ctx.print(`  - ${t.text}`);
   },
 
   async unsupported(s, _ctx) {

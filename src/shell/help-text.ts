@@ -33,7 +33,7 @@ const SECTIONS: HelpSection[] = [
       'CREATE [DIRECTED|UNDIRECTED] EDGE <e> (FROM <v>, TO <v>, <attr> <type>, ...) [WITH REVERSE_EDGE="<r>"]',
       'TYPEDEF TUPLE <field type, ...> <name> | DROP TUPLE <name>',
       'CREATE GRAPH <graph> (* | <type>, ...)',
-      'SHOW VERTEX|EDGE|GRAPH <name> | *',
+      'SHOW VERTEX|EDGE|GRAPH <name> | <glob> | *',
       'DROP VERTEX <v>, ... | DROP EDGE <e>, ... | DROP GRAPH <graph> [CASCADE]',
     ],
   },

@@ -50,10 +50,7 @@ MATCH (a:Account) RETURN count(a) AS n
 `);
     assert.equal(code, 0, out);
     const tables = (printedJson(out) as Envelope[]).map((d) => d.results).filter((r) => r.length > 0);
-    assert.deepEqual(tables, [
-      [{ T: [{ blocked: 'Cleo' }, { blocked: 'Gus' }] }],
-      [{ T: [{ n: 6 }] }],
-    ]);
+    assert.deepEqual(tables, [[{ T: [{ blocked: 'Cleo' }, { blocked: 'Gus' }] }], [{ T: [{ n: 6 }] }]]);
   } finally {
     await f.close();
   }
@@ -68,7 +65,10 @@ MATCH (a:Account {name: "Ava"}) SET a.isBlocked = true RETURN a.nosuch`);
     assert.match(out, /"nosuch" is not an attribute of vertex type Account \(line 2, column 65\)/);
     const check = await f.shell(`USE GRAPH finance
 MATCH (a:Account {name: "Ava"}) RETURN a.isBlocked AS b`);
-    assert.deepEqual((printedJson(check.out) as Envelope[]).map((d) => d.results), [[{ T: [{ b: false }] }]]);
+    assert.deepEqual(
+      (printedJson(check.out) as Envelope[]).map((d) => d.results),
+      [[{ T: [{ b: false }] }]],
+    );
   } finally {
     await f.close();
   }

@@ -100,6 +100,31 @@ test('SHOW VERTEX, SHOW EDGE, SHOW GRAPH', async () => {
   );
 });
 
+test('SHOW VERTEX | EDGE | GRAPH take glob patterns: * any run of characters, ? one character', async () => {
+  const store = new MemoryStore();
+  await run(store, SCHEMA);
+  const session = { user: 'tigergraph', graph: 'social' };
+  const r = await run(
+    store,
+    'SHOW VERTEX Pe*\nSHOW VERTEX C?t?\nSHOW VERTEX ????\nSHOW EDGE *_*\nSHOW GRAPH s*l',
+    session,
+  );
+  assert.equal(
+    r.output,
+    '  - VERTEX Person(PRIMARY_ID name STRING, name STRING, age INT DEFAULT 18) WITH STATS="OUTDEGREE_BY_EDGETYPE", PRIMARY_ID_AS_ATTRIBUTE="true"\n' +
+      '  - VERTEX City(id UINT PRIMARY KEY, label STRING) WITH STATS="OUTDEGREE_BY_EDGETYPE"\n' +
+      '  - VERTEX City(id UINT PRIMARY KEY, label STRING) WITH STATS="OUTDEGREE_BY_EDGETYPE"\n' +
+      '  - DIRECTED EDGE lives_in(FROM Person, TO City, since DATETIME) WITH REVERSE_EDGE="home_of"\n' +
+      '  - Graph social(Person:v, City:v, lives_in:e, friend:e)\n',
+  );
+  // A glob matching nothing lists nothing; a plain name that matches nothing is still an error.
+  const none = await run(store, 'SHOW VERTEX X*', session);
+  assert.equal(none.code, 0);
+  assert.equal(none.output, '');
+  const bad = await run(store, 'SHOW VERTEX P*, Nope', session);
+  assert.match(bad.output, /The vertex type 'Nope' does not exist in graph 'social'\./);
+});
+
 test('a failing statement changes nothing; the script stops unless exit_on_error is FALSE', async () => {
   const store = new MemoryStore();
   await run(store, SCHEMA);

@@ -4,6 +4,7 @@
  * offsets because PRINT names an unnamed expression by its text.
  */
 
+import type { JsonValue } from '../util/json.js';
 import type { CypherQuery } from './ast-cypher.js';
 import type { ShellSelectStatement, TableSelectStmt, V3Orientation } from './ast-v3.js';
 
@@ -387,15 +388,25 @@ export interface QueryDef {
 
 export type QueryArg = Expr;
 
+/** `RUN QUERY q({"p": value, …})`: the arguments as one JSON object naming the parameters. */
+export interface NamedQueryArgs {
+  kind: 'namedArgs';
+  values: { [name: string]: JsonValue };
+  pos: Pos;
+}
+
+/** A RUN/INTERPRET statement's arguments: positional, or one JSON object. */
+export type QueryArgs = QueryArg[] | NamedQueryArgs;
+
 /** The query-related statements of the GSQL shell. */
 export type QueryStatement =
   | { kind: 'createQuery'; orReplace: boolean; query: QueryDef; pos: Pos }
   /** INTERPRET QUERY with a body: anonymous (name '') or named, run at once. */
   | { kind: 'interpretAnonymous'; query: QueryDef; args: QueryArg[]; pos: Pos }
   /** INTERPRET QUERY q(args) of an existing query. */
-  | { kind: 'interpretQuery'; name: string; args: QueryArg[]; pos: Pos }
+  | { kind: 'interpretQuery'; name: string; args: QueryArgs; pos: Pos }
   | { kind: 'installQuery'; names: string[]; all: boolean; force: boolean; pos: Pos }
-  | { kind: 'runQuery'; name: string; args: QueryArg[]; pos: Pos }
+  | { kind: 'runQuery'; name: string; args: QueryArgs; pos: Pos }
   /** SHOW QUERY name, or `*` for every query of the graph. */
   | { kind: 'showQuery'; name: string; pos: Pos }
   | { kind: 'dropQuery'; names: string[]; all: boolean; pos: Pos }

@@ -2,7 +2,7 @@
  * Parser for the query statements of GSQL: CREATE/INTERPRET/INSTALL/RUN/SHOW/DROP QUERY and the
  * query header; the body's statements are parsed by parser-stmt.ts.
  */
-import type { Expr, Param, QueryDef, QueryStatement } from './ast-query.js';
+import type { NamedQueryArgs, Param, QueryArgs, QueryDef, QueryStatement } from './ast-query.js';
 import { GsqlSyntaxError, tokenize, type Token } from './lexer.js';
 import { parseExpr, parseExprList, TokenCursor } from './parser-expr.js';
 import { isFunctionStatement, parseFunctionStatement } from './parser-function.js';
@@ -122,12 +122,43 @@ function parseNameList(c: TokenCursor): { names: string[]; all: boolean } {
   return { names, all: false };
 }
 
-/** RUN/INTERPRET arguments: `(1, "a", ("id", "Type"), [1, 2])`. */
-function parseArgs(c: TokenCursor): Expr[] {
+/**
+ * RUN/INTERPRET arguments: `(1, "a", ("id", "Type"), [1, 2])`, or one JSON object naming the
+ * parameters, `({"name": "Emma", "v": {"id": "x", "type": "T"}})`, as the REST endpoint takes.
+ */
+function parseArgs(c: TokenCursor): QueryArgs {
   c.expectPunct('(');
+  if (c.isPunct('{')) {
+    const named = parseNamedArgs(c);
+    c.expectPunct(')');
+    return named;
+  }
   const args = parseExprList(c, ')');
   c.expectPunct(')');
   return args;
+}
+
+function parseNamedArgs(c: TokenCursor): NamedQueryArgs {
+  const open = c.next();
+  let depth = 1;
+  let close = open;
+  while (depth > 0) {
+    close = c.next();
+    if (close.kind === 'eof') throw c.error('expected "}" closing the JSON object of arguments', close);
+    if (close.kind === 'punct' && close.text === '{') depth++;
+    else if (close.kind === 'punct' && close.text === '}') depth--;
+  }
+  let values: unknown;
+  try {
+    values = JSON.parse(c.src.slice(open.start, close.end));
+  } catch (e) {
+    throw new GsqlSyntaxError(
+      open.line,
+      open.column,
+      `the query arguments are not a JSON object: ${(e as Error).message}`,
+    );
+  }
+  return { kind: 'namedArgs', values: values as NamedQueryArgs['values'], pos: posOf(open) };
 }
 
 /** An openCypher query typed in the shell, run as `INTERPRET OPENCYPHER QUERY () { … }` is. */

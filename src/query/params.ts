@@ -6,7 +6,7 @@
 import { canonicalInt, VertexRef } from '../catalog/value.js';
 import { parseDatetime } from '../util/datetime.js';
 import type { JsonValue } from '../util/json.js';
-import type { Expr } from '../gsql/ast-query.js';
+import type { Expr, NamedQueryArgs } from '../gsql/ast-query.js';
 import type { CompiledParam } from './compile-query.js';
 import type { QType } from './types.js';
 import { QueryRuntimeError } from './values.js';
@@ -209,12 +209,15 @@ function argJson(e: Expr): JsonValue {
 
 /**
  * Decodes the positional arguments of `RUN QUERY q(1, "a", ("id", "Type"), [1, 2])`: a VERTEX<T>
- * takes an id, an untyped VERTEX an ("id", "Type") pair, collections a [ … ] list.
+ * takes an id, an untyped VERTEX an ("id", "Type") pair, collections a [ … ] list; or the JSON
+ * object of `RUN QUERY q({"p": …})`.
  */
 export function decodeRunArgs(
   params: readonly CompiledParam[],
-  args: readonly Expr[],
+  args: readonly Expr[] | NamedQueryArgs,
 ): Record<string, unknown> {
+  // `q({"p": …})` names its parameters in JSON, as the REST endpoint's body does.
+  if (!Array.isArray(args)) return decodeJsonParams(params, (args as NamedQueryArgs).values);
   if (args.length > params.length) {
     const extra = args[params.length];
     throw new ParamError(

@@ -3,7 +3,7 @@
  * QUERY (functions, packages and UDF files: function-handlers.ts). They check and compile through
  * src/query/ and print TigerGraph's shell output.
  */
-import type { Expr, Pos, QueryStatement } from '../gsql/ast-query.js';
+import type { Expr, NamedQueryArgs, Pos, QueryStatement } from '../gsql/ast-query.js';
 import { GsqlSyntaxError } from '../gsql/lexer.js';
 import {
   type CompiledQuery,
@@ -69,7 +69,7 @@ async function reported<T>(pos: Pos, fn: () => Promise<T>): Promise<T> {
 async function runAndPrint(
   ctx: ShellContext,
   query: CompiledQuery,
-  args: readonly Expr[],
+  args: readonly Expr[] | NamedQueryArgs,
   pos: Pos,
   shape: (results: QueryResult['results']) => QueryResult['results'] = (r) => r,
   source?: { graph: string; stored?: boolean; text?: string },

@@ -61,7 +61,23 @@ test('shell query statements: INSTALL, RUN, INTERPRET, SHOW, DROP', () => {
     pos: { line: 1, column: 1 },
   });
   const run = one('RUN QUERY -av q(1, "x", ("a", "T"), [1, 2])');
-  assert.equal(run.kind === 'runQuery' && run.args.map((a) => a.kind).join(','), 'int,string,tuple,list');
+  assert.ok(run.kind === 'runQuery' && Array.isArray(run.args));
+  assert.equal(run.args.map((a) => a.kind).join(','), 'int,string,tuple,list');
+  // One JSON object names the parameters, as the REST endpoint's body does.
+  assert.deepEqual(one('RUN QUERY q( {"name": "Emma", "v": {"id": "x", "type": "T"}, "n": [1, 2]} )'), {
+    kind: 'runQuery',
+    name: 'q',
+    args: {
+      kind: 'namedArgs',
+      values: { name: 'Emma', v: { id: 'x', type: 'T' }, n: [1, 2] },
+      pos: { line: 1, column: 14 },
+    },
+    pos: { line: 1, column: 1 },
+  });
+  assert.throws(
+    () => one('RUN QUERY q({"name": Emma})'),
+    /line 1, column 13: the query arguments are not a JSON object/,
+  );
   assert.equal(one('INTERPRET QUERY q(3)').kind, 'interpretQuery');
   const anon = one('INTERPRET QUERY () FOR GRAPH g { PRINT 1; }');
   assert.equal(anon.kind === 'interpretAnonymous' && anon.query.name, '');

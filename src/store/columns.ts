@@ -117,8 +117,31 @@ export abstract class Column {
   }
 }
 
+/** A column whose values live in one shared typed array (`data`), grown and copied as a whole. */
+abstract class TypedArrayColumn<A extends Float64Array | Uint8Array> extends Column {
+  abstract data: A;
+  ensure(n: number): void {
+    const d = grownShared(this.data, n);
+    if (d === this.data) return;
+    this.data = d;
+    this.replaced();
+  }
+  protected copyArrays(): boolean {
+    this.data = copyShared(this.data);
+    return true;
+  }
+  /** Replaces the values with loaded ones (a checkpoint). */
+  load(data: A): void {
+    this.data = data;
+    this.replaced();
+  }
+  override numbers(): A {
+    return this.data;
+  }
+}
+
 /** INT, UINT, FLOAT, DOUBLE, DATETIME: float64 values; INT/UINT beyond ±2^53 kept exact on the side. */
-export class NumberColumn extends Column {
+export class NumberColumn extends TypedArrayColumn<Float64Array> {
   data: Float64Array = sharedF64(16);
   /** Exact values of rows whose `data` slot is NaN (only for INT/UINT beyond ±2^53). */
   big: Map<number, bigint> | null = null;
@@ -144,54 +167,18 @@ export class NumberColumn extends Column {
       this.data[row] = v as number;
     }
   }
-  ensure(n: number): void {
-    const d = grownShared(this.data, n);
-    if (d === this.data) return;
-    this.data = d;
-    this.replaced();
-  }
-  protected copyArrays(): boolean {
-    this.data = copyShared(this.data);
-    return true;
-  }
-  /** Replaces the values with loaded ones (a checkpoint). */
-  load(data: Float64Array): void {
-    this.data = data;
-    this.replaced();
-  }
-  override numbers(): Float64Array {
-    return this.data;
-  }
   override hasInexact(): boolean {
     return this.big !== null && this.big.size > 0;
   }
 }
 
-export class BoolColumn extends Column {
+export class BoolColumn extends TypedArrayColumn<Uint8Array> {
   data: Uint8Array = sharedU8(16);
   get(row: number): Value {
     return this.data[row] === 1;
   }
   protected put(row: number, v: Value): void {
     this.data[row] = v === true ? 1 : 0;
-  }
-  ensure(n: number): void {
-    const d = grownShared(this.data, n);
-    if (d === this.data) return;
-    this.data = d;
-    this.replaced();
-  }
-  protected copyArrays(): boolean {
-    this.data = copyShared(this.data);
-    return true;
-  }
-  /** Replaces the values with loaded ones (a checkpoint). */
-  load(data: Uint8Array): void {
-    this.data = data;
-    this.replaced();
-  }
-  override numbers(): Uint8Array {
-    return this.data;
   }
 }
 

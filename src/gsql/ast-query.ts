@@ -353,7 +353,23 @@ export type Stmt =
   | { kind: 'update'; select: SelectBlock; sets: Stmt[]; pos: Pos }
   | TableSelectStmt
   /** The body of an openCypher query (`CREATE OPENCYPHER QUERY`): its only statement. */
-  | { kind: 'cypher'; query: CypherQuery; pos: Pos };
+  | { kind: 'cypher'; query: CypherQuery; pos: Pos }
+  | VirtualEdgeDecl;
+
+/**
+ * `CREATE DIRECTED|UNDIRECTED VIRTUAL EDGE Name (FROM A|B, TO C, attr type [DEFAULT v], …)`: an
+ * edge type that exists only while the query runs (see docs/gsql.md, "Virtual edges").
+ */
+export interface VirtualEdgeDecl {
+  kind: 'createVirtualEdge';
+  name: string;
+  namePos: Pos;
+  directed: boolean;
+  from: { name: string; pos: Pos }[];
+  to: { name: string; pos: Pos }[];
+  attributes: { name: string; type: TypeExpr; default?: Expr; pos: Pos }[];
+  pos: Pos;
+}
 
 /** What FOREACH iterates: a collection expression, or `RANGE[from, to].STEP(step)`. */
 export type ForeachSource = Expr | { kind: 'range'; from: Expr; to: Expr; step?: Expr; pos: Pos };

@@ -12,6 +12,7 @@ import { parsePrint } from './parser-print.js';
 import { parseDelete, parseInsert, parseUpdate } from './parser-query-dml.js';
 import { notCypher } from './parser-cypher.js';
 import { parseTableSelectStmt } from './parser-table.js';
+import { atVirtualEdge, parseVirtualEdge } from './parser-virtual-edge.js';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -124,6 +125,9 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
       return inBlock(c, () => parseTry(c, mode));
     case 'EXCEPTION':
       return parseExceptionDecl(c);
+    case 'CREATE':
+      if (atVirtualEdge(c)) return parseVirtualEdge(c, mode === 'accum');
+      break;
   }
   // A vertex-set declaration with its types: `S (ANY) = …`, `M (Comment|Post) = …`.
   const vertexTypes = t.kind === 'ident' && c.isPunct('(', 1) ? typedVsetHead(c) : undefined;

@@ -18,6 +18,7 @@ import { RunContext, type RunOptions } from './context.js';
 import { compileError, QueryCompileError } from './errors.js';
 import type { QueryGraph } from './graph.js';
 import { Cx, type VertexAccum } from './scope.js';
+import { runGraph } from './virtual-edge.js';
 import { typeText, type QType } from './types.js';
 import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
 import { parseDatetime } from '../util/datetime.js';
@@ -208,6 +209,7 @@ function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts:
     throw compileError(def.pos, `the graph ${graphName} does not exist`);
   }
   const cx = new Cx(def.name, def.text, catalog, graphName, def.syntax, def.textStart);
+  cx.distributed = def.distributed;
   cx.compileSelect = compileSelect;
   cx.compileRowStmts = compileRowStmts;
   cx.resolveQuery = opts.resolve;
@@ -245,7 +247,7 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
     },
     vertexAccums,
     async run(graph, args, opts = {}) {
-      const ctx = new RunContext(graph, graphName, slots(), opts);
+      const ctx = new RunContext(runGraph(cx, graph), graphName, slots(), opts);
       ctx.query = query;
       ctx.check();
       for (const p of params) {

@@ -15,6 +15,7 @@ import { compileHop, type SelectGen, type SelectYield } from './select-hop.js';
 import { compileRows } from './select-rows.js';
 import type { Cx, Typed } from './scope.js';
 import { VertexGids, type Vtx } from './values.js';
+import { flushVirtualEdges } from './virtual-edge.js';
 
 export function compileSelect(cx: Cx, block: SelectBlock, _pos: Pos): Typed {
   return cx.nested(() => {
@@ -45,6 +46,14 @@ export function selectRunner(
     run = (ctx) => hop.run(ctx, { set: b.source(ctx), counts: null });
   } else if (plan.kind === 'chain') run = compileChain(cx, b, plan);
   else run = compileRows(b, plan);
+  if (cx.virtualEdges.size > 0) {
+    // Edges inserted into virtual edge types before this SELECT become visible as it starts.
+    const inner = run;
+    run = (ctx) => {
+      flushVirtualEdges(ctx);
+      return inner(ctx);
+    };
+  }
   /** One step of the generator, telling it whether its driver can wait (ctx.asyncDrive). */
   const step = (
     ctx: RunContext,

@@ -11,6 +11,7 @@ import { compileAccumDecl, compileTupleDecl, compileVarDecl } from './compile-de
 import { coerce, compileExpr, expectType } from './expr-support.js';
 import type { RunContext } from './context.js';
 import { compileDeleteAlias, compileInsert, deleteVertices } from './dml.js';
+import { compileCreateVirtualEdge } from './virtual-edge.js';
 import { compileError } from './errors.js';
 import { compileLog } from './log-stmt.js';
 import { compileRaise, compileTry, declareException } from './exceptions.js';
@@ -306,6 +307,8 @@ function compileSimple(cx: Cx, s: Stmt): RowStmt | undefined {
       return s.kind === 'break' ? () => Flow.Break : () => Flow.Continue;
     case 'insert':
       return compileInsert(cx, s);
+    case 'createVirtualEdge':
+      return compileCreateVirtualEdge(cx, s);
     case 'print': {
       const f = s.toCsv ? compilePrintCsv(cx, s, s.toCsv) : compilePrint(cx, s);
       return (ctx) => (f(ctx), Flow.Next);

@@ -17,6 +17,7 @@ import { Flow } from './scope.js';
 import { typeText } from './types.js';
 import { runtimeTypeNames } from './type-names.js';
 import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
+import { compileVirtualInsert } from './virtual-edge.js';
 
 /** A run-time value in the form the engine stores. */
 export function toStored(tx: Pick<QueryWriter, 'vertexId'>, v: unknown): Value {
@@ -54,6 +55,8 @@ function idOf(tx: QueryWriter, v: unknown): ExternalId {
 }
 
 export function compileInsert(cx: Cx, s: Stmt & { kind: 'insert' }): RowStmt {
+  const virtual = cx.virtualEdges.get(s.typeName);
+  if (virtual) return compileVirtualInsert(cx, s, virtual);
   const vt = cx.vertexType(s.typeName);
   const et = vt ? undefined : cx.edgeType(s.typeName);
   if (!vt && !et && !s.columns) {

@@ -21,6 +21,8 @@ export type { DataWrite };
 /** A query's own writes and the names it calls (other queries among them). */
 interface DirectEffects {
   writes: Set<DataWrite>;
+  /** The query's virtual edge types: inserting into them writes nothing to the graph. */
+  virtualEdges?: Set<string>;
   calls: Set<string>;
   /** evaluate() of a computed string: it may call any query. */
   dynamic: boolean;
@@ -40,7 +42,7 @@ function visit(v: unknown, out: DirectEffects): void {
   if (!isNode(v)) return;
   switch (v.kind) {
     case 'insert':
-      out.writes.add('insert');
+      if (!out.virtualEdges?.has(v.typeName as string)) out.writes.add('insert');
       break;
     case 'update':
       out.writes.add('update');
@@ -78,8 +80,22 @@ function callEffects(name: string, args: unknown, out: DirectEffects): void {
   }
 }
 
+/** The names of the virtual edge types a query body declares. */
+function collectVirtualEdges(v: unknown, out: Set<string>): void {
+  if (Array.isArray(v)) {
+    for (const item of v) collectVirtualEdges(item, out);
+    return;
+  }
+  if (!isNode(v)) return;
+  if (v.kind === 'createVirtualEdge' && typeof v.name === 'string') out.add(v.name);
+  for (const key of Object.keys(v)) collectVirtualEdges(v[key], out);
+}
+
 function directEffects(def: QueryDef): DirectEffects {
   const out: DirectEffects = { writes: new Set(), calls: new Set(), dynamic: false };
+  const virtualEdges = new Set<string>();
+  collectVirtualEdges(def.body, virtualEdges);
+  if (virtualEdges.size > 0) out.virtualEdges = virtualEdges;
   visit(def.body, out);
   visit(def.params, out);
   return out;

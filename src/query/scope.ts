@@ -130,6 +130,10 @@ export class Cx {
   readonly kernels: unknown[] = [];
   /** Set once the query is compiled: kernels compiled later (evaluate() at run time) get no index. */
   kernelsSealed = false;
+  /** Whether the query was created DISTRIBUTED (virtual edges need it). */
+  distributed = false;
+  /** The query's virtual edge types (CREATE … VIRTUAL EDGE), in declaration order. */
+  readonly virtualEdges = new Map<string, EdgeType>();
 
   /** Registers a SELECT kernel; its index, or -1 once the query is compiled. */
   registerKernel(k: unknown): number {
@@ -250,6 +254,8 @@ export class Cx {
   }
 
   edgeType(name: string): EdgeType | undefined {
+    const virtual = this.virtualEdges.get(name);
+    if (virtual) return virtual;
     const g = this.graphDef();
     if (g && !g.edgeTypes.includes(name) && !this.isReverseEdgeOfGraph(name)) return undefined;
     return (

@@ -207,7 +207,8 @@ const EXACT_GLOBALS = new Set(['OrAccum', 'AndAccum', 'MinAccum', 'MaxAccum']);
 
 /** The partitioned ACCUM phase (ParallelAccum) of a wide kernel, when the clause allows one. */
 function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
-  if (!b.hasEdge) return undefined;
+  // Virtual edges live in this run's memory, which helper threads do not see.
+  if (!b.hasEdge || cx.virtualEdges.size > 0) return undefined;
   const p = accumPhase(cx, b, true, true);
   const out = p.out;
   const exact = [...out.globals.values()].every(

@@ -313,6 +313,9 @@ function compileAttrAssign(
   // An edge alias over several types writes only the edges whose type has the attribute.
   const owners =
     owner.t.kind === 'EDGE' ? edgeTypesWith(cx, edgeTypesOf(cx, target.target, owner.t), name) : undefined;
+  const virtual = [...(owners?.keys() ?? [])].find((n) => cx.virtualEdges.has(n));
+  if (virtual !== undefined)
+    throw compileError(target.pos, `the attributes of virtual edge ${virtual} are set by its INSERT only`);
   return (ctx) => {
     const o = of(ctx);
     const v = f(ctx);

@@ -230,8 +230,13 @@ export function compileDeleteAlias(cx: Cx, s: Stmt & { kind: 'delete' }): RowStm
     };
   }
   if (b.t.kind === 'EDGE') {
+    const virtual = (b.edgeTypes ?? (b.t.edgeType ? [b.t.edgeType] : [])).find((n) => cx.virtualEdges.has(n));
+    if (virtual !== undefined)
+      throw compileError(s.pos, `a virtual edge (${virtual}) cannot be deleted; it ends with the query`);
     return (ctx) => {
       const h = (ctx.vars[slot] as { handle: Parameters<QueryWriter['deleteEdgeHandle']>[0] }).handle;
+      // Virtual edges (negative blocks) live in the run only.
+      if (h.block < 0) return Flow.Next;
       ctx.dml.push((tx) => void tx.deleteEdgeHandle(h));
       return Flow.Next;
     };

@@ -227,9 +227,27 @@ export const schemaChangeHandlers: Pick<
 
   async drop_job(s, ctx) {
     const graph = ctx.session.graph;
-    const names = s.names === '*' ? graphJobs(ctx.store.catalog, graph).map((j) => j.name) : s.names;
-    await ctx.store.changeCatalog(atPos(s, () => dropJobs(ctx.store.catalog, s.names, graph)));
-    for (const n of names) ctx.print(`The job ${n} is dropped!`);
+    const catalog = ctx.store.catalog;
+    const names = s.names === '*' ? graphJobs(catalog, graph).map((j) => j.name) : s.names;
+    const present = names.filter((n) => findJob(catalog, n, graph));
+    if (s.names === '*' || present.length > 0) {
+      await ctx.store.changeCatalog(
+        atPos(s, () => dropJobs(catalog, s.names === '*' ? '*' : present, graph)),
+      );
+    }
+    for (const n of present) ctx.print(`The job ${n} is dropped!`);
+    // TigerGraph's scripts open with `DROP JOB x` before `CREATE … JOB x` and run on a fresh
+    // graph: a job that is not there is reported, and the script goes on (exit code unchanged).
+    const missing = names.filter((n) => !present.includes(n));
+    if (missing.length > 0) {
+      const where = graph === undefined ? 'among global jobs' : `in graph '${graph}'`;
+      throw new ShellError(
+        missing.map((n) => `The job '${n}' does not exist ${where}; nothing to drop.`).join('\n'),
+        s,
+        0,
+        false,
+      );
+    }
   },
 
   async show_job(s, ctx) {

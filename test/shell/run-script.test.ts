@@ -251,8 +251,33 @@ test('schema change jobs: created, checked, run all-or-nothing, shown and droppe
   assert.equal(
     drop.output,
     'The job grow is dropped!\n' +
-      "Semantic Check Fails: The job 'grow' does not exist in graph 'social'. (line 2, column 1)\n",
+      "The job 'grow' does not exist in graph 'social'; nothing to drop. (line 2, column 1)\n",
   );
+});
+
+test('DROP JOB of a job that is not there is reported and the script goes on, as TigerGraph scripts expect', async () => {
+  const store = new MemoryStore();
+  await run(store, SCHEMA);
+  const session = { user: 'tigergraph', graph: 'social' };
+  const job = 'CREATE SCHEMA_CHANGE JOB kept {\n  ADD VERTEX Pet (PRIMARY_ID id STRING);\n}';
+  // A script written to be rerun: it drops its job before creating it, also on its first run.
+  const first = await run(store, `DROP JOB kept\n${job}\nSHOW JOB kept`, session);
+  assert.equal(first.code, 0, first.output);
+  assert.equal(
+    first.output,
+    "The job 'kept' does not exist in graph 'social'; nothing to drop. (line 1, column 1)\n" +
+      'Successfully created schema change jobs: [kept].\n' +
+      `${job}\n`,
+  );
+  // Of several names, the jobs that exist are dropped and the others reported.
+  const mixed = await run(store, 'DROP JOB ghost, kept\nSHOW JOB *', session);
+  assert.equal(mixed.code, 0, mixed.output);
+  assert.equal(
+    mixed.output,
+    'The job kept is dropped!\n' +
+      "The job 'ghost' does not exist in graph 'social'; nothing to drop. (line 1, column 1)\n",
+  );
+  assert.deepEqual(store.catalog.jobs, []);
 });
 
 test('a job that does not fit the schema is refused at CREATE with the position of the bad statement', async () => {

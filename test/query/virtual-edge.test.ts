@@ -338,3 +338,23 @@ test('a virtual edge exists only in its own query, after its declaration, and ca
     /the directed edge type V needs a direction in SYNTAX v2: "V>" or "<V"/,
   );
 });
+
+test('SYNTAX v3 patterns walk a virtual edge too, both ways', async () => {
+  const [out] = (await runText(
+    f.db,
+    `CREATE DISTRIBUTED QUERY v3q() SYNTAX v3 {
+       CREATE DIRECTED VIRTUAL EDGE CityPhone(FROM City, TO Phone, k INT);
+       SetAccum<STRING> @@pairs;
+       v = SELECT c FROM (b:Phone)-[:hasPhone]-(:Account)-[:isLocatedIn]->(c:City)
+           ACCUM INSERT INTO CityPhone VALUES (c, b, 1);
+       v = SELECT p FROM (c:City)-[e:CityPhone]->(p:Phone) ACCUM @@pairs += c.name + "->" + p.number;
+       w = SELECT c FROM (p:Phone)<-[:CityPhone]-(c:City) WHERE p.number == "333";
+       PRINT @@pairs, w;
+     }`,
+  )) as [{ '@@pairs': string[]; w: { v_id: string }[] }];
+  assert.deepEqual([...out['@@pairs']].sort(), cityPhones());
+  assert.deepEqual(
+    out.w.map((x) => x.v_id),
+    [...new Set(HAS_PHONE.filter(([, p]) => p === '333').map(([a]) => CITY[a]))],
+  );
+});

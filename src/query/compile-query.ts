@@ -18,7 +18,7 @@ import { RunContext, type RunOptions } from './context.js';
 import { compileError, QueryCompileError } from './errors.js';
 import type { QueryGraph } from './graph.js';
 import { Cx, type VertexAccum } from './scope.js';
-import { runGraph } from './virtual-edge.js';
+import { checkVirtualEdgePlaces, runGraph } from './virtual-edge.js';
 import { typeText, type QType } from './types.js';
 import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
 import { parseDatetime } from '../util/datetime.js';
@@ -151,13 +151,15 @@ export function compileSubquery(
 ): CompiledSubquery {
   try {
     const { cx, params, returns } = compileHeader(def, catalog, graphName, opts);
+    checkVirtualEdgePlaces(def.body);
     const body = compileRowStmts(cx, def.body);
     return {
       name: def.name,
       params: publicParams(params),
       returns,
       call(caller, args) {
-        const ctx = new RunContext(caller.graph, graphName, cx.slots, caller.opts);
+        // A called query's virtual edges are its own (over the caller's graph, which may have others).
+        const ctx = new RunContext(runGraph(cx, caller.graph), graphName, cx.slots, caller.opts);
         params.forEach((p, i) => {
           ctx.vars[p.slot] = i < args.length ? crossRun(ctx, args[i]) : bindParam(ctx, p, p.default);
         });
@@ -231,6 +233,7 @@ function compileHeader(def: QueryDef, catalog: Catalog, graphName: string, opts:
 
 function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: CompileOptions): CompiledQuery {
   const { cx, params, returns } = compileHeader(def, catalog, graphName, opts);
+  checkVirtualEdgePlaces(def.body);
   const body = compileBodyStmts(cx, def.body);
   cx.kernelsSealed = true;
   const slots = (): number => cx.slots;

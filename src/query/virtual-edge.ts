@@ -6,7 +6,7 @@
  */
 import type { AttrType, EdgeType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
-import type { Stmt, TypeExpr, VirtualEdgeDecl } from '../gsql/ast-query.js';
+import type { Pos, Stmt, TypeExpr, VirtualEdgeDecl } from '../gsql/ast-query.js';
 import type { RunContext } from './context.js';
 import { compileError } from './errors.js';
 import { coerce, compileExpr } from './expr-support.js';
@@ -28,6 +28,30 @@ function attrType(t: TypeExpr): AttrType | undefined {
     default:
       return { kind: t.name };
   }
+}
+
+/**
+ * Refuses a virtual edge declared inside IF, WHILE, FOREACH, CASE or TRY: a type of the query must
+ * not depend on its control flow, so declarations stand at the top level of the body.
+ */
+export function checkVirtualEdgePlaces(body: readonly Stmt[]): void {
+  for (const s of body) if (s.kind !== 'createVirtualEdge') findNested(s);
+}
+
+function findNested(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const x of v) findNested(x);
+    return;
+  }
+  if (typeof v !== 'object' || v === null) return;
+  const node = v as { kind?: unknown; pos?: Pos; name?: unknown };
+  if (node.kind === 'createVirtualEdge' && node.pos) {
+    throw compileError(
+      node.pos,
+      `virtual edge ${String(node.name)} must be declared at the top level of the query body`,
+    );
+  }
+  for (const x of Object.values(v)) findNested(x);
 }
 
 /** Checks a declaration and makes its type known to the rest of the query. */

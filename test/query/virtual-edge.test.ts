@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parseQueryText } from '../../src/gsql/parser-query.js';
 import { queryWrites } from '../../src/query/index.js';
-import { financeDb, type FinanceDb } from '../fixtures/query/finance.js';
+import { financeDb, printedJson, type FinanceDb } from '../fixtures/query/finance.js';
 import { compileErrorOf, runText } from '../fixtures/query/run.js';
 
 // The finance fixture's accounts' phones and cities (test/fixtures/query/finance.ts).
@@ -357,4 +357,41 @@ test('SYNTAX v3 patterns walk a virtual edge too, both ways', async () => {
     out.w.map((x) => x.v_id),
     [...new Set(HAS_PHONE.filter(([, p]) => p === '333').map(([a]) => CITY[a]))],
   );
+});
+
+test('a virtual edge is declared at the top level of the body, not under control flow', () => {
+  assert.match(
+    errorOf(`CREATE DISTRIBUTED QUERY e(BOOL b) {
+  IF b THEN
+    CREATE DIRECTED VIRTUAL EDGE V(FROM City, TO Phone);
+  END;
+  PRINT 1;
+}`),
+    /line 3, col 5\nvirtual edge V must be declared at the top level of the query body/,
+  );
+});
+
+test('a called query has virtual edges of its own, beside its caller’s', async () => {
+  const { code, out } = await f.shell(`USE GRAPH finance
+CREATE DISTRIBUTED QUERY phones_of_city(STRING city) FOR GRAPH finance RETURNS (INT) SYNTAX v2 {
+  CREATE DIRECTED VIRTUAL EDGE Link(FROM City, TO Phone);
+  SumAccum<INT> @@n;
+  v = SELECT c FROM Phone:b -(hasPhone)- Account -(isLocatedIn>)- City:c ACCUM INSERT INTO Link VALUES (c, b);
+  v = SELECT p FROM City:c -(Link>)- Phone:p WHERE c.name == city ACCUM @@n += 1;
+  RETURN @@n;
+}
+CREATE DISTRIBUTED QUERY per_city() FOR GRAPH finance SYNTAX v2 {
+  CREATE UNDIRECTED VIRTUAL EDGE Link(FROM Account, TO City);
+  MapAccum<STRING, INT> @@phones;
+  v = SELECT a FROM Account:a -(isLocatedIn>)- City:c ACCUM INSERT INTO Link VALUES (a, c);
+  v = SELECT c FROM City:c -(Link)- Account:a POST-ACCUM @@phones += (c.name -> phones_of_city(c.name));
+  PRINT @@phones;
+}
+INSTALL QUERY phones_of_city, per_city
+RUN QUERY per_city()`);
+  assert.equal(code, 0, out);
+  const [env] = printedJson(out) as { results: { '@@phones': Record<string, number> }[] }[];
+  const expected: Record<string, number> = {};
+  for (const s of cityPhones()) expected[s.split('->')[0]] = (expected[s.split('->')[0]] ?? 0) + 1;
+  assert.deepEqual(env.results[0]['@@phones'], expected);
 });

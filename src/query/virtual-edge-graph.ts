@@ -43,6 +43,11 @@ export class VirtualEdgeSet {
     readonly def: EdgeType,
     readonly block: number,
   ) {
+    // Every pair's lists exist from the start, so views can hold them.
+    for (const { from, to } of def.pairs) {
+      if (!this.fwd.has(`${from}>${to}`)) this.fwd.set(`${from}>${to}`, new Map());
+      if (!this.bwd.has(`${to}<${from}`)) this.bwd.set(`${to}<${from}`, new Map());
+    }
     this.defaults = def.attributes.map((a) =>
       a.type.kind === 'STRING' ? '' : a.type.kind === 'BOOL' ? false : 0,
     );
@@ -104,7 +109,18 @@ export class VirtualEdgeSet {
     const key = `${direction}\u0000${sourceType}\u0000${targetType}`;
     let v = this.views.get(key);
     if (!v) {
-      const each = this.each.bind(this);
+      const directed = this.def.directed;
+      const fwd = !directed || direction === 'out' ? this.fwd.get(`${sourceType}>${targetType}`) : undefined;
+      const bwd = !directed || direction === 'in' ? this.bwd.get(`${sourceType}<${targetType}`) : undefined;
+      // An undirected self-loop is listed by the forward half only.
+      const loops = fwd !== undefined && sourceType === targetType;
+      const { srcRow, tgtRow } = this;
+      const walk = (row: number, fn: (otherRow: number, eid: number) => void): void => {
+        const f = fwd?.get(row);
+        if (f) for (const eid of f) fn(tgtRow[eid], eid);
+        const b = bwd?.get(row);
+        if (b) for (const eid of b) if (!(loops && srcRow[eid] === row)) fn(srcRow[eid], eid);
+      };
       v = {
         edgeType: this.def.name,
         sourceType,
@@ -122,12 +138,10 @@ export class VirtualEdgeSet {
         clean: false,
         skipSelfLoops: false,
         live: () => true,
-        forEach(row, fn) {
-          each(sourceType, row, targetType, direction, (r, eid) => fn(r, eid));
-        },
+        forEach: walk,
         degree(row) {
           let n = 0;
-          each(sourceType, row, targetType, direction, () => n++);
+          walk(row, () => n++);
           return n;
         },
       };

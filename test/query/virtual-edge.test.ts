@@ -395,3 +395,21 @@ RUN QUERY per_city()`);
   for (const s of cityPhones()) expected[s.split('->')[0]] = (expected[s.split('->')[0]] ?? 0) + 1;
   assert.deepEqual(env.results[0]['@@phones'], expected);
 });
+
+test('an undirected virtual self-loop is walked once, as a stored one is', async () => {
+  const [out] = (await runText(
+    f.db,
+    `CREATE DISTRIBUTED QUERY loops() SYNTAX v2 {
+       CREATE UNDIRECTED VIRTUAL EDGE Self(FROM Account, TO Account);
+       SumAccum<INT> @@rows; SumAccum<INT> @deg;
+       a = SELECT x FROM Account:x ACCUM INSERT INTO Self VALUES (x, x);
+       b = SELECT y FROM Account:x -(Self)- Account:y ACCUM @@rows += 1 POST-ACCUM y.@deg = y.outdegree("Self");
+       PRINT @@rows, b[b.@deg];
+     }`,
+  )) as [{ '@@rows': number; b: { attributes: Record<string, number> }[] }];
+  assert.equal(out['@@rows'], Object.keys(CITY).length);
+  assert.deepEqual(
+    out.b.map((x) => x.attributes['b.@deg']),
+    Object.keys(CITY).map(() => 1),
+  );
+});

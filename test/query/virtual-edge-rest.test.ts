@@ -1,11 +1,15 @@
 /**
  * Virtual edges through the interfaces: a DISTRIBUTED query created, installed and run in the shell,
  * run interpreted, and called over REST++ (`/query/<graph>/<q>`) on the query worker threads, where
- * a wide SELECT over a virtual edge gives the same answer as on one thread.
+ * a wide SELECT over a virtual edge gives the same answer as on one thread; and a script run by
+ * `ocelot gsql` that drops a job that is not there before creating its query goes on to the end.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { startServers, type RunningServers } from '../../src/server/start.js';
+import { killAll, runOcelot } from '../cli/spawn.js';
 import { financeDb, printedJson, type FinanceDb } from '../fixtures/query/finance.js';
 
 // Chain P0 -> P1 -> … -> P(N-1): enough sources for a SELECT to be wide and splittable.
@@ -57,6 +61,7 @@ INSTALL QUERY city_phone
   });
 });
 after(async () => {
+  killAll();
   await s.close();
   await f.close();
 });
@@ -110,4 +115,33 @@ INTERPRET QUERY () SYNTAX v2 {
   // Two sharing pairs (Ava-Ben on 111, Ben-Dan on 222), each walked from both ends.
   const [env] = printedJson(out.out) as { results: { '@@n': number }[] }[];
   assert.equal(env.results[0]['@@n'], 4);
+});
+
+test('`ocelot gsql` runs a script that drops a missing job, then creates, installs and runs a query with a virtual edge', async () => {
+  const file = join(f.dir, 'peers.gsql');
+  writeFileSync(
+    file,
+    `USE GRAPH finance
+DROP JOB never_created
+CREATE OR REPLACE DISTRIBUTED QUERY peers_of(STRING acct) SYNTAX v2 {
+  CREATE UNDIRECTED VIRTUAL EDGE SharesPhone(FROM Account, TO Account, phone STRING);
+  SetAccum<STRING> @@peers;
+  s = SELECT a FROM Account:a -(hasPhone)- Phone:p -(hasPhone)- Account:b WHERE a != b
+      ACCUM INSERT INTO SharesPhone VALUES (a, b, p.number);
+  s = SELECT b FROM Account:a -(SharesPhone:e)- Account:b WHERE a.name == acct ACCUM @@peers += b.name + "/" + e.phone;
+  PRINT @@peers;
+}
+INSTALL QUERY peers_of
+RUN QUERY peers_of("Ben")
+`,
+  );
+  const r = await runOcelot(['gsql', '-ip', `127.0.0.1:${s.ports.gsql}`, file]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(
+    r.stdout,
+    /The job 'never_created' does not exist in graph 'finance'; nothing to drop\. \(line 2, column 1\)/,
+  );
+  const [env] = printedJson(r.stdout) as { results: { '@@peers': string[] }[] }[];
+  // Ben shares 111 with Ava and 222 with Dan.
+  assert.deepEqual([...env.results[0]['@@peers']].sort(), ['Ava/111', 'Dan/222']);
 });

@@ -19,7 +19,19 @@ Commands:
 Run 'ocelot <command> --help' for the options of a command, 'ocelot --version' for the version.
 `;
 
+/**
+ * A reader that goes away early (`ocelot gsql -c 'SHOW …' | head`) is how pipelines end, not a
+ * failure: stop quietly, as Unix tools do, instead of crashing with an unhandled EPIPE.
+ */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  endQuietlyOnClosedPipe(process.stdout);
   const [command, ...rest] = argv;
   const stdout = (line: string) => process.stdout.write(`${line}\n`);
   const stderr = (line: string) => process.stderr.write(`${line}\n`);

@@ -49,10 +49,10 @@ test('datapoints: real samples, filtered by what, who, where, from, to and lates
   assert.deepEqual(await points(`?from=${now + 100}`), []);
   assert.deepEqual(await points(`?to=${startedAt - 1}`), []);
   const statesvc = await call(gsql, 'GET', '/statesvc/api/datapoints?what=servicestate&who=RESTPP%231');
-  assert.deepEqual(
-    (JSON.parse(statesvc.text) as Point[]).map((p) => p.detail),
-    [6],
-  );
+  // One point per sample taken so far (a slow machine may have taken a second one by now), each Online.
+  const states = (JSON.parse(statesvc.text) as Point[]).map((p) => p.detail);
+  assert.ok(states.length >= 1);
+  assert.deepEqual(states, states.map(() => 6));
   for (const bad of ['?what=coffee', '?latest=0', '?from=yesterday']) {
     const r = await call(gsql, 'GET', `/ts3/api/datapoints${bad}`);
     assert.equal(r.status, 400, bad);

@@ -6,6 +6,7 @@
 
 import type { JsonValue } from '../util/json.js';
 import type { CypherQuery } from './ast-cypher.js';
+import type { TableOpStmt } from './ast-table.js';
 import type { ShellSelectStatement, TableSelectStmt, V3Orientation } from './ast-v3.js';
 
 export interface Pos {
@@ -352,6 +353,7 @@ export type Stmt =
   | { kind: 'delete'; alias: string; select?: SelectBlock; pos: Pos }
   | { kind: 'update'; select: SelectBlock; sets: Stmt[]; pos: Pos }
   | TableSelectStmt
+  | TableOpStmt
   /** The body of an openCypher query (`CREATE OPENCYPHER QUERY`): its only statement. */
   | { kind: 'cypher'; query: CypherQuery; pos: Pos }
   | VirtualEdgeDecl;

@@ -11,7 +11,7 @@ import { ACCUMS, closeAngle, isTypeStart, parseType, posOf } from './parser-type
 import { parsePrint } from './parser-print.js';
 import { parseDelete, parseInsert, parseUpdate } from './parser-query-dml.js';
 import { notCypher } from './parser-cypher.js';
-import { parseTableSelectStmt } from './parser-table.js';
+import { atTableStatement, parseTableOpStmt, parseTableSelectStmt } from './parser-table.js';
 import { atVirtualEdge, parseVirtualEdge } from './parser-virtual-edge.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -74,6 +74,7 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
     // In ACCUM, commas separate statements: `INT x = 1, @@n += x` declares x only.
     return { kind: 'varDecl', type, names: parseDeclNames(c, false, mode === 'accum'), pos };
   }
+  if (mode === 'body' && atTableStatement(c)) return parseTableOpStmt(c);
   switch (w) {
     case 'IF':
       return inBlock(c, () => parseIf(c, mode));

@@ -18,6 +18,7 @@ import { compileRaise, compileTry, declareException } from './exceptions.js';
 import { compilePrint } from './print.js';
 import { compilePrintCsv } from './print-csv.js';
 import { compileTableSelectStmt } from './table-stmt.js';
+import { compileTableOpStmt } from './table-ops.js';
 import { compileCypherBody } from './cypher-compile.js';
 import { deletesEdges, edgeDeletion } from './delete-edges.js';
 import { asVertexSet } from './compile-vset.js';
@@ -490,6 +491,8 @@ function compileBodyStmt(cx: Cx, s: Stmt): BodyStmt {
       return compileTry(cx, s, (stmts) => compileBodyStmts(cx, stmts), runBodyList);
     case 'tableSelect':
       return compileTableSelectStmt(cx, s);
+    case 'tableOp':
+      return compileTableOpStmt(cx, s);
     case 'cypher':
       return compileCypherBody(cx, s.query);
     case 'vsetAssign': {

@@ -235,7 +235,7 @@ function oneKey(v: unknown): unknown {
 }
 
 /** ORDER BY's comparison, NULL before everything. */
-function compareNullsFirst(a: unknown, b: unknown): number {
+export function compareNullsFirst(a: unknown, b: unknown): number {
   const an = a === null || a === undefined;
   const bn = b === null || b === undefined;
   if (an || bn) return an === bn ? 0 : an ? -1 : 1;

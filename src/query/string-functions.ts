@@ -1,6 +1,7 @@
 /**
  * GSQL's string functions beyond lower/upper/trim/length: instr, substr, left, right, ltrim,
- * rtrim, lpad, rpad, repeat, replace, reverse, space, ascii, chr, find_in_set, insert, translate.
+ * rtrim, lpad, rpad, repeat, replace, reverse, space, ascii, chr, split, find_in_set, insert,
+ * translate.
  * Positions count from 0, as TigerGraph documents them.
  */
 import { arity, num, typed, type Call } from './builtin-args.js';
@@ -137,6 +138,11 @@ export const STRING_FUNCTIONS: Record<string, Compile> = {
     arity(e, 1);
     const n = num(cx, e.args[0]);
     return { t: T.STRING, f: (ctx) => String.fromCharCode(((int(n, ctx, 0) % 256) + 256) % 256) };
+  },
+  /** `split(str, separator)`: the parts between the separators, as a list. */
+  split: (cx, e) => {
+    const [s, sep] = args(cx, e, 'ss', 2);
+    return { t: { kind: 'LIST', elem: T.STRING }, f: (ctx) => str(s, ctx).split(str(sep, ctx)) };
   },
   find_in_set: (cx, e) => {
     const [s, list] = args(cx, e, 'ss', 2);

@@ -1,8 +1,8 @@
 /**
- * SQL-like SELECT blocks and the table statements that read and make their tables (INIT, ORDER,
- * FILTER, PROJECT, JOIN, UNION, UNWIND). SQL-like SELECT blocks: `SELECT [DISTINCT] col [AS name], … [INTO T] FROM pattern, … [WHERE …]
- * [GROUP BY …] [HAVING …] [ORDER BY …] [LIMIT …]`. In a query body the table is stored with INTO;
- * the shell's one-block SELECT prints it.
+ * SQL-like SELECT blocks, `SELECT [DISTINCT] col [AS name], … [INTO T] FROM pattern, … [WHERE …]
+ * [GROUP BY …] [HAVING …] [ORDER BY …] [LIMIT …]` (in a query body the table is stored with INTO;
+ * the shell's one-block SELECT prints it), and the table statements that read and make such
+ * tables: INIT, ORDER, FILTER, PROJECT, JOIN, UNION, UNWIND.
  */
 import type {
   JoinSide,

@@ -35,6 +35,12 @@ export interface BoundColumns {
   readonly values: readonly Eval[];
 }
 
+/** Key expressions of the left and right rows: rows whose ON holds have equal keys. */
+export interface JoinKeys {
+  readonly left: readonly Eval[];
+  readonly right: readonly Eval[];
+}
+
 /** One side of a join: its table and the names its rows go by. */
 export interface BoundSide {
   readonly table: TableBinding;
@@ -69,6 +75,8 @@ export type BoundTableOp = { readonly pos: Pos } & (
       readonly left: BoundSide;
       readonly right: BoundSide;
       readonly on?: Eval;
+      /** Equalities of ON between the two sides, to find a left row's candidates by hashing. */
+      readonly keys?: JoinKeys;
       readonly values: readonly Eval[];
       readonly distinct: boolean;
       readonly into: TableBinding;
@@ -203,12 +211,14 @@ function bindJoin(cx: Cx, t: TableJoin, pos: Pos): BoundTableOp {
     const left = rowSide(cx, lt, t.left.alias.name, false, pos);
     const right = rowSide(cx, rt, t.right.alias.name, false, pos);
     let on: Eval | undefined;
+    let keys: JoinKeys | undefined;
     if (t.on) {
       const x = compileExpr(cx, t.on);
       expectType(x, T.BOOL, t.on.pos, 'JOIN … ON');
       on = x.f;
+      keys = joinKeys(cx, t.on, t.left.alias.name, t.right.alias.name);
     }
-    return { left, right, on, cols: bindColumns(cx, t.columns) };
+    return { left, right, on, keys, cols: bindColumns(cx, t.columns) };
   });
   const into = declareTable(cx, t.into.name, bound.cols.fields, t.into.pos);
   return {
@@ -218,10 +228,56 @@ function bindJoin(cx: Cx, t: TableJoin, pos: Pos): BoundTableOp {
     left: bound.left,
     right: bound.right,
     ...(bound.on && { on: bound.on }),
+    ...(bound.keys && { keys: bound.keys }),
     values: bound.cols.values,
     distinct: t.distinct,
     into,
   };
+}
+
+/**
+ * The equalities `l == r` among the AND-ed terms of ON where l reads only the left row and r only
+ * the right one (or the reverse), both of a type whose equal values hash alike (strings, numbers,
+ * booleans, vertices). Undefined when there are none: every pair of rows is tried.
+ */
+function joinKeys(cx: Cx, on: Expr, leftAlias: string, rightAlias: string): JoinKeys | undefined {
+  const left: Eval[] = [];
+  const right: Eval[] = [];
+  const terms: Expr[] = [];
+  const split = (e: Expr): void => {
+    if (e.kind === 'binary' && e.op === 'AND') {
+      split(e.left);
+      split(e.right);
+    } else terms.push(e);
+  };
+  split(on);
+  const reads = (e: Expr, alias: string): boolean => namesIn(e, new Set()).has(alias);
+  const only = (e: Expr, mine: string, other: string): boolean => reads(e, mine) && !reads(e, other);
+  for (const term of terms) {
+    if (term.kind !== 'binary' || term.op !== '==') continue;
+    const pair =
+      only(term.left, leftAlias, rightAlias) && only(term.right, rightAlias, leftAlias)
+        ? [term.left, term.right]
+        : only(term.left, rightAlias, leftAlias) && only(term.right, leftAlias, rightAlias)
+          ? [term.right, term.left]
+          : undefined;
+    if (!pair) continue;
+    const [l, r] = pair.map((e) => compileExpr(cx, e));
+    if (
+      !hashable(l.t) ||
+      !hashable(r.t) ||
+      isNumeric(l.t) !== isNumeric(r.t) ||
+      (!isNumeric(l.t) && l.t.kind !== r.t.kind)
+    )
+      continue;
+    left.push(l.f);
+    right.push(r.f);
+  }
+  return left.length > 0 ? { left, right } : undefined;
+}
+
+function hashable(t: QType): boolean {
+  return isNumeric(t) || t.kind === 'STRING' || t.kind === 'BOOL' || t.kind === 'VERTEX';
 }
 
 /** SEMIJOIN's PROJECT reads only the left table. */

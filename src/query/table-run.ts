@@ -9,7 +9,7 @@ import { collectionItems } from './accumulators.js';
 import type { RunContext } from './context.js';
 import { compareNullsFirst, rowKey } from './projection.js';
 import { Flow, type BodyStmt, type Eval } from './scope.js';
-import type { BoundSide, BoundTableOp } from './table-bind.js';
+import type { BoundSide, BoundTableOp, JoinKeys } from './table-bind.js';
 import { bindRow, rowsOf, type TableBinding } from './table-scope.js';
 import { toNumber, TupleVal, Vtx } from './values.js';
 
@@ -130,9 +130,10 @@ function ordered(ctx: RunContext, b: BoundTableOp & { op: 'order' }): TupleVal[]
 function joined(ctx: RunContext, b: BoundTableOp & { op: 'join' }): TupleVal[] {
   const out = new Rows(b.into, b.distinct);
   const right = rowsOf(ctx, b.right.table);
+  const candidates = b.keys ? hashed(ctx, b.right, b.keys) : (): Iterable<TupleVal> => right;
   for (const _ of eachRowBound(ctx, b.left)) {
     let matched = false;
-    for (const r of right) {
+    for (const r of candidates()) {
       ctx.step();
       bindRow(ctx, b.right.row, r);
       if (b.on && b.on(ctx) !== true) continue;
@@ -147,6 +148,47 @@ function joined(ctx: RunContext, b: BoundTableOp & { op: 'join' }): TupleVal[] {
     }
   }
   return out.rows;
+}
+
+/**
+ * The right rows by their keys: for the bound left row, the rows whose keys equal its keys, with
+ * the rows that have a NULL key (and, for a left row with a NULL key, all rows), in table order.
+ * ON is still evaluated on each candidate.
+ */
+function hashed(ctx: RunContext, side: BoundSide, keys: JoinKeys): () => Iterable<TupleVal> {
+  const buckets = new Map<string, number[]>();
+  const withNull: number[] = [];
+  const rows = rowsOf(ctx, side.table);
+  rows.forEach((row, i) => {
+    ctx.step();
+    bindRow(ctx, side.row, row);
+    const k = hashKey(keys.right.map((f) => f(ctx)));
+    if (k === undefined) withNull.push(i);
+    else {
+      const bucket = buckets.get(k);
+      if (bucket) bucket.push(i);
+      else buckets.set(k, [i]);
+    }
+  });
+  return () => {
+    const k = hashKey(keys.left.map((f) => f(ctx)));
+    if (k === undefined) return rows;
+    const hit = buckets.get(k) ?? [];
+    const at = withNull.length === 0 ? hit : [...hit, ...withNull].sort((x, y) => x - y);
+    return at.map((i) => rows[i]);
+  };
+}
+
+/** A key equal for values GSQL's == finds equal (numbers of any type alike); NULL has none. */
+function hashKey(values: readonly unknown[]): string | undefined {
+  let k = '';
+  for (const v of values) {
+    if (v === null || v === undefined) return undefined;
+    if (v instanceof Vtx) k += `V${v.type}\u0002${v.row}\u0001`;
+    else if (typeof v === 'number' || typeof v === 'bigint') k += `n${String(v)}\u0001`;
+    else k += `${typeof v}${String(v)}\u0001`;
+  }
+  return k;
 }
 
 function unwound(ctx: RunContext, b: BoundTableOp & { op: 'unwind' }): TupleVal[] {

@@ -194,18 +194,20 @@ test('LEFT JOIN keeps unmatched left rows, the right columns NULL', async () => 
   assert.deepEqual(sorted(t), sorted(ref));
 });
 
-test('a JOIN condition may compare more than equality, and both sides may be one table', async () => {
-  const [t] = await run(`${SUMS}
-    PROJECT S ON S.acct AS acct, S.amt AS amt INTO S2;
-    JOIN S a WITH S2 b ON a.amt < b.amt AND a.acct != b.acct
+test('a JOIN condition may compare more than equality; a table may join itself; aliases may be left out', async () => {
+  const [t, k] = await run(`${SUMS}
+    JOIN S a WITH S b ON a.amt < b.amt AND a.acct != b.acct
     PROJECT a.acct AS lo, b.acct AS hi
     INTO J;
-    PRINT J;`);
+    JOIN S WITH J ON S.acct == J.lo PROJECT S.acct AS who INTO K;
+    PRINT J; PRINT K;`);
   const sums = senderSums();
   const ref: Row[] = [];
   for (const a of sums)
     for (const b of sums) if ((a.amt as number) < (b.amt as number)) ref.push({ lo: a.acct, hi: b.acct });
   assert.deepEqual(sorted(t), sorted(ref));
+  // Without aliases the tables' names serve.
+  assert.deepEqual(k.map((r) => r.who).sort(), ref.map((r) => r.lo).sort());
 });
 
 test('a JOIN on equalities (hashed) gives what the same condition tried on every pair gives', async () => {
@@ -307,6 +309,22 @@ INTERPRET QUERY () SYNTAX v3 {
     .filter((r) => (r.amt as number) > 1000)
     .sort((a, b) => String(a.acct).localeCompare(String(b.acct)));
   assert.deepEqual(doc.results[0].S, ref);
+});
+
+test('the table statements work in a SYNTAX v2 query', async () => {
+  const out = await runText(
+    f.db,
+    `CREATE QUERY q() {
+       SELECT s.name AS acct, sum(e.amount) AS amt INTO S FROM Account:s -(transfer>:e)- Account:t;
+       FILTER S ON amt >= 1000;
+       ORDER S BY amt DESC;
+       PRINT S;
+     }`,
+  );
+  const ref = senderSums()
+    .filter((r) => (r.amt as number) >= 1000)
+    .sort((a, b) => (b.amt as number) - (a.amt as number));
+  assert.deepEqual(out, [{ S: ref }]);
 });
 
 test('variables named filter, order, project, init, union and unwind still assign', async () => {

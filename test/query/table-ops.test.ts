@@ -311,6 +311,27 @@ INTERPRET QUERY () SYNTAX v3 {
   assert.deepEqual(doc.results[0].S, ref);
 });
 
+test('a vertex column reads its attributes; statements run in loops and branches', async () => {
+  const [t, u] = await run(`
+    SELECT s AS acct, count(*) AS n INTO T FROM (s:Account)-[:transfer]->(t:Account);
+    FILTER T ON NOT acct.isBlocked AND acct.name != "Ava";
+    INT i = 0;
+    WHILE i < 2 DO
+      IF i == 0 THEN
+        UNWIND [10, 20, 30] AS k INTO U;
+      END;
+      FILTER U ON k > 10 * i;
+      i = i + 1;
+    END;
+    PRINT T; PRINT U;`);
+  const counts = new Map<string, number>();
+  for (const x of transfers) counts.set(x.src, (counts.get(x.src) ?? 0) + 1);
+  const ref = [...counts].filter(([a]) => !blocked.has(a) && a !== 'Ava').map(([acct, n]) => ({ acct, n }));
+  assert.deepEqual(sorted(t), sorted(ref));
+  // First pass keeps k > 0, second k > 10.
+  assert.deepEqual(u, [{ k: 20 }, { k: 30 }]);
+});
+
 test('the table statements work in a SYNTAX v2 query', async () => {
   const out = await runText(
     f.db,

@@ -8,6 +8,7 @@ import type { Expr, Pos } from '../gsql/ast-query.js';
 import type {
   JoinSide,
   TableJoin,
+  TableName,
   TableOp,
   TableOutColumn,
   TableUnion,
@@ -16,13 +17,14 @@ import type {
 import { compileError } from './errors.js';
 import { compileExpr, expectType } from './expr-support.js';
 import { columnName } from './projection.js';
-import type { Cx, Eval } from './scope.js';
+import type { Cx, Eval, Typed } from './scope.js';
 import { namesIn } from './select-clauses.js';
 import { hasAggregate } from './table-aggregate.js';
 import {
   declareRow,
   declareTable,
   lookupTable,
+  lookupTableIfAny,
   consumeTable,
   type RowNames,
   type TableBinding,
@@ -94,7 +96,7 @@ export type BoundTableOp = { readonly pos: Pos } & (
 export function bindTableOp(cx: Cx, t: TableOp, pos: Pos): BoundTableOp {
   switch (t.op) {
     case 'init': {
-      const cols = bindColumns(cx, t.columns);
+      const cols = bindColumns(cx, t, t.columns);
       return {
         op: 'init',
         pos,
@@ -106,7 +108,7 @@ export function bindTableOp(cx: Cx, t: TableOp, pos: Pos): BoundTableOp {
       const table = lookupTable(cx, t.table.name, t.table.pos);
       return cx.nested(() => {
         const source = rowSide(cx, table, table.name, true, pos);
-        const keys = t.orderBy.map((o) => ({ f: valueOf(cx, o.expr).f, descending: o.descending }));
+        const keys = t.orderBy.map((o) => ({ f: valueOf(cx, t, o.expr).f, descending: o.descending }));
         return { op: 'order', pos, source, keys, ...limits(cx, t.limit, t.offset) };
       });
     }
@@ -114,7 +116,7 @@ export function bindTableOp(cx: Cx, t: TableOp, pos: Pos): BoundTableOp {
       const table = lookupTable(cx, t.table.name, t.table.pos);
       return cx.nested(() => {
         const source = rowSide(cx, table, table.name, true, pos);
-        const cond = compileExpr(cx, t.cond);
+        const cond = over(cx, t, t.cond);
         expectType(cond, T.BOOL, t.cond.pos, 'FILTER … ON');
         return { op: 'filter', pos, source, cond: cond.f };
       });
@@ -123,7 +125,7 @@ export function bindTableOp(cx: Cx, t: TableOp, pos: Pos): BoundTableOp {
       const table = lookupTable(cx, t.table.name, t.table.pos);
       const { source, cols } = cx.nested(() => {
         const source = rowSide(cx, table, table.name, true, pos);
-        return { source, cols: bindColumns(cx, t.columns) };
+        return { source, cols: bindColumns(cx, t, t.columns) };
       });
       const into = declareTable(cx, t.into.name, cols.fields, t.into.pos);
       return { op: 'project', pos, source, values: cols.values, distinct: t.distinct, into };
@@ -139,23 +141,89 @@ export function bindTableOp(cx: Cx, t: TableOp, pos: Pos): BoundTableOp {
   }
 }
 
+/** Reports the first name in `e` that is not defined where it is compiled (a column meant, likely). */
+function unknownNames(cx: Cx, e: unknown, t: TableOp): void {
+  for (const n of nameNodes(e, [])) {
+    if (cx.lookup(n.name)) continue;
+    try {
+      compileExpr(cx, n);
+      continue; // a constant, or something else the compiler knows
+    } catch {
+      // not defined: explained below
+    }
+    if (cx.vertexType(n.name) || cx.edgeType(n.name)) continue;
+    const read = tablesRead(t)
+      .map((x) => lookupTableIfAny(cx, x.name))
+      .filter((x): x is TableBinding => x !== undefined);
+    if (read.length === 0) return;
+    const owner = read.find((r) => r.rowType.fields.some((f) => f.name === n.name));
+    if (t.op === 'join' && owner) {
+      const alias = t.left.table.name === owner.name ? t.left.alias.name : t.right.alias.name;
+      throw compileError(
+        n.pos,
+        `"${n.name}" is a column of ${owner.name}; in a join, read it through the table's alias (${alias}.${n.name})`,
+      );
+    }
+    const listing = read
+      .map((r) => `${r.name} (${r.rowType.fields.map((f) => f.name).join(', ')})`)
+      .join(' or ');
+    throw compileError(n.pos, `"${n.name}" is not a column of ${listing}, nor a variable or parameter`);
+  }
+}
+
+/**
+ * An expression over the rows of the tables `t` reads. A name that is neither in scope nor anything
+ * else the expression compiler knows is reported naming the tables' columns (a column was meant).
+ */
+function over(cx: Cx, t: TableOp, e: Expr): Typed {
+  unknownNames(cx, e, t);
+  return compileExpr(cx, e);
+}
+
+/** The tables a statement reads. */
+function tablesRead(t: TableOp): TableName[] {
+  switch (t.op) {
+    case 'init':
+      return [];
+    case 'join':
+      return [t.left.table, t.right.table];
+    case 'union':
+      return t.tables;
+    case 'unwind':
+      return t.table ? [t.table] : [];
+    default:
+      return [t.table];
+  }
+}
+
+/** The `name` expression nodes inside `node`. */
+function nameNodes(node: unknown, out: (Expr & { kind: 'name' })[]): (Expr & { kind: 'name' })[] {
+  if (Array.isArray(node)) for (const n of node) nameNodes(n, out);
+  else if (node && typeof node === 'object') {
+    const o = node as Expr;
+    if (o.kind === 'name') out.push(o);
+    for (const [k, v] of Object.entries(node)) if (k !== 'pos') nameNodes(v, out);
+  }
+  return out;
+}
+
 function rowSide(cx: Cx, table: TableBinding, alias: string, bare: boolean, pos: Pos): BoundSide {
   return { table, row: declareRow(cx, table, alias, bare, pos) };
 }
 
-function valueOf(cx: Cx, e: Expr): { t: QType; f: Eval } {
+function valueOf(cx: Cx, t: TableOp, e: Expr): Typed {
   if (hasAggregate(e))
     throw compileError(e.pos, 'a table statement cannot aggregate; aggregate in SELECT … INTO');
-  const x = compileExpr(cx, e);
+  const x = over(cx, t, e);
   if (x.t.kind === 'VOID') throw compileError(e.pos, 'this expression has no value');
   return x;
 }
 
-function bindColumns(cx: Cx, columns: readonly TableOutColumn[]): BoundColumns {
+function bindColumns(cx: Cx, t: TableOp, columns: readonly TableOutColumn[]): BoundColumns {
   const fields: TupleT['fields'] = [];
   const values: Eval[] = [];
   for (const c of columns) {
-    const x = valueOf(cx, c.expr);
+    const x = valueOf(cx, t, c.expr);
     const name = columnName(cx, c);
     if (fields.some((f) => f.name === name))
       throw compileError(c.pos, `two columns are named ${name}; name this one with AS`);
@@ -213,12 +281,12 @@ function bindJoin(cx: Cx, t: TableJoin, pos: Pos): BoundTableOp {
     let on: Eval | undefined;
     let keys: JoinKeys | undefined;
     if (t.on) {
-      const x = compileExpr(cx, t.on);
+      const x = over(cx, t, t.on);
       expectType(x, T.BOOL, t.on.pos, 'JOIN … ON');
       on = x.f;
       keys = joinKeys(cx, t.on, t.left.alias.name, t.right.alias.name);
     }
-    return { left, right, on, keys, cols: bindColumns(cx, t.columns) };
+    return { left, right, on, keys, cols: bindColumns(cx, t, t.columns) };
   });
   const into = declareTable(cx, t.into.name, bound.cols.fields, t.into.pos);
   return {
@@ -337,7 +405,7 @@ function bindUnwind(cx: Cx, t: TableUnwind, pos: Pos): BoundTableOp {
   const table = t.table ? lookupTable(cx, t.table.name, t.table.pos) : undefined;
   const bound = cx.nested(() => {
     const source = table ? rowSide(cx, table, table.name, true, pos) : undefined;
-    const x = valueOf(cx, t.list);
+    const x = valueOf(cx, t, t.list);
     if (x.t.kind !== 'LIST' && x.t.kind !== 'SET' && x.t.kind !== 'BAG')
       throw compileError(t.list.pos, `UNWIND needs a list, not ${typeText(x.t)}`);
     return { source, list: x.f, elem: x.t.elem };

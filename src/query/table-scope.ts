@@ -66,6 +66,11 @@ export function lookupTable(cx: Cx, name: string, pos: Pos): TableBinding {
   return entry;
 }
 
+/** The table `name`, consumed or not, if there is one. */
+export function lookupTableIfAny(cx: Cx, name: string): TableBinding | undefined {
+  return registry(cx).get(name);
+}
+
 /** Marks a table consumed by UNION: later table statements may not read it. */
 export function consumeTable(cx: Cx, t: TableBinding, pos: Pos, into: string): void {
   const entry = registry(cx).get(t.name);

@@ -33,7 +33,10 @@ test('an unknown table is refused with its line and column', () => {
 });
 
 test('an unknown column or alias is refused where it is written', () => {
-  assert.match(errorOf(`${SUMS}\nFILTER S ON amount > 1;`), /line 3, col 13[\s\S]*"amount" is not defined/);
+  assert.match(
+    errorOf(`${SUMS}\nFILTER S ON amount > 1;`),
+    /line 3, col 13[\s\S]*"amount" is not a column of S \(acct, amt\), nor a variable or parameter/,
+  );
   assert.match(
     errorOf(`${SUMS}\nPROJECT S ON S.total AS t INTO T;`),
     /line 3, col 16[\s\S]*has no field "total"/,
@@ -50,6 +53,18 @@ test('an unknown column or alias is refused where it is written', () => {
     errorOf(`${SUMS}\nPROJECT S ON VERTEX COLUMN who INTO V;`),
     /line 3, col 28[\s\S]*no column who/,
   );
+});
+
+test('a bare column in a join is refused with the alias to read it through', () => {
+  const msg = errorOf(
+    `${SUMS}\nINIT P "Ava" AS name;\nJOIN S s WITH P p ON acct == p.name PROJECT s.amt AS amt INTO J;`,
+  );
+  assert.match(
+    msg,
+    /line 4, col 22[\s\S]*"acct" is a column of S; in a join, read it through the table's alias \(s\.acct\)/,
+  );
+  // A type mismatch on a column is reported as such.
+  assert.match(errorOf(`${SUMS}\nFILTER S ON acct;`), /FILTER … ON needs BOOL, but this is STRING/);
 });
 
 test('a table consumed by UNION cannot be read again; its new name can', () => {

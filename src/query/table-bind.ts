@@ -164,6 +164,11 @@ function unknownNames(cx: Cx, e: unknown, t: TableOp): void {
         `"${n.name}" is a column of ${owner.name}; in a join, read it through the table's alias (${alias}.${n.name})`,
       );
     }
+    if (t.op === 'join')
+      throw compileError(
+        n.pos,
+        `"${n.name}" is not defined: the rows of the join are ${t.left.alias.name} (${t.left.table.name}) and ${t.right.alias.name} (${t.right.table.name})`,
+      );
     const listing = read
       .map((r) => `${r.name} (${r.rowType.fields.map((f) => f.name).join(', ')})`)
       .join(' or ');

@@ -43,7 +43,7 @@ test('an unknown column or alias is refused where it is written', () => {
   );
   assert.match(
     errorOf(`${SUMS}\nINIT P 1 AS k;\nJOIN S a WITH P b ON a.acct == c.k PROJECT a.acct INTO J;`),
-    /line 4,[\s\S]*"c"/,
+    /line 4, col 32[\s\S]*"c" is not defined: the rows of the join are a \(S\) and b \(P\)/,
   );
   assert.match(
     errorOf(`${SUMS}\nPROJECT S ON VERTEX COLUMN acct INTO V;`),

@@ -51,6 +51,7 @@ function runTableOp(ctx: RunContext, b: BoundTableOp): void {
       for (const item of b.items) {
         const set = new Set<Vtx>();
         for (const row of rowsOf(ctx, b.table)) {
+          ctx.step();
           const v = row.values[item.column];
           if (v instanceof Vtx) set.add(v);
         }

@@ -24,6 +24,7 @@
  */
 import type { EdgeType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
+import { type BaseSource, buildBase, type BuiltBase } from './base-builder.js';
 import { type Column, makeColumn, newUid, ValueColumn } from './columns.js';
 import { type Counter, newCounter } from './counter.js';
 import { epochs } from './epochs.js';
@@ -294,67 +295,51 @@ export class EdgeBlock {
   }
 }
 
+/** The edge ids tombstoned at or before `version` (what a merge at that version drops). */
+export function deadAt(b: EdgeBlock, version: number): Uint32Array {
+  const dead: number[] = [];
+  for (const [eid, v] of b.tomb) if (v <= version) dead.push(eid);
+  return Uint32Array.from(dead);
+}
+
+/** What `buildBase` reads of a block to merge it at `version`. */
+export function baseSource(b: EdgeBlock, version: number, fromRows: number, toRows: number): BaseSource {
+  return {
+    nBase: b.nBase,
+    outOffsets: b.outOffsets,
+    outTargets: b.outTargets,
+    dCount: b.dCount,
+    dSrc: b.dSrc,
+    dDst: b.dDst,
+    dVersion: b.dVersion,
+    dead: deadAt(b, version),
+    version,
+    fromRows,
+    toRows,
+  };
+}
+
 /**
- * Builds a block's new base from every edge live at `version` (the rebuild merge). The result is a
- * fresh block, so readers pinned to the old one keep an unchanged view. Edges are ordered by
- * (FROM row, TO row, old edge id) through two stable counting sorts.
+ * A fresh block whose base is `built` (made from `old`'s edges live at some version), its attribute
+ * columns carried over from `old` through `built.order`. Readers pinned to the old block keep an
+ * unchanged view. Attributes that `edgeType` adds (a schema change) are filled by `fill`.
  */
-export function mergeBlock(
+export function blockOnBase(
   old: EdgeBlock,
+  built: BuiltBase,
   version: number,
-  fromRows: number,
-  toRows: number,
-  /** A changed edge type (schema change): attributes it adds are filled by `fill`. */
   edgeType: EdgeType = old.edgeType,
   fill?: (attribute: string) => Value,
 ): EdgeBlock {
   const b = new EdgeBlock(edgeType, old.fromType, old.toType, version);
-  const limit = old.edgeLimit;
-  const srcOf = new Uint32Array(limit);
-  const dstOf = new Uint32Array(limit);
-  let n = 0;
-  const keep = new Uint32Array(limit);
-  let maxSrc = fromRows;
-  let maxDst = toRows;
-  for (let r = 0; r + 1 < old.outOffsets.length; r++) {
-    for (let i = old.outOffsets[r]; i < old.outOffsets[r + 1]; i++) {
-      srcOf[i] = r;
-      dstOf[i] = old.outTargets[i];
-    }
-  }
-  for (let s = 0; s < old.dCount; s++) {
-    srcOf[old.nBase + s] = old.dSrc[s];
-    dstOf[old.nBase + s] = old.dDst[s];
-  }
-  // Compact the live edges: ids, FROM rows and TO rows side by side, in old id order.
-  const keepSrc = new Uint32Array(limit);
-  const keepDst = new Uint32Array(limit);
-  for (let e = 0; e < limit; e++) {
-    if (!old.isLive(e, version)) continue;
-    keep[n] = e;
-    keepSrc[n] = srcOf[e];
-    keepDst[n] = dstOf[e];
-    n++;
-    if (srcOf[e] >= maxSrc) maxSrc = srcOf[e] + 1;
-    if (dstOf[e] >= maxDst) maxDst = dstOf[e] + 1;
-  }
-  // Bucket by FROM row (stable, so old id order within a row), then sort each row by TO row.
-  const p1 = countingSortCarry(n, keepSrc, maxSrc, keep, keepDst);
-  const order = p1.carriedA;
-  const targets = p1.carriedB;
-  const offsets = p1.offsets;
-  for (let r = 0; r < maxSrc; r++) sortRow(targets, order, offsets[r], offsets[r + 1]);
+  const n = built.n;
+  const order = built.order;
   b.nBase = n;
-  b.outOffsets = offsets;
-  b.outTargets = targets;
-  const fromOfPosition = p1.sortedKeys;
-  // In-adjacency: sort the new edge ids by TO row, carrying each edge's FROM row.
-  const identity = new Uint32Array(n);
-  for (let i = 0; i < n; i++) identity[i] = i;
-  const p3 = countingSortCarry(n, b.outTargets, maxDst, identity, fromOfPosition);
-  b.inOffsets = p3.offsets;
-  b.inEids = p3.carriedA;
-  b.inSources = p3.carriedB;
+  b.outOffsets = built.outOffsets;
+  b.outTargets = built.outTargets;
+  b.inOffsets = built.inOffsets;
+  b.inSources = built.inSources;
+  b.inEids = built.inEids;
   for (const [name, nc] of b.columns) {
     const col = old.columns.get(name);
     nc.ensure(n);
@@ -371,81 +356,18 @@ export function mergeBlock(
   return b;
 }
 
-/** Rows up to this degree are sorted by insertion; longer ones with the native sort. */
-const SMALL_ROW = 24;
-const POSITION_SPAN = 2 ** 21;
-let sortScratch = new Float64Array(1024);
-
 /**
- * Sorts targets[lo..hi) ascending, ties by ids (ascending on entry: old edge ids), moving ids along.
- * Short rows: insertion sort. Long rows: the native sort of float64 keys target · 2^21 + position,
- * exact below 2^53 while a row has at most 2^21 edges; longer rows use a comparator.
+ * Builds a block's new base from every edge live at `version` (the rebuild merge, on the calling
+ * thread). The result is a fresh block, so readers pinned to the old one keep an unchanged view.
  */
-function sortRow(targets: Uint32Array, ids: Uint32Array, lo: number, hi: number): void {
-  const len = hi - lo;
-  if (len < 2) return;
-  if (len <= SMALL_ROW) {
-    for (let i = lo + 1; i < hi; i++) {
-      const t = targets[i];
-      const id = ids[i];
-      let j = i - 1;
-      while (j >= lo && (targets[j] > t || (targets[j] === t && ids[j] > id))) {
-        targets[j + 1] = targets[j];
-        ids[j + 1] = ids[j];
-        j--;
-      }
-      targets[j + 1] = t;
-      ids[j + 1] = id;
-    }
-    return;
-  }
-  const oldTargets = targets.slice(lo, hi);
-  const oldIds = ids.slice(lo, hi);
-  let positions: ArrayLike<number>;
-  if (len <= POSITION_SPAN) {
-    if (sortScratch.length < len) sortScratch = new Float64Array(len * 2);
-    const keys = sortScratch.subarray(0, len);
-    for (let i = 0; i < len; i++) keys[i] = oldTargets[i] * POSITION_SPAN + i;
-    keys.sort();
-    for (let i = 0; i < len; i++) keys[i] = keys[i] % POSITION_SPAN;
-    positions = keys;
-  } else {
-    const idx = Array.from({ length: len }, (_, i) => i);
-    idx.sort((x, y) => oldTargets[x] - oldTargets[y] || x - y);
-    positions = idx;
-  }
-  for (let i = 0; i < len; i++) {
-    const p = positions[i];
-    targets[lo + i] = oldTargets[p];
-    ids[lo + i] = oldIds[p];
-  }
-}
-
-/**
- * Stable counting sort of n items by keys[i] in [0, range), moving two parallel columns along.
- * Returns the bucket offsets, the sorted keys and the two columns in sorted order.
- */
-export function countingSortCarry(
-  n: number,
-  keys: Uint32Array,
-  range: number,
-  a: Uint32Array,
-  b: Uint32Array,
-): { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array } {
-  // The offsets and carried columns become a block's base: shared memory.
-  const offsets = sharedU32(range + 1);
-  for (let i = 0; i < n; i++) offsets[keys[i] + 1]++;
-  for (let k = 0; k < range; k++) offsets[k + 1] += offsets[k];
-  const pos = offsets.slice(0, range);
-  const sortedKeys = new Uint32Array(n);
-  const carriedA = sharedU32(n);
-  const carriedB = sharedU32(n);
-  for (let i = 0; i < n; i++) {
-    const k = keys[i];
-    const p = pos[k]++;
-    sortedKeys[p] = k;
-    carriedA[p] = a[i];
-    carriedB[p] = b[i];
-  }
-  return { offsets, sortedKeys, carriedA, carriedB };
+export function mergeBlock(
+  old: EdgeBlock,
+  version: number,
+  fromRows: number,
+  toRows: number,
+  /** A changed edge type (schema change): attributes it adds are filled by `fill`. */
+  edgeType: EdgeType = old.edgeType,
+  fill?: (attribute: string) => Value,
+): EdgeBlock {
+  return blockOnBase(old, buildBase(baseSource(old, version, fromRows, toRows)), version, edgeType, fill);
 }

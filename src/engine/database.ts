@@ -18,6 +18,8 @@ import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { type Catalog, EMPTY_CATALOG } from '../catalog/types.js';
 import { DataDir, type FileLayer, MAX_PAYLOAD, type WriteAheadLog } from '../durability/index.js';
+import type { BuiltBase } from '../store/base-builder.js';
+import { type BaseBuild, buildOnThread } from '../store/base-thread.js';
 import type { Column } from '../store/columns.js';
 import { type Counter, publishCount, trimCount } from '../store/counter.js';
 import { GraphStore } from '../store/graph-store.js';
@@ -38,6 +40,7 @@ import { CommitFeed, type CommitListener } from './commit-feed.js';
 import { deletedVertexCheck } from './deleted-check.js';
 import { migrateStore } from './migrate.js';
 import { ReadTxImpl } from './read-tx.js';
+import { installMerged, planMerge } from './fresh-merge.js';
 import { mergeAll, rebuildSummary } from './rebuild.js';
 import { replayRecord } from './replay.js';
 import { catalogRecord, clearRecord, decodeRecord } from './wal-record.js';
@@ -55,7 +58,11 @@ export interface DatabaseOptions {
   onFatal?: (err: Error) => void;
   /** The file layer (tests pass the durability layer's fault-injecting one). */
   fileLayer?: FileLayer;
+  /** Fewest delta edges of a block that the background merge after a load merges. Default 16 384. */
+  freshMergeMinEdges?: number;
 }
+
+const FRESH_MERGE_MIN_EDGES = 16_384;
 
 export const DEFAULT_REBUILD_PATH = '/tmp/rebuildnow';
 
@@ -108,6 +115,11 @@ export class Database implements CatalogStore {
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
   private rebuilding: Promise<unknown> = Promise.resolve();
+  /** Background merges run one after another (see `mergeFresh`); the thread of the one running. */
+  private merging: Promise<void> = Promise.resolve();
+  private mergeBuild: BaseBuild | undefined;
+  /** Set when close() starts: no merge starts or reports after it. */
+  private stopping = false;
   /** Checkpoint files are written one at a time, outside the writers' pause. */
   private checkpointing: Promise<void> = Promise.resolve();
   /** Listeners told of each published commit (see commit-feed.ts). */
@@ -155,6 +167,8 @@ export class Database implements CatalogStore {
     const db = new Database(recovered, opts);
     opened.db = db;
     db.startTimer();
+    // What recovery replayed sits in deltas: merge it while the server starts serving.
+    void db.mergeFresh();
     return db;
   }
 
@@ -200,7 +214,9 @@ export class Database implements CatalogStore {
         );
       for (const s of rec.report.skippedCheckpoints)
         log.warn(`recovery: skipped damaged checkpoint ${s.file}: ${s.reason}`);
-      log.info(`recovery: checkpoint LSN ${checkpointLsn}, replayed ${replayed} WAL records, version ${version}`);
+      log.info(
+        `recovery: checkpoint LSN ${checkpointLsn}, replayed ${replayed} WAL records, version ${version}`,
+      );
       const summary: RecoverySummary = {
         checkpointLsn,
         replayedRecords: replayed,
@@ -560,6 +576,52 @@ export class Database implements CatalogStore {
   }
 
   /**
+   * Merges large deltas (a load's edges) into new bases on a merge thread, without pausing writes
+   * or the event loop while edges are sorted; then, in one short pause of writes, readers switch to
+   * the merged store, with the writes made meanwhile kept as deltas over it (fresh-merge.ts).
+   * Nothing is logged: the merge changes how edges are stored, not what they are. Resolves once
+   * readers see the merge (or it was not needed, or was superseded by a rebuild or schema change);
+   * never rejects. Calls queue behind each other.
+   */
+  mergeFresh(): Promise<void> {
+    const run = this.merging.then(() => this.mergeOnce());
+    this.merging = run.catch((err: unknown) => {
+      if (!this.stopping) this.opts.logger?.error(`background merge failed: ${String(err)}`);
+    });
+    return this.merging;
+  }
+
+  private async mergeOnce(): Promise<void> {
+    const store = this.store;
+    if (this.stopping || this.fatal || store !== this.readStore) return;
+    const version = this.published;
+    const jobs = planMerge(store, version, this.opts.freshMergeMinEdges ?? FRESH_MERGE_MIN_EDGES);
+    if (jobs.length === 0) return;
+    const t0 = performance.now();
+    const build = buildOnThread(jobs.map((j) => j.source));
+    this.mergeBuild = build;
+    let built: BuiltBase[];
+    try {
+      built = await build.done;
+    } finally {
+      this.mergeBuild = undefined;
+    }
+    const t1 = performance.now();
+    await this.exclusive(() => {
+      // A rebuild, schema change, clear or reload replaced the store meanwhile: its merge stands.
+      if (this.stopping || this.store !== store || this.readStore !== store) return Promise.resolve();
+      const next = installMerged(store, version, this.published, jobs, built);
+      this.store = next;
+      this.readStore = next;
+      this.opts.logger?.info(
+        `background merge: ${jobs.length} block(s) at version ${version}, ${built.reduce((n, b) => n + b.n, 0)} edges; ` +
+          `built in ${(t1 - t0).toFixed(0)} ms, switched in ${(performance.now() - t1).toFixed(0)} ms`,
+      );
+      return Promise.resolve();
+    });
+  }
+
+  /**
    * Merges every changed block's delta into a new base, writes a checkpoint covering the log so far
    * (the durability layer then drops the log before the previous checkpoint) and, when called with a
    * summary path (the REST /rebuildnow), writes the per-segment summary file.
@@ -570,6 +632,8 @@ export class Database implements CatalogStore {
 
   private async runRebuild(opts: RebuildOptions, writeSummary: boolean): Promise<RebuildResult> {
     this.checkWritable(false);
+    // Large deltas are merged first on the merge thread, so the pause below merges only the rest.
+    await this.mergeFresh();
     // Writes pause only for the in-memory merge and the snapshot encoding. The snapshot's big
     // arrays are immutable base arrays; values a later write changes in place may reach the file,
     // which is harmless: the WAL after the checkpoint re-applies every such write's final value.
@@ -634,6 +698,9 @@ export class Database implements CatalogStore {
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.timer) clearInterval(this.timer);
+    this.stopping = true;
+    this.mergeBuild?.cancel();
+    await this.merging;
     await this.rebuilding.catch(() => undefined);
     await this.checkpointing;
     await this.quiesce();

@@ -1,0 +1,226 @@
+/**
+ * The background merge after a load (Database.mergeFresh, engine/fresh-merge.ts): every answer is
+ * the same before and after it, writes made while the merge thread runs stay as deltas over the
+ * new base, and neither a restart nor a crash during or after a merge loses acknowledged data.
+ * The reference is a second database given the same writes that never merges.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
+import type { WriteTx } from '../../src/engine/api.js';
+import { Database } from '../../src/engine/database.js';
+import { prepareJob, runJobOnData } from '../../src/loading/job.js';
+import { runScript } from '../../src/shell/run-script.js';
+import { freshDb, graphSnapshot, tempDir, type TempDb } from './fixtures.js';
+
+/** Merges every block with a delta. */
+const EAGER = { freshMergeMinEdges: 1 };
+/** Never merges in the background (the reference). */
+const NEVER = { freshMergeMinEdges: 2 ** 31 };
+
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/** `ops` random edge upserts, attribute updates, edge and vertex deletions over 150 persons. */
+function randomOps(tx: WriteTx, next: () => number, ops: number): void {
+  const p = (): string => `p${Math.floor(next() * 150)}`;
+  for (let i = 0; i < ops; i++) {
+    const x = next();
+    if (x < 0.55) tx.upsertEdge('follows', 'Person', p(), 'Person', p(), {});
+    else if (x < 0.75)
+      tx.upsertEdge('knows', 'Person', p(), 'Person', p(), {
+        weight: { value: Math.round(next() * 1000) / 8, op: 'set' },
+      });
+    else if (x < 0.85)
+      tx.upsertEdge('owns', 'Num', Math.floor(next() * 40), 'Item', Math.floor(next() * 40), {});
+    else if (x < 0.97) tx.deleteEdge('follows', 'Person', p(), 'Person', p());
+    else tx.deleteVertex('Person', p());
+  }
+}
+
+/** Applies transactions `from..to` of the workload with `seed` (all issued at once, committed in order). */
+function workload(db: Database, seed: number, from: number, to: number): Promise<void>[] {
+  const out: Promise<void>[] = [];
+  for (let t = from; t < to; t++) {
+    const next = random(seed * 1000 + t);
+    out.push(db.write((tx) => randomOps(tx, next, 150)));
+  }
+  return out;
+}
+
+/**
+ * graphSnapshot with each vertex's edges sorted: a merge, like a rebuild, stores a vertex's edges
+ * by target rather than in insertion order, and an edge listing has no defined order.
+ */
+function answers(db: Database): unknown {
+  const flat = graphSnapshot(db, { edges: true }) as unknown[];
+  const out: unknown[] = [];
+  let edges: string[] = [];
+  for (const x of flat) {
+    const isEdge = typeof x === 'object' && x !== null && 'e_type' in x;
+    if (isEdge) edges.push(JSON.stringify(x));
+    else {
+      out.push(...edges.sort(), x);
+      edges = [];
+    }
+  }
+  return out;
+}
+
+/** Delta edges and tombstones of every block of the published store, and their base edges. */
+function layout(db: Database): { base: number; delta: number; tombs: number } {
+  const r = db.pin();
+  try {
+    let base = 0;
+    let delta = 0;
+    let tombs = 0;
+    for (const b of r.graphStore.blocks) {
+      base += b.nBase;
+      delta += b.dCount;
+      tombs += b.tomb.size;
+    }
+    return { base, delta, tombs };
+  } finally {
+    r.release();
+  }
+}
+
+async function reference(seed: number, txs: number): Promise<{ t: TempDb; db: Database }> {
+  const t = tempDir();
+  const db = await freshDb(t, NEVER);
+  await Promise.all(workload(db, seed, 0, txs));
+  return { t, db };
+}
+
+test('a background merge leaves every answer as it was and no delta behind; pinned readers keep theirs', async () => {
+  const t = tempDir();
+  try {
+    const db = await freshDb(t, EAGER);
+    await Promise.all(workload(db, 1, 0, 12));
+    const before = answers(db);
+    const pinned = db.read();
+    const pinnedCount = pinned.edgeCount('follows');
+    const was = layout(db);
+    assert.ok(was.delta > 0 && was.tombs > 0, 'the workload leaves deltas and tombstones');
+    await db.mergeFresh();
+    assert.deepEqual(answers(db), before);
+    const now = layout(db);
+    assert.equal(now.delta, 0);
+    assert.equal(now.tombs, 0);
+    assert.ok(now.base > 0);
+    assert.equal(pinned.edgeCount('follows'), pinnedCount);
+    pinned.release();
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('writes made while the merge thread runs stay as deltas over the new base', async () => {
+  const t = tempDir();
+  const ref = await reference(2, 20);
+  try {
+    const db = await freshDb(t, EAGER);
+    await Promise.all(workload(db, 2, 0, 10));
+    const merged = layout(db);
+    const merge = db.mergeFresh();
+    // Issued before the merge thread answers: these are later than the version being merged.
+    const racing = workload(db, 2, 10, 20);
+    await Promise.all([merge, ...racing]);
+    const after = layout(db);
+    assert.ok(after.base > 0 && after.base <= merged.base + merged.delta);
+    assert.ok(after.delta > 0, 'the racing edges are deltas over the new base');
+    assert.ok(after.tombs > 0, 'racing deletions of base edges are tombstones on the new base');
+    assert.deepEqual(answers(db), answers(ref.db));
+    // A second merge folds the racing writes in too.
+    await db.mergeFresh();
+    assert.equal(layout(db).delta, 0);
+    assert.deepEqual(answers(db), answers(ref.db));
+    await db.close();
+  } finally {
+    await ref.db.close();
+    ref.t.cleanup();
+    t.cleanup();
+  }
+});
+
+test('a merged database reopens with the same answers, and merges what recovery replayed', async () => {
+  const t = tempDir();
+  const ref = await reference(3, 16);
+  try {
+    let db = await freshDb(t, EAGER);
+    await Promise.all(workload(db, 3, 0, 8));
+    const merge = db.mergeFresh();
+    await Promise.all([merge, ...workload(db, 3, 8, 16)]);
+    await db.close();
+    db = await t.open(EAGER);
+    assert.deepEqual(answers(db), answers(ref.db));
+    // Opening started a merge of the replayed deltas; the next one queues behind it.
+    await db.mergeFresh();
+    assert.equal(layout(db).delta, 0);
+    assert.deepEqual(answers(db), answers(ref.db));
+    await db.close();
+  } finally {
+    await ref.db.close();
+    ref.t.cleanup();
+    t.cleanup();
+  }
+});
+
+for (const when of ['during', 'after'] as const) {
+  test(`a crash ${when} a background merge keeps every acknowledged write`, async () => {
+    const t = tempDir();
+    const ref = await reference(4, 14);
+    try {
+      const fs = new FaultyFileLayer();
+      let db = await freshDb(t, { ...EAGER, fileLayer: fs });
+      await Promise.all(workload(db, 4, 0, 8));
+      const merge = db.mergeFresh();
+      await Promise.all(workload(db, 4, 8, 14));
+      if (when === 'after') await merge;
+      await fs.crash();
+      await db.close().catch(() => undefined);
+      await merge;
+      db = await t.open({ ...EAGER, fileLayer: fs });
+      assert.deepEqual(answers(db), answers(ref.db));
+      await db.close();
+    } finally {
+      await ref.db.close();
+      ref.t.cleanup();
+      t.cleanup();
+    }
+  });
+}
+
+test('a loading job returns with its edges merged', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ocelot-fresh-'));
+  try {
+    const db = await Database.open({ dataDir: join(dir, 'data'), rebuildIntervalMs: 0, ...EAGER });
+    const schema = `CREATE VERTEX N (PRIMARY_ID id INT)
+CREATE DIRECTED EDGE E (FROM N, TO N) WITH REVERSE_EDGE="rE"
+CREATE GRAPH g (N, E)`;
+    assert.equal(await runScript(db, schema, { user: 'tigergraph' }, () => undefined), 0);
+    const job = prepareJob(
+      `CREATE LOADING JOB j FOR GRAPH g { DEFINE FILENAME f; LOAD f TO EDGE E VALUES ($0, $1) USING SEPARATOR=","; }`,
+      'g',
+      db,
+    );
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) lines.push(`${(i * 7919) % 500},${(i * 104729) % 500}`);
+    const stats = await runJobOnData(db, job, 'f', Buffer.from(lines.join('\n') + '\n'));
+    assert.equal(stats.validLine, 3000);
+    const l = layout(db);
+    assert.equal(l.delta, 0);
+    const r = db.read();
+    assert.equal(l.base, r.edgeCount('E'));
+    r.release();
+    await db.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

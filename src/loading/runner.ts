@@ -23,6 +23,8 @@ import { CsvTokenizer, type Line } from './tokenizer.js';
 export interface LoadingDatabase {
   readonly catalog: Catalog;
   write<T>(fn: (tx: WriteTx) => T): Promise<T>;
+  /** Merges what a load wrote into the read-optimised base (Database.mergeFresh); never rejects. */
+  mergeFresh?(): Promise<void>;
 }
 
 export interface RunOptions {
@@ -198,6 +200,7 @@ export async function loadInput(
     await flush();
     while (inFlight.length > 0) await inFlight.shift();
     opts.onCommitted?.(upToLastLine());
+    await db.mergeFresh?.();
   } catch (e) {
     // Let a commit in flight settle before reporting, so no write outlives the load.
     await Promise.allSettled(inFlight);

@@ -19,6 +19,7 @@ import { reads } from './scenarios-http.js';
 import { graphqlPoint, graphqlTwoHop } from './scenarios-graphql.js';
 import { footprint, loadRmat, loadSocial, upsert } from './scenarios-data.js';
 import { isolation, scaling } from './scenarios-parallel.js';
+import { fresh } from './scenarios-fresh.js';
 import { OcelotServer } from './server.js';
 import { renderTable, unavailable, type Row } from './stats.js';
 
@@ -33,6 +34,7 @@ export const SCENARIOS: Record<string, (ctx: Context) => Promise<void>> = {
   algo,
   scaling,
   isolation,
+  fresh,
   gql2hop: graphqlTwoHop,
   gqlpoint: graphqlPoint,
   footprint,

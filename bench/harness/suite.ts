@@ -34,11 +34,12 @@ export const SCENARIOS: Record<string, (ctx: Context) => Promise<void>> = {
   algo,
   scaling,
   isolation,
-  fresh,
   gql2hop: graphqlTwoHop,
   gqlpoint: graphqlPoint,
   footprint,
   engine,
+  // Last: it empties the graph store (the social graph and upserted vertices too) and reloads RMAT.
+  fresh,
 };
 
 const USAGE = `Usage: ocelot bench <${['all', ...Object.keys(SCENARIOS)].join('|')}> [options]

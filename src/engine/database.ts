@@ -40,7 +40,7 @@ import { CommitFeed, type CommitListener } from './commit-feed.js';
 import { deletedVertexCheck } from './deleted-check.js';
 import { migrateStore } from './migrate.js';
 import { ReadTxImpl } from './read-tx.js';
-import { installMerged, planMerge } from './fresh-merge.js';
+import { installMerged, planMerge, prepareMerged } from './fresh-merge.js';
 import { mergeAll, rebuildSummary } from './rebuild.js';
 import { replayRecord } from './replay.js';
 import { catalogRecord, clearRecord, decodeRecord } from './wal-record.js';
@@ -594,31 +594,39 @@ export class Database implements CatalogStore {
   private async mergeOnce(): Promise<void> {
     const store = this.store;
     if (this.stopping || this.fatal || store !== this.readStore) return;
-    const version = this.published;
-    const jobs = planMerge(store, version, this.opts.freshMergeMinEdges ?? FRESH_MERGE_MIN_EDGES);
-    if (jobs.length === 0) return;
-    const t0 = performance.now();
-    const build = buildOnThread(jobs.map((j) => j.source));
-    this.mergeBuild = build;
-    let built: BuiltBase[];
+    // Pinned for the merge: the columns keep the history of values changed after `version`,
+    // which the switch re-copies.
+    const pin = this.pin();
     try {
-      built = await build.done;
+      const version = pin.version;
+      const jobs = planMerge(store, version, this.opts.freshMergeMinEdges ?? FRESH_MERGE_MIN_EDGES);
+      if (jobs.length === 0) return;
+      const t0 = performance.now();
+      const build = buildOnThread(jobs.map((j) => j.source));
+      this.mergeBuild = build;
+      let built: BuiltBase[];
+      try {
+        built = await build.done;
+      } finally {
+        this.mergeBuild = undefined;
+      }
+      const prepared = await prepareMerged(jobs, built, version);
+      const t1 = performance.now();
+      await this.exclusive(() => {
+        // A rebuild, schema change, clear or reload replaced the store meanwhile: its merge stands.
+        if (this.stopping || this.store !== store || this.readStore !== store) return Promise.resolve();
+        const next = installMerged(store, version, this.published, jobs, built, prepared);
+        this.store = next;
+        this.readStore = next;
+        this.opts.logger?.info(
+          `background merge: ${jobs.length} block(s) at version ${version}, ${built.reduce((n, b) => n + b.n, 0)} edges; ` +
+            `built in ${(t1 - t0).toFixed(0)} ms, switched in ${(performance.now() - t1).toFixed(0)} ms`,
+        );
+        return Promise.resolve();
+      });
     } finally {
-      this.mergeBuild = undefined;
+      pin.release();
     }
-    const t1 = performance.now();
-    await this.exclusive(() => {
-      // A rebuild, schema change, clear or reload replaced the store meanwhile: its merge stands.
-      if (this.stopping || this.store !== store || this.readStore !== store) return Promise.resolve();
-      const next = installMerged(store, version, this.published, jobs, built);
-      this.store = next;
-      this.readStore = next;
-      this.opts.logger?.info(
-        `background merge: ${jobs.length} block(s) at version ${version}, ${built.reduce((n, b) => n + b.n, 0)} edges; ` +
-          `built in ${(t1 - t0).toFixed(0)} ms, switched in ${(performance.now() - t1).toFixed(0)} ms`,
-      );
-      return Promise.resolve();
-    });
   }
 
   /**

@@ -6,7 +6,7 @@
  * pinned to the old store keep it; new readers see the merged one.
  */
 import type { BaseSource, BuiltBase } from '../store/base-builder.js';
-import { baseSource, blockOnBase, type EdgeBlock } from '../store/edge-block.js';
+import { baseSource, blockOnBase, carryColumns, type EdgeBlock, sealColumns } from '../store/edge-block.js';
 import { GraphStore } from '../store/graph-store.js';
 import type { VertexTable } from '../store/vertex-table.js';
 
@@ -32,10 +32,40 @@ export function planMerge(store: GraphStore, version: number, minDelta: number):
   return jobs;
 }
 
+/** Base rows whose attributes are copied between two turns of the event loop. */
+const CARRY_SLICE = 1 << 16;
+
 /**
- * A new store over the same tables: each merged block on its new base (built at `mergedAt`) plus
- * the writes after `mergedAt` as deltas, every other block as it is. Call with writes quiesced:
- * `now` is the published version, and each column's current value is its value at `now`.
+ * The merged blocks on their new bases (at `mergedAt`), their attribute columns filled in slices
+ * that give the event loop a turn in between; writes go on meanwhile. Values changed after
+ * `mergedAt` are fixed when the blocks are installed (the caller keeps a reader pinned at
+ * `mergedAt`, so the columns' history lists those rows).
+ */
+export async function prepareMerged(
+  jobs: readonly MergeJob[],
+  built: readonly BuiltBase[],
+  mergedAt: number,
+): Promise<EdgeBlock[]> {
+  const out: EdgeBlock[] = [];
+  for (let k = 0; k < jobs.length; k++) {
+    const b = blockOnBase(jobs[k].block, built[k], mergedAt);
+    if (b.columns.size > 0) {
+      for (let from = 0; from < built[k].n; from += CARRY_SLICE) {
+        carryColumns(b, jobs[k].block, built[k].order, from, Math.min(built[k].n, from + CARRY_SLICE));
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+      sealColumns(b);
+    }
+    out.push(b);
+  }
+  return out;
+}
+
+/**
+ * A new store over the same tables: each merged block replaced by its prepared successor with the
+ * writes after `mergedAt` (delta edges, tombstones, changed attribute values) applied, every other
+ * block as it is. Call with writes quiesced: `now` is the published version, and each column's
+ * current value is its value at `now`.
  */
 export function installMerged(
   store: GraphStore,
@@ -43,20 +73,44 @@ export function installMerged(
   now: number,
   jobs: readonly MergeJob[],
   built: readonly BuiltBase[],
+  prepared: readonly EdgeBlock[],
 ): GraphStore {
-  const byBlock = new Map<EdgeBlock, BuiltBase>();
-  jobs.forEach((j, i) => byBlock.set(j.block, built[i]));
+  const byBlock = new Map<EdgeBlock, number>();
+  jobs.forEach((j, i) => byBlock.set(j.block, i));
   const next = new GraphStore(store.catalog, now, store.tables);
   for (const b of store.blocks) {
-    const base = byBlock.get(b);
-    next.addBlock(base ? withLaterWrites(b, base, mergedAt, now) : b);
+    const k = byBlock.get(b);
+    next.addBlock(k === undefined ? b : withLaterWrites(b, prepared[k], built[k], mergedAt, now));
   }
   return next;
 }
 
-/** `old`'s merged successor: the new base, then the delta edges and tombstones written after `mergedAt`. */
-function withLaterWrites(old: EdgeBlock, built: BuiltBase, mergedAt: number, now: number): EdgeBlock {
-  const b = blockOnBase(old, built, now);
+/** `b` (old's successor) with the delta edges, tombstones and attribute values written after `mergedAt`. */
+function withLaterWrites(
+  old: EdgeBlock,
+  b: EdgeBlock,
+  built: BuiltBase,
+  mergedAt: number,
+  now: number,
+): EdgeBlock {
+  let inverse: Int32Array | undefined;
+  // New id of an edge of the new base; the inverse of `order` is built once, when first needed.
+  const baseId = (eid: number): number => {
+    if (!inverse) {
+      inverse = new Int32Array(old.edgeLimit).fill(-1);
+      for (let i = 0; i < built.n; i++) inverse[built.order[i]] = i;
+    }
+    return eid < inverse.length ? inverse[eid] : -1;
+  };
+  for (const [name, col] of old.columns) {
+    const nc = b.columns.get(name);
+    if (!nc || !col.history) continue;
+    for (const [row, list] of col.history) {
+      if (list[list.length - 1].version <= mergedAt) continue;
+      const id = baseId(row);
+      if (id >= 0) nc.init(id, col.get(row));
+    }
+  }
   const moved = new Map<number, number>();
   for (let s = 0; s < old.dCount; s++) {
     if (old.dVersion[s] <= mergedAt) continue;
@@ -65,18 +119,9 @@ function withLaterWrites(old: EdgeBlock, built: BuiltBase, mergedAt: number, now
       col.init(eid, (old.columns.get(name) as typeof col).get(old.nBase + s));
     moved.set(old.nBase + s, eid);
   }
-  let newId: Int32Array | undefined;
   for (const [eid, v] of old.tomb) {
     if (v <= mergedAt) continue;
-    let id = moved.get(eid);
-    if (id === undefined) {
-      // An edge of the new base: invert `order` once, only when such a tombstone exists.
-      if (!newId) {
-        newId = new Int32Array(old.edgeLimit).fill(-1);
-        for (let i = 0; i < built.n; i++) newId[built.order[i]] = i;
-      }
-      id = newId[eid];
-    }
+    const id = moved.get(eid) ?? baseId(eid);
     if (id >= 0) b.bury(id, v);
   }
   b.live.current = old.live.current;

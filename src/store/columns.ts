@@ -104,6 +104,11 @@ export abstract class Column {
     return this.get(row);
   }
 
+  /** Sets rows [from, to) to `src`'s values of rows order[from..to) (a merge renumbering edges). */
+  carry(src: Column, order: Uint32Array, from: number, to: number): void {
+    for (let i = from; i < to; i++) this.put(i, src.get(order[i]));
+  }
+
   /** Drops history no reader at `minVersion` or later can need. */
   trimHistory(minVersion: number): void {
     if (!this.history) return;
@@ -170,6 +175,12 @@ export class NumberColumn extends TypedArrayColumn<Float64Array> {
   override hasInexact(): boolean {
     return this.big !== null && this.big.size > 0;
   }
+  override carry(src: Column, order: Uint32Array, from: number, to: number): void {
+    if (!(src instanceof NumberColumn) || src.big !== null) return super.carry(src, order, from, to);
+    const d = this.data;
+    const s = src.data;
+    for (let i = from; i < to; i++) d[i] = s[order[i]];
+  }
 }
 
 export class BoolColumn extends TypedArrayColumn<Uint8Array> {
@@ -179,6 +190,12 @@ export class BoolColumn extends TypedArrayColumn<Uint8Array> {
   }
   protected put(row: number, v: Value): void {
     this.data[row] = v === true ? 1 : 0;
+  }
+  override carry(src: Column, order: Uint32Array, from: number, to: number): void {
+    if (!(src instanceof BoolColumn)) return super.carry(src, order, from, to);
+    const d = this.data;
+    const s = src.data;
+    for (let i = from; i < to; i++) d[i] = s[order[i]];
   }
 }
 

@@ -320,40 +320,55 @@ export function baseSource(b: EdgeBlock, version: number, fromRows: number, toRo
 }
 
 /**
- * A fresh block whose base is `built` (made from `old`'s edges live at some version), its attribute
- * columns carried over from `old` through `built.order`. Readers pinned to the old block keep an
- * unchanged view. Attributes that `edgeType` adds (a schema change) are filled by `fill`.
+ * A fresh block whose base is `built` (made from `old`'s edges live at `version`), its attribute
+ * columns sized but not yet filled (`carryColumns`, then `sealColumns`). Readers pinned to the old
+ * block keep an unchanged view.
  */
 export function blockOnBase(
   old: EdgeBlock,
   built: BuiltBase,
   version: number,
   edgeType: EdgeType = old.edgeType,
-  fill?: (attribute: string) => Value,
 ): EdgeBlock {
   const b = new EdgeBlock(edgeType, old.fromType, old.toType, version);
   const n = built.n;
-  const order = built.order;
   b.nBase = n;
   b.outOffsets = built.outOffsets;
   b.outTargets = built.outTargets;
   b.inOffsets = built.inOffsets;
   b.inSources = built.inSources;
   b.inEids = built.inEids;
-  for (const [name, nc] of b.columns) {
-    const col = old.columns.get(name);
-    nc.ensure(n);
-    if (col && JSON.stringify(col.type) === JSON.stringify(nc.type))
-      for (let i = 0; i < n; i++) nc.init(i, col.get(order[i]));
-    else if (fill) {
-      const v = fill(name);
-      for (let i = 0; i < n; i++) nc.init(i, v);
-    }
-    if (nc instanceof ValueColumn) nc.rebase(n);
-  }
+  for (const nc of b.columns.values()) nc.ensure(n);
   b.live.current = n;
   b.live.log = [version, n];
   return b;
+}
+
+/**
+ * Fills base rows [from, to) of `b`'s columns from `old`'s through `order` (new id -> old id);
+ * attributes `old` lacks or stores as another type (a schema change) are filled by `fill`.
+ */
+export function carryColumns(
+  b: EdgeBlock,
+  old: EdgeBlock,
+  order: Uint32Array,
+  from: number,
+  to: number,
+  fill?: (attribute: string) => Value,
+): void {
+  for (const [name, nc] of b.columns) {
+    const col = old.columns.get(name);
+    if (col && JSON.stringify(col.type) === JSON.stringify(nc.type)) nc.carry(col, order, from, to);
+    else if (fill) {
+      const v = fill(name);
+      for (let i = from; i < to; i++) nc.init(i, v);
+    }
+  }
+}
+
+/** Once the base rows are filled: value columns fold them into their shared heap. */
+export function sealColumns(b: EdgeBlock): void {
+  for (const nc of b.columns.values()) if (nc instanceof ValueColumn) nc.rebase(b.nBase);
 }
 
 /**
@@ -369,5 +384,9 @@ export function mergeBlock(
   edgeType: EdgeType = old.edgeType,
   fill?: (attribute: string) => Value,
 ): EdgeBlock {
-  return blockOnBase(old, buildBase(baseSource(old, version, fromRows, toRows)), version, edgeType, fill);
+  const built = buildBase(baseSource(old, version, fromRows, toRows));
+  const b = blockOnBase(old, built, version, edgeType);
+  carryColumns(b, old, built.order, 0, built.n, fill);
+  sealColumns(b);
+  return b;
 }

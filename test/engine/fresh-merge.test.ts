@@ -12,6 +12,9 @@ import { test } from 'node:test';
 import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
 import type { WriteTx } from '../../src/engine/api.js';
 import { Database } from '../../src/engine/database.js';
+import { installMerged, planMerge, prepareMerged } from '../../src/engine/fresh-merge.js';
+import { ReadTxImpl } from '../../src/engine/read-tx.js';
+import { buildBase } from '../../src/store/base-builder.js';
 import { prepareJob, runJobOnData } from '../../src/loading/job.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { freshDb, graphSnapshot, tempDir, type TempDb } from './fixtures.js';
@@ -141,6 +144,34 @@ test('writes made while the merge thread runs stay as deltas over the new base',
     await db.mergeFresh();
     assert.equal(layout(db).delta, 0);
     assert.deepEqual(answers(db), answers(ref.db));
+    await db.close();
+  } finally {
+    await ref.db.close();
+    ref.t.cleanup();
+    t.cleanup();
+  }
+});
+
+test('values, edges and deletions written after the columns were carried are applied at the switch', async () => {
+  const t = tempDir();
+  const ref = await reference(5, 16);
+  try {
+    const db = await freshDb(t, NEVER);
+    await Promise.all(workload(db, 5, 0, 8));
+    // The steps of Database.mergeFresh, with writes between carrying and switching.
+    const pin = db.pin();
+    const store = pin.graphStore;
+    const jobs = planMerge(store, pin.version, 1);
+    const built = jobs.map((j) => buildBase(j.source));
+    const prepared = await prepareMerged(jobs, built, pin.version);
+    await Promise.all(workload(db, 5, 8, 16));
+    const next = installMerged(store, pin.version, db.version, jobs, built, prepared);
+    const merged = new ReadTxImpl(next, db.version, () => undefined);
+    const view = { read: () => merged } as unknown as Database;
+    assert.deepEqual(answers(view), answers(ref.db));
+    const knows = next.blocks.find((b) => b.edgeType.name === 'knows');
+    assert.ok(knows && knows.nBase > 0 && knows.dCount > 0);
+    pin.release();
     await db.close();
   } finally {
     await ref.db.close();

@@ -33,7 +33,7 @@ export function planMerge(store: GraphStore, version: number, minDelta: number):
 }
 
 /** Base rows whose attributes are copied between two turns of the event loop. */
-const CARRY_SLICE = 1 << 16;
+const CARRY_SLICE = 1 << 14;
 
 /**
  * The merged blocks on their new bases (at `mergedAt`), their attribute columns filled in slices

@@ -4,7 +4,7 @@
  * so it runs the same on the main thread (the rebuild, edge-block.ts `mergeBlock`) and on a merge
  * thread over the block's shared arrays (base-thread.ts, the background merge after a load).
  *
- * New edge ids follow (FROM row, TO row, old edge id), through two stable counting sorts; `order`
+ * New edge ids follow (FROM row, TO row, old edge id), through stable counting sorts; `order`
  * maps each new id to its old one, so the caller can carry attribute columns and later writes over.
  */
 import { sharedU32 } from './shared.js';
@@ -73,12 +73,13 @@ export function buildBase(src: BaseSource): BuiltBase {
     n++;
   }
   for (let i = 0; i < n; i++) if (keepDst[i] >= maxDst) maxDst = keepDst[i] + 1;
-  // Bucket by FROM row (stable, so old id order within a row), then sort each row by TO row.
-  const p1 = countingSortCarry(n, keepSrc, maxSrc, keep, keepDst);
+  // Two stable counting sorts, by TO row and then by FROM row: edges end up ordered by (FROM row,
+  // TO row, old id) in linear time, whatever the degrees.
+  const p0 = countingSortCarry(n, keepDst, maxDst, keep, keepSrc, false);
+  const p1 = countingSortCarry(n, p0.carriedB, maxSrc, p0.carriedA, p0.sortedKeys);
   const order = p1.carriedA;
   const targets = p1.carriedB;
   const offsets = p1.offsets;
-  for (let r = 0; r < maxSrc; r++) sortRow(targets, order, offsets[r], offsets[r + 1]);
   // In-adjacency: sort the new edge ids by TO row, carrying each edge's FROM row.
   const identity = new Uint32Array(n);
   for (let i = 0; i < n; i++) identity[i] = i;
@@ -94,56 +95,6 @@ export function buildBase(src: BaseSource): BuiltBase {
   };
 }
 
-/** Rows up to this degree are sorted by insertion; longer ones with the native sort. */
-const SMALL_ROW = 24;
-const POSITION_SPAN = 2 ** 21;
-let sortScratch = new Float64Array(1024);
-
-/**
- * Sorts targets[lo..hi) ascending, ties by ids (ascending on entry: old edge ids), moving ids along.
- * Short rows: insertion sort. Long rows: the native sort of float64 keys target · 2^21 + position,
- * exact below 2^53 while a row has at most 2^21 edges; longer rows use a comparator.
- */
-function sortRow(targets: Uint32Array, ids: Uint32Array, lo: number, hi: number): void {
-  const len = hi - lo;
-  if (len < 2) return;
-  if (len <= SMALL_ROW) {
-    for (let i = lo + 1; i < hi; i++) {
-      const t = targets[i];
-      const id = ids[i];
-      let j = i - 1;
-      while (j >= lo && (targets[j] > t || (targets[j] === t && ids[j] > id))) {
-        targets[j + 1] = targets[j];
-        ids[j + 1] = ids[j];
-        j--;
-      }
-      targets[j + 1] = t;
-      ids[j + 1] = id;
-    }
-    return;
-  }
-  const oldTargets = targets.slice(lo, hi);
-  const oldIds = ids.slice(lo, hi);
-  let positions: ArrayLike<number>;
-  if (len <= POSITION_SPAN) {
-    if (sortScratch.length < len) sortScratch = new Float64Array(len * 2);
-    const keys = sortScratch.subarray(0, len);
-    for (let i = 0; i < len; i++) keys[i] = oldTargets[i] * POSITION_SPAN + i;
-    keys.sort();
-    for (let i = 0; i < len; i++) keys[i] = keys[i] % POSITION_SPAN;
-    positions = keys;
-  } else {
-    const idx = Array.from({ length: len }, (_, i) => i);
-    idx.sort((x, y) => oldTargets[x] - oldTargets[y] || x - y);
-    positions = idx;
-  }
-  for (let i = 0; i < len; i++) {
-    const p = positions[i];
-    targets[lo + i] = oldTargets[p];
-    ids[lo + i] = oldIds[p];
-  }
-}
-
 /**
  * Stable counting sort of n items by keys[i] in [0, range), moving two parallel columns along.
  * Returns the bucket offsets, the sorted keys and the two columns in sorted order.
@@ -154,15 +105,17 @@ export function countingSortCarry(
   range: number,
   a: Uint32Array,
   b: Uint32Array,
+  /** The result becomes a block's base: shared memory (an intermediate pass needs none). */
+  shared = true,
 ): { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array } {
-  // The offsets and carried columns become a block's base: shared memory.
-  const offsets = sharedU32(range + 1);
+  const alloc = shared ? sharedU32 : (len: number): Uint32Array => new Uint32Array(len);
+  const offsets = alloc(range + 1);
   for (let i = 0; i < n; i++) offsets[keys[i] + 1]++;
   for (let k = 0; k < range; k++) offsets[k + 1] += offsets[k];
   const pos = offsets.slice(0, range);
   const sortedKeys = new Uint32Array(n);
-  const carriedA = sharedU32(n);
-  const carriedB = sharedU32(n);
+  const carriedA = alloc(n);
+  const carriedB = alloc(n);
   for (let i = 0; i < n; i++) {
     const k = keys[i];
     const p = pos[k]++;

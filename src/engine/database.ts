@@ -580,7 +580,7 @@ export class Database implements CatalogStore {
    * or the event loop while edges are sorted; then, in one short pause of writes, readers switch to
    * the merged store, with the writes made meanwhile kept as deltas over it (fresh-merge.ts).
    * Nothing is logged: the merge changes how edges are stored, not what they are. Resolves once
-   * readers see the merge (or it was not needed, or was superseded by a rebuild or schema change);
+   * readers see the merge (or it was not needed, or a rebuild, schema change or clear came first);
    * never rejects. Calls queue behind each other.
    */
   mergeFresh(): Promise<void> {
@@ -613,9 +613,11 @@ export class Database implements CatalogStore {
       const prepared = await prepareMerged(jobs, built, version);
       const t1 = performance.now();
       await this.exclusive(() => {
-        // A rebuild, schema change, clear or reload replaced the store meanwhile: its merge stands.
-        if (this.stopping || this.store !== store || this.readStore !== store) return Promise.resolve();
-        const next = installMerged(store, version, this.published, jobs, built, prepared);
+        // The current store: a catalog change that kept the stored schema shares the blocks.
+        const current = this.store;
+        if (this.stopping || current !== this.readStore) return Promise.resolve();
+        const next = installMerged(current, version, this.published, jobs, built, prepared);
+        if (!next) return Promise.resolve();
         this.store = next;
         this.readStore = next;
         this.opts.logger?.info(

@@ -62,10 +62,11 @@ export async function prepareMerged(
 }
 
 /**
- * A new store over the same tables: each merged block replaced by its prepared successor with the
- * writes after `mergedAt` (delta edges, tombstones, changed attribute values) applied, every other
- * block as it is. Call with writes quiesced: `now` is the published version, and each column's
- * current value is its value at `now`.
+ * A new store over the same tables: each merged block still in `store` replaced by its prepared
+ * successor with the writes after `mergedAt` (delta edges, tombstones, changed attribute values)
+ * applied, every other block as it is; undefined when none of them is still there (a rebuild, a
+ * schema change that rebuilt the blocks, a clear or a reload came first). Call with writes
+ * quiesced: `now` is the published version, and each column's current value is its value at `now`.
  */
 export function installMerged(
   store: GraphStore,
@@ -74,9 +75,10 @@ export function installMerged(
   jobs: readonly MergeJob[],
   built: readonly BuiltBase[],
   prepared: readonly EdgeBlock[],
-): GraphStore {
+): GraphStore | undefined {
   const byBlock = new Map<EdgeBlock, number>();
   jobs.forEach((j, i) => byBlock.set(j.block, i));
+  if (!store.blocks.some((b) => byBlock.has(b))) return undefined;
   const next = new GraphStore(store.catalog, now, store.tables);
   for (const b of store.blocks) {
     const k = byBlock.get(b);

@@ -15,6 +15,7 @@ import { Database } from '../../src/engine/database.js';
 import { installMerged, planMerge, prepareMerged } from '../../src/engine/fresh-merge.js';
 import { ReadTxImpl } from '../../src/engine/read-tx.js';
 import { buildBase } from '../../src/store/base-builder.js';
+import type { GraphStore } from '../../src/store/graph-store.js';
 import { mergeBlock } from '../../src/store/edge-block.js';
 import type { VertexTable } from '../../src/store/vertex-table.js';
 import { prepareJob, runJobOnData } from '../../src/loading/job.js';
@@ -172,6 +173,23 @@ test('writes made while the merge thread runs stay as deltas over the new base',
   }
 });
 
+test('a catalog change that keeps the stored types does not stop a merge running over it', async () => {
+  const t = tempDir();
+  try {
+    const db = await freshDb(t, EAGER);
+    await Promise.all(workload(db, 6, 0, 6));
+    const before = answers(db);
+    const merge = db.mergeFresh();
+    await db.changeCatalog({ ...db.catalog, jobs: [] });
+    await merge;
+    assert.equal(layout(db).delta, 0);
+    assert.deepEqual(answers(db), before);
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('values, edges and deletions written after the columns were carried are applied at the switch', async () => {
   const t = tempDir();
   const ref = await reference(5, 16);
@@ -185,7 +203,7 @@ test('values, edges and deletions written after the columns were carried are app
     const built = jobs.map((j) => buildBase(j.source));
     const prepared = await prepareMerged(jobs, built, pin.version);
     await Promise.all(workload(db, 5, 8, 16));
-    const next = installMerged(store, pin.version, db.version, jobs, built, prepared);
+    const next = installMerged(store, pin.version, db.version, jobs, built, prepared) as GraphStore;
     const merged = new ReadTxImpl(next, db.version, () => undefined);
     const view = { read: () => merged } as unknown as Database;
     assert.deepEqual(answers(view), answers(ref.db));

@@ -6,20 +6,23 @@
  * Password checks cost one scrypt (tens of ms) on the password pool's threads. A successful check
  * is remembered as an HMAC of the password under a per-process key, tied to the stored hash: the
  * next request with the same credentials costs one HMAC, while a wrong password always pays the
- * full scrypt — and counts towards the login throttle of its user name and address.
+ * full scrypt — and counts towards the login throttle of its user name and address. On top of that,
+ * an Authorization header verified once is remembered for the security state it was verified
+ * against (credential-cache.ts), so the listeners' access checks decide a repeated header at once.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SecurityState, UserRecord } from '../catalog/security.js';
 import type { Catalog } from '../catalog/types.js';
 import { checkAccess, type AccessRule } from './access-table.js';
 import { hasPrivilege, type Principal } from './authorize.js';
+import { allowedBefore, CredentialCache, rememberAllowed } from './credential-cache.js';
 import { readAuthorization } from './credentials.js';
 import { AuthError, forbidden, invalid, unauthenticated } from './errors.js';
 import { LoginThrottle } from './login-throttle.js';
 import { hashPassword, verifyPassword } from './password.js';
 import type { Privilege } from './privileges.js';
 import { findSecret } from './secrets.js';
-import { authenticateToken } from './tokens.js';
+import { authenticateToken, findToken } from './tokens.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, findUser, initialSecurityState, SECRET_USER } from './users.js';
 
 /** The part of the Database the auth layer needs (structurally the engine's CatalogStore). */
@@ -38,6 +41,10 @@ const services = new WeakMap<CatalogHolder, AuthService>();
 export class AuthService {
   private queue: Promise<unknown> = Promise.resolve();
   private initial: Promise<SecurityState> | undefined;
+  /** The default state once hashed (see state()). */
+  private initialState: SecurityState | undefined;
+  /** Authorization headers verified before, per security state. */
+  private readonly credentials = new CredentialCache();
   /** REST++ authentication (`ocelot serve --auth`): tokens required, token endpoints served. */
   restppAuth = false;
   private readonly macKey = randomBytes(32);
@@ -87,8 +94,15 @@ export class AuthService {
   }
 
   private defaultState(): Promise<SecurityState> {
-    this.initial ??= hashPassword(DEFAULT_PASSWORD).then(initialSecurityState);
+    this.initial ??= hashPassword(DEFAULT_PASSWORD).then(
+      (h) => (this.initialState = initialSecurityState(h)),
+    );
     return this.initial;
+  }
+
+  /** The current state when it can be read without waiting (the default one may not be hashed yet). */
+  private currentState(): SecurityState | undefined {
+    return this.holder.catalog.security ?? this.initialState;
   }
 
   private enqueue<T>(work: () => Promise<T>): Promise<T> {
@@ -190,19 +204,73 @@ export class AuthService {
     missing: string,
     address?: string,
   ): Promise<Principal> {
+    if (header === undefined) throw unauthenticated(missing);
+    const known = this.allowedAtOnce(header, address);
+    if (known) return known;
+    // The state the header is verified against (the default one is hashed once, then at hand).
+    await this.state();
+    const before = this.currentState();
     const presented = readAuthorization(header);
     switch (presented.kind) {
       case 'none':
         throw unauthenticated(missing);
-      case 'bearer':
-        return this.authenticateToken(presented.token);
-      case 'basic':
-        return this.authenticatePassword(presented.user, presented.password, address);
+      case 'bearer': {
+        const principal = await this.authenticateToken(presented.token);
+        if (before !== undefined && before === this.currentState()) {
+          const expiresAt = findToken(before, presented.token)?.expiresAt;
+          if (expiresAt !== undefined) this.credentials.remember(before, header, principal, { expiresAt });
+        }
+        return principal;
+      }
+      case 'basic': {
+        const principal = await this.authenticatePassword(presented.user, presented.password, address);
+        // Remembered only when no security change landed while the password was checked.
+        if (before !== undefined && before === this.currentState()) {
+          this.credentials.remember(before, header, principal, { throttleName: presented.user });
+        }
+        return principal;
+      }
       case 'malformed':
         throw unauthenticated(
           `Access Denied: unsupported Authorization scheme '${presented.scheme}'; use Bearer <token> or Basic credentials.`,
         );
     }
+  }
+
+  /**
+   * The caller of an Authorization header verified before under the current security state, when
+   * it may do what `rule` asks on `graph` (no rule: only authenticated), decided at once without a
+   * promise. Undefined whenever that cannot be decided at once (unknown header, changed state,
+   * expired token, throttled user, a refusal): the full path then decides, and builds the error.
+   */
+  allowedAtOnce(
+    header: string,
+    address: string | undefined,
+    rule?: AccessRule,
+    graph?: string,
+  ): Principal | undefined {
+    const state = this.currentState();
+    if (state === undefined) return undefined;
+    const known = this.credentials.find(state, header, this.now());
+    if (!known) return undefined;
+    if (known.throttleName !== undefined) {
+      try {
+        this.throttle.check(known.throttleName, address);
+      } catch {
+        return undefined;
+      }
+      this.throttle.succeeded(known.throttleName);
+    }
+    const principal = known.principal;
+    if (rule !== undefined && !allowedBefore(known, rule, graph)) {
+      try {
+        checkAccess(state, principal, rule, graph);
+      } catch {
+        return undefined;
+      }
+      rememberAllowed(known, rule, graph);
+    }
+    return { ...principal };
   }
 
   /** The start-up warning of `ocelot serve` while the default password is in use (it is not shown). */

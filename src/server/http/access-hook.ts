@@ -191,6 +191,20 @@ function authorize(
   if (rule.access.kind === 'public') return undefined;
   // REST++ without authentication (TigerGraph's default) asks for no credentials.
   if (table === 'restpp' && !svc.restppAuth) return undefined;
+  // A header verified before under the current security state is decided at once (no promise).
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const source = rule.graph;
+    const principal =
+      typeof source === 'object' && 'deferred' in source
+        ? svc.allowedAtOnce(header, request.ip)
+        : svc.allowedAtOnce(header, request.ip, rule.access, graphOf(source, request, o));
+    if (principal) {
+      request.principal = principal;
+      request.gsqlUser = principal.user;
+      return undefined;
+    }
+  }
   return authenticate(request, rule, table, svc, o);
 }
 

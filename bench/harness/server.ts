@@ -97,6 +97,14 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
+/** User + system CPU milliseconds a process (all its threads) has used (Linux /proc, 100 ticks/s). */
+export function processCpuMs(pid: number | undefined): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
 export class OcelotServer {
   private constructor(
     readonly child: ChildProcess,
@@ -108,11 +116,12 @@ export class OcelotServer {
 
   /**
    * The generated data files lie beside the data directory: that is where loading jobs read.
-   * `threads` is the server's --threads; `cores` pins the process to the first that many cores.
+   * `threads` is the server's --threads; `cores` pins the process to the first that many cores;
+   * `auth` turns on REST++ authentication (`--auth`: tokens or Basic credentials required).
    */
   static async start(
     dataDir: string,
-    opts: { timeoutMs?: number; threads?: number; cores?: number } = {},
+    opts: { timeoutMs?: number; threads?: number; cores?: number; auth?: boolean } = {},
   ): Promise<OcelotServer> {
     const t0 = performance.now();
     const { child, stdout } = await spawnReady(
@@ -137,6 +146,7 @@ export class OcelotServer {
         '--log-level',
         'warn',
         ...(opts.threads === undefined ? [] : ['--threads', String(opts.threads)]),
+        ...(opts.auth ? ['--auth'] : []),
       ],
       /Admin listening on /,
       opts.timeoutMs ?? 600_000,
@@ -159,10 +169,7 @@ export class OcelotServer {
 
   /** User + system CPU milliseconds the server process has used (Linux /proc, 100 ticks/s). */
   cpuMs(): number {
-    const stat = readFileSync(`/proc/${this.child.pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name; utime and stime are the 14th and 15th.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * 10;
+    return processCpuMs(this.child.pid);
   }
 
   /**

@@ -45,6 +45,8 @@ function adapt(p: PinoLogger): Logger {
     info: method('info'),
     debug: method('debug'),
     child: (bindings) => adapt(p.child(bindings)),
+    enabled: (level) => p.isLevelEnabled(level),
+    unredacted: () => adapt(p.child({}, { redact: { paths: [], censor: '****' } })),
   };
 }
 

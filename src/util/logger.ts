@@ -17,6 +17,14 @@ export interface Logger {
   info: LogMethod;
   debug: LogMethod;
   child(bindings: LogFields): Logger;
+  /** Whether lines of `level` are written (absent: they are), so a caller can skip building them. */
+  enabled?(level: 'error' | 'warn' | 'info' | 'debug'): boolean;
+  /**
+   * The same log without field redaction, for lines whose fields never hold a credential (the
+   * access line, whose url is masked before): pino's redaction of wildcard paths costs several
+   * times the rest of such a line. Absent: this logger.
+   */
+  unredacted?(): Logger;
 }
 
 const ignore: LogMethod = () => undefined;

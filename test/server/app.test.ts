@@ -152,7 +152,9 @@ test('errors become envelopes; no stack trace reaches the client', async () => {
   assert.equal(boom.body.message, 'Internal error while processing the request: secret detail');
   assert.doesNotMatch(boom.text, /at .*\.js/);
   assert.ok(
-    logged.some((l) => l.startsWith('error: internal error ') && l.includes('url=/boom') && l.includes('secret detail')),
+    logged.some(
+      (l) => l.startsWith('error: internal error ') && l.includes('url=/boom') && l.includes('secret detail'),
+    ),
   );
   const engine = await call('/engine');
   assert.equal(engine.status, 400);
@@ -200,6 +202,26 @@ test('LatencyRecorder: window, percentiles, timeouts', () => {
   });
   now += 11_000;
   assert.deepEqual(r.report(10), {});
+});
+
+test('LatencyRecorder keeps exactly the last minute across many samples', () => {
+  let now = 0;
+  const r = new LatencyRecorder(() => now);
+  // 10 samples per second for 3 minutes: the arrays grow, then drop and reuse expired room.
+  for (let i = 0; i < 1800; i++) {
+    now = i * 100;
+    r.record('GET /y', i % 7, i % 100 === 0);
+  }
+  // now = 179,900 ms: the window holds the samples taken at 119,900 ms and later.
+  const inWindow = Array.from({ length: 1800 }, (_, i) => i).filter((i) => i * 100 >= now - 60_000);
+  const done = inWindow.filter((i) => i % 100 !== 0).map((i) => i % 7);
+  const rep = r.report(60, 1)['GET /y'];
+  assert.equal(rep.CompletedRequests, done.length);
+  assert.equal(rep.TimeoutRequests, inWindow.length - done.length);
+  assert.equal(rep.AverageLatency, done.reduce((a, b) => a + b, 0) / done.length);
+  assert.deepEqual([rep.MinLatency, rep.MaxLatency, rep.LatencyPercentile], [0, 6, [6]]);
+  const last10 = r.report(10)['GET /y'];
+  assert.equal(last10.CompletedRequests + last10.TimeoutRequests, 101);
 });
 
 test('a malformed percent-escape in the path is REST-30000 in the envelope', async () => {

@@ -1,14 +1,57 @@
 /**
  * Per-endpoint latency recorder behind GET /statistics: keeps each request of the last minute
- * (TigerGraph's window is at most 60 s) keyed by `<METHOD> <path pattern>`.
+ * (TigerGraph's window is at most 60 s) keyed by `<METHOD> <path pattern>`, in typed arrays (see
+ * Series).
  */
 
 const WINDOW_MS = 60_000;
 
-interface Sample {
-  at: number;
-  ms: number;
-  timedOut: boolean;
+/**
+ * The samples of one endpoint in arrival order, as parallel typed arrays between `head` and
+ * `tail`: recording one allocates nothing (no object per request for the GC to carry through the
+ * minute it is kept), and dropping expired samples moves `head` instead of shifting the arrays.
+ */
+class Series {
+  at = new Float64Array(256);
+  ms = new Float64Array(256);
+  timedOut = new Uint8Array(256);
+  head = 0;
+  tail = 0;
+
+  push(at: number, ms: number, timedOut: boolean): void {
+    if (this.tail === this.at.length) this.makeRoom();
+    this.at[this.tail] = at;
+    this.ms[this.tail] = ms;
+    this.timedOut[this.tail] = timedOut ? 1 : 0;
+    this.tail++;
+  }
+
+  /** Drops the samples taken before `since`. */
+  prune(since: number): void {
+    while (this.head < this.tail && this.at[this.head] < since) this.head++;
+    if (this.head === this.tail) this.head = this.tail = 0;
+  }
+
+  /** Moves the live samples to the front when half the arrays are dropped ones, else doubles them. */
+  private makeRoom(): void {
+    const live = this.tail - this.head;
+    if (this.head >= live) {
+      this.at.copyWithin(0, this.head, this.tail);
+      this.ms.copyWithin(0, this.head, this.tail);
+      this.timedOut.copyWithin(0, this.head, this.tail);
+    } else {
+      const grow = <T extends Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+        const b = make(a.length * 2);
+        b.set(a.subarray(this.head, this.tail));
+        return b;
+      };
+      this.at = grow(this.at, (n) => new Float64Array(n));
+      this.ms = grow(this.ms, (n) => new Float64Array(n));
+      this.timedOut = grow(this.timedOut, (n) => new Uint8Array(n));
+    }
+    this.head = 0;
+    this.tail = live;
+  }
 }
 
 export interface EndpointStatistics {
@@ -22,16 +65,16 @@ export interface EndpointStatistics {
 }
 
 export class LatencyRecorder {
-  private readonly samples = new Map<string, Sample[]>();
+  private readonly samples = new Map<string, Series>();
 
   constructor(private readonly clock: () => number = Date.now) {}
 
   record(endpoint: string, ms: number, timedOut = false): void {
     const now = this.clock();
-    let list = this.samples.get(endpoint);
-    if (!list) this.samples.set(endpoint, (list = []));
-    list.push({ at: now, ms, timedOut });
-    if (list.length > 1024 && list[0].at < now - WINDOW_MS) this.prune(list, now);
+    let series = this.samples.get(endpoint);
+    if (!series) this.samples.set(endpoint, (series = new Series()));
+    series.prune(now - WINDOW_MS);
+    series.push(now, ms, timedOut);
   }
 
   /** Statistics of the last `seconds` (1..60) seconds, `segments` percentile buckets (1..100). */
@@ -39,11 +82,16 @@ export class LatencyRecorder {
     const now = this.clock();
     const since = now - seconds * 1000;
     const out: Record<string, EndpointStatistics> = {};
-    for (const [endpoint, list] of this.samples) {
-      this.prune(list, now);
-      const recent = list.filter((s) => s.at >= since);
-      if (recent.length === 0) continue;
-      const done = recent.filter((s) => !s.timedOut).map((s) => s.ms);
+    for (const [endpoint, series] of this.samples) {
+      series.prune(now - WINDOW_MS);
+      const done: number[] = [];
+      let recent = 0;
+      for (let i = series.head; i < series.tail; i++) {
+        if (series.at[i] < since) continue;
+        recent++;
+        if (series.timedOut[i] === 0) done.push(series.ms[i]);
+      }
+      if (recent === 0) continue;
       done.sort((a, b) => a - b);
       const sum = done.reduce((a, b) => a + b, 0);
       const percentile: number[] = [];
@@ -55,7 +103,7 @@ export class LatencyRecorder {
       out[endpoint] = {
         CompletedRequests: done.length,
         QPS: done.length / seconds,
-        TimeoutRequests: recent.length - done.length,
+        TimeoutRequests: recent - done.length,
         AverageLatency: done.length === 0 ? 0 : sum / done.length,
         MaxLatency: done.length === 0 ? 0 : done[done.length - 1],
         MinLatency: done.length === 0 ? 0 : done[0],
@@ -63,11 +111,5 @@ export class LatencyRecorder {
       };
     }
     return out;
-  }
-
-  private prune(list: Sample[], now: number): void {
-    let i = 0;
-    while (i < list.length && list[i].at < now - WINDOW_MS) i++;
-    if (i > 0) list.splice(0, i);
   }
 }

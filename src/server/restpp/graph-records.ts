@@ -2,10 +2,10 @@
  * Vertex and edge records in TigerGraph's JSON form (spec §2.2): ids as strings, attribute values
  * in the JSON forms of §2.3 (DATETIME text, MAP/tuple objects, exact 64-bit integers).
  */
-import type { AttrType, Catalog } from '../../catalog/types.js';
+import type { AttrType, Catalog, VertexType } from '../../catalog/types.js';
 import { toJsonValue } from '../../catalog/json-value.js';
 import type { Value } from '../../catalog/value.js';
-import type { EdgeRecord, VertexRecord } from '../../engine/api.js';
+import type { EdgeRecord, ReadTx, VertexRecord } from '../../engine/api.js';
 import { stringifyJson, type JsonValue } from '../../util/json.js';
 import type { AttrTypes } from './graph-filter.js';
 
@@ -61,6 +61,38 @@ export function vertexJsonText(
     attrs += `${attrs === '' ? '' : ','}${JSON.stringify(name)}:${stringifyJson(value)}`;
   }
   return `{"v_id":${JSON.stringify(rec.v_id)},"v_type":${typeText},"attributes":{${attrs}}}`;
+}
+
+/**
+ * The texts `vertexJsonText(tx.vertex(vt.name, row, attrs), types, tx.catalog)` writes for each of
+ * `rows`, without a record object per row (the vertex list's hot path): the attributes' columns,
+ * keys and types are looked up once, in the order tx.vertex lists them (the primary id when it is
+ * an attribute, then the type's attributes; `attrs` selects, it does not reorder).
+ */
+export function vertexRowTexts(
+  tx: ReadTx,
+  vt: VertexType,
+  rows: readonly number[],
+  attrs: readonly string[] | undefined,
+  types: AttrTypes,
+): string[] {
+  const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
+  const fields: { prefix: string; type: AttrType; read: (row: number) => Value }[] = [];
+  const add = (name: string, read: (row: number) => Value): void => {
+    const prefix = `${fields.length === 0 ? '' : ','}${JSON.stringify(name)}:`;
+    fields.push({ prefix, type: types.get(name) ?? PLAIN, read });
+  };
+  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name)) {
+    add(vt.primaryId.name, (row) => tx.vertexIdValue(vt.name, row));
+  }
+  for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.column(vt.name, a.name).get);
+  const head = `,"v_type":${JSON.stringify(vt.name)},"attributes":{`;
+  const catalog = tx.catalog;
+  return rows.map((row) => {
+    let attrs = '';
+    for (const f of fields) attrs += f.prefix + stringifyJson(toJsonValue(f.read(row), f.type, catalog));
+    return `{"v_id":${JSON.stringify(tx.vertexId(vt.name, row))}${head}${attrs}}}`;
+  });
 }
 
 export function edgeJson(rec: EdgeRecord, types: AttrTypes, catalog: Catalog): EdgeJson {

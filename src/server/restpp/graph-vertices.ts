@@ -22,7 +22,7 @@ import {
   type FilterCondition,
   type SortKey,
 } from './graph-filter.js';
-import { vertexJsonText } from './graph-records.js';
+import { vertexJsonText, vertexRowTexts } from './graph-records.js';
 import { Deadline, graphOf, vertexTypeOf } from './graph-request.js';
 import { vertexAttrTypes } from './graph-schema.js';
 import type { ParamSpec } from './endpoint-registry.js';
@@ -167,11 +167,7 @@ export function listVertices(ctx: ServerContext, request: FastifyRequest): Envel
       return okEnvelope([{ v_type: vt.name, count: selectRows(tx, vt, sel, deadline, false).length }]);
     }
     const rows = selectRows(tx, vt, sel, deadline);
-    const typeText = JSON.stringify(vt.name);
-    const texts = rows.map((row) =>
-      vertexJsonText(tx.vertex(vt.name, row, attrs), sel.types, tx.catalog, typeText),
-    );
-    return okEnvelopeText(`[${texts.join(',')}]`);
+    return okEnvelopeText(`[${vertexRowTexts(tx, vt, rows, attrs, sel.types).join(',')}]`);
   });
 }
 

@@ -44,25 +44,33 @@ function orderByVariables(context: ValidationContext): ReturnType<ValidationRule
 
 export type Parsed = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
-/** A map that keeps its `capacity` most recently used entries. */
+/**
+ * A map that keeps about its `capacity` most recently used entries: an entry is moved to the newest
+ * end when it is used after drifting into the older half, so a hot entry costs one lookup per use
+ * (not a delete and a re-insert) and is never the next to go.
+ */
 export class Lru<V> {
-  private readonly map = new Map<string, V>();
+  private readonly map = new Map<string, { v: V; at: number }>();
+  /** Counts insertions and moves; `at` is an entry's count when it last went to the newest end. */
+  private clock = 0;
 
   constructor(private readonly capacity: number) {}
 
   get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    if (this.clock - e.at > this.capacity >> 1) {
       this.map.delete(key);
-      this.map.set(key, v);
+      e.at = ++this.clock;
+      this.map.set(key, e);
     }
-    return v;
+    return e.v;
   }
 
   set(key: string, v: V): void {
     this.map.delete(key);
     if (this.map.size >= this.capacity) this.map.delete(this.map.keys().next().value as string);
-    this.map.set(key, v);
+    this.map.set(key, { v, at: ++this.clock });
   }
 }
 

@@ -166,7 +166,11 @@ async function sourceRows(x: ExecState, source: RowSource): Promise<Uint32Array>
   const tx = x.tx;
   const type = source.vm.type.name;
   let rows: Uint32Array;
-  if (source.seek) {
+  if (source.seek?.length === 1) {
+    // A point lookup: no set to dedupe, nothing to sort.
+    const row = tx.lookup(type, source.seek[0] as ExternalId);
+    rows = row === undefined ? new Uint32Array(0) : Uint32Array.of(row);
+  } else if (source.seek) {
     const found = new Set<number>();
     for (const id of source.seek) {
       const row = tx.lookup(type, id as ExternalId);

@@ -97,9 +97,8 @@ export interface GraphEntry {
   problems: readonly GraphQLError[];
   documents: DocumentCache | undefined;
   whereExprs: WhereExprCache;
-  /** Prepared operations and their plans, by document, operation name and variables. */
+  /** Prepared operations (each with its plans), by document, operation name and variables. */
   prepared: Lru<Prepared>;
-  plans: Lru<Plan>;
 }
 
 /** An operation ready to plan (or the answer that refuses it). */
@@ -111,6 +110,8 @@ export interface Prepared {
   rawVariables: Record<string, unknown>;
   /** The key of its cache entries (none for long documents or variables). */
   key: string | undefined;
+  /** Its plans by the depth limit they were checked against (cached operations only). */
+  plans?: Map<number, Plan>;
 }
 
 /** A request prepared and planned over its snapshot, ready to execute. */
@@ -183,7 +184,6 @@ export class GraphQLService {
         built && problems.length === 0 ? new DocumentCache(built.schema, this.introspection) : undefined,
       whereExprs: new WhereExprCache(catalog, graph),
       prepared: new Lru(PLANS),
-      plans: new Lru(PLANS),
     };
     // Only graphs that exist are kept, so requests naming random graphs cannot grow the cache.
     if (built) this.graphs.set(graph, e);
@@ -283,8 +283,7 @@ export class GraphQLService {
   /** The plan of a prepared operation (cached), its depth checked against `limits`. */
   private compiled(p: Prepared, limits: GraphQLLimits): Plan {
     // A plan holds no snapshot: the same request reuses it (its depth was checked against maxDepth).
-    const key = p.key === undefined ? undefined : `${limits.maxDepth}\u0000${p.key}`;
-    let plan = key === undefined ? undefined : p.entry.plans.get(key);
+    let plan = p.plans?.get(limits.maxDepth);
     if (!plan) {
       plan = compilePlan({
         built: p.entry.built,
@@ -295,7 +294,7 @@ export class GraphQLService {
         whereExprs: p.entry.whereExprs,
         maxDepth: limits.maxDepth,
       });
-      if (key !== undefined) p.entry.plans.set(key, plan);
+      if (p.key !== undefined) (p.plans ??= new Map()).set(limits.maxDepth, plan);
     }
     return plan;
   }

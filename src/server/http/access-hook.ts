@@ -10,7 +10,7 @@
  * (`requireAccess`). Public rows read at most PUBLIC_BODY_LIMIT bytes of body.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preParsingHookHandler } from 'fastify';
 import type { AccessRule } from '../../auth/access-table.js';
 import type { Principal } from '../../auth/authorize.js';
 import { AuthError, forbidden } from '../../auth/errors.js';
@@ -159,7 +159,9 @@ export function installAccessHook(app: FastifyInstance, o: AccessHookOptions): v
     );
   });
 
-  app.addHook('preParsing', (request, reply, payload, done) => {
+  // Only routes that ask for no credentials get the body cap (a hook on every route would cost
+  // every request a call).
+  const capBody: preParsingHookHandler = (request, reply, payload, done) => {
     if (ruleOf(request)?.rule?.access.kind !== 'public') return done(null, payload);
     if (Number(request.headers['content-length'] ?? 0) > PUBLIC_BODY_LIMIT) {
       void reply.header('Connection', 'close');
@@ -168,6 +170,12 @@ export function installAccessHook(app: FastifyInstance, o: AccessHookOptions): v
     const capped = new BodyCap(reply);
     payload.on('error', (e) => capped.destroy(e));
     done(null, payload.pipe(capped));
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => routeRule(o.listener, m, route.url).rule?.access.kind === 'public')) return;
+    const own = route.preParsing;
+    route.preParsing = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), capBody];
   });
 }
 

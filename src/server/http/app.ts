@@ -21,7 +21,7 @@ import { DEFAULT_BODY_LIMIT, installRawBodyParser } from './body.js';
 import { installBrowserGuard, type BrowserPolicy } from './browser-guard.js';
 import { endpointNotFound, errorEnvelope, httpStatusForCode, JsonText, RestError } from './envelope.js';
 import type { LatencyRecorder } from './latency.js';
-import { installResponseLimit } from './limits.js';
+import { checkLimitHeaders, installResponseLimit } from './limits.js';
 import { parseQueryString, QueryParams } from './querystring.js';
 import { redactUrl } from './redact.js';
 import { nextRequestId } from './request-id.js';
@@ -102,8 +102,14 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
   app.addHook('preClose', async () => {
     closing = true;
   });
-  // Hooks on every request are callback hooks: an async hook costs a promise and a microtask turn.
-  app.addHook('onRequest', (_request, reply, done) => {
+  // Hooks on every request are callback hooks (an async hook costs a promise and a microtask turn),
+  // and as few as possible: this one checks the limit headers, then whether the server is closing.
+  app.addHook('onRequest', (request, reply, done) => {
+    try {
+      checkLimitHeaders(request);
+    } catch (e) {
+      return done(e as Error);
+    }
     if (!closing) return done();
     void reply.header('Connection', 'close');
     done(new RestError('SYS-0001', 'The server is shutting down.'));

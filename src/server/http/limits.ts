@@ -48,15 +48,18 @@ function size(bytes: number): string {
   return `${Number.isInteger(mb) ? mb : mb.toFixed(1)}MB`;
 }
 
+/**
+ * Refuses malformed `RESPONSE-LIMIT` and `GSQL-TIMEOUT` headers (REST-30001); the listener calls it
+ * when a request arrives, before the route runs, so onSend never meets one.
+ */
+export function checkLimitHeaders(request: FastifyRequest): void {
+  responseLimit(request);
+  requestTimeoutMs(request);
+}
+
 /** Replaces a JSON answer larger than RESPONSE-LIMIT by the REST-4000 error TigerGraph gives. */
 export function installResponseLimit(app: FastifyInstance): void {
-  // Malformed limit headers are refused before the route runs, so onSend never meets one.
-  // Callback hooks (no promise per request); a throw inside one is the framework's error path too.
-  app.addHook('onRequest', (request, _reply, done) => {
-    responseLimit(request);
-    requestTimeoutMs(request);
-    done();
-  });
+  // A callback hook (no promise per request).
   app.addHook('onSend', (request, reply, payload, done) => {
     if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
     if (reply.statusCode >= 400) return done(null, payload);

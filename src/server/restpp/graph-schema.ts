@@ -89,10 +89,16 @@ export function edgeLeaves(et: ResolvedEdgeType, src: string): boolean {
 }
 
 /** Attribute name → type of a vertex type (the primary id too when it is an attribute). */
+/** Per vertex type object (catalogs are replaced, never changed in place): built once, read per request. */
+const vertexAttrTypesOf = new WeakMap<VertexType, AttrTypes>();
+
 export function vertexAttrTypes(vt: VertexType): AttrTypes {
-  const m = new Map<string, AttrType>();
-  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute) m.set(vt.primaryId.name, vt.primaryId.type);
-  for (const a of vt.attributes) m.set(a.name, a.type);
+  let m = vertexAttrTypesOf.get(vt);
+  if (m) return m;
+  const built = new Map<string, AttrType>();
+  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute) built.set(vt.primaryId.name, vt.primaryId.type);
+  for (const a of vt.attributes) built.set(a.name, a.type);
+  vertexAttrTypesOf.set(vt, (m = built));
   return m;
 }
 

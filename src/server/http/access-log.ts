@@ -8,11 +8,11 @@ import type { Logger } from '../../util/logger.js';
 import { redactUrl } from './redact.js';
 
 export function installAccessLog(app: FastifyInstance, logger: Logger): void {
+  // Below the log's level (fixed at start, e.g. --log-level warn) no hook runs at all.
+  if (logger.enabled?.('info') === false) return;
   // Its fields hold no credential (the url is masked here), so the line skips field redaction.
   const log = logger.unredacted?.() ?? logger;
   app.addHook('onResponse', (request, reply, done) => {
-    // Below the log's level (e.g. --log-level warn) nothing is built.
-    if (log.enabled?.('info') === false) return done();
     log.info(
       {
         reqId: request.id,

@@ -10,6 +10,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type onResponseHookHandler,
 } from 'fastify';
 import { AuthError } from '../../auth/errors.js';
 import { stringifyJson } from '../../util/json.js';
@@ -138,10 +139,16 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
 
   if (options.recorder) {
     const recorder = options.recorder;
-    app.addHook('onResponse', (request, reply, done) => {
-      const endpoint = request.routeOptions.config.endpoint;
-      if (endpoint) recorder.record(endpoint, reply.elapsedTime, reply.statusCode === 408);
-      done();
+    // A hook of each route with an endpoint key, which it holds: nothing to look up per request.
+    app.addHook('onRoute', (route) => {
+      const endpoint = route.config?.endpoint;
+      if (!endpoint) return;
+      const record: onResponseHookHandler = (_request, reply, done) => {
+        recorder.record(endpoint, reply.elapsedTime, reply.statusCode === 408);
+        done();
+      };
+      const own = route.onResponse;
+      route.onResponse = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), record];
     });
   }
   return app;

@@ -12,8 +12,9 @@ import {
   type UpsertEdgeOptions,
   type WriteTx,
 } from '../engine/api.js';
+import { packValue, unpackValue, type PackedValue } from '../store/mirror.js';
 import type { IdSegment } from './edge-lines.js';
-import type { ObjectStatistics } from './statistics.js';
+import type { LoadStatistics, ObjectKind, ObjectStatistics } from './statistics.js';
 
 export type AttrMap = Record<string, AttrUpdate>;
 
@@ -40,6 +41,30 @@ export interface BatchSink {
     stats: ObjectStatistics,
   ): void;
 }
+
+/**
+ * A batch's operations as they cross threads (a parse worker to the committing thread): types by
+ * index into `names`, counters by index into `counters`, attribute values that are not primitives
+ * encoded (`packed` marks the operations that hold any).
+ */
+export interface BatchImage {
+  size: number;
+  kinds: Uint8Array;
+  types: Uint16Array;
+  fromTypes: Uint16Array;
+  toTypes: Uint16Array;
+  names: string[];
+  fromIds: ExternalId[];
+  toIds: ExternalId[];
+  attrs: (AttrMap | PackedAttrMap | null)[];
+  packed: Uint8Array;
+  stats: Uint16Array;
+  counters: [ObjectKind, string][];
+  /** The segments of the EdgeIds operations, in order. */
+  segments: IdSegment[];
+}
+
+type PackedAttrMap = Record<string, { value: PackedValue; op: AttrUpdate['op'] }>;
 
 const enum Kind {
   Vertex,
@@ -142,6 +167,90 @@ export class Batch implements BatchSink {
     this.weight += seg.n - 1;
   }
 
+  /**
+   * The operations as a BatchImage (segment buffers listed in `transfer`), with the counters they
+   * count into named by kind and type as in `stats`.
+   */
+  image(stats: LoadStatistics, transfer: ArrayBuffer[]): BatchImage {
+    const n = this.size;
+    const names: string[] = [];
+    const nameIndex = new Map<string, number>();
+    const name = (t: string): number => {
+      let i = nameIndex.get(t);
+      if (i === undefined) nameIndex.set(t, (i = names.push(t) - 1));
+      return i;
+    };
+    const counters: [ObjectKind, string][] = [];
+    const counterIndex = new Map<ObjectStatistics, number>();
+    for (const [kind, o] of stats.entries()) counterIndex.set(o, counters.push([kind, o.typeName]) - 1);
+    const img: BatchImage = {
+      size: n,
+      kinds: Uint8Array.from(this.kinds.slice(0, n)),
+      types: new Uint16Array(n),
+      fromTypes: new Uint16Array(n),
+      toTypes: new Uint16Array(n),
+      names,
+      fromIds: this.fromIds.slice(0, n),
+      toIds: this.toIds.slice(0, n),
+      attrs: new Array<AttrMap | PackedAttrMap | null>(n),
+      packed: new Uint8Array(n),
+      stats: new Uint16Array(n),
+      counters,
+      segments: [],
+    };
+    for (let i = 0; i < n; i++) {
+      img.types[i] = name(this.types[i]);
+      img.fromTypes[i] = name(this.fromTypes[i]);
+      img.toTypes[i] = name(this.toTypes[i]);
+      img.stats[i] = counterIndex.get(this.stats[i]) as number;
+      const a = this.attrs[i];
+      // An empty map crosses as null (most edges have no attributes).
+      if (a === null || isEmpty(a)) img.attrs[i] = null;
+      else if (hasObjectValue(a)) {
+        img.attrs[i] = packAttrs(a);
+        img.packed[i] = 1;
+      } else img.attrs[i] = a;
+      const seg = this.segments[i];
+      if (this.kinds[i] === Kind.EdgeIds && seg) {
+        img.segments.push(seg);
+        transfer.push(seg.from.buffer as ArrayBuffer, seg.to.buffer as ArrayBuffer);
+        this.segments[i] = null;
+      }
+    }
+    return img;
+  }
+
+  /** Appends the operations of an image, counting into `stats` (the same kinds and types). */
+  append(img: BatchImage, stats: LoadStatistics): void {
+    const counters = img.counters.map(([kind, typeName]) => stats.object(kind, typeName));
+    const { names } = img;
+    let seg = 0;
+    for (let i = 0; i < img.size; i++) {
+      const kind = img.kinds[i] as Kind;
+      const s = counters[img.stats[i]];
+      const type = names[img.types[i]];
+      if (kind === Kind.EdgeIds) {
+        this.upsertEdgeIds(type, names[img.fromTypes[i]], names[img.toTypes[i]], img.segments[seg++], s);
+        continue;
+      }
+      const a = img.attrs[i];
+      const attrs =
+        img.packed[i] === 1
+          ? unpackAttrs(a as PackedAttrMap)
+          : ((a as AttrMap | null) ?? (kind === Kind.Edge ? null : {}));
+      this.push(
+        kind,
+        type,
+        names[img.fromTypes[i]],
+        img.fromIds[i],
+        names[img.toTypes[i]],
+        img.toIds[i],
+        attrs,
+        s,
+      );
+    }
+  }
+
   /** The end of the run of edge upserts like the one at `start` (same types, same counters). */
   private runEnd(start: number): number {
     const { kinds, types, fromTypes, toTypes, stats } = this;
@@ -204,6 +313,31 @@ export class Batch implements BatchSink {
       }
     }
   }
+}
+
+function isEmpty(a: AttrMap): boolean {
+  for (const _k in a) return false;
+  return true;
+}
+
+function hasObjectValue(a: AttrMap): boolean {
+  for (const k in a) {
+    const v = a[k].value;
+    if (v !== null && typeof v === 'object') return true;
+  }
+  return false;
+}
+
+function packAttrs(a: AttrMap): PackedAttrMap {
+  const out: PackedAttrMap = {};
+  for (const k in a) out[k] = { value: packValue(a[k].value), op: a[k].op };
+  return out;
+}
+
+function unpackAttrs(a: PackedAttrMap): AttrMap {
+  const out: AttrMap = {};
+  for (const k in a) out[k] = { value: unpackValue(a[k].value), op: a[k].op };
+  return out;
 }
 
 /** Applies one run of edge upserts, counting what happened to its edges. */

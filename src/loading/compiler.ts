@@ -81,6 +81,8 @@ export interface IntEdgeShape {
 export interface CompiledJob {
   name: string;
   graph: string;
+  /** The stored text it was compiled from (parse workers compile it again), when known. */
+  source?: { text: string; graph: string };
   filenames: FilenameDef[];
   inputs: InputPlan[];
 }

@@ -58,7 +58,7 @@ export interface StartOptions {
   roots: readonly FileRoot[];
   user?: string;
   /** Loader options for every attempt. */
-  load?: Pick<RunFilesOptions, 'batchSize' | 'edgeWorker' | 'readBytes'>;
+  load?: Pick<RunFilesOptions, 'batchSize' | 'edgeWorker' | 'readBytes' | 'parallelMinBytes'>;
 }
 
 /** At most this many runs that have ended are remembered (the oldest are forgotten first). */
@@ -113,7 +113,7 @@ export class LoadingJobRun {
   /** Statistics of every file together. */
   totals(): LoadStatistics {
     const all = new LoadStatistics();
-    for (const t of this.tasks) addInto(all, t.stats);
+    for (const t of this.tasks) all.add(t.stats);
     return all;
   }
 
@@ -195,9 +195,15 @@ export class LoadingJobRun {
     const from = task.committed.bytes;
     // Lines before `from` are committed: continue from there with their statistics.
     task.stats = task.committed.clone();
+    const load = {
+      ...this.options.load,
+      threads: this.runs.threads,
+      sizeHint: task.size - from,
+      source: job.source,
+    };
     let chunks;
     if (from === 0) {
-      chunks = await chunksOf(plan, task.path, this.options.load ?? {});
+      chunks = await chunksOf(plan, task.path, load);
     } else {
       const header = plan.format.header && !plan.format.json ? await headerLine(task.path, plan) : undefined;
       // The header line is read again (for its column names) but is not part of the progress.
@@ -207,7 +213,7 @@ export class LoadingJobRun {
     const started = this.runs.clock();
     try {
       await loadInput(db, plan, chunks, {
-        ...this.options.load,
+        ...load,
         stats: task.stats,
         signal: this.controller.signal,
         onCommitted: (s) => (task.committed = s),
@@ -222,28 +228,6 @@ function planOf(job: CompiledJob, key: string): InputPlan {
   const plan = job.inputs.find((i) => i.key === key && i.used);
   if (!plan) throw new LoadingJobError(`The loading job "${job.name}" no longer reads "${key}".`);
   return plan;
-}
-
-function addInto(all: LoadStatistics, s: LoadStatistics): void {
-  all.validLine += s.validLine;
-  all.rejectLine += s.rejectLine;
-  all.failedConditionLine += s.failedConditionLine;
-  all.notEnoughToken += s.notEnoughToken;
-  all.invalidJson += s.invalidJson;
-  all.oversizeToken += s.oversizeToken;
-  all.bytes += s.bytes;
-  const json = s.toJSON();
-  for (const kind of ['vertex', 'edge', 'deleteVertex', 'deleteEdge'] as const) {
-    for (const o of json[kind]) {
-      const into = all.object(kind, o.typeName);
-      into.validObject += o.validObject;
-      into.noIdFound += o.noIdFound;
-      into.invalidAttribute += o.invalidAttribute;
-      into.invalidPrimaryId += o.invalidPrimaryId;
-      into.invalidSecondaryId += o.invalidSecondaryId;
-      into.incorrectFixedBinaryLength += o.incorrectFixedBinaryLength;
-    }
-  }
 }
 
 /** The first line of a file, end of line included (a resumed run reads its column names again). */
@@ -280,6 +264,8 @@ export class LoadingJobRuns {
   logger: Logger = silentLogger;
   /** Milliseconds now (tests make time explicit). */
   clock: () => number = Date.now;
+  /** Threads that parse loading input (the server's `--threads`; 1 parses on the event loop). */
+  threads = 1;
   private readonly runs = new Map<string, LoadingJobRun>();
 
   static for(db: object): LoadingJobRuns {

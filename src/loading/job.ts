@@ -5,12 +5,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileRootError, resolveReadable, type FileRoot } from '../auth/file-roots.js';
-import type { LoadingJobAst } from '../gsql/ast-loading.js';
-import { tokenize } from '../gsql/lexer.js';
-import { Parser } from '../gsql/parser-core.js';
-import { parseCreateLoadingJob } from '../gsql/parser-loading.js';
 import { compileLoadingJob, type CompiledJob, type InputPlan } from './compiler.js';
 import { LoadingJobError } from './expressions.js';
+import { parseLoadingJob } from './job-text.js';
+
+export { parseLoadingJob };
 import { decodeSpecial } from './format.js';
 import { edgeFileItems, WORKER_MIN_BYTES, workerFormat } from './edge-file-reader.js';
 import type { IdSegment } from './edge-lines.js';
@@ -25,21 +24,15 @@ import {
   type LoadingDatabase,
   type RunOptions,
 } from './runner.js';
+import { parallelLoad } from './load-options.js';
 import { LoadStatistics } from './statistics.js';
-
-/** Parses the text of one `CREATE LOADING JOB` statement. */
-export function parseLoadingJob(text: string): LoadingJobAst {
-  const p = new Parser(text, tokenize(text));
-  const ast = parseCreateLoadingJob(p);
-  p.acceptPunct(';');
-  if (p.peek().kind !== 'eof') p.fail('the end of the loading job');
-  return ast;
-}
 
 /** Parses and compiles a stored job for the catalog as it is now. */
 export function prepareJob(text: string, graph: string, db: Pick<LoadingDatabase, 'catalog'>): CompiledJob {
   const ast = parseLoadingJob(text);
-  return compileLoadingJob(ast, ast.graph ?? graph, { catalog: db.catalog });
+  const job = compileLoadingJob(ast, ast.graph ?? graph, { catalog: db.catalog });
+  job.source = { text, graph };
+  return job;
 }
 
 export interface FileResult {
@@ -141,31 +134,47 @@ export async function runJobOnFiles(
   for (const { plan, path } of await planFiles(job, opts.roots, opts.paths)) {
     opts.onFile?.(plan.key, path);
     const started = Date.now();
-    const stats = await loadInput(db, plan, await chunksOf(plan, path, opts), opts);
+    const sized = { ...opts, source: job.source, sizeHint: await sizeOf(path) };
+    const stats = await loadInput(db, plan, await chunksOf(plan, path, sized), sized);
     results.push({ key: plan.key, path, stats, elapsedMs: Date.now() - started });
   }
   return results;
 }
 
-/** The file's bytes, or its lines split on a worker thread when the input allows it and it pays. */
+/** A file's size, or 0 when it cannot be read (reading it then reports why). */
+export function sizeOf(file: string): Promise<number> {
+  return stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+}
+
+/**
+ * The file's bytes, or its lines split on a worker thread when the input allows it and it pays
+ * (a load on parse workers splits them there: parallel-runner.ts).
+ */
 export async function chunksOf(
   plan: InputPlan,
   file: string,
   opts: Pick<
     RunFilesOptions,
-    'format' | 'edgeWorker' | 'maxTokenBytes' | 'maxLineBytes' | 'batchSize' | 'readBytes'
+    | 'format'
+    | 'edgeWorker'
+    | 'maxTokenBytes'
+    | 'maxLineBytes'
+    | 'batchSize'
+    | 'readBytes'
+    | 'threads'
+    | 'sizeHint'
+    | 'parallelMinBytes'
+    | 'source'
   >,
 ): Promise<AsyncIterable<Buffer | IdSegment>> {
   const format = { ...plan.format, ...opts.format };
-  if (plan.intEdge === undefined || !workerFormat(format) || opts.edgeWorker === false)
+  if (plan.intEdge === undefined || !workerFormat(format) || opts.edgeWorker === false || parallelLoad(opts))
     return fileChunks(file, 0, opts.readBytes);
-  if (opts.edgeWorker === undefined) {
-    const size = await stat(file).then(
-      (s) => s.size,
-      () => 0,
-    );
-    if (size < WORKER_MIN_BYTES) return fileChunks(file, 0, opts.readBytes);
-  }
+  if (opts.edgeWorker === undefined && (await sizeOf(file)) < WORKER_MIN_BYTES)
+    return fileChunks(file, 0, opts.readBytes);
   return edgeFileItems(file, plan.intEdge, format, {
     needed: plan.needs.maxPosition,
     maxTokenBytes: opts.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES,
@@ -207,7 +216,7 @@ export async function runJobOnData(
   data: Buffer,
   opts: DataOptions = {},
 ): Promise<LoadStatistics> {
-  return runJobOnChunks(db, job, filename, bufferChunks(data), opts);
+  return runJobOnChunks(db, job, filename, bufferChunks(data), { sizeHint: data.length, ...opts });
 }
 
 /**
@@ -236,7 +245,7 @@ function runJobOnChunks(
   const format: RunOptions['format'] = {};
   if (opts.sep !== undefined && opts.sep !== '') format.separator = decodeSpecial(opts.sep, 'SEPARATOR');
   if (opts.eol !== undefined && opts.eol !== '') format.eol = decodeSpecial(opts.eol, 'EOL');
-  return loadInput(db, plan, chunks, { ...opts, format });
+  return loadInput(db, plan, chunks, { source: job.source, ...opts, format });
 }
 
 /** Socket-sized pieces joined into blocks of at least CHUNK_BYTES (the last one shorter). */

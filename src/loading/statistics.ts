@@ -35,6 +35,24 @@ export interface StatisticsJson {
   deleteEdge: ObjectStatistics[];
 }
 
+const OBJECT_COUNTERS = [
+  'validObject',
+  'noIdFound',
+  'invalidAttribute',
+  'invalidPrimaryId',
+  'invalidSecondaryId',
+  'incorrectFixedBinaryLength',
+] as const;
+
+const EMPTY_OBJECT: Omit<ObjectStatistics, 'typeName'> = {
+  validObject: 0,
+  noIdFound: 0,
+  invalidAttribute: 0,
+  invalidPrimaryId: 0,
+  invalidSecondaryId: 0,
+  incorrectFixedBinaryLength: 0,
+};
+
 export class LoadStatistics {
   validLine = 0;
   rejectLine = 0;
@@ -84,6 +102,41 @@ export class LoadStatistics {
       m.set(typeName, s);
     }
     return s;
+  }
+
+  /** Every target type's counters with their kind, in declaration order. */
+  *entries(): Iterable<[ObjectKind, ObjectStatistics]> {
+    for (const kind of Object.keys(this.objects) as ObjectKind[])
+      for (const o of this.objects[kind].values()) yield [kind, o];
+  }
+
+  /** Adds another set's counts (and bytes) to these. */
+  add(s: LoadStatistics | (StatisticsJson & { bytes: number })): void {
+    this.validLine += s.validLine;
+    this.rejectLine += s.rejectLine;
+    this.failedConditionLine += s.failedConditionLine;
+    this.notEnoughToken += s.notEnoughToken;
+    this.invalidJson += s.invalidJson;
+    this.oversizeToken += s.oversizeToken;
+    this.bytes += s.bytes;
+    const json = s instanceof LoadStatistics ? s.toJSON() : s;
+    for (const kind of Object.keys(this.objects) as ObjectKind[]) {
+      for (const o of json[kind]) {
+        const into = this.object(kind, o.typeName);
+        for (const k of OBJECT_COUNTERS) into[k] += o[k];
+      }
+    }
+  }
+
+  /** Adds what the object counters gained from `before` to `after` (two states of another set). */
+  addObjectCounts(before: StatisticsJson, after: StatisticsJson): void {
+    for (const kind of Object.keys(this.objects) as ObjectKind[]) {
+      for (const o of after[kind]) {
+        const b = before[kind].find((x) => x.typeName === o.typeName) ?? EMPTY_OBJECT;
+        const into = this.object(kind, o.typeName);
+        for (const k of OBJECT_COUNTERS) into[k] += o[k] - b[k];
+      }
+    }
   }
 
   /** Lines read in total (every line lands in one counter). */

@@ -292,8 +292,59 @@ export class CsvTokenizer {
   }
 }
 
-function matchAt(buf: Buffer, at: number, pat: Uint8Array): boolean {
+function matchAt(buf: Uint8Array, at: number, pat: Uint8Array): boolean {
   if (at + pat.length > buf.length) return false;
   for (let k = 1; k < pat.length; k++) if (buf[at + k] !== pat[k]) return false;
   return true;
+}
+
+/**
+ * Where the line starting at `pos` ends (the offset after its end of line), or -1 when buf holds
+ * only part of it. Finds the same ends as CsvTokenizer.scan, quoting included, without recording
+ * tokens: the parallel loader (line-chunks.ts) cuts its pieces there.
+ */
+export function lineEnd(
+  buf: Uint8Array,
+  pos: number,
+  format: Pick<FileFormat, 'separator' | 'eol' | 'quote'>,
+): number {
+  const end = buf.length;
+  const sep = format.separator;
+  const eol = format.eol;
+  const q = format.quote;
+  if (q === 0 && sep.length === 1 && eol.length === 1) {
+    const at = buf.indexOf(eol[0], pos);
+    return at < 0 ? -1 : at + 1;
+  }
+  let i = pos;
+  for (;;) {
+    // At the start of a token: a quoted token runs to its closing quote.
+    if (q !== 0 && i < end && buf[i] === q) {
+      let j = i + 1;
+      for (;;) {
+        if (j >= end) return -1;
+        if (buf[j] === q) {
+          if (j + 1 < end && buf[j + 1] === q) {
+            j += 2;
+            continue;
+          }
+          if (j + 1 >= end) return -1;
+          break;
+        }
+        j++;
+      }
+      i = j + 1;
+    }
+    for (;;) {
+      if (i >= end) return -1;
+      const c = buf[i];
+      if (c === sep[0] && matchAt(buf, i, sep)) {
+        i += sep.length;
+        break;
+      }
+      if (c === eol[0] && matchAt(buf, i, eol)) return i + eol.length;
+      if (c === eol[0] && eol.length > 1 && i + eol.length > end) return -1;
+      i++;
+    }
+  }
 }

@@ -226,6 +226,7 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
     const importDirs = opts.importDirs?.length ? opts.importDirs : [defaultImportDir(db.dataDir)];
     if (!opts.importDirs?.length) ensureImportDir(db.dataDir);
     LoadingJobRuns.for(db).logger = logger;
+    LoadingJobRuns.for(db).threads = threads;
     allowUdfPut(db, opts.allowUdfPut ?? false);
     const recorder = new LatencyRecorder();
     const endpoints = new EndpointRegistry();

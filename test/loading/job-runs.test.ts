@@ -34,8 +34,10 @@ function hooked(t: TestDb, afterCommit: (n: number) => void): LoadingDatabase {
       return t.db.catalog;
     },
     async write<T>(fn: (tx: WriteTx) => T): Promise<T> {
+      // Numbered before the await: two commits may be in flight at once.
+      const n = ++commits;
       const r = await t.db.write(fn);
-      afterCommit(++commits);
+      afterCommit(n);
       return r;
     },
   };

@@ -13,6 +13,7 @@ import { GsqlSyntaxError } from '../../gsql/lexer.js';
 import { LoadingJobError } from '../../loading/expressions.js';
 import { LoadingOptionError } from '../../loading/format.js';
 import { prepareJob, runJobOnData, runJobOnStream, type DataOptions } from '../../loading/job.js';
+import { LoadingJobRuns } from '../../loading/job-runs.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { streamedBody } from '../http/body.js';
@@ -72,7 +73,10 @@ async function runDdl(ctx: ServerContext, request: FastifyRequest): Promise<Enve
   const timer = ms === undefined ? undefined : setTimeout(() => abort.abort(), ms);
   try {
     const job = prepareJob(stored.text, graph, ctx.db);
-    const opts: DataOptions = { signal: abort.signal };
+    // Parsed on workers at the server's --threads when the body is large (loading/parallel-runner.ts).
+    const opts: DataOptions = { signal: abort.signal, threads: LoadingJobRuns.for(ctx.db).threads };
+    const length = Number(request.headers['content-length']);
+    if (Number.isSafeInteger(length)) opts.sizeHint = length;
     const sep = q.get('sep');
     const eol = q.get('eol');
     if (sep !== undefined) opts.sep = sep;

@@ -1,0 +1,74 @@
+/**
+ * What a load is given: the database it writes to, and the options of one run (limits, format
+ * overrides, progress and commit callbacks, threads).
+ */
+import type { Catalog } from '../catalog/types.js';
+import type { WriteTx } from '../engine/api.js';
+import type { FileFormat } from './format.js';
+import type { LoadStatistics } from './statistics.js';
+
+/** What loading needs from the Database. */
+export interface LoadingDatabase {
+  readonly catalog: Catalog;
+  write<T>(fn: (tx: WriteTx) => T): Promise<T>;
+  /** Merges what a load wrote into the read-optimised base (Database.mergeFresh); never rejects. */
+  mergeFresh?(): Promise<void>;
+}
+
+export interface RunOptions {
+  /** Operations per write transaction (default 65 536). */
+  batchSize?: number;
+  /** Lines longer than this are counted as oversizeToken and skipped (default 64 MiB). */
+  maxLineBytes?: number;
+  /** A token longer than this makes its line an oversizeToken line (default 16 MiB). */
+  maxTokenBytes?: number;
+  /** Overrides of the job's format (POST /ddl `sep` and `eol`). */
+  format?: Partial<Pick<FileFormat, 'separator' | 'eol'>>;
+  /** Called after every chunk with the statistics so far. */
+  onProgress?: (stats: LoadStatistics) => void;
+  /** Stops the load between chunks (what is committed stays). */
+  signal?: AbortSignal;
+  /** Statistics to add to (several files of one variable share one set). */
+  stats?: LoadStatistics;
+  /**
+   * Called, in order, as each batch becomes durable, with the statistics of the input up to the end
+   * of the batch's last line (`bytes` is where a resumed load continues), and once more at the end.
+   */
+  onCommitted?: (stats: LoadStatistics) => void;
+  /**
+   * Threads that parse and convert lines (the server's `--threads`): 2 or more reads the input on
+   * parse workers (parallel-runner.ts) when it has at least `parallelMinBytes`; 1 (the default) or
+   * 0 reads it here.
+   */
+  threads?: number;
+  /** The input's size in bytes when known beforehand (a file's size, a body's Content-Length). */
+  sizeHint?: number;
+  /** The smallest input read on parse workers (default PARALLEL_MIN_BYTES; tests lower it). */
+  parallelMinBytes?: number;
+  /** Bytes of whole lines per piece handed to a parse worker (default CHUNK_BYTES; tests lower it). */
+  pieceBytes?: number;
+  /** The stored job's text and graph, which parse workers compile again (CompiledJob.source). */
+  source?: { text: string; graph: string };
+}
+
+/** Inputs smaller than this are read on the event loop: a worker round trip would cost more. */
+export const PARALLEL_MIN_BYTES = 4 << 20;
+
+/** Whether a load with these options reads its input on parse workers. */
+export function parallelLoad(
+  opts: RunOptions,
+): opts is RunOptions & { threads: number; source: { text: string; graph: string } } {
+  return (
+    opts.source !== undefined &&
+    (opts.threads ?? 1) >= 2 &&
+    (opts.sizeHint ?? 0) >= (opts.parallelMinBytes ?? PARALLEL_MIN_BYTES)
+  );
+}
+
+export const CHUNK_BYTES = 1 << 20;
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_MAX_TOKEN_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_BATCH_SIZE = 65536;
+
+/** The longest stretch a load runs without giving the event loop a turn. */
+export const YIELD_MS = 20;

@@ -1,16 +1,18 @@
 /**
  * Loading throughput: `ocelot bench loading [--scale 20] [--edge-factor 16] [--sync always|batch|none]
- * [--social 200000] [--ddl-mb 64] [--keep]`.
+ * [--social 200000] [--ddl-mb 64] [--threads 1,2] [--rounds 1] [--keep]`.
  *
  * 1. An RMAT graph (bench/generators/rmat.ts: 2^scale vertices, edge-factor·2^scale edges,
  *    tab-separated INT ids, TigerGraph's benchmark job `LOAD f TO EDGE e VALUES ($0, $1)`)
  *    loaded with RUN LOADING JOB, then again through POST /ddl in requests of --ddl-mb MB.
  * 2. A social-network-shaped graph with STRING ids and INT, DOUBLE, BOOL, DATETIME, STRING and
  *    SET<STRING> attributes (persons, posts, knows and likes edges) loaded with RUN LOADING JOB.
- * Reports lines/s, edges/s, MB/s and the process's memory after each load.
+ * Reports lines/s, edges/s, MB/s and the process's memory after each load. Every load runs at each
+ * of `--threads` parse threads (loading/parallel-runner.ts; 1 reads on the event loop), the counts
+ * alternating, `--rounds` times, and the median of each count is reported last.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SyncMode } from '../src/engine/api.js';
 import { Database } from '../src/engine/database.js';
@@ -27,11 +29,22 @@ interface Args {
   sync: SyncMode;
   social: number;
   ddlMb: number;
+  threads: number[];
+  rounds: number;
   keep: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { scale: 20, edgeFactor: 16, sync: 'always', social: 200_000, ddlMb: 64, keep: false };
+  const a: Args = {
+    scale: 20,
+    edgeFactor: 16,
+    sync: 'always',
+    social: 200_000,
+    ddlMb: 64,
+    threads: [1, 2],
+    rounds: 1,
+    keep: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = argv[i + 1];
@@ -41,6 +54,8 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--social') a.social = Number(v);
     else if (k === '--ddl-mb') a.ddlMb = Number(v);
     else if (k === '--sync') a.sync = v as SyncMode;
+    else if (k === '--threads') a.threads = v.split(',').map(Number);
+    else if (k === '--rounds') a.rounds = Number(v);
     else throw new Error(`unknown argument ${k}`);
     if (k !== '--keep') i++;
   }
@@ -67,16 +82,34 @@ function startCpu(): void {
   cpuMark = process.cpuUsage();
 }
 
+/** A measured load: what, and its rates. */
+interface Measure {
+  what: string;
+  threads: number;
+  linesPerS: number;
+  edgesPerS: number;
+}
+
+const measures: Measure[] = [];
+
 /**
  * Prints a load's throughput. CPU seconds are reported too: on a shared machine the wall clock
  * also counts other processes' time, the CPU time only this one's.
  */
-function report(what: string, lines: number, edges: number, bytes: number, ms: number): void {
+function report(
+  what: string,
+  threads: number,
+  lines: number,
+  edges: number,
+  bytes: number,
+  ms: number,
+): void {
   const s = ms / 1000;
   const c = process.cpuUsage(cpuMark);
   const cpu = (c.user + c.system) / 1e6;
+  measures.push({ what, threads, linesPerS: lines / s, edgesPerS: edges / s });
   console.log(
-    `${what}: ${lines.toLocaleString()} lines in ${s.toFixed(2)} s = ${Math.round(lines / s).toLocaleString()} lines/s, ` +
+    `${what}, ${threads} thread${threads > 1 ? 's' : ''}: ${lines.toLocaleString()} lines in ${s.toFixed(2)} s = ${Math.round(lines / s).toLocaleString()} lines/s, ` +
       `${Math.round(edges / s).toLocaleString()} edges/s, ${(bytes / 1048576 / s).toFixed(1)} MB/s; ` +
       `CPU ${cpu.toFixed(2)} s = ${Math.round(edges / cpu).toLocaleString()} edges per CPU-second (${mem()})`,
   );
@@ -88,57 +121,73 @@ async function gsql(db: Database, text: string): Promise<void> {
   if (code !== 0) throw new Error(out);
 }
 
-async function rmatScenario(a: Args, dir: string): Promise<void> {
-  const file = join(dir, 'rmat.tsv');
-  const edges = (1 << a.scale) * a.edgeFactor;
-  let t0 = Date.now();
-  const bytes = await writeRmat(file, a.scale, a.edgeFactor);
-  console.log(
-    `RMAT scale ${a.scale}: ${edges.toLocaleString()} edges, ${(bytes / 1048576).toFixed(0)} MB generated in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
-  );
-
-  const schema = `CREATE VERTEX MyNode (PRIMARY_ID id INT)
+const RMAT_SCHEMA = `CREATE VERTEX MyNode (PRIMARY_ID id INT)
 CREATE DIRECTED EDGE MyEdge (FROM MyNode, TO MyNode)
 CREATE GRAPH rmat (MyNode, MyEdge)
 CREATE LOADING JOB load_rmat FOR GRAPH rmat {
   DEFINE FILENAME f;
   LOAD f TO EDGE MyEdge VALUES ($0, $1) USING SEPARATOR="\\t";
 }`;
-  {
-    const db = await Database.open({ dataDir: join(dir, 'rmat-run'), sync: a.sync, rebuildIntervalMs: 0 });
-    await gsql(db, schema);
+
+interface Inputs {
+  rmat: string;
+  rmatBytes: number;
+  social?: SocialFiles;
+}
+
+/** A fresh database with a schema, in a directory of its own (removed by the caller's cleanup). */
+async function freshDb(a: Args, dir: string, name: string, schema: string): Promise<Database> {
+  await rm(join(dir, name), { recursive: true, force: true });
+  const db = await Database.open({ dataDir: join(dir, name), sync: a.sync, rebuildIntervalMs: 0 });
+  await gsql(db, schema);
+  return db;
+}
+
+async function rmatRun(a: Args, dir: string, input: Inputs, threads: number): Promise<void> {
+  const db = await freshDb(a, dir, 'rmat-run', RMAT_SCHEMA);
+  try {
     const stored = db.catalog.jobs.find((j) => j.name === 'load_rmat');
     if (!stored) throw new Error('job not stored');
     const job = prepareJob(stored.text, 'rmat', db);
-    t0 = Date.now();
+    const t0 = Date.now();
     startCpu();
-    const [res] = await runJobOnFiles(db, job, { roots: importRoots([dir]), paths: new Map([['f', file]]) });
+    const [res] = await runJobOnFiles(db, job, {
+      roots: importRoots([dir]),
+      paths: new Map([['f', input.rmat]]),
+      threads,
+    });
+    const edges = res.stats.toJSON().edge[0].validObject;
     report(
       `RUN LOADING JOB (sync ${a.sync})`,
+      threads,
       res.stats.validLine,
-      res.stats.toJSON().edge[0].validObject,
-      bytes,
+      edges,
+      input.rmatBytes,
       Date.now() - t0,
     );
+  } finally {
     await db.close();
   }
-  {
-    const db = await Database.open({ dataDir: join(dir, 'rmat-ddl'), sync: a.sync, rebuildIntervalMs: 0 });
-    await gsql(db, schema);
-    const servers = await startServers({
-      database: db,
-      restppPort: 0,
-      gsqlPort: 0,
-      adminPort: 0,
-      log: () => {},
-    });
+}
+
+async function rmatDdl(a: Args, dir: string, input: Inputs, threads: number): Promise<void> {
+  const db = await freshDb(a, dir, 'rmat-ddl', RMAT_SCHEMA);
+  const servers = await startServers({
+    database: db,
+    restppPort: 0,
+    gsqlPort: 0,
+    adminPort: 0,
+    threads,
+    log: () => {},
+  });
+  try {
     const { open } = await import('node:fs/promises');
-    const fh = await open(file, 'r');
+    const fh = await open(input.rmat, 'r');
     const chunk = Buffer.allocUnsafe(a.ddlMb * 1048576);
     let carry = Buffer.alloc(0);
     let lines = 0;
     let loaded = 0;
-    t0 = Date.now();
+    const t0 = Date.now();
     startCpu();
     for (;;) {
       carry.copy(chunk, 0);
@@ -161,13 +210,30 @@ CREATE LOADING JOB load_rmat FOR GRAPH rmat {
       if (bytesRead === 0) break;
     }
     await fh.close();
-    report(`POST /ddl ${a.ddlMb} MB requests (sync ${a.sync})`, lines, loaded, bytes, Date.now() - t0);
+    report(
+      `POST /ddl ${a.ddlMb} MB requests (sync ${a.sync})`,
+      threads,
+      lines,
+      loaded,
+      input.rmatBytes,
+      Date.now() - t0,
+    );
+  } finally {
     await servers.close();
     await db.close();
   }
 }
 
-async function socialScenario(a: Args, dir: string): Promise<void> {
+interface SocialFiles {
+  persons: number;
+  pf: string;
+  qf: string;
+  kf: string;
+  lf: string;
+  bytes: number;
+}
+
+async function writeSocialFiles(a: Args, dir: string): Promise<SocialFiles> {
   const persons = a.social;
   const posts = persons * 2;
   const knows = persons * 10;
@@ -202,10 +268,10 @@ async function socialScenario(a: Args, dir: string): Promise<void> {
     () =>
       `p${1 + Math.floor(rand() * persons)},post${Math.floor(rand() * posts)},${Math.floor(rand() * 5)}\n`,
   );
-  const db = await Database.open({ dataDir: join(dir, 'social'), sync: a.sync, rebuildIntervalMs: 0 });
-  await gsql(
-    db,
-    `CREATE VERTEX Person (PRIMARY_ID id STRING, name STRING, age INT, score DOUBLE, active BOOL, joined DATETIME, interests SET<STRING>) WITH primary_id_as_attribute="true"
+  return { persons, pf, qf, kf, lf, bytes };
+}
+
+const SOCIAL_SCHEMA = `CREATE VERTEX Person (PRIMARY_ID id STRING, name STRING, age INT, score DOUBLE, active BOOL, joined DATETIME, interests SET<STRING>) WITH primary_id_as_attribute="true"
 CREATE VERTEX Post (PRIMARY_ID id STRING, content STRING, created DATETIME)
 CREATE UNDIRECTED EDGE knows (FROM Person, TO Person, since DATETIME)
 CREATE DIRECTED EDGE created_post (FROM Person, TO Post)
@@ -217,44 +283,92 @@ CREATE LOADING JOB load_social FOR GRAPH social {
   LOAD posts TO VERTEX Post VALUES ($0, $2, $3), TO EDGE created_post VALUES ($1, $0) USING SEPARATOR="|";
   LOAD knows TO EDGE knows VALUES ($0, $1, $2);
   LOAD likes TO EDGE likes VALUES ($0, $1, $2);
-}`,
-  );
-  const stored = db.catalog.jobs.find((j) => j.name === 'load_social');
-  if (!stored) throw new Error('job not stored');
-  const job = prepareJob(stored.text, 'social', db);
-  const t0 = Date.now();
-  startCpu();
-  const results = await runJobOnFiles(db, job, {
-    roots: importRoots([dir]),
-    paths: new Map([
-      ['persons', pf],
-      ['posts', qf],
-      ['knows', kf],
-      ['likes', lf],
-    ]),
-  });
-  let lines = 0;
-  let edges = 0;
-  for (const r of results) {
-    lines += r.stats.validLine;
-    for (const e of r.stats.toJSON().edge) edges += e.validObject;
+}`;
+
+async function socialRun(a: Args, dir: string, f: SocialFiles, threads: number): Promise<void> {
+  const db = await freshDb(a, dir, 'social', SOCIAL_SCHEMA);
+  try {
+    const stored = db.catalog.jobs.find((j) => j.name === 'load_social');
+    if (!stored) throw new Error('job not stored');
+    const job = prepareJob(stored.text, 'social', db);
+    const t0 = Date.now();
+    startCpu();
+    const results = await runJobOnFiles(db, job, {
+      roots: importRoots([dir]),
+      paths: new Map([
+        ['persons', f.pf],
+        ['posts', f.qf],
+        ['knows', f.kf],
+        ['likes', f.lf],
+      ]),
+      threads,
+    });
+    let lines = 0;
+    let edges = 0;
+    for (const r of results) {
+      lines += r.stats.validLine;
+      for (const e of r.stats.toJSON().edge) edges += e.validObject;
+    }
+    report(
+      `social graph RUN LOADING JOB (sync ${a.sync}, ${f.persons.toLocaleString()} persons)`,
+      threads,
+      lines,
+      edges,
+      f.bytes,
+      Date.now() - t0,
+    );
+  } finally {
+    await db.close();
   }
-  report(
-    `social graph RUN LOADING JOB (sync ${a.sync}, ${persons.toLocaleString()} persons)`,
-    lines,
-    edges,
-    bytes,
-    Date.now() - t0,
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((x, y) => x - y);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** The median of each load at each thread count, and the ratio to the first count. */
+function summary(a: Args): void {
+  console.log(
+    `\nmedians of ${a.rounds} round(s), thread counts alternating (${availableParallelism()} cores):`,
   );
-  await db.close();
+  for (const what of [...new Set(measures.map((m) => m.what))]) {
+    const base = median(
+      measures.filter((m) => m.what === what && m.threads === a.threads[0]).map((m) => m.linesPerS),
+    );
+    for (const threads of a.threads) {
+      const ms = measures.filter((m) => m.what === what && m.threads === threads);
+      const lines = median(ms.map((m) => m.linesPerS));
+      console.log(
+        `  ${what}, ${threads} thread(s): ${Math.round(lines).toLocaleString()} lines/s, ` +
+          `${Math.round(median(ms.map((m) => m.edgesPerS))).toLocaleString()} edges/s (${(lines / base).toFixed(2)}x of ${a.threads[0]} thread(s))`,
+      );
+    }
+  }
 }
 
 export async function run(argv: string[]): Promise<void> {
   const a = parseArgs(argv);
   const dir = await mkdtemp(join(tmpdir(), 'ocelot-bench-loading-'));
   try {
-    await rmatScenario(a, dir);
-    if (a.social > 0) await socialScenario(a, dir);
+    const rmatFile = join(dir, 'rmat.tsv');
+    const edges = (1 << a.scale) * a.edgeFactor;
+    const t0 = Date.now();
+    const input: Inputs = { rmat: rmatFile, rmatBytes: await writeRmat(rmatFile, a.scale, a.edgeFactor) };
+    console.log(
+      `RMAT scale ${a.scale}: ${edges.toLocaleString()} edges, ${(input.rmatBytes / 1048576).toFixed(0)} MB generated in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    if (a.social > 0) input.social = await writeSocialFiles(a, dir);
+    for (let round = 0; round < a.rounds; round++) {
+      // Alternate the thread counts (and their order between rounds), so load changes hit all alike.
+      const order = round % 2 === 0 ? a.threads : [...a.threads].reverse();
+      for (const threads of order) {
+        await rmatRun(a, dir, input, threads);
+        if (a.ddlMb > 0) await rmatDdl(a, dir, input, threads);
+        if (input.social) await socialRun(a, dir, input.social, threads);
+      }
+    }
+    summary(a);
   } finally {
     if (a.keep) console.log(`kept ${dir}`);
     else await rm(dir, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import {
   type EdgeRun,
   type ExternalId,
   type UpsertEdgeOptions,
+  type UpsertOp,
   type WriteTx,
 } from '../engine/api.js';
 import { packValue, unpackValue, type PackedValue } from '../store/mirror.js';
@@ -43,9 +44,11 @@ export interface BatchSink {
 }
 
 /**
- * A batch's operations as they cross threads (a parse worker to the committing thread): types by
- * index into `names`, counters by index into `counters`, attribute values that are not primitives
- * encoded (`packed` marks the operations that hold any).
+ * A batch's operations as they cross threads (a parse worker to the committing thread), flat so
+ * that cloning them is cheap: types by index into `names`, counters by index into `counters`, ids
+ * as numbers in a Float64Array when they all are, and attribute maps as a shape (names and
+ * operators, shared by the operations of one statement) plus their values in `values`, one after
+ * another; a value that is not a primitive is encoded (store/mirror.ts packValue).
  */
 export interface BatchImage {
   size: number;
@@ -54,17 +57,17 @@ export interface BatchImage {
   fromTypes: Uint16Array;
   toTypes: Uint16Array;
   names: string[];
-  fromIds: ExternalId[];
-  toIds: ExternalId[];
-  attrs: (AttrMap | PackedAttrMap | null)[];
-  packed: Uint8Array;
+  fromIds: ExternalId[] | Float64Array;
+  toIds: ExternalId[] | Float64Array;
+  /** Per operation: its attribute shape, or -1 for none. */
+  shape: Int32Array;
+  shapes: { names: string[]; ops: UpsertOp[] }[];
+  values: PackedValue[];
   stats: Uint16Array;
   counters: [ObjectKind, string][];
   /** The segments of the EdgeIds operations, in order. */
   segments: IdSegment[];
 }
-
-type PackedAttrMap = Record<string, { value: PackedValue; op: AttrUpdate['op'] }>;
 
 const enum Kind {
   Vertex,
@@ -183,6 +186,7 @@ export class Batch implements BatchSink {
     const counters: [ObjectKind, string][] = [];
     const counterIndex = new Map<ObjectStatistics, number>();
     for (const [kind, o] of stats.entries()) counterIndex.set(o, counters.push([kind, o.typeName]) - 1);
+    const shapes: BatchImage['shapes'] = [];
     const img: BatchImage = {
       size: n,
       kinds: Uint8Array.from(this.kinds.slice(0, n)),
@@ -190,10 +194,11 @@ export class Batch implements BatchSink {
       fromTypes: new Uint16Array(n),
       toTypes: new Uint16Array(n),
       names,
-      fromIds: this.fromIds.slice(0, n),
-      toIds: this.toIds.slice(0, n),
-      attrs: new Array<AttrMap | PackedAttrMap | null>(n),
-      packed: new Uint8Array(n),
+      fromIds: idsImage(this.fromIds, n, transfer),
+      toIds: idsImage(this.toIds, n, transfer),
+      shape: new Int32Array(n),
+      shapes,
+      values: [],
       stats: new Uint16Array(n),
       counters,
       segments: [],
@@ -203,13 +208,7 @@ export class Batch implements BatchSink {
       img.fromTypes[i] = name(this.fromTypes[i]);
       img.toTypes[i] = name(this.toTypes[i]);
       img.stats[i] = counterIndex.get(this.stats[i]) as number;
-      const a = this.attrs[i];
-      // An empty map crosses as null (most edges have no attributes).
-      if (a === null || isEmpty(a)) img.attrs[i] = null;
-      else if (hasObjectValue(a)) {
-        img.attrs[i] = packAttrs(a);
-        img.packed[i] = 1;
-      } else img.attrs[i] = a;
+      img.shape[i] = attrsImage(this.attrs[i], shapes, img.values);
       const seg = this.segments[i];
       if (this.kinds[i] === Kind.EdgeIds && seg) {
         img.segments.push(seg);
@@ -223,8 +222,9 @@ export class Batch implements BatchSink {
   /** Appends the operations of an image, counting into `stats` (the same kinds and types). */
   append(img: BatchImage, stats: LoadStatistics): void {
     const counters = img.counters.map(([kind, typeName]) => stats.object(kind, typeName));
-    const { names } = img;
+    const { names, shapes, values } = img;
     let seg = 0;
+    let at = 0;
     for (let i = 0; i < img.size; i++) {
       const kind = img.kinds[i] as Kind;
       const s = counters[img.stats[i]];
@@ -233,11 +233,17 @@ export class Batch implements BatchSink {
         this.upsertEdgeIds(type, names[img.fromTypes[i]], names[img.toTypes[i]], img.segments[seg++], s);
         continue;
       }
-      const a = img.attrs[i];
-      const attrs =
-        img.packed[i] === 1
-          ? unpackAttrs(a as PackedAttrMap)
-          : ((a as AttrMap | null) ?? (kind === Kind.Edge ? null : {}));
+      let attrs: AttrMap | null = kind === Kind.Edge ? null : {};
+      const k = img.shape[i];
+      if (k >= 0) {
+        const shape = shapes[k];
+        const rec: AttrMap = {};
+        for (let j = 0; j < shape.names.length; j++) {
+          const v = values[at++];
+          rec[shape.names[j]] = { value: typeof v === 'object' ? unpackValue(v) : v, op: shape.ops[j] };
+        }
+        attrs = rec;
+      }
       this.push(
         kind,
         type,
@@ -315,29 +321,39 @@ export class Batch implements BatchSink {
   }
 }
 
-function isEmpty(a: AttrMap): boolean {
-  for (const _k in a) return false;
-  return true;
+/** Ids as they cross threads: a Float64Array (transferred) when every one is a number. */
+function idsImage(ids: ExternalId[], n: number, transfer: ArrayBuffer[]): ExternalId[] | Float64Array {
+  for (let i = 0; i < n; i++) if (typeof ids[i] !== 'number') return ids.slice(0, n);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = ids[i] as number;
+  transfer.push(out.buffer);
+  return out;
 }
 
-function hasObjectValue(a: AttrMap): boolean {
+/** Adds an attribute map's values to `values`; returns its shape's index (-1: none or empty). */
+function attrsImage(a: AttrMap | null, shapes: BatchImage['shapes'], values: PackedValue[]): number {
+  if (a === null) return -1;
+  // A batch holds few shapes (one per statement, and its lines with unset attributes).
+  let s = shapes.findIndex((shape) => sameShape(a, shape));
+  if (s < 0) {
+    const names = Object.keys(a);
+    if (names.length === 0) return -1;
+    s = shapes.push({ names, ops: names.map((k) => a[k].op) }) - 1;
+  }
   for (const k in a) {
     const v = a[k].value;
-    if (v !== null && typeof v === 'object') return true;
+    values.push(v !== null && typeof v === 'object' ? packValue(v) : (v as PackedValue));
   }
-  return false;
+  return s;
 }
 
-function packAttrs(a: AttrMap): PackedAttrMap {
-  const out: PackedAttrMap = {};
-  for (const k in a) out[k] = { value: packValue(a[k].value), op: a[k].op };
-  return out;
-}
-
-function unpackAttrs(a: PackedAttrMap): AttrMap {
-  const out: AttrMap = {};
-  for (const k in a) out[k] = { value: unpackValue(a[k].value), op: a[k].op };
-  return out;
+function sameShape(a: AttrMap, shape: BatchImage['shapes'][number]): boolean {
+  let j = 0;
+  for (const k in a) {
+    if (shape.names[j] !== k || shape.ops[j] !== a[k].op) return false;
+    j++;
+  }
+  return j === shape.names.length;
 }
 
 /** Applies one run of edge upserts, counting what happened to its edges. */

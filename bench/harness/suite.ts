@@ -18,6 +18,7 @@ import { algo, khop, pattern, shortest } from './scenarios-graph.js';
 import { reads } from './scenarios-http.js';
 import { graphqlPoint, graphqlTwoHop } from './scenarios-graphql.js';
 import { footprint, loadRmat, loadSocial, upsert } from './scenarios-data.js';
+import { loadThreads } from './scenarios-load-threads.js';
 import { isolation, scaling } from './scenarios-parallel.js';
 import { fresh } from './scenarios-fresh.js';
 import { OcelotServer } from './server.js';
@@ -25,7 +26,10 @@ import { renderTable, unavailable, type Row } from './stats.js';
 
 /** In run order; footprint restarts the server, so it comes after everything that uses it. */
 export const SCENARIOS: Record<string, (ctx: Context) => Promise<void>> = {
-  load: loadSocial,
+  load: async (ctx) => {
+    await loadSocial(ctx);
+    await loadThreads(ctx);
+  },
   upsert,
   reads,
   khop,
@@ -52,7 +56,7 @@ const USAGE = `Usage: ocelot bench <${['all', ...Object.keys(SCENARIOS)].join('|
   --social N       persons in the social graph (default 100000)
   --graphology-max-edges N  largest graph given to graphology (default 4194304)
   --threads N      the server's query threads (default: its own, the machine's cores)
-  --thread-list L  thread counts the scaling scenario measures, comma-separated (default 1,2)
+  --thread-list L  thread counts the scaling and load scenarios measure, comma-separated (default 1,2)
   --json FILE      also write the rows as JSON
   --quick          everything on a tiny graph (the test suite's smoke run)`;
 

@@ -57,7 +57,6 @@ export async function loadInputParallel(
   });
   const workers = new ParseWorkers(opts.threads);
   const pending: Pending[] = [];
-  let seq = 0;
   let lastYield = Date.now();
 
   /** Takes the oldest piece's answer into the batch; commits a full batch. */
@@ -96,7 +95,7 @@ export async function loadInputParallel(
         positions: plan.slots.positions,
         maxTokenBytes,
       });
-      item.parsed = workers.parse(seq++, piece.bytes);
+      item.parsed = workers.parse(piece.bytes);
       // Settled here too, so a failure met while earlier pieces are merged is not left unhandled.
       item.parsed.catch(() => {});
     }

@@ -16,7 +16,6 @@ export interface ParserSetup {
   maxTokenBytes: number;
 }
 
-export type ToParser = ({ t: 'setup' } & ParserSetup) | { t: 'piece'; seq: number; bytes: Uint8Array };
+export type ToParser = ({ t: 'setup' } & ParserSetup) | { t: 'piece'; bytes: Uint8Array };
 
-export type FromParser =
-  ({ t: 'parsed'; seq: number } & ParsedPiece) | { t: 'failed'; seq: number; name: string; message: string };
+export type FromParser = ({ t: 'parsed' } & ParsedPiece) | { t: 'failed'; name: string; message: string };

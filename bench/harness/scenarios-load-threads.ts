@@ -1,0 +1,116 @@
+/**
+ * Loading at each of `--thread-list` server threads (loading/parallel-runner.ts: at 2 or more the
+ * input is parsed and converted on that many parse workers, at 1 on the event loop): the RMAT CSV
+ * and then the social CSV loaded with RUN LOADING JOB into a fresh server per thread count and
+ * round, pinned by taskset to that many cores (the social load finds the parse threads started).
+ * The thread counts alternate (1,2 then 2,1), two rounds (one with --quick), so a change in the
+ * machine's load hits them alike; rows give the medians. Kùzu's COPY (measured by the load
+ * scenario at its default thread count, the machine's cores) is set beside the row of that thread
+ * count only, so each ratio compares equal cores.
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import type { Context } from './context.js';
+import { RMAT_GRAPH, RMAT_SCHEMA, SOCIAL_GRAPH, SOCIAL_SCHEMA } from './gsql-text.js';
+import { OcelotServer } from './server.js';
+import { unavailable, type Outcome, type Row } from './stats.js';
+
+/** A fresh server at `threads`, pinned to that many cores: seconds of each loading job run in turn. */
+async function timedLoads(
+  ctx: Context,
+  threads: number,
+  jobs: { schema: string; run: string }[],
+): Promise<number[]> {
+  const cores = availableParallelism();
+  const dataDir = join(ctx.dir, `load-threads-${threads}`);
+  await rm(dataDir, { recursive: true, force: true });
+  const server = await OcelotServer.start(dataDir, {
+    threads,
+    ...(threads <= cores ? { cores: threads } : {}),
+  });
+  try {
+    const seconds: number[] = [];
+    for (const job of jobs) {
+      await server.gsql(job.schema);
+      const t0 = performance.now();
+      await server.gsql(job.run);
+      seconds.push((performance.now() - t0) / 1000);
+    }
+    return seconds;
+  } finally {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The Kùzu sample of an earlier load row, for the row of Kùzu's own thread count. */
+function kuzuOf(ctx: Context, unit: string, what: string): Outcome | undefined {
+  return ctx.rows.find((r) => r.scenario === 'load' && r.unit === unit && r.what === what)?.peers.kuzu;
+}
+
+export async function loadThreads(ctx: Context): Promise<void> {
+  const list = ctx.opts.threadList;
+  // One round for the test suite's smoke run.
+  const rounds = ctx.opts.quick ? 1 : 2;
+  const cores = availableParallelism();
+  const rmatRun = `USE GRAPH ${RMAT_GRAPH}\nRUN LOADING JOB load_rmat USING f="${ctx.data.edgesCsv}"`;
+  const persons = join(ctx.dir, 'person.csv');
+  const knows = join(ctx.dir, 'knows.csv');
+  const socialRun = `USE GRAPH ${SOCIAL_GRAPH}\nRUN LOADING JOB load_social USING persons="${persons}", friends="${knows}"`;
+  const rmat = new Map<number, number[]>();
+  const social = new Map<number, number[]>();
+  for (let round = 0; round < rounds; round++) {
+    for (const threads of round % 2 === 0 ? list : [...list].reverse()) {
+      const [s, t] = await timedLoads(ctx, threads, [
+        { schema: RMAT_SCHEMA, run: rmatRun },
+        { schema: SOCIAL_SCHEMA, run: socialRun },
+      ]);
+      rmat.set(threads, [...(rmat.get(threads) ?? []), ctx.data.edgeLines / s]);
+      social.set(threads, [...(social.get(threads) ?? []), 1 / t]);
+      ctx.log(
+        `load at --threads ${threads}: RMAT ${(ctx.data.edgeLines / s / 1e6).toFixed(2)}M edges/s, social ${t.toFixed(2)} s`,
+      );
+    }
+  }
+  const socialLines = (await lineCount(persons)) + (await lineCount(knows));
+  const rmatWhat = `RMAT 2^${ctx.opts.scale} CSV`;
+  const kuzuRmat = kuzuOf(ctx, 'edges/s', rmatWhat);
+  const socialRow = ctx.rows.find((r) => r.scenario === 'load' && r.what.startsWith('social CSV'));
+  for (const threads of list) {
+    const pinned = threads <= cores ? `on ${threads} pinned core${threads > 1 ? 's' : ''}` : 'not pinned';
+    const note = `median of ${rounds} alternating runs; fresh server per run, --threads ${threads} ${pinned}`;
+    const peer = (p: Outcome | undefined): Outcome =>
+      threads === cores && p ? p : unavailable(`Kùzu measured at its default ${cores} threads only`);
+    const rows: Row[] = [
+      {
+        scenario: 'load',
+        what: `${rmatWhat}, --threads ${threads}`,
+        unit: 'edges/s',
+        better: 'higher',
+        ocelot: { samples: rmat.get(threads) ?? [] },
+        peers: { kuzu: peer(kuzuRmat) },
+        note,
+      },
+    ];
+    if (socialRow) {
+      rows.push({
+        scenario: 'load',
+        what: `${socialRow.what}, --threads ${threads}`,
+        unit: 'lines/s',
+        better: 'higher',
+        ocelot: { samples: (social.get(threads) ?? []).map((perS) => perS * socialLines) },
+        peers: { kuzu: peer(socialRow.peers.kuzu) },
+        note,
+      });
+    }
+    ctx.rows.push(...rows);
+  }
+}
+
+async function lineCount(path: string): Promise<number> {
+  const bytes = await readFile(path);
+  let n = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) n++;
+  return n;
+}

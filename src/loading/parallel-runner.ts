@@ -55,7 +55,9 @@ export async function loadInputParallel(
     maxLineBytes,
     pieceBytes: opts.pieceBytes ?? CHUNK_BYTES,
   });
-  const workers = new ParseWorkers(opts.threads);
+  // The writer (this thread) is one of the --threads: the others parse.
+  const parsers = Math.max(1, opts.threads - 1);
+  const workers = new ParseWorkers(parsers);
   const pending: Pending[] = [];
   let lastYield = Date.now();
 
@@ -100,7 +102,7 @@ export async function loadInputParallel(
       item.parsed.catch(() => {});
     }
     pending.push(item);
-    while (pending.length > AHEAD_PER_WORKER * opts.threads) await takeOldest();
+    while (pending.length > AHEAD_PER_WORKER * parsers) await takeOldest();
   };
 
   try {

@@ -29,12 +29,13 @@ CREATE DIRECTED EDGE link (FROM num, TO num)
 CREATE GRAPH g (*)`;
 
 const JOB = `CREATE LOADING JOB j FOR GRAPH g {
-  DEFINE FILENAME people, rel, links, nums;
+  DEFINE FILENAME people, rel, links, nums, js;
   LOAD people TO VERTEX person VALUES ($"name", $"name", $"age", SPLIT($"tags", "|"), gsql_concat(gsql_upper($"name"), ":", $"bio")) WHERE to_int($"age") > 3 USING HEADER="true", QUOTE="double";
   LOAD rel TO EDGE knows VALUES ($0, $1, $2, $3), TO TEMP_TABLE t (a, b) VALUES ($1, $0) USING SEPARATOR="|";
   LOAD TEMP_TABLE t TO EDGE knows VALUES ($"a", $"b", _, _);
   LOAD links TO EDGE link VALUES ($0, $1) USING SEPARATOR="\\t";
   LOAD nums TO VERTEX num VALUES ($0, $1) USING EOL="\\r\\n", QUOTE="single";
+  LOAD js TO VERTEX num VALUES ($"id", $"info":"label") USING JSON_FILE="true";
 }`;
 
 /** A seeded generator (tests must repeat). */
@@ -51,7 +52,7 @@ function pick<T>(r: () => number, xs: readonly T[]): T {
 }
 
 /** The four inputs: good lines mixed with every kind of bad line the loader counts. */
-function inputs(seed: number, n: number): Record<'people' | 'rel' | 'links' | 'nums', Buffer> {
+function inputs(seed: number, n: number): Record<'people' | 'rel' | 'links' | 'nums' | 'js', Buffer> {
   const r = rng(seed);
   const name = (): string => `p${Math.floor(r() * n)}`;
   const people = [Buffer.from('name,age,tags,bio\n')];
@@ -101,11 +102,24 @@ function inputs(seed: number, n: number): Record<'people' | 'rel' | 'links' | 'n
   }
   // The last line of one input has no end of line.
   nums.push(`${n},'last'`);
+  const js: string[] = [];
+  for (let i = 0; i < n; i++) {
+    js.push(
+      pick(r, [
+        JSON.stringify({ id: n + i, info: { label: `j "${i}", x` } }),
+        JSON.stringify({ id: `x${i}`, info: { label: 'bad id' } }),
+        '{"id": 1, broken',
+        '[1, 2]',
+        JSON.stringify({ id: n + i }),
+      ]) + '\n',
+    );
+  }
   return {
     people: Buffer.concat(people),
     rel: Buffer.from(rel.join('')),
     links: Buffer.from(links.join('')),
     nums: Buffer.from(nums.join('')),
+    js: Buffer.from(js.join('')),
   };
 }
 
@@ -126,7 +140,7 @@ function dump(t: TestDb): string[] {
   }
 }
 
-const FILES = ['people', 'rel', 'links', 'nums'] as const;
+const FILES = ['people', 'rel', 'links', 'nums', 'js'] as const;
 
 async function loadFiles(
   seed: number,
@@ -240,6 +254,26 @@ test('POST /ddl over HTTP: a large body at --threads 2 loads as at --threads 0',
   }
   assert.equal(answers[1], answers[0]);
   assert.match(answers[0], /"validLine":400000,"rejectLine":0,"failedConditionLine":0,"notEnoughToken":1/);
+});
+
+test('a header without a named column fails the same way at 1 and 3 threads', async () => {
+  const t = await openTestDb(SCHEMA + '\n' + JOB);
+  try {
+    const job = prepareJob(JOB, 'g', t.db);
+    const body = Buffer.from('name,years,tags,bio\n' + 'a,5,x,y\n'.repeat(1000));
+    const messages: string[] = [];
+    for (const opts of [{}, { ...PARALLEL, pieceBytes: 100 }]) {
+      await assert.rejects(runJobOnData(t.db, job, 'people', body, opts), (e: Error) => {
+        messages.push(e.message);
+        return true;
+      });
+    }
+    assert.equal(messages[1], messages[0]);
+    assert.match(messages[0], /Column "age" is not in the header line/);
+    assert.deepEqual(dump(t), [], 'nothing loaded');
+  } finally {
+    await t.close();
+  }
 });
 
 const ITEMS = `CREATE VERTEX item (PRIMARY_ID id INT, label STRING)

@@ -8,6 +8,7 @@
  * at a time, so memory does not grow with the input, and the main thread waits for answers, so
  * other requests are served meanwhile.
  */
+import type { Catalog } from '../catalog/types.js';
 import { BatchCommitter } from './committer.js';
 import type { InputPlan } from './compiler.js';
 import type { FileFormat } from './format.js';
@@ -91,7 +92,7 @@ export async function loadInputParallel(
       workers.setup({
         jobText: opts.source.text,
         graph: opts.source.graph,
-        catalog: db.catalog,
+        catalog: loadingCatalog(db.catalog),
         input: { key: plan.key, kind: plan.kind },
         format,
         positions: plan.slots.positions,
@@ -124,4 +125,10 @@ export async function loadInputParallel(
     await workers.close();
   }
   return stats;
+}
+
+/** What compiling a job reads of the catalog (not its users, secrets, queries or jobs). */
+function loadingCatalog(c: Catalog): Catalog {
+  const { security: _security, queries: _queries, functions: _functions, ...rest } = c;
+  return { ...rest, jobs: [] };
 }

@@ -84,9 +84,9 @@ Options (each also read from the environment variable shown; a flag wins over th
                               0 turns them off (OCELOT_REBUILD_INTERVAL, default 30)
   --threads N                 query worker threads, 0 to 256: GSQL queries, GraphQL, path finding
                               and /builtins run on them, a large SELECT on several at once; 0 runs
-                              them on the event loop; 2 or more also parse loading-job input of
-                              4 MB or more on as many threads (OCELOT_THREADS, default: the
-                              available cores)
+                              them on the event loop; N of 2 or more also parses loading-job
+                              input of 4 MB or more on N-1 threads beside the committing one
+                              (OCELOT_THREADS, default: the available cores)
   --query-memory-mb N         JavaScript heap limit of each query worker in MB, 16 to 1048576: a
                               query that needs more is stopped with an error (OCELOT_QUERY_MEMORY_MB,
                               default: Node's own limit)

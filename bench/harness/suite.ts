@@ -125,6 +125,10 @@ export async function runSuite(
   argv: readonly string[],
   log: (line: string) => void = (l) => console.log(l),
 ): Promise<Row[]> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    log(USAGE);
+    return [];
+  }
   const opts = parseOptions(argv);
   const chosen = names.includes('all') ? Object.keys(SCENARIOS) : [...names];
   for (const n of chosen) if (!SCENARIOS[n]) throw new Error(`unknown scenario '${n}'\n${USAGE}`);

@@ -50,6 +50,12 @@ export async function runBench(
     err(`ocelot bench: scenario '${name}' does not export run(args)`);
     return 1;
   }
-  await (mod.run as (args: string[]) => unknown)(rest);
+  try {
+    await (mod.run as (args: string[]) => unknown)(rest);
+  } catch (e) {
+    // A bad option or a failed run: its message, not a stack trace.
+    err(`ocelot bench ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
   return 0;
 }

@@ -11,9 +11,13 @@ writeFileSync(join(dir, 'upsert.js'), 'export async function run(args) { globalT
 writeFileSync(join(dir, '_helpers.js'), 'export const x = 1;\n');
 writeFileSync(join(dir, 'broken.js'), 'export const nothing = 1;\n');
 writeFileSync(join(dir, 'upsert.js.map'), '{}');
+writeFileSync(
+  join(dir, 'picky.js'),
+  "export async function run(args) { throw new Error(`unknown option '${args[0]}'`); }\n",
+);
 
 test('scenarios are the compiled modules, helpers (_*) excluded', () => {
-  assert.deepEqual(listScenarios(dir), ['broken', 'upsert']);
+  assert.deepEqual(listScenarios(dir), ['broken', 'picky', 'upsert']);
   assert.deepEqual(listScenarios(join(dir, 'missing')), []);
 });
 
@@ -28,7 +32,7 @@ test('no scenario lists them; a scenario runs with its arguments', async () => {
     ),
     0,
   );
-  assert.deepEqual(out, ['Scenarios:', '  broken', '  upsert']);
+  assert.deepEqual(out, ['Scenarios:', '  broken', '  picky', '  upsert']);
   assert.equal(
     await runBench(
       ['upsert', '--n', '5'],
@@ -52,7 +56,7 @@ test('unknown or malformed scenarios are errors', async () => {
     ),
     1,
   );
-  assert.equal(err[0], "ocelot bench: unknown scenario 'nope'; choose one of: broken, upsert");
+  assert.equal(err[0], "ocelot bench: unknown scenario 'nope'; choose one of: broken, picky, upsert");
   assert.equal(
     await runBench(
       ['broken'],
@@ -74,4 +78,18 @@ test('unknown or malformed scenarios are errors', async () => {
     0,
   );
   assert.deepEqual(empty, ['No benchmark scenarios are built (bench/ is empty).']);
+});
+
+test('a scenario that fails (a bad option) reports its message and exits 1, no stack trace', async () => {
+  const err: string[] = [];
+  assert.equal(
+    await runBench(
+      ['picky', '--bogus'],
+      () => {},
+      (l) => err.push(l),
+      dir,
+    ),
+    1,
+  );
+  assert.deepEqual(err, ["ocelot bench picky: unknown option '--bogus'"]);
 });

@@ -125,6 +125,7 @@ export function startParallelAccum(
   st: SelectRun,
   steps: EdgeFilter[],
   targetTypes: string[],
+  lists: Relisted,
 ): Promise<void> | undefined {
   const host = ctx.opts.parallel;
   const phase = variant.parallel;
@@ -148,8 +149,7 @@ export function startParallelAccum(
   const shared = (a: ArrayBufferView | null): boolean => a === null || a.buffer instanceof SharedArrayBuffer;
   const marks: [Uint8Array, Uint8Array, Uint8Array] = [st.resultMark, st.sourceMark, st.targetMark];
   if (!marks.every(shared) || !shared(st.counts)) return undefined;
-  const list = new Int32Array(new SharedArrayBuffer(Math.max(1, gids.length) * 4));
-  list.set(gids);
+  const list = gids.buffer instanceof SharedArrayBuffer ? gids : shareGids(gids);
   const vars: [number, unknown][] = [];
   ctx.vars.forEach((v, slot) => {
     if (shareable(v)) vars.push([slot, v]);
@@ -175,7 +175,7 @@ export function startParallelAccum(
   if (!running) return undefined;
   return running.then((outcomes) => {
     for (const o of outcomes) merge(ctx, o);
-    relist(st, limit);
+    relist(st, limit, lists);
   });
 }
 
@@ -207,16 +207,31 @@ function merge(ctx: RunContext, o: HelperOutcome): void {
   for (const [i, s] of o.spills) ctx.dense[i]?.adoptSpills({ ...s, snap: [] });
 }
 
-/** Lists the marked vertices again (the threads each listed theirs), in run-index order. */
-function relist(st: SelectRun, limit: number): void {
+/** Which lists besides the result a SELECT reads after its ACCUM (its POST-ACCUM's aliases). */
+export interface Relisted {
+  sources: boolean;
+  targets: boolean;
+}
+
+function shareGids(gids: Int32Array): Int32Array {
+  const list = new Int32Array(new SharedArrayBuffer(Math.max(1, gids.length) * 4)).subarray(0, gids.length);
+  list.set(gids);
+  return list;
+}
+
+/**
+ * Lists the marked vertices again (the threads each listed theirs), in run-index order: the result
+ * and the lists the SELECT reads later.
+ */
+function relist(st: SelectRun, limit: number, lists: Relisted): void {
   const fill = (list: Int32Array, mark: Uint8Array): number => {
     let n = 0;
     for (let g = 0; g < limit; g++) if (mark[g] === 1) list[n++] = g;
     return n;
   };
   st.resultCount = fill(st.result, st.resultMark);
-  st.sourceCount = fill(st.sources, st.sourceMark);
-  st.targetCount = fill(st.targets, st.targetMark);
+  if (lists.sources) st.sourceCount = fill(st.sources, st.sourceMark);
+  if (lists.targets) st.targetCount = fill(st.targets, st.targetMark);
 }
 
 /**

@@ -48,6 +48,17 @@ function giveBack<A extends Int32Array | Float64Array | Float32Array | Uint8Arra
   free.push(a);
 }
 
+/**
+ * A copy of `list[0..count)` that helper threads can read without another copy (shared memory on a
+ * query worker, see shareRunArrays): a SELECT's result is the next SELECT's sources.
+ */
+export function gidList(list: Int32Array, count: number): Int32Array {
+  if (!shared) return list.slice(0, count);
+  const out = newInt32(Math.max(1, count)).subarray(0, count);
+  out.set(list.subarray(0, count));
+  return out;
+}
+
 /** A number no recent SELECT used (`@x'` and snapshots tell their SELECT's cells apart by it). */
 export function newStamp(): number {
   if (lastStamp === 0x7fffffff) lastStamp = 0;

@@ -10,6 +10,7 @@ import type { AdjacencyView, EdgeFilter, EdgeHandle } from '../engine/api.js';
 import type { Expr } from '../gsql/ast-query.js';
 import type { BoundPredicate, BoundSelect } from './bound-select.js';
 import type { RunContext } from './context.js';
+import { gidList } from './run-buffers.js';
 import { inStorageOrder, sortCollected } from './storage-order.js';
 import { beginClause, endClause } from './select-clauses.js';
 import { startParallelAccum } from './parallel.js';
@@ -45,6 +46,12 @@ export type SelectGen = Generator<SelectYield, Vtx[] | VertexGids, undefined>;
 
 export interface HopRunner {
   run(ctx: RunContext, src: SourceSet): SelectGen;
+}
+
+/** Zeroes the marks of `list[0..count)`: all of them at once when the list is long. */
+function clearListed(mark: Uint8Array, list: Int32Array, count: number): void {
+  if (count * 16 > mark.length) mark.fill(0);
+  else for (let n = 0; n < count; n++) mark[list[n]] = 0;
 }
 
 function runRows(ctx: RunContext, stmts: readonly RowStmt[]): void {
@@ -315,9 +322,9 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       for (const v of sources) sourceMark[v.gid] = 0;
       for (const v of targets) targetMark[v.gid] = 0;
       const st = selectRun;
-      for (let n = 0; n < st.resultCount; n++) resultMark[st.result[n]] = 0;
-      for (let n = 0; n < st.sourceCount; n++) sourceMark[st.sources[n]] = 0;
-      for (let n = 0; n < st.targetCount; n++) targetMark[st.targets[n]] = 0;
+      clearListed(resultMark, st.result, st.resultCount);
+      clearListed(sourceMark, st.sources, st.sourceCount);
+      clearListed(targetMark, st.targets, st.targetCount);
     };
     return {
       result,
@@ -368,7 +375,10 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
         // A wide clause may run on several threads (parallel.ts): wait for them.
         const parallel =
           kernel !== undefined && k === kernel.wide
-            ? startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes)
+            ? startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, {
+                sources: needSources && resultIsTarget,
+                targets: needTargets && !resultIsTarget,
+              })
             : undefined;
         if (parallel) yield parallel;
         else
@@ -404,7 +414,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
         pendingPost?.apply();
       }
       if (k.having) k.having(ctx, st.result, 0, st.resultCount, st);
-      const out = new VertexGids(ctx, st.result.slice(0, st.resultCount));
+      const out = new VertexGids(ctx, gidList(st.result, st.resultCount));
       if (order.length > 0) return finish(ctx, ctx.vertexList(out) as Vtx[], bind, false);
       // Without ORDER BY, LIMIT takes a slice of the run indexes (no vertex objects).
       return limit || offset ? new VertexGids(ctx, out.gids.subarray(...limitWindow(ctx, out.length))) : out;

@@ -432,16 +432,23 @@ ${out.tempDecls()}`;
 
 /**
  * A clean view's targets of a row are sorted by row: the partitioned phase narrows `[b, e)` to the
- * targets in its partition by binary search (and skips the view when none is).
+ * targets in its partition by binary search (and skips the view when none is); a bound no target
+ * crosses needs no search.
  */
 const NARROW_TO_PARTITION = `{
           const lo = plo - base, hi = phi - base;
           if (b === e || tgts[b] >= hi || tgts[e - 1] < lo) continue;
-          let x = b, y = e;
-          while (x < y) { const m = (x + y) >>> 1; if (tgts[m] < lo) x = m + 1; else y = m; }
-          b = x; y = e;
-          while (x < y) { const m = (x + y) >>> 1; if (tgts[m] < hi) x = m + 1; else y = m; }
-          e = x;
+          let x, y;
+          if (tgts[b] < lo) {
+            x = b; y = e;
+            while (x < y) { const m = (x + y) >>> 1; if (tgts[m] < lo) x = m + 1; else y = m; }
+            b = x;
+          }
+          if (tgts[e - 1] >= hi) {
+            x = b; y = e;
+            while (x < y) { const m = (x + y) >>> 1; if (tgts[m] < hi) x = m + 1; else y = m; }
+            e = x;
+          }
         }`;
 
 function postPhase(cx: Cx, b: KernelBlock, p: KernelBlock['posts'][number], wide: boolean): Phase {

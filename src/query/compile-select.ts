@@ -11,7 +11,7 @@ import type { RunContext } from './context.js';
 import { desugarV3 } from './desugar-v3.js';
 import { planSelect } from './plan-select.js';
 import { compileChain } from './select-chain.js';
-import { compileHop, type SelectGen, type SelectYield } from './select-hop.js';
+import { compileHop, type SelectGen } from './select-hop.js';
 import { compileRows } from './select-rows.js';
 import type { Cx, Typed } from './scope.js';
 import { VertexGids, type Vtx } from './values.js';
@@ -54,36 +54,20 @@ export function selectRunner(
       return inner(ctx);
     };
   }
-  /** One step of the generator, telling it whether its driver can wait (ctx.asyncDrive). */
-  const step = (
-    ctx: RunContext,
-    g: SelectGen,
-    async: boolean,
-  ): IteratorResult<SelectYield, Vtx[] | VertexGids> => {
-    const outer = ctx.asyncDrive;
-    ctx.asyncDrive = async;
-    try {
-      return g.next();
-    } finally {
-      ctx.asyncDrive = outer;
-    }
-  };
   const runSync = (ctx: RunContext): Vtx[] | VertexGids => {
     const g = run(ctx);
-    let r = step(ctx, g, false);
-    while (!r.done) r = step(ctx, g, false);
+    let r = g.next();
+    while (!r.done) r = g.next();
     return r.value;
   };
-  // At query-body level the SELECT yields to the event loop between chunks of vertices, and waits
-  // for other threads running part of it (a yielded promise).
+  // At query-body level the SELECT yields to the event loop between chunks of vertices.
   const runAsync = async (ctx: RunContext): Promise<Vtx[] | VertexGids> => {
     const g = run(ctx);
-    let r = step(ctx, g, true);
+    let r = g.next();
     try {
       while (!r.done) {
-        if (r.value === undefined) await ctx.tick();
-        else await r.value;
-        r = step(ctx, g, true);
+        await ctx.tick();
+        r = g.next();
       }
     } finally {
       // Stopped between chunks (timeout, abort): the SELECT still clears its marks.

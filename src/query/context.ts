@@ -112,12 +112,6 @@ export class RunContext {
   query: CompiledQuery | undefined = undefined;
 
   /**
-   * Whether the SELECT being stepped is driven by the query body's async loop (compile-select.ts),
-   * which can wait for other threads; a SELECT inside an expression runs to its end at once.
-   */
-  asyncDrive = false;
-
-  /**
    * Takes another run's vertex index layout (a helper thread running part of its SELECT must use
    * the same run indexes, see parallel.ts).
    */

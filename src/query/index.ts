@@ -45,6 +45,7 @@ export { hasAggregate } from './table-aggregate.js';
 export {
   helpParallelAccum,
   parallelSelect,
+  splitsSelects,
   type AccumJob,
   type HelperOutcome,
   type ParallelHost,

@@ -40,6 +40,8 @@ export class KernelSource {
   sourceWrites = false;
   /** The global accumulators the code updates (by slot). */
   readonly globals = new Map<number, AccumT>();
+  /** Whether some global accumulator is assigned (`@@g = v`: the last row's value wins). */
+  globalAssigns = false;
 
   constructor(
     /**

@@ -138,6 +138,7 @@ function emitGlobalUpdate(ks: KernelScope, s: Stmt): string | undefined {
   const v = ks.out.temp();
   const a = ks.out.temp();
   ks.out.globals.set(g.slot, g.t);
+  if (!add) ks.out.globalAssigns = true;
   return (
     `${v} = ${coerceSrc(ks.out, to, x.t, use(ks, emitExpr(ks, s.value)))}; ${a} = vars[${g.slot}]; ` +
     `if (ctx.pending !== null) ctx.pending.push(${a}, ${add}, ${v}); else ${a}.${add ? 'add' : 'set'}(${v});`

@@ -25,7 +25,7 @@ import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
-import type { KernelVariant, ParallelAccum, SelectKernel, SelectRun } from './select-kernel.js';
+import type { KernelHop, KernelPhase, KernelVariant, SelectKernel, SelectRun } from './select-kernel.js';
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 
@@ -33,14 +33,25 @@ import type { AccumT } from './types.js';
 export interface ParallelHost {
   /**
    * Runs `job`'s partitions on other threads as well; `ownShare` runs partitions here (it returns
-   * once the shared counter is exhausted). Resolves with the helpers' outcomes once every
-   * partition is done. Undefined: nothing started (too few threads, an unknown kernel).
+   * once the shared counter is exhausted). Returns the helpers' outcomes once every partition is
+   * done and no helper touches the run's arrays any more. Undefined: nothing started (no helper
+   * thread at hand).
    */
-  accum(query: CompiledQuery, job: AccumJob, ownShare: () => void): Promise<HelperOutcome[]> | undefined;
+  accum(query: CompiledQuery, job: AccumJob, ownShare: () => void): HelperOutcome[] | undefined;
   /** Takes the next partition (from the shared counter): its index, or -1 when none is left. */
   take(): number;
   /** Threads that may work on one SELECT (this one included). */
   readonly threads: number;
+  /** The query may split SELECTs (splitsSelects): find helpers now, so they are ready for the first. */
+  expect(): void;
+}
+
+/** Whether some SELECT of the query may run on several threads (a wide kernel with a split phase). */
+export function splitsSelects(query: CompiledQuery): boolean {
+  return (query.kernels ?? []).some((k) => {
+    const wide = (k as SelectKernel).wide;
+    return wide.parallel !== undefined || wide.parallelPosts.some((p) => p !== undefined);
+  });
 }
 
 /** A dense column's shared arrays, by accumulator index. */
@@ -58,6 +69,8 @@ export interface SharedColumn {
 /** A structured-cloneable description of one partitioned ACCUM (see the file's header). */
 export interface AccumJob {
   kernel: number;
+  /** The wide variant's phase: -1 its ACCUM split by target, i >= 0 POST-ACCUM group i by ranges. */
+  phase: number;
   stamp: number;
   gids: Int32Array;
   count: number;
@@ -70,7 +83,10 @@ export interface AccumJob {
   vars: [number, unknown][];
   columns: SharedColumn[];
   globals: [number, AccumT][];
-  /** Partition boundaries: partition p covers run indexes [bounds[p], bounds[p + 1]). */
+  /**
+   * Partition boundaries: partition p covers target run indexes [bounds[p], bounds[p + 1]) of a
+   * split ACCUM, list positions of a split POST-ACCUM.
+   */
   bounds: number[];
   /** The owner's deadline (epoch ms). */
   deadline?: number;
@@ -114,8 +130,42 @@ function shareable(v: unknown): boolean {
 }
 
 /**
- * The owner's side: describes the job and runs it with the host. Returns undefined when the SELECT
- * must run here alone (no host, not the top-level query's kernel, arrays not shared).
+ * Whether a SELECT from `gids` is worth splitting (the caller runs the wide variant then): many
+ * sources, or fewer sources with many rows, as the last hops of a k-hop from one vertex (at least
+ * one row per vertex of the run, so the wide variant's per-vertex bookkeeping stays small beside
+ * the rows). A vertex with a not yet compacted adjacency counts its rows too.
+ */
+export function worthSplitting(ctx: RunContext, gids: Int32Array, st: SelectRun): boolean {
+  const host = ctx.opts.parallel;
+  if (!host || host.threads < 2) return false;
+  if (gids.length >= parallelSelect.minSources) return true;
+  const enough = Math.max(ctx.gidLimit(), parallelSelect.minSources * 16);
+  let rows = 0;
+  let start = 0;
+  let end = 0;
+  let plan: KernelHop[][] = [];
+  for (let n = 0; n < gids.length; n++) {
+    const g = gids[n];
+    if (g < start || g >= end) {
+      plan = st.locate(g);
+      start = st.start;
+      end = st.end;
+    }
+    const row = g - start;
+    for (const hops of plan)
+      for (const { view } of hops) {
+        if (!view.clean) rows += view.degree(row);
+        else if (row + 1 < view.offsets.length) rows += view.offsets[row + 1] - view.offsets[row];
+      }
+    if (rows >= enough) return true;
+  }
+  return false;
+}
+
+/**
+ * The owner's side of a split ACCUM (the caller checked worthSplitting): describes the job and runs it with the host. Returns false
+ * when the SELECT must run here alone (no host, not the top-level query's kernel, arrays not
+ * shared, no helper).
  */
 export function startParallelAccum(
   ctx: RunContext,
@@ -126,12 +176,65 @@ export function startParallelAccum(
   steps: EdgeFilter[],
   targetTypes: string[],
   lists: Relisted,
-): Promise<void> | undefined {
-  const host = ctx.opts.parallel;
+): boolean {
   const phase = variant.parallel;
-  if (!host || !phase || !ctx.asyncDrive || kernel.index < 0 || ctx.query === undefined) return undefined;
-  if (gids.length < parallelSelect.minSources) return undefined;
-  if (ctx.query.kernels?.[kernel.index] !== kernel) return undefined;
+  const host = ctx.opts.parallel;
+  if (!phase || !host) return false;
+  const limit = ctx.gidLimit();
+  const where = { phase: -1, steps, targetTypes, bounds: partitionBounds(limit, host.threads) };
+  const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, where);
+  if (!job || !runJob(ctx, job, st, phase.accum)) return false;
+  relist(st, limit, lists);
+  return true;
+}
+
+/**
+ * The owner's side of a split POST-ACCUM group: threads take ranges of `list[0..count)` (each
+ * vertex's statements touch only its own cells, see select-kernel.ts's ParallelPost). False: it
+ * must run here alone.
+ */
+export function startParallelPost(
+  ctx: RunContext,
+  kernel: SelectKernel,
+  variant: KernelVariant,
+  group: number,
+  list: Int32Array,
+  count: number,
+  st: SelectRun,
+): boolean {
+  const split = variant.parallelPosts[group];
+  const host = ctx.opts.parallel;
+  if (!split || !host || count < parallelSelect.minSources) return false;
+  const where = { phase: group, steps: [], targetTypes: [], bounds: rangeBounds(count, host.threads) };
+  const job = describe(ctx, kernel, st, list, count, split.globals, where);
+  return job !== undefined && runJob(ctx, job, st, variant.posts[group]);
+}
+
+/**
+ * Ranges of a list for a split POST-ACCUM: a few per thread, so a thread that starts late still
+ * gets a fair share (a range costs nothing beyond its vertices).
+ */
+function rangeBounds(count: number, threads: number): number[] {
+  const parts = Math.max(1, Math.min(threads * 4, Math.ceil(count / parallelSelect.minPartition)));
+  const size = Math.ceil(count / parts);
+  const bounds: number[] = [];
+  for (let b = 0; b < count; b += size) bounds.push(b);
+  bounds.push(count);
+  return bounds;
+}
+
+/** The job of a wide kernel's phase, or undefined when the run's arrays are not all shared. */
+function describe(
+  ctx: RunContext,
+  kernel: SelectKernel,
+  st: SelectRun,
+  gids: Int32Array,
+  count: number,
+  globals: [number, AccumT][],
+  where: Pick<AccumJob, 'phase' | 'steps' | 'targetTypes' | 'bounds'>,
+): AccumJob | undefined {
+  if (kernel.index < 0 || ctx.query === undefined || ctx.query.kernels?.[kernel.index] !== kernel)
+    return undefined;
   const columns: SharedColumn[] = [];
   for (const [i, c] of ctx.dense.entries()) {
     if (!c) continue;
@@ -149,48 +252,48 @@ export function startParallelAccum(
   const shared = (a: ArrayBufferView | null): boolean => a === null || a.buffer instanceof SharedArrayBuffer;
   const marks: [Uint8Array, Uint8Array, Uint8Array] = [st.resultMark, st.sourceMark, st.targetMark];
   if (!marks.every(shared) || !shared(st.counts)) return undefined;
-  const list = gids.buffer instanceof SharedArrayBuffer ? gids : shareGids(gids);
   const vars: [number, unknown][] = [];
   ctx.vars.forEach((v, slot) => {
     if (shareable(v)) vars.push([slot, v]);
   });
-  const limit = ctx.gidLimit();
-  const job: AccumJob = {
+  return {
     kernel: kernel.index,
+    ...where,
     stamp: st.stamp,
-    gids: list,
-    count: gids.length,
+    gids: gids.buffer instanceof SharedArrayBuffer ? gids : shareGids(gids.subarray(0, count)),
+    count,
     counts: st.counts,
     marks,
     layout: ctx.layoutOf(),
-    steps,
-    targetTypes,
     vars,
     columns,
-    globals: phase.globals,
-    bounds: partitionBounds(limit, host.threads),
+    globals,
     ...(ctx.opts.deadline !== undefined ? { deadline: ctx.opts.deadline } : {}),
   };
-  const running = host.accum(ctx.query, job, () => runPartitions(ctx, phase, job, st, () => host.take()));
-  if (!running) return undefined;
-  return running.then((outcomes) => {
-    for (const o of outcomes) merge(ctx, o);
-    relist(st, limit, lists);
-  });
 }
 
-/** Runs partitions taken from `take` until none is left (owner and helpers alike). */
-function runPartitions(
-  ctx: RunContext,
-  phase: ParallelAccum,
-  job: AccumJob,
-  st: SelectRun,
-  take: () => number,
-): void {
+/** Runs a job with the host and merges what the helpers did; false when no helper was at hand. */
+function runJob(ctx: RunContext, job: AccumJob, st: SelectRun, fn: KernelPhase): boolean {
+  const host = ctx.opts.parallel!;
+  const outcomes = host.accum(ctx.query!, job, () => runPartitions(ctx, fn, job, st, () => host.take()));
+  if (!outcomes) return false;
+  for (const o of outcomes) merge(ctx, o);
+  return true;
+}
+
+/**
+ * Runs partitions taken from `take` until none is left (owner and helpers alike): of the targets
+ * for a split ACCUM, of the list for a split POST-ACCUM.
+ */
+function runPartitions(ctx: RunContext, fn: KernelPhase, job: AccumJob, st: SelectRun, take: () => number): void {
   for (let p = take(); p >= 0; p = take()) {
+    if (job.phase >= 0) {
+      fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
+      continue;
+    }
     st.lo = job.bounds[p];
     st.hi = job.bounds[p + 1];
-    phase.accum(ctx, job.gids, 0, job.count, st);
+    fn(ctx, job.gids, 0, job.count, st);
   }
   st.lo = 0;
   st.hi = 0x7fffffff;
@@ -245,8 +348,10 @@ export function helpParallelAccum(
   take: () => number,
 ): HelperOutcome {
   const kernel = query.kernels?.[job.kernel] as SelectKernel | undefined;
-  const phase = kernel?.wide.parallel;
-  if (!kernel || !phase) throw new Error('parallel SELECT: the helper compiled another kernel');
+  const wide = kernel?.wide;
+  const fn =
+    job.phase < 0 ? wide?.parallel?.accum : wide?.parallelPosts[job.phase] ? wide.posts[job.phase] : undefined;
+  if (!fn) throw new Error('parallel SELECT: the helper compiled another kernel');
   const ctx = new RunContext(
     graph,
     query.graph,
@@ -277,7 +382,7 @@ export function helpParallelAccum(
     counts: job.counts,
   });
   try {
-    runPartitions(ctx, phase, job, st, take);
+    runPartitions(ctx, fn, job, st, take);
     const spills: HelperOutcome['spills'] = [];
     for (const c of job.columns) {
       const s = ctx.dense[c.index]?.spills();

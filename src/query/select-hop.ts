@@ -13,7 +13,7 @@ import type { RunContext } from './context.js';
 import { gidList } from './run-buffers.js';
 import { inStorageOrder, sortCollected } from './storage-order.js';
 import { beginClause, endClause } from './select-clauses.js';
-import { startParallelAccum } from './parallel.js';
+import { startParallelAccum, startParallelPost, worthSplitting } from './parallel.js';
 import { compileSelectKernel, selectKernels } from './select-kernel.js';
 import { selectFinish } from './select-finish.js';
 import { newSelectRun } from './select-run.js';
@@ -40,9 +40,8 @@ export interface SourceSet {
   readonly counts: Float64Array | null;
 }
 
-/** What a SELECT yields: nothing (let the event loop run), or a promise to wait for (helper threads). */
-export type SelectYield = undefined | Promise<void>;
-export type SelectGen = Generator<SelectYield, Vtx[] | VertexGids, undefined>;
+/** A SELECT yields between chunks of work (the event loop may run). */
+export type SelectGen = Generator<undefined, Vtx[] | VertexGids, undefined>;
 
 export interface HopRunner {
   run(ctx: RunContext, src: SourceSet): SelectGen;
@@ -359,29 +358,32 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       targetTypes,
     }: ReturnType<typeof prepare>,
   ): SelectGen {
+    const usable = kernel !== undefined && selectKernels.enabled && kernel.usable(ctx);
+    const gids = usable ? ctx.gidsOf(src) : undefined;
+    // A clause other threads may share runs wide when that is worth it (parallel.ts).
+    const split =
+      gids !== undefined && kernel?.wide.parallel !== undefined && worthSplitting(ctx, gids, selectRun);
     const k =
-      kernel !== undefined && selectKernels.enabled && kernel.usable(ctx)
-        ? (selectKernels.force ?? (wide ? 'wide' : 'narrow')) === 'wide'
+      kernel !== undefined && gids !== undefined
+        ? (selectKernels.force ?? (wide || split ? 'wide' : 'narrow')) === 'wide'
           ? kernel.wide
           : kernel.narrow
         : undefined;
-    if (k) {
+    if (k && gids) {
       // The kernel works on run indexes: no Vtx per source or per collected vertex.
       selectKernels.runs++;
       k.begin(ctx, selectRun.stamp);
-      const gids = ctx.gidsOf(src);
       const pendingAccum = beginClause(ctx, deferAccum, true);
       try {
-        // A wide clause may run on several threads (parallel.ts): wait for them.
+        // A wide clause may run on several threads (parallel.ts).
         const parallel =
-          kernel !== undefined && k === kernel.wide
-            ? startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, {
-                sources: needSources && resultIsTarget,
-                targets: needTargets && !resultIsTarget,
-              })
-            : undefined;
-        if (parallel) yield parallel;
-        else
+          split &&
+          k === kernel.wide &&
+          startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, {
+            sources: needSources && resultIsTarget,
+            targets: needTargets && !resultIsTarget,
+          });
+        if (!parallel)
           for (let from = 0; from < gids.length; from += CHUNK) {
             k.accum(ctx, gids, from, Math.min(gids.length, from + CHUNK), selectRun);
             yield;
@@ -404,10 +406,16 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
               : [st.sources, st.sourceCount];
         const pendingPost = beginClause(ctx, postGroups[i].deferGlobals, false);
         try {
-          for (let from = 0; from < count; from += CHUNK) {
-            k.posts[i](ctx, list, from, Math.min(count, from + CHUNK), selectRun);
-            yield;
-          }
+          // A wide kernel's group may run on several threads (parallel.ts).
+          const parallel =
+            kernel !== undefined &&
+            k === kernel.wide &&
+            startParallelPost(ctx, kernel, k, i, list, count, selectRun);
+          if (!parallel)
+            for (let from = 0; from < count; from += CHUNK) {
+              k.posts[i](ctx, list, from, Math.min(count, from + CHUNK), selectRun);
+              yield;
+            }
         } finally {
           endClause(ctx);
         }

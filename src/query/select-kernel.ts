@@ -81,12 +81,24 @@ export interface ParallelAccum {
   globals: [number, AccumT][];
 }
 
+/**
+ * A POST-ACCUM group of a wide kernel that threads may split by ranges of its vertex list (see
+ * parallel.ts): its code is all inline or helper-safe, so each vertex touches only its own cells,
+ * and it updates only globals whose updates give the same value in any order.
+ */
+export interface ParallelPost {
+  /** The global accumulators the group updates: slot and type. */
+  globals: [number, AccumT][];
+}
+
 /** The phases of one variant of a SELECT's kernel. */
 export interface KernelVariant {
   accum: KernelPhase;
   /** The wide variant's ACCUM phase split by target, when the clause allows it. */
   parallel?: ParallelAccum;
   posts: KernelPhase[];
+  /** Per POST-ACCUM group of the wide variant, how threads may split it (undefined: they may not). */
+  parallelPosts: (ParallelPost | undefined)[];
   /**
    * HAVING over the result list (called once with the whole list): keeps the vertices that pass,
    * in order, sets `resultCount`, and clears the marks of those it drops.
@@ -205,18 +217,26 @@ function accumPhase(
 
 const EXACT_GLOBALS = new Set(['OrAccum', 'AndAccum', 'MinAccum', 'MaxAccum']);
 
+/**
+ * Whether threads computing parts of the code get what one thread gets: nothing runs as a closure
+ * a helper may compute otherwise, and every global update combines exactly in any order.
+ */
+function splittable(out: KernelSource): boolean {
+  const exact = [...out.globals.values()].every(
+    (t) =>
+      EXACT_GLOBALS.has(t.accum) ||
+      (t.accum === 'SumAccum' && (t.elem.kind === 'INT' || t.elem.kind === 'UINT')),
+  );
+  return exact && !out.globalAssigns && out.fallbacks === 0 && !out.stmtClosures;
+}
+
 /** The partitioned ACCUM phase (ParallelAccum) of a wide kernel, when the clause allows one. */
 function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
   // Virtual edges live in this run's memory, which helper threads do not see.
   if (!b.hasEdge || cx.virtualEdges.size > 0) return undefined;
   const p = accumPhase(cx, b, true, true);
   const out = p.out;
-  const exact = [...out.globals.values()].every(
-    (t) =>
-      EXACT_GLOBALS.has(t.accum) ||
-      (t.accum === 'SumAccum' && (t.elem.kind === 'INT' || t.elem.kind === 'UINT')),
-  );
-  if (out.fallbacks > 0 || out.stmtClosures || out.sourceWrites || !exact) return undefined;
+  if (!splittable(out) || out.sourceWrites) return undefined;
   if ([...out.deferredWrites].some((i) => !out.snapshot.has(i))) return undefined;
   return { accum: p.fn, globals: [...out.globals] };
 }
@@ -451,7 +471,12 @@ const NARROW_TO_PARTITION = `{
           }
         }`;
 
-function postPhase(cx: Cx, b: KernelBlock, p: KernelBlock['posts'][number], wide: boolean): Phase {
+function postPhase(
+  cx: Cx,
+  b: KernelBlock,
+  p: KernelBlock['posts'][number],
+  wide: boolean,
+): Phase & { split: ParallelPost | undefined } {
   const out = new KernelSource(wide);
   const ks: KernelScope = {
     cx,
@@ -471,7 +496,18 @@ for (let n = from; n < to; n++) {
   vars[${p.slot}] = undefined; gids[${p.slot}] = g;
   ${stmts}
 }`;
-  return { fn: build(out, body), columns: out.columns, primed: out.primed, snapshot: out.snapshot };
+  return {
+    fn: build(out, body),
+    columns: out.columns,
+    primed: out.primed,
+    snapshot: out.snapshot,
+    // `@x'` reads stay on one thread (a split group read them wrong in the identity test); virtual
+    // edges (outdegree) live in this run's memory only.
+    split:
+      wide && splittable(out) && out.primed.size === 0 && cx.virtualEdges.size === 0
+        ? { globals: [...out.globals] }
+        : undefined,
+  };
 }
 
 function havingPhase(cx: Cx, b: KernelBlock, having: Expr, wide: boolean): Phase {
@@ -510,6 +546,7 @@ function variant(cx: Cx, b: KernelBlock, wide: boolean): KernelVariant & { phase
     ...(parallel ? { parallel } : {}),
     accum: accum.fn,
     posts: posts.map((p) => p.fn),
+    parallelPosts: posts.map((p) => p.split),
     having: having?.fn,
     phases,
     begin(ctx, stamp) {

@@ -13,7 +13,9 @@ export {
   type StopReason,
   type TaskControl,
 } from './pool.js';
-export type { FromWorker, HelpJob, PackedArg, RunSpec, TaskResult, TaskSpec, ToWorker } from './protocol.js';
+export { LINK } from './protocol.js';
+export type { FromWorker, PackedArg, RunSpec, TaskResult, TaskSpec, ToWorker } from './protocol.js';
+export { serveLink } from './help-loop.js';
 export { QueryTasks } from './query-task.js';
 export { WorkerParallelHost } from './parallel-host.js';
 export {

@@ -15,7 +15,7 @@
  * Idle workers are refreshed with the current image now and then, so that arrays the writer
  * replaced are not kept alive by them.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Database } from '../engine/database.js';
 import type { ReadTxImpl } from '../engine/read-tx.js';
 import { QueryRuntimeError } from '../query/index.js';
@@ -23,7 +23,15 @@ import { epochs } from '../store/epochs.js';
 import { MirrorExporter } from '../store/mirror.js';
 import { replayDml } from './dml.js';
 import { errorFromImage } from './errors.js';
-import type { FromWorker, TaskResult, TaskSpec, ToWorker } from './protocol.js';
+import {
+  type FromWorker,
+  type HelpLink,
+  type HelpRequest,
+  LINK,
+  type TaskResult,
+  type TaskSpec,
+  type ToWorker,
+} from './protocol.js';
 
 export interface PoolOptions {
   /** Worker threads (at least 1). */
@@ -84,12 +92,15 @@ interface Running {
   onAbort?: () => void;
 }
 
-/** A worker helping another slot's task with part of a SELECT (query/parallel.ts). */
+/**
+ * A worker serving another slot's task with parts of its SELECTs (query/parallel.ts) through a
+ * link (workers/help-loop.ts) until the link is released.
+ */
 interface Helping {
   kind: 'help';
-  owner: Slot;
   task: Running;
-  job: number;
+  /** The link's shared state words (protocol.ts's LINK). */
+  link: Int32Array;
   /** Ends the epoch the helper's image was taken in. */
   unpin: () => void;
 }
@@ -175,7 +186,11 @@ export class QueryPool {
   private pump(): void {
     while (this.queue.length > 0) {
       const slot = this.slots.find((s) => s.running === undefined);
-      if (!slot) return;
+      if (!slot) {
+        // Tasks wait: workers serving another task's SELECTs come back (that task runs on alone).
+        for (const s of this.slots) if (s.running?.kind === 'help') release(s.running.link);
+        return;
+      }
       const q = this.queue.shift() as Queued;
       if (q.control.signal?.aborted) {
         q.reject(this.stopped('aborted'));
@@ -231,8 +246,12 @@ export class QueryPool {
     try {
       const image = slot.exporter.image(pin.graphStore, pin.version);
       slot.imaged = pin.version;
-      const msg: ToWorker = { kind: 'task', id, image, task: q.task };
-      worker.postMessage(msg);
+      const links = this.helpersFor(run);
+      const msg: ToWorker = { kind: 'task', id, image, task: q.task, ...(links.length ? { links } : {}) };
+      worker.postMessage(
+        msg,
+        links.map((l) => l.port),
+      );
     } catch (e) {
       this.finish(slot, run);
       q.reject(e instanceof Error ? e : new Error(String(e)));
@@ -263,9 +282,10 @@ export class QueryPool {
     );
   }
 
-  /** The slot's task is over: timers, pin, abort listener; the slot takes the next task. */
+  /** The slot's task is over: timers, pin, abort listener, helpers; the slot takes the next task. */
   private finish(slot: Slot, run: Running): void {
     for (const t of run.timers) clearTimeout(t);
+    for (const s of this.slots) if (s.running?.kind === 'help' && s.running.task === run) release(s.running.link);
     run.unpin();
     if (run.onAbort) run.control.signal?.removeEventListener('abort', run.onAbort);
     if (slot.running === run) slot.running = undefined;
@@ -280,11 +300,10 @@ export class QueryPool {
     const run = slot.running;
     if (!run) return;
     if (run.kind === 'help') {
-      this.helped(slot, run, {
-        kind: 'helped',
-        job: run.job,
-        error: { kind: 'other', message: this.stopped(reason).message },
-      });
+      // Its owner, waiting for a job this helper joined, sees that and fails its query.
+      Atomics.store(run.link, LINK.DEAD, 1);
+      release(run.link);
+      this.helped(slot, run);
       return;
     }
     this.finish(slot, run);
@@ -296,7 +315,7 @@ export class QueryPool {
   private onMessage(slot: Slot, m: FromWorker): void {
     const run = slot.running;
     if (m.kind === 'helped') {
-      if (run?.kind === 'help' && run.job === m.job) this.helped(slot, run, m);
+      if (run?.kind === 'help') this.helped(slot, run);
       return;
     }
     if (!run || run.kind !== 'task') return;
@@ -306,7 +325,7 @@ export class QueryPool {
     }
     if (run.id !== m.id) return;
     if (m.kind === 'help') {
-      this.help(slot, run, m);
+      this.help(run, m);
       return;
     }
     if (m.kind === 'failed') {
@@ -334,44 +353,69 @@ export class QueryPool {
     void this.commit(slot, run, result);
   }
 
-  /** Hands part of a task's SELECT to idle workers, with the task's version, and tells its owner how many. */
-  private help(owner: Slot, task: Running, m: FromWorker & { kind: 'help' }): void {
-    let count = 0;
-    for (const h of this.slots) {
-      if (count >= m.want) break;
-      if (h === owner || h.running || !h.worker) continue;
-      const epoch = epochs.begin();
-      let ended = false;
-      h.running = {
-        kind: 'help',
-        owner,
-        task,
-        job: m.help.job,
-        unpin: () => {
-          if (ended) return;
-          ended = true;
-          epochs.end(epoch);
-        },
-      };
-      const image = h.exporter.image(task.pin.graphStore, task.pin.version);
-      h.imaged = task.pin.version;
-      h.worker.postMessage({ kind: 'help', image, help: m.help } satisfies ToWorker);
-      count++;
-      this.stats.helped++;
+  /**
+   * Gives idle workers to a task's SELECTs, each on one of the links the owner made; links no
+   * worker is free for are released at once.
+   */
+  private help(task: Running, m: FromWorker & { kind: 'help' }): void {
+    for (const link of m.help.links) {
+      if (this.attach(task, m.help.query, link)) continue;
+      release(link.state);
+      link.port.close();
     }
-    owner.worker?.postMessage({ kind: 'helpers', job: m.help.job, count } satisfies ToWorker);
   }
 
-  /** A helper is done: it is free again, and its owner (if still running that task) gets the outcome. */
-  private helped(slot: Slot, run: Helping, m: FromWorker & { kind: 'helped' }): void {
+  /**
+   * Links an idle worker to the task (it serves the task's SELECTs on the task's version until
+   * released); false when none is free or tasks are waiting.
+   */
+  private attach(task: Running, query: HelpRequest['query'], link: HelpLink): boolean {
+    const h = this.queue.length > 0 ? undefined : this.slots.find((s) => !s.running && s.worker);
+    if (!h?.worker) return false;
+    const epoch = epochs.begin();
+    let ended = false;
+    h.running = {
+      kind: 'help',
+      task,
+      link: link.state,
+      unpin: () => {
+        if (ended) return;
+        ended = true;
+        epochs.end(epoch);
+      },
+    };
+    const image = h.exporter.image(task.pin.graphStore, task.pin.version);
+    h.imaged = task.pin.version;
+    const msg: ToWorker = { kind: 'help', image, query, link };
+    h.worker.postMessage(msg, [link.port]);
+    this.stats.helped++;
+    return true;
+  }
+
+  /**
+   * Helpers for a query task that will split SELECTs, given with the task so that they are ready
+   * for its first split: the owner's ends of their links.
+   */
+  private helpersFor(run: Running): HelpLink[] {
+    const task = run.task;
+    if (task.kind !== 'query' || !task.split) return [];
+    const mine: HelpLink[] = [];
+    for (let i = 1; i < this.slots.length; i++) {
+      const { port1, port2 } = new MessageChannel();
+      const state = new Int32Array(new SharedArrayBuffer(LINK.WORDS * 4));
+      if (!this.attach(run, task, { state, port: port2 })) {
+        port1.close();
+        break;
+      }
+      mine.push({ state, port: port1 });
+    }
+    return mine;
+  }
+
+  /** A helper left its link: it is free again. */
+  private helped(slot: Slot, run: Helping): void {
     run.unpin();
     slot.running = undefined;
-    if (run.owner.running === run.task) {
-      const msg: ToWorker = { kind: 'helped', job: m.job };
-      if (m.outcome) msg.outcome = m.outcome;
-      if (m.error) msg.error = m.error;
-      run.owner.worker?.postMessage(msg);
-    }
     setImmediate(() => this.pump());
   }
 
@@ -435,6 +479,13 @@ export class QueryPool {
       }),
     );
   }
+}
+
+/** Ends a helper link (protocol.ts's LINK): the helper goes back to the pool, the owner runs alone. */
+function release(link: Int32Array): void {
+  Atomics.store(link, LINK.RELEASE, 1);
+  Atomics.add(link, LINK.MAIL, 1);
+  Atomics.notify(link, LINK.MAIL);
 }
 
 /** The runtime's error for a query the pool stopped (the codes classifyQueryError knows). */

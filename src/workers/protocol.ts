@@ -3,6 +3,7 @@
  * store image of its pinned version (store/mirror.ts) and what to run; its answer is JSON text
  * and, for a query, the changes it makes as data (dml.ts) for the main thread to commit.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { AccumJob, HelperOutcome } from '../query/index.js';
 import type { StoreImage } from '../store/mirror.js';
 import type { PackedValue } from '../store/mirror.js';
@@ -28,6 +29,8 @@ export type TaskSpec =
       stored?: boolean;
       args: Record<string, PackedArg>;
       run: RunSpec;
+      /** Some SELECT of the query may be split: the pool gives it helpers with the task. */
+      split?: boolean;
     }
   /** Query text to check, compile and run, with query-string parameters or decoded ones (`args`). */
   | {
@@ -56,25 +59,50 @@ export type TaskResult =
     }
   | { kind: 'call'; output: unknown };
 
-/** A part of a running query's SELECT for a helper worker (query/parallel.ts). */
-export interface HelpJob {
-  /** The owner's job number. */
-  job: number;
-  /** The owner's query, which the helper compiles the same way. */
+/**
+ * The words of a helper link's shared state (HelpLink.state): the owner bumps MAIL and wakes the
+ * helper after posting on the link's port; RELEASE is set when the link is done (the owner's task
+ * ended, the pool needs the worker for another task or had none to give, the helper left); DEAD
+ * says the helper's thread was lost.
+ */
+export const LINK = { MAIL: 0, RELEASE: 1, DEAD: 2, WORDS: 3 } as const;
+
+/** A helper's side of a link to an owner (help-loop.ts): its port and the shared state words. */
+export interface HelpLink {
+  state: Int32Array;
+  port: MessagePort;
+}
+
+/** An owner's request for helpers for its running query (query/parallel.ts, parallel-host.ts). */
+export interface HelpRequest {
+  /** The owner's query, which helpers compile the same way. */
   query: TaskSpec & { kind: 'query' | 'interpret' };
-  accum: AccumJob;
-  /** [0]: the next partition to take (Atomics.add). */
+  /** One link per helper wanted; those the pool cannot serve are released at once. */
+  links: HelpLink[];
+}
+
+/**
+ * What the owner posts on a link: a job (one split clause; ctl[0] is the next partition to take,
+ * ctl[1] the helpers working on it times 2, plus 1 once the owner closed the job).
+ */
+export interface LinkMessage {
+  id: number;
+  job: AccumJob;
   ctl: Int32Array;
 }
 
+/** What a helper posts back on its link: the outcome of a job it joined. */
+export interface LinkOutcome {
+  id: number;
+  outcome?: HelperOutcome;
+  error?: ErrorImage;
+}
+
 export type ToWorker =
-  | { kind: 'task'; id: number; image: StoreImage; task: TaskSpec }
-  /** Help the owner of `help.job`: the store image of the owner's version. */
-  | { kind: 'help'; image: StoreImage; help: HelpJob }
-  /** To an owner: how many helpers its job got. */
-  | { kind: 'helpers'; job: number; count: number }
-  /** To an owner: one helper's outcome (or why it failed). */
-  | { kind: 'helped'; job: number; outcome?: HelperOutcome; error?: ErrorImage }
+  /** `links`: the owner's ends of links to helpers the pool gave the task at once (parallel-host.ts). */
+  | { kind: 'task'; id: number; image: StoreImage; task: TaskSpec; links?: HelpLink[] }
+  /** Serve an owner's SELECTs through `link` until released, on the store image of its version. */
+  | { kind: 'help'; image: StoreImage; query: TaskSpec & { kind: 'query' | 'interpret' }; link: HelpLink }
   /** An idle worker takes the current arrays (and lets the replaced ones go). */
   | { kind: 'refresh'; image: StoreImage }
   /** The query's changes were committed (ok) or refused: write its FILE output or drop it. */
@@ -87,7 +115,7 @@ export type FromWorker =
   | { kind: 'written'; id: number; error?: ErrorImage }
   /** A query's LOG statement. */
   | { kind: 'log'; line: string }
-  /** An owner asks for up to `want` helpers for a job of its running task `id`. */
-  | { kind: 'help'; id: number; want: number; help: HelpJob }
-  /** A helper finished its part of a job. */
-  | { kind: 'helped'; job: number; outcome?: HelperOutcome; error?: ErrorImage };
+  /** An owner asks for helpers for its running task `id`. */
+  | { kind: 'help'; id: number; help: HelpRequest }
+  /** A helper was released and is free again. */
+  | { kind: 'helped' };

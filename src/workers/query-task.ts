@@ -8,18 +8,19 @@ import {
   type CompiledQuery,
   decodeQueryStringParams,
   helpParallelAccum,
-  type HelperOutcome,
   prepareInterpreted,
   type QueryFile,
   type QueryGraph,
   QueryRegistry,
+  splitsSelects,
   type QueryStore,
   type RunOptions,
 } from '../query/index.js';
 import { unpackValue } from '../store/mirror.js';
 import { stringifyJson } from '../util/json.js';
 import { DmlRecorder } from './dml.js';
-import type { HelpJob, PackedArg, TaskResult, TaskSpec } from './protocol.js';
+import type { JobRunner } from './help-loop.js';
+import type { PackedArg, TaskResult, TaskSpec } from './protocol.js';
 
 /** The stored queries of the catalog a worker last received (read-only). */
 class CatalogQueries implements QueryStore {
@@ -85,15 +86,10 @@ export class QueryTasks {
     return { query: p.query, args: task.args ? unpackArgs(task.args) : p.args };
   }
 
-  /** Runs part of another worker's SELECT (query/parallel.ts) on the same snapshot. */
-  help(h: HelpJob, snapshot: QueryGraph): HelperOutcome {
-    const { query } = this.compiled(h.query, snapshot);
-    const parts = h.accum.bounds.length - 1;
-    const take = (): number => {
-      const p = Atomics.add(h.ctl, 0, 1);
-      return p < parts ? p : -1;
-    };
-    return helpParallelAccum(query, snapshot, h.accum, take);
+  /** How this thread runs jobs of another worker's query (query/parallel.ts) on the same snapshot. */
+  helper(query: QueryTask, snapshot: QueryGraph): JobRunner {
+    const compiled = this.compiled(query, snapshot).query;
+    return (job, take) => helpParallelAccum(compiled, snapshot, job, take);
   }
 
   /** Runs a query task; `files` receives its FILE objects for writing after the commit. */
@@ -104,6 +100,7 @@ export class QueryTasks {
     files: QueryFile[],
   ): Promise<TaskResult> {
     const { query, args } = this.compiled(task, snapshot);
+    if (opts.parallel && splitsSelects(query)) opts.parallel.expect();
     const outcome = await query.run(snapshot, args, opts);
     const recorder = new DmlRecorder(snapshot);
     for (const op of outcome.dml) op(recorder);

@@ -13,6 +13,7 @@ import {
   type QueryDatabase,
   QueryRuntimeError,
   type RunOptions,
+  splitsSelects,
 } from '../query/index.js';
 import { packValue } from '../store/mirror.js';
 import { JsonText, type JsonValue } from '../util/json.js';
@@ -102,6 +103,7 @@ function taskOf(source: QuerySource, opts: RunOptions): TaskSpec {
     run,
   };
   if (source.stored) task.stored = true;
+  if (splitsSelects(source.query)) task.split = true;
   return task;
 }
 

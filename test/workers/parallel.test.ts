@@ -2,10 +2,13 @@
  * The same answers at any thread count: queries covering every accumulator kind a SELECT kernel
  * updates (sums of FLOAT, DOUBLE and INT, Min/Max of INT and floats, Or, And, `@x'`, globals in
  * ACCUM), every other accumulator kind (List, Set, Bag, Map, Avg, Heap, BitwiseAnd/Or, GroupBy,
- * Array, vertex-attached and global), PageRank-like iterations, label propagation over a snapshot, k-hop frontiers, and clauses that cannot be split (they
- * must still agree), run over generated graphs on the event loop, on one worker and on three. The
- * split thresholds are lowered so that small graphs are split (query/parallel.ts), and the test
- * checks that splits happened.
+ * Array, vertex-attached and global), PageRank-like iterations, label propagation over a snapshot,
+ * k-hop frontiers (from a hub too: one source, a row per vertex), POST-ACCUM groups with exact
+ * globals, `@x'` and own cells (split by ranges) and with order-sensitive globals (not split), and
+ * clauses that cannot be split (they must still agree), run over generated graphs on the event
+ * loop, on one worker and on three, one query at a time and several at once. The split thresholds
+ * are lowered so that small graphs are split (query/parallel.ts), and the test checks that
+ * helpers were given.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -121,6 +124,22 @@ const QUERIES = [
     R = SELECT t FROM All:v -(E>|U:e)- :t ACCUM @@total += e.@w;
     PRINT @@unseen, @@total;
   }`,
+  // POST-ACCUM groups: exact globals and own cells split by ranges; `@@g =`, float sums and lists not.
+  `CREATE QUERY posts() FOR GRAPH g {
+    SumAccum<INT> @deg; SumAccum<DOUBLE> @s = 1; MaxAccum<INT> @best; OrAccum @big;
+    SumAccum<INT> @@edges; MaxAccum<DOUBLE> @@top; MinAccum<INT> @@low; OrAccum @@any; AndAccum @@all;
+    SumAccum<DOUBLE> @@fsum; SumAccum<INT> @@last; ListAccum<INT> @@order; SumAccum<INT> @@changed;
+    All = {V.*};
+    All = SELECT v FROM All:v
+          POST-ACCUM v.@deg = v.outdegree("E"), v.@s = v.w / 7.0 + v.@deg, @@edges += v.@deg,
+                     @@top += v.@s, @@low += v.k, @@any += v.k > 90, @@all += v.k >= 0;
+    R = SELECT t FROM All:v -(E>|L>)- V:t ACCUM t.@best += v.k
+        POST-ACCUM t.@big += t.@best' < t.@best, t.@s = t.@s * 0.5 + t.@best, @@changed += 1;
+    R = SELECT v FROM All:v -(E>)- V:t ACCUM t.@deg += 1
+        POST-ACCUM v.@best += v.@deg, @@changed += v.@deg;
+    X = SELECT v FROM All:v POST-ACCUM @@fsum += v.@s, @@last = v.k, @@order += v.k;
+    PRINT All, @@edges, @@top, @@low, @@any, @@all, @@fsum, @@last, @@order, @@changed;
+  }`,
 ];
 
 const RUNS: [string, Record<string, unknown>][] = [
@@ -132,6 +151,9 @@ const RUNS: [string, Record<string, unknown>][] = [
   ['hops', { s: new VertexRef('V', '0'), k: 3 }],
   ['mixed', {}],
   ['edge_marks', {}],
+  ['posts', {}],
+  // From the hub: one source with a row per vertex (split by rows, not sources).
+  ['hops', { s: new VertexRef('V', '1'), k: 3 }],
 ];
 
 interface Graph {
@@ -156,6 +178,8 @@ const graphArb: fc.Arbitrary<Graph> = fc
     };
     const e: [number, number, number][] = [];
     for (let i = 0; i < n * 4; i++) e.push([rnd(n), rnd(n), rnd(1000) / 7]);
+    // A hub (vertex 1) with an edge to every vertex.
+    for (let i = 0; i < n; i++) e.push([1, i, rnd(1000) / 7]);
     const l: [number, number][] = [];
     for (let i = 0; i < n; i++) l.push([rnd(n), rnd(n)]);
     const u: [number, number][] = [];
@@ -237,6 +261,10 @@ test('every kernel and accumulator kind answers the same on 0, 1 and 3 threads, 
               RUNS.forEach(([name], i) =>
                 assert.equal(got[i], reference[i], `${name} on ${threads} threads`),
               );
+              // Queries at once: a waiting task takes back the workers serving another's SELECTs.
+              const together = await Promise.all([answers(db), answers(db)]);
+              for (const g of together)
+                RUNS.forEach(([name], i) => assert.equal(g[i], reference[i], `${name} at once on ${threads}`));
               if (threads > 1 && merged) assert.ok(pool.stats.helped > 0, 'some SELECT was split');
             } finally {
               await pool.close();

@@ -6,7 +6,7 @@
  * stops the running query at its next check; the main thread terminates a worker that does not
  * stop in time. Between tasks it may help another worker's query with part of a SELECT.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, type TransferListItem, workerData } from 'node:worker_threads';
 import { ReadTxImpl } from '../../engine/read-tx.js';
 import type { QueryFile } from '../../query/index.js';
 import { parallelSelect, shareRunArrays, writeQueryFiles } from '../../query/index.js';
@@ -17,6 +17,8 @@ import {
   QueryTasks,
   type TaskResult,
   type ToWorker,
+  LINK,
+  serveLink,
   WorkerParallelHost,
 } from '../../workers/index.js';
 import { type CallFunction, callFunctions } from './calls.js';
@@ -35,8 +37,8 @@ const host = new WorkerParallelHost(config.threads ?? 1, send);
 let running: { id: number; controller: AbortController } | undefined;
 const waitingFiles = new Map<number, QueryFile[]>();
 
-function send(m: FromWorker): void {
-  port!.postMessage(m);
+function send(m: FromWorker, transfer?: readonly TransferListItem[]): void {
+  port!.postMessage(m, transfer);
 }
 
 async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
@@ -52,6 +54,7 @@ async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
   }
   const files: QueryFile[] = [];
   host.task = { id: m.id, query: task };
+  if (m.links) host.adopt(m.links);
   const result = await queries.run(
     task,
     snapshot,
@@ -69,19 +72,24 @@ async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
   return result;
 }
 
-/** Runs part of another worker's SELECT and reports to the main thread, which tells the owner. */
+/**
+ * Serves another worker's query with parts of its SELECTs until released (workers/help-loop.ts),
+ * then tells the main thread this worker is free.
+ */
 function help(m: ToWorker & { kind: 'help' }): void {
   try {
     const store = importer.apply(m.image);
     const snapshot = new ReadTxImpl(store, m.image.version, () => undefined);
-    send({ kind: 'helped', job: m.help.job, outcome: queries.help(m.help, snapshot) });
-  } catch (e) {
-    send({ kind: 'helped', job: m.help.job, error: errorImage(e) });
+    serveLink(m.link, queries.helper(m.query, snapshot));
+  } catch {
+    // The owner sees the released link and runs the rest itself.
+    Atomics.store(m.link.state, LINK.RELEASE, 1);
+  } finally {
+    send({ kind: 'helped' });
   }
 }
 
 port.on('message', (m: ToWorker) => {
-  if (host.receive(m)) return;
   switch (m.kind) {
     case 'help':
       help(m);
@@ -90,12 +98,12 @@ port.on('message', (m: ToWorker) => {
       runTask(m).then(
         (result) => {
           running = undefined;
-          host.task = undefined;
+          host.endTask();
           send({ kind: 'done', id: m.id, result });
         },
         (e: unknown) => {
           running = undefined;
-          host.task = undefined;
+          host.endTask();
           send({ kind: 'failed', id: m.id, error: errorImage(e) });
         },
       );

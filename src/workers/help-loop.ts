@@ -1,0 +1,64 @@
+/**
+ * A helper's side of a link to an owner's query (parallel-host.ts): it serves the jobs the owner
+ * posts on the link, one after another, blocked in Atomics.wait in between, until the link is
+ * released. A job is joined only while the owner has not closed it; the outcome goes back on the
+ * port before the helper counts itself out, so the owner finds it there once no helper works.
+ */
+import { receiveMessageOnPort } from 'node:worker_threads';
+import type { AccumJob, HelperOutcome } from '../query/index.js';
+import { errorImage } from './errors.js';
+import { type HelpLink, LINK, type LinkMessage, type LinkOutcome } from './protocol.js';
+
+/** ctl words of a job (see parallel-host.ts). */
+const NEXT = 0;
+const JOINED = 1;
+
+/** Runs partitions of a job taken from `take`; what the helper did besides writing shared arrays. */
+export type JobRunner = (job: AccumJob, take: () => number) => HelperOutcome;
+
+/** Serves the link's jobs with `run` until the link is released. */
+export function serveLink(link: HelpLink, run: JobRunner): void {
+  const { state, port } = link;
+  try {
+    for (;;) {
+      const seen = Atomics.load(state, LINK.MAIL);
+      for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+        const msg = m.message as LinkMessage;
+        if (Atomics.load(state, LINK.RELEASE) === 1) return;
+        serveJob(link, msg, run);
+      }
+      if (Atomics.load(state, LINK.RELEASE) === 1) return;
+      Atomics.wait(state, LINK.MAIL, seen);
+    }
+  } finally {
+    Atomics.store(state, LINK.RELEASE, 1);
+    port.close();
+  }
+}
+
+function serveJob(link: HelpLink, msg: LinkMessage, run: JobRunner): void {
+  const ctl = msg.ctl;
+  for (let s = Atomics.load(ctl, JOINED); ; ) {
+    if ((s & 1) === 1) return;
+    const was = Atomics.compareExchange(ctl, JOINED, s, s + 2);
+    if (was === s) break;
+    s = was;
+  }
+  const parts = msg.job.bounds.length - 1;
+  const take = (): number => {
+    const p = Atomics.add(ctl, NEXT, 1);
+    return p < parts ? p : -1;
+  };
+  let out: LinkOutcome;
+  try {
+    out = { id: msg.id, outcome: run(msg.job, take) };
+  } catch (e) {
+    out = { id: msg.id, error: errorImage(e) };
+  }
+  try {
+    link.port.postMessage(out);
+  } finally {
+    Atomics.sub(ctl, JOINED, 2);
+    Atomics.notify(ctl, JOINED);
+  }
+}

@@ -285,7 +285,13 @@ function runJob(ctx: RunContext, job: AccumJob, st: SelectRun, fn: KernelPhase):
  * Runs partitions taken from `take` until none is left (owner and helpers alike): of the targets
  * for a split ACCUM, of the list for a split POST-ACCUM.
  */
-function runPartitions(ctx: RunContext, fn: KernelPhase, job: AccumJob, st: SelectRun, take: () => number): void {
+function runPartitions(
+  ctx: RunContext,
+  fn: KernelPhase,
+  job: AccumJob,
+  st: SelectRun,
+  take: () => number,
+): void {
   for (let p = take(); p >= 0; p = take()) {
     if (job.phase >= 0) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
@@ -350,7 +356,11 @@ export function helpParallelAccum(
   const kernel = query.kernels?.[job.kernel] as SelectKernel | undefined;
   const wide = kernel?.wide;
   const fn =
-    job.phase < 0 ? wide?.parallel?.accum : wide?.parallelPosts[job.phase] ? wide.posts[job.phase] : undefined;
+    job.phase < 0
+      ? wide?.parallel?.accum
+      : wide?.parallelPosts[job.phase]
+        ? wide.posts[job.phase]
+        : undefined;
   if (!fn) throw new Error('parallel SELECT: the helper compiled another kernel');
   const ctx = new RunContext(
     graph,

@@ -38,7 +38,7 @@ export function serveLink(link: HelpLink, run: JobRunner): void {
 
 function serveJob(link: HelpLink, msg: LinkMessage, run: JobRunner): void {
   const ctl = msg.ctl;
-  for (let s = Atomics.load(ctl, JOINED); ; ) {
+  for (let s = Atomics.load(ctl, JOINED); ;) {
     if ((s & 1) === 1) return;
     const was = Atomics.compareExchange(ctl, JOINED, s, s + 2);
     if (was === s) break;

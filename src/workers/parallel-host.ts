@@ -11,7 +11,12 @@
  * start to end without returning to the event loop. Partitions are taken from a shared counter:
  * a helper that joins late takes what is left, and one that does not join at all costs nothing.
  */
-import { MessageChannel, type MessagePort, receiveMessageOnPort, type TransferListItem } from 'node:worker_threads';
+import {
+  MessageChannel,
+  type MessagePort,
+  receiveMessageOnPort,
+  type TransferListItem,
+} from 'node:worker_threads';
 import type { AccumJob, CompiledQuery, HelperOutcome, ParallelHost } from '../query/index.js';
 import { type ErrorImage, errorFromImage } from './errors.js';
 import { type FromWorker, LINK, type LinkMessage, type LinkOutcome, type TaskSpec } from './protocol.js';

@@ -285,7 +285,8 @@ export class QueryPool {
   /** The slot's task is over: timers, pin, abort listener, helpers; the slot takes the next task. */
   private finish(slot: Slot, run: Running): void {
     for (const t of run.timers) clearTimeout(t);
-    for (const s of this.slots) if (s.running?.kind === 'help' && s.running.task === run) release(s.running.link);
+    for (const s of this.slots)
+      if (s.running?.kind === 'help' && s.running.task === run) release(s.running.link);
     run.unpin();
     if (run.onAbort) run.control.signal?.removeEventListener('abort', run.onAbort);
     if (slot.running === run) slot.running = undefined;

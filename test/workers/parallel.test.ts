@@ -264,7 +264,9 @@ test('every kernel and accumulator kind answers the same on 0, 1 and 3 threads, 
               // Queries at once: a waiting task takes back the workers serving another's SELECTs.
               const together = await Promise.all([answers(db), answers(db)]);
               for (const g of together)
-                RUNS.forEach(([name], i) => assert.equal(g[i], reference[i], `${name} at once on ${threads}`));
+                RUNS.forEach(([name], i) =>
+                  assert.equal(g[i], reference[i], `${name} at once on ${threads}`),
+                );
               if (threads > 1 && merged) assert.ok(pool.stats.helped > 0, 'some SELECT was split');
             } finally {
               await pool.close();

@@ -471,6 +471,13 @@ const NARROW_TO_PARTITION = `{
           }
         }`;
 
+const INT_KINDS = [DenseKind.SumInt, DenseKind.MinInt, DenseKind.MaxInt];
+
+/** Whether the code reads or updates an integer vertex accumulator (whose cells may spill). */
+function touchesIntegers(out: KernelSource): boolean {
+  return [...out.columns.values()].some((va) => va.dense !== undefined && INT_KINDS.includes(va.dense));
+}
+
 function postPhase(
   cx: Cx,
   b: KernelBlock,
@@ -501,10 +508,10 @@ for (let n = from; n < to; n++) {
     columns: out.columns,
     primed: out.primed,
     snapshot: out.snapshot,
-    // `@x'` reads stay on one thread (a split group read them wrong in the identity test); virtual
-    // edges (outdegree) live in this run's memory only.
+    // An integer cell past its array's range (current or `@x'`) is kept in the owner's spill maps,
+    // which helpers do not get; virtual edges (outdegree) live in this run's memory only.
     split:
-      wide && splittable(out) && out.primed.size === 0 && cx.virtualEdges.size === 0
+      wide && splittable(out) && !touchesIntegers(out) && cx.virtualEdges.size === 0
         ? { globals: [...out.globals] }
         : undefined,
   };

@@ -124,7 +124,8 @@ const QUERIES = [
     R = SELECT t FROM All:v -(E>|U:e)- :t ACCUM @@total += e.@w;
     PRINT @@unseen, @@total;
   }`,
-  // POST-ACCUM groups: exact globals and own cells split by ranges; `@@g =`, float sums and lists not.
+  // POST-ACCUM groups: exact globals, own float/bool cells and their `@x'` split by ranges;
+  // `@@g =`, float sums, lists and integer cells (they may spill) not.
   `CREATE QUERY posts() FOR GRAPH g {
     SumAccum<INT> @deg; SumAccum<DOUBLE> @s = 1; MaxAccum<INT> @best; OrAccum @big;
     SumAccum<INT> @@edges; MaxAccum<DOUBLE> @@top; MinAccum<INT> @@low; OrAccum @@any; AndAccum @@all;
@@ -137,6 +138,7 @@ const QUERIES = [
         POST-ACCUM t.@big += t.@best' < t.@best, t.@s = t.@s * 0.5 + t.@best, @@changed += 1;
     R = SELECT v FROM All:v -(E>)- V:t ACCUM t.@deg += 1
         POST-ACCUM v.@best += v.@deg, @@changed += v.@deg;
+    R = SELECT t FROM All:v -(E>)- V:t ACCUM t.@s += v.w POST-ACCUM t.@big += t.@s' * 2 < t.@s;
     X = SELECT v FROM All:v POST-ACCUM @@fsum += v.@s, @@last = v.k, @@order += v.k;
     PRINT All, @@edges, @@top, @@low, @@any, @@all, @@fsum, @@last, @@order, @@changed;
   }`,

@@ -62,7 +62,13 @@ export interface SharedColumn {
   prevAt: Int32Array | null;
   prevVals: Float64Array | null;
   snapVals: Float64Array | null;
-  /** Spilled cells of the owner's snapshot (integer values past a cell's range). */
+  /**
+   * The owner's spilled cells (integer values past a cell's range, kept in objects, not in the
+   * shared arrays): current values, `@x'` values and snapshot values, so that a helper reads and
+   * updates them from their true values.
+   */
+  spill: [number, unknown][];
+  prev: [number, unknown][];
   snap: [number, unknown][];
 }
 
@@ -239,6 +245,7 @@ function describe(
   for (const [i, c] of ctx.dense.entries()) {
     if (!c) continue;
     if (!(c.vals.buffer instanceof SharedArrayBuffer)) return undefined;
+    const spilled = c.spills();
     columns.push({
       index: i,
       kind: c.kind,
@@ -246,7 +253,9 @@ function describe(
       prevAt: c.prevAt,
       prevVals: c.prevVals,
       snapVals: c.snapVals,
-      snap: c.spills().snap,
+      spill: spilled.spill,
+      prev: spilled.prev,
+      snap: spilled.snap,
     });
   }
   const shared = (a: ArrayBufferView | null): boolean => a === null || a.buffer instanceof SharedArrayBuffer;
@@ -381,7 +390,7 @@ export function helpParallelAccum(
     const va = accums[c.index];
     if (!va) throw new Error('parallel SELECT: the helper compiled another query');
     const col = DenseColumn.over(c.kind, () => va.make(ctx), c);
-    col.adoptSpills({ spill: [], prev: [], snap: c.snap });
+    col.adoptSpills(c);
     ctx.dense[c.index] = col;
   }
   const st = newSelectRun(ctx, {
@@ -396,10 +405,22 @@ export function helpParallelAccum(
     const spills: HelperOutcome['spills'] = [];
     for (const c of job.columns) {
       const s = ctx.dense[c.index]?.spills();
-      if (s && (s.spill.length > 0 || s.prev.length > 0)) spills.push([c.index, s]);
+      if (!s) continue;
+      // Only what this helper changed: a cell it was sent and left alone may have been updated by
+      // the thread whose partition holds it, and must not be overwritten with the sent value.
+      const spill = changedFrom(s.spill, c.spill);
+      const prev = changedFrom(s.prev, c.prev);
+      if (spill.length > 0 || prev.length > 0) spills.push([c.index, { spill, prev, snap: [] }]);
     }
     return { globals: [...partials].map(([slot, a]) => [slot, a.value()]), spills };
   } finally {
     ctx.release();
   }
+}
+
+/** The entries of `now` that `sent` did not have with the same value. */
+function changedFrom(now: [number, unknown][], sent: [number, unknown][]): [number, unknown][] {
+  if (sent.length === 0) return now;
+  const before = new Map(sent);
+  return now.filter(([g, v]) => !before.has(g) || !Object.is(before.get(g), v));
 }

@@ -142,6 +142,16 @@ const QUERIES = [
     X = SELECT v FROM All:v POST-ACCUM @@fsum += v.@s, @@last = v.k, @@order += v.k;
     PRINT All, @@edges, @@top, @@low, @@any, @@all, @@fsum, @@last, @@order, @@changed;
   }`,
+  `CREATE QUERY bigints() FOR GRAPH g {
+    MaxAccum<INT> @big; MinAccum<INT> @low; MaxAccum<INT> @@top;
+    All = {V.*};
+    // Cells past the 32-bit range live in the owner's spill maps; a split ACCUM must read and
+    // update them from their true values.
+    All = SELECT v FROM All:v POST-ACCUM v.@big += 5000000000 + v.k, v.@low += -5000000000 - v.k;
+    R = SELECT t FROM All:v -(E>)- V:t
+        ACCUM t.@big += v.@big - 1, t.@low += v.@low + 1, @@top += v.@big;
+    PRINT All, @@top;
+  }`,
 ];
 
 const RUNS: [string, Record<string, unknown>][] = [
@@ -154,6 +164,7 @@ const RUNS: [string, Record<string, unknown>][] = [
   ['mixed', {}],
   ['edge_marks', {}],
   ['posts', {}],
+  ['bigints', {}],
   // From the hub: one source with a row per vertex (split by rows, not sources).
   ['hops', { s: new VertexRef('V', '1'), k: 3 }],
 ];

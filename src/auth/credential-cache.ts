@@ -18,7 +18,7 @@
  * - Access decisions (rule, graph) are remembered per entry only when allowed; a refusal is always
  *   worked out again on the full path, which builds its message.
  */
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SecurityState } from '../catalog/security.js';
 import type { AccessRule } from './access-table.js';
 import type { Principal } from './authorize.js';
@@ -55,7 +55,8 @@ export class CredentialCache {
   }
 
   private digestOf(header: string): Buffer {
-    return hash('sha256', `${this.key}\n${header}`, 'buffer');
+    // createHash, not crypto.hash: the one-shot form needs Node 20.12, and package.json allows 20.0.
+    return createHash('sha256').update(`${this.key}\n${header}`).digest();
   }
 
   /** Forgets everything unless the entries belong to `state`. */

@@ -27,6 +27,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Other threads that may run part of a SELECT (a query worker's pool, see parallel.ts). */
   parallel?: ParallelHost;
+  /** The most threads, the query's own included, its split SELECTs use (GSQL-THREAD-LIMIT). */
+  threadLimit?: number;
 }
 
 /** Per-run arrays of the breadth-first search of repeated pattern steps (select-expand.ts). */

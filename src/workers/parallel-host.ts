@@ -45,13 +45,18 @@ export class WorkerParallelHost implements ParallelHost {
     private readonly send: (m: FromWorker, transfer?: readonly TransferListItem[]) => void,
   ) {}
 
+  /** Threads the current task's SELECTs may use: the pool's, or fewer (GSQL-THREAD-LIMIT). */
+  private allowed(): number {
+    return Math.min(this.threads, this.task?.query.run.threadLimit ?? this.threads);
+  }
+
   take(): number {
     const p = Atomics.add(this.ctl, NEXT, 1);
     return p < this.parts ? p : -1;
   }
 
   accum(_query: CompiledQuery, job: AccumJob, ownShare: () => void): HelperOutcome[] | undefined {
-    if (this.threads < 2 || !this.task || job.bounds.length < 3) return undefined;
+    if (this.allowed() < 2 || !this.task || job.bounds.length < 3) return undefined;
     const links = this.live();
     if (links.length === 0) return undefined;
     const id = this.nextJob++;
@@ -97,7 +102,7 @@ export class WorkerParallelHost implements ParallelHost {
     this.links = keep;
     if (keep.length === 0 && this.task) {
       const theirs = [];
-      for (let i = 1; i < this.threads; i++) {
+      for (let i = 1; i < this.allowed(); i++) {
         const { port1, port2 } = new MessageChannel();
         const state = new Int32Array(new SharedArrayBuffer(LINK.WORDS * 4));
         this.links.push({ state, port: port1 });

@@ -401,7 +401,8 @@ export class QueryPool {
     const task = run.task;
     if (task.kind !== 'query' || !task.split) return [];
     const mine: HelpLink[] = [];
-    for (let i = 1; i < this.slots.length; i++) {
+    const threads = Math.min(this.slots.length, task.run.threadLimit ?? this.slots.length);
+    for (let i = 1; i < threads; i++) {
       const { port1, port2 } = new MessageChannel();
       const state = new Int32Array(new SharedArrayBuffer(LINK.WORDS * 4));
       if (!this.attach(run, task, { state, port: port2 })) {

@@ -13,6 +13,8 @@ import type { ErrorImage } from './errors.js';
 /** How a query runs: its deadline (epoch ms), the server's FILE directory and input roots. */
 export interface RunSpec {
   deadline?: number;
+  /** GSQL-THREAD-LIMIT: the most threads, the owner's included, the query's SELECTs use. */
+  threadLimit?: number;
   outputDir?: string;
   importDirs?: readonly string[];
 }

@@ -83,6 +83,7 @@ function packArg(v: unknown): PackedArg {
 function taskOf(source: QuerySource, opts: RunOptions): TaskSpec {
   const run = {
     ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+    ...(opts.threadLimit !== undefined ? { threadLimit: opts.threadLimit } : {}),
     ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),
     ...(opts.importDirs !== undefined ? { importDirs: opts.importDirs } : {}),
   };

@@ -22,6 +22,8 @@ import { resultsJson, runningQueriesFor, type QueryRun, type RunStatus } from '.
 export interface QueryHeaders {
   timeoutMs: number;
   detached: boolean;
+  /** GSQL-THREAD-LIMIT: the most threads the query's SELECTs may use (none: --threads). */
+  threadLimit?: number;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -36,8 +38,8 @@ function badHeader(name: string, value: string, why: string): RestError {
 /**
  * The query headers of a request, checked: GSQL-ASYNC (boolean), GSQL-REPLICA (1 to the number of
  * replicas: 1 alone, the cluster's nodes in a cluster; every replica holds the same data, so the
- * query runs here), GSQL-THREAD-LIMIT (a positive integer, accepted: a query's SELECTs may
- * use up to --threads workers whatever it says), GSQL-QueryLocalMemLimitMB (a non-negative number,
+ * query runs here), GSQL-THREAD-LIMIT (a positive integer: the most threads, its own included, a
+ * query's split SELECTs use; --threads caps it), GSQL-QueryLocalMemLimitMB (a non-negative number,
  * accepted: --query-memory-mb is the limit). GSQL-TIMEOUT
  * and RESPONSE-LIMIT are checked for every request by http/limits.ts.
  */
@@ -66,7 +68,11 @@ export function queryHeaders(request: FastifyRequest, replicas = 1): QueryHeader
   const asyncText = header(request, 'GSQL-ASYNC');
   const detached = asyncText === undefined ? false : parseBool(asyncText);
   if (detached === undefined) throw badHeader('GSQL-ASYNC', asyncText ?? '', 'expected true or false.');
-  return { timeoutMs: requestTimeoutMs(request), detached };
+  return {
+    timeoutMs: requestTimeoutMs(request),
+    detached,
+    ...(threads !== undefined ? { threadLimit: Math.trunc(Number(threads)) } : {}),
+  };
 }
 
 /** The url a running-query record shows: the REST++ path (without /restpp) and its query string. */
@@ -154,7 +160,11 @@ export async function runTracked(
     headers.detached,
     request.principal?.user,
   );
-  const opts: RunOptions = { signal: run.controller.signal, deadline: run.expires };
+  const opts: RunOptions = {
+    signal: run.controller.signal,
+    deadline: run.expires,
+    ...(headers.threadLimit !== undefined ? { threadLimit: headers.threadLimit } : {}),
+  };
   const outcome = body(opts).then(
     (results) => {
       registry.finish(run, 'success', { ok: true, resultsJson: resultsJson(results) });

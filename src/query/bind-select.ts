@@ -10,7 +10,7 @@ import { bindPatterns, type AliasMap } from './bind-pattern.js';
 import { compileError } from './errors.js';
 import { callsEvaluate } from './evaluate.js';
 import { compileExpr, expectType } from './expr-support.js';
-import { namesIn, readsWhatItWrites, repeatInsensitive } from './select-clauses.js';
+import { conjuncts, namesIn, readsWhatItWrites, repeatInsensitive } from './select-clauses.js';
 import { compileSample } from './select-sample.js';
 import type { Cx, Eval } from './scope.js';
 import { isNumeric, T, typeText } from './types.js';
@@ -117,12 +117,6 @@ function accumKindOf(cx: Cx, t: Expr): string | undefined {
   if (t.kind === 'global' && !t.index) return cx.globals.get(t.name)?.t.accum;
   if (t.kind === 'vattach' && !t.prev && !t.index) return cx.vaccs.get(t.name)?.t.accum;
   return undefined;
-}
-
-function conjuncts(e: Expr | undefined): Expr[] {
-  if (!e) return [];
-  if (e.kind === 'binary' && e.op === 'AND') return [...conjuncts(e.left), ...conjuncts(e.right)];
-  return [e];
 }
 
 function bindPer(b: SelectBlock, aliasOf: AliasMap): Uses {

@@ -6,6 +6,13 @@ import type { Expr, SelectBlock, Stmt } from '../gsql/ast-query.js';
 import { ClauseUpdates } from './clause-updates.js';
 import type { RunContext } from './context.js';
 
+/** The AND-ed terms of a condition (none for no condition). */
+export function conjuncts(e: Expr | undefined): Expr[] {
+  if (!e) return [];
+  if (e.kind === 'binary' && e.op === 'AND') return [...conjuncts(e.left), ...conjuncts(e.right)];
+  return [e];
+}
+
 /** Names a statement refers to (to decide which alias a POST-ACCUM statement iterates). */
 export function namesIn(node: unknown, out: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const n of node) namesIn(n, out);

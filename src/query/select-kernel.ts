@@ -18,6 +18,7 @@ import type { RunContext } from './context.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
 import { emitStmts } from './kernel-stmt.js';
 import type { Cx, RowStmt, VertexAccum } from './scope.js';
+import { conjuncts } from './select-clauses.js';
 import type { AccumT } from './types.js';
 
 /** One adjacency walked from a source vertex type: the view, and the target type's run-index base. */
@@ -302,15 +303,8 @@ function monotoneFilter(cx: Cx, b: KernelBlock, va: VertexAccum): boolean {
   const [s] = b.accum.stmts;
   if (b.accum.stmts.length !== 1 || s.kind !== 'assign' || s.op !== '+=') return false;
   if (!aliasRead(s.target, b.targetSlot) || !aliasRead(s.value, b.sourceSlot)) return false;
-  const terms: Expr[] = [];
-  const split = (e: Expr): void => {
-    if (e.kind === 'binary' && e.op === 'AND') {
-      split(e.left);
-      split(e.right);
-    } else terms.push(e);
-  };
   if (!b.where) return false;
-  split(b.where);
+  const terms = conjuncts(b.where);
   const filters = terms.filter((e) => mentions(e, va.name) > 0);
   if (filters.length !== 1) return false;
   const f = filters[0];

@@ -18,7 +18,7 @@ import { compileError } from './errors.js';
 import { compileExpr, expectType } from './expr-support.js';
 import { columnName } from './projection.js';
 import type { Cx, Eval, Typed } from './scope.js';
-import { namesIn } from './select-clauses.js';
+import { conjuncts, namesIn } from './select-clauses.js';
 import { hasAggregate } from './table-aggregate.js';
 import {
   declareRow,
@@ -316,14 +316,7 @@ function bindJoin(cx: Cx, t: TableJoin, pos: Pos): BoundTableOp {
 function joinKeys(cx: Cx, on: Expr, leftAlias: string, rightAlias: string): JoinKeys | undefined {
   const left: Eval[] = [];
   const right: Eval[] = [];
-  const terms: Expr[] = [];
-  const split = (e: Expr): void => {
-    if (e.kind === 'binary' && e.op === 'AND') {
-      split(e.left);
-      split(e.right);
-    } else terms.push(e);
-  };
-  split(on);
+  const terms = conjuncts(on);
   const reads = (e: Expr, alias: string): boolean => namesIn(e, new Set()).has(alias);
   const only = (e: Expr, mine: string, other: string): boolean => reads(e, mine) && !reads(e, other);
   for (const term of terms) {

@@ -90,15 +90,7 @@ export class LoadStatistics {
     const m = this.objects[kind];
     let s = m.get(typeName);
     if (!s) {
-      s = {
-        typeName,
-        validObject: 0,
-        noIdFound: 0,
-        invalidAttribute: 0,
-        invalidPrimaryId: 0,
-        invalidSecondaryId: 0,
-        incorrectFixedBinaryLength: 0,
-      };
+      s = { typeName, ...EMPTY_OBJECT };
       m.set(typeName, s);
     }
     return s;

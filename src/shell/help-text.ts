@@ -65,6 +65,7 @@ const SECTIONS: HelpSection[] = [
       'RUN QUERY <q>(<args>) | INTERPRET QUERY <q>(<args>) | INTERPRET QUERY () { ... }',
       'SHOW QUERY <q> | *  |  DROP QUERY <q>, ... | ALL',
       'CREATE|DROP PACKAGE ..., CREATE FUNCTION ..., CREATE TEMPLATE QUERY ...',
+      'PUT ExprFunctions|ExprUtil|TokenBank FROM "<file>"  |  GET ExprFunctions ... [TO "<file>"]',
     ],
   },
   {

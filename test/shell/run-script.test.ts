@@ -400,6 +400,8 @@ test("help: TigerGraph's first line, then one section per statement family", asy
     'GRANT|REVOKE ROLE',
     'CREATE SECRET',
     'CLEAR GRAPH STORE',
+    'PUT ExprFunctions',
+    'GET ExprFunctions',
   ]) {
     assert.ok(r.output.includes(statement), statement);
   }

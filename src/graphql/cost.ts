@@ -170,3 +170,18 @@ function nodeSelection(f: ConnectionField): VertexSelection | undefined {
 export function estimateCost(plan: Plan, tx: ReadTx, stats: DegreeStatistics): number {
   return new Estimator(tx, stats).plan(plan);
 }
+
+/**
+ * The most a point lookup (inline.ts: ids looked up, attributes read) can cost over any snapshot:
+ * what estimateCost gives when every id it names is found.
+ */
+export function pointCostBound(plan: Plan): number {
+  let cost = 0;
+  for (const root of plan.fields) {
+    if (root.k !== 'graph') continue;
+    for (const f of root.fields) {
+      if (f.k === 'list' && f.source.seek) cost += f.source.seek.length * (1 + (f.source.filter ? SCAN : 0));
+    }
+  }
+  return Math.ceil(cost);
+}

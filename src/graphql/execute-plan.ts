@@ -62,7 +62,9 @@ export function fieldError(e: Error, site: ErrorSite): FormattedError {
   };
 }
 
-const key = (k: string, first: boolean) => `${first ? '' : ','}${JSON.stringify(k)}:`;
+/** `"k":` of an object's member (`,"k":` after the first). */
+export const jsonKey = (k: string, first: boolean): string => `${first ? '' : ','}${JSON.stringify(k)}:`;
+const key = jsonKey;
 
 /** A growable Uint32Array. */
 class U32 {
@@ -161,23 +163,26 @@ async function compose(
   return w.done();
 }
 
+/** The rows of the vertices of `type` that `seek` names: each found one once, in row order. */
+export function seekRows(tx: ReadTx, type: string, seek: readonly ExternalId[]): Uint32Array {
+  if (seek.length === 1) {
+    // A point lookup: no set to dedupe, nothing to sort.
+    const row = tx.lookup(type, seek[0]);
+    return row === undefined ? new Uint32Array(0) : Uint32Array.of(row);
+  }
+  const found = new Set<number>();
+  for (const id of seek) {
+    const row = tx.lookup(type, id);
+    if (row !== undefined) found.add(row);
+  }
+  return Uint32Array.from([...found].sort((a, b) => a - b));
+}
+
 /** The rows of a graph field's vertices: looked up by id or scanned, filtered, not yet ordered. */
 async function sourceRows(x: ExecState, source: RowSource): Promise<Uint32Array> {
   const tx = x.tx;
   const type = source.vm.type.name;
-  let rows: Uint32Array;
-  if (source.seek?.length === 1) {
-    // A point lookup: no set to dedupe, nothing to sort.
-    const row = tx.lookup(type, source.seek[0] as ExternalId);
-    rows = row === undefined ? new Uint32Array(0) : Uint32Array.of(row);
-  } else if (source.seek) {
-    const found = new Set<number>();
-    for (const id of source.seek) {
-      const row = tx.lookup(type, id as ExternalId);
-      if (row !== undefined) found.add(row);
-    }
-    rows = Uint32Array.from([...found].sort((a, b) => a - b));
-  } else rows = tx.rows(type);
+  const rows = source.seek ? seekRows(tx, type, source.seek) : tx.rows(type);
   if (!source.filter) return rows;
   const test = source.filter.bind(tx, x.coop);
   const out = new U32();
@@ -205,15 +210,19 @@ function paged<T extends { length: number; slice(a: number, b?: number): T }>(it
   return items.slice(page.offset, page.limit === undefined ? undefined : page.offset + page.limit);
 }
 
-async function listField(x: ExecState, f: Extract<GraphField, { k: 'list' }>): Promise<string> {
-  let rows = await sourceRows(x, f.source);
-  if (f.source.order.length > 0) {
-    const order = sortedPositions(rows.length, orderColumns(x.tx, f.source.vm, f.source.order, rows));
+/** A list's rows in the order its source asks for, then paged. */
+export function arrangedRows(tx: ReadTx, source: RowSource, page: Page, rows: Uint32Array): Uint32Array {
+  if (source.order.length > 0) {
+    const order = sortedPositions(rows.length, orderColumns(tx, source.vm, source.order, rows));
     const sorted = new Uint32Array(rows.length);
     for (let i = 0; i < rows.length; i++) sorted[i] = rows[order[i]];
     rows = sorted;
   }
-  rows = paged(rows, f.page);
+  return paged(rows, page);
+}
+
+async function listField(x: ExecState, f: Extract<GraphField, { k: 'list' }>): Promise<string> {
+  const rows = arrangedRows(x.tx, f.source, f.page, await sourceRows(x, f.source));
   return listText(await vertexTexts(x, x.tx, f.sel, rows));
 }
 

@@ -28,12 +28,17 @@ export class PersistedQueries {
     return this.allowList !== undefined;
   }
 
+  /**
+   * Whether resolving a request with these extensions depends on nothing but its text: no
+   * persisted query to remember or look up (an allow-list never changes).
+   */
+  stateless(extensions: unknown): boolean {
+    return this.allowList !== undefined || persistedQueryOf(extensions) === undefined;
+  }
+
   resolve(query: unknown, extensions: unknown): Resolved {
-    const pq =
-      typeof extensions === 'object' && extensions !== null
-        ? (extensions as Record<string, unknown>).persistedQuery
-        : undefined;
-    if (pq !== undefined && pq !== null) return this.persisted(query, pq);
+    const pq = persistedQueryOf(extensions);
+    if (pq !== undefined) return this.persisted(query, pq);
     if (typeof query !== 'string' || query.trim() === '') {
       return {
         status: 400,
@@ -77,6 +82,15 @@ export class PersistedQueries {
     }
     return { query: known };
   }
+}
+
+/** `extensions.persistedQuery` when it is there (not null). */
+function persistedQueryOf(extensions: unknown): unknown {
+  const pq =
+    typeof extensions === 'object' && extensions !== null
+      ? (extensions as Record<string, unknown>).persistedQuery
+      : undefined;
+  return pq === null ? undefined : pq;
 }
 
 function notListed(): Resolved {

@@ -33,9 +33,10 @@ import { DocumentCache, Lru, MAX_CACHED_CHARS } from './documents.js';
 import { executePlan, type FormattedError } from './execute-plan.js';
 import { GraphQLRequestError } from './filter.js';
 import { INLINE_MAX_COST, isPointLookup } from './inline.js';
-import { Cooperation, DEFAULT_LIMITS, LimitError, type GraphQLLimits } from './limits.js';
+import { Cooperation, DEFAULT_LIMITS, isFieldError, LimitError, type GraphQLLimits } from './limits.js';
 import { PersistedQueries } from './persisted.js';
 import type { Plan, WriteKind } from './plan.js';
+import { compilePoint, runPoint, type PointProgram } from './point.js';
 import { buildSchema, type BuiltSchema } from './schema.js';
 import { ChangeHub, ChangeStream, type EventBudget } from './subscriptions.js';
 
@@ -99,6 +100,14 @@ export interface GraphEntry {
   whereExprs: WhereExprCache;
   /** Prepared operations (each with its plans), by document, operation name and variables. */
   prepared: Lru<Prepared>;
+  /** Point lookups by the exact text of their requests (see answerPoint). */
+  points: Lru<PointEntry>;
+}
+
+/** A point lookup's program and the limits it was checked against. */
+interface PointEntry {
+  program: PointProgram;
+  limits: GraphQLLimits;
 }
 
 /** An operation ready to plan (or the answer that refuses it). */
@@ -123,6 +132,7 @@ interface Begun {
 }
 
 const PLANS = 500;
+const POINTS = 1000;
 const MAX_CACHED_VARIABLES = 1024;
 
 function answer(
@@ -184,6 +194,7 @@ export class GraphQLService {
         built && problems.length === 0 ? new DocumentCache(built.schema, this.introspection) : undefined,
       whereExprs: new WhereExprCache(catalog, graph),
       prepared: new Lru(PLANS),
+      points: new Lru(POINTS),
     };
     // Only graphs that exist are kept, so requests naming random graphs cannot grow the cache.
     if (built) this.graphs.set(graph, e);
@@ -313,8 +324,17 @@ export class GraphQLService {
     }
   }
 
-  execute(graph: string, request: GraphQLRequest, opts: ExecuteOptions): Promise<GraphQLAnswer> {
-    const begun = this.begin(graph, request, opts, false) as GraphQLAnswer | Begun;
+  /**
+   * Runs one request. `pointKey`: the request's exact text as the transport received it (see
+   * answerPoint); a point lookup is then remembered under it.
+   */
+  execute(
+    graph: string,
+    request: GraphQLRequest,
+    opts: ExecuteOptions,
+    pointKey?: string,
+  ): Promise<GraphQLAnswer> {
+    const begun = this.begin(graph, request, opts, false, pointKey) as GraphQLAnswer | Begun;
     return 'text' in begun ? Promise.resolve(begun) : this.finish(begun, opts);
   }
 
@@ -327,8 +347,9 @@ export class GraphQLService {
     graph: string,
     request: GraphQLRequest,
     opts: ExecuteOptions,
+    pointKey?: string,
   ): Promise<GraphQLAnswer> | undefined {
-    const begun = this.begin(graph, request, opts, true);
+    const begun = this.begin(graph, request, opts, true, pointKey);
     if (begun === undefined) return undefined;
     return 'text' in begun ? Promise.resolve(begun) : this.finish(begun, opts);
   }
@@ -339,6 +360,7 @@ export class GraphQLService {
     request: GraphQLRequest,
     opts: ExecuteOptions,
     inlineOnly: boolean,
+    pointKey: string | undefined,
   ): GraphQLAnswer | Begun | undefined {
     const p = this.prepare(graph, request);
     if ('text' in p) return p;
@@ -371,7 +393,33 @@ export class GraphQLService {
       budget.cost = spent;
       return undefined;
     }
+    if (pointKey !== undefined && kind === 'query' && this.persisted.stateless(request.extensions)) {
+      const program = compilePoint(plan, limits);
+      if (program) p.entry.points.set(pointKey, { program, limits });
+    }
     return { p, plan, tx, limits };
+  }
+
+  /**
+   * The answer to a point lookup seen before under `pointKey` (the exact text of the request as
+   * the transport received it: the same text decodes to the same request) with the same `limits`,
+   * over the current catalog; undefined otherwise, or when a field fails (the general path then
+   * answers, reporting the error). The text is what execute would answer.
+   */
+  answerPoint(graph: string, pointKey: string, limits: GraphQLLimits): string | undefined {
+    const e = this.graphs.get(graph);
+    if (e === undefined || e.catalog !== this.db.catalog) return undefined;
+    const hit = e.points.get(pointKey);
+    if (hit === undefined || hit.limits !== limits) return undefined;
+    const tx = this.db.read();
+    try {
+      return runPoint(hit.program, tx);
+    } catch (err) {
+      if (isFieldError(err)) return undefined;
+      throw err;
+    } finally {
+      tx.release();
+    }
   }
 
   private async finish({ p, plan, tx, limits }: Begun, opts: ExecuteOptions): Promise<GraphQLAnswer> {

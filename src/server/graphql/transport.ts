@@ -16,6 +16,7 @@ import {
   GraphQLService,
   type ExecuteOptions,
   type GraphQLAnswer,
+  type GraphQLLimits,
   type GraphQLRequest,
   type WriteKind,
 } from '../../graphql/index.js';
@@ -82,6 +83,31 @@ function isRequestObject(v: unknown): v is GraphQLRequest {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Whether a POST body is GraphQL text (`application/graphql`) rather than JSON. */
+function isGraphqlText(request: FastifyRequest): boolean {
+  const type = String(request.headers['content-type'] ?? '').toLowerCase();
+  return type.startsWith('application/graphql') && !type.startsWith('application/graphql-response');
+}
+
+/** Longest request text remembered as a point lookup's key. */
+const MAX_POINT_KEY = 4096;
+
+/**
+ * The exact text of a request's GraphQL content, which decodeRequest reads and nothing else: the
+ * query string of a GET, the body of a POST (its bytes one character each, so no decoding is
+ * needed) marked by how it is read. Equal keys decode to equal requests. Undefined when too long.
+ */
+function pointKeyOf(request: FastifyRequest): string | undefined {
+  if (request.method === 'GET') {
+    const url = request.raw.url ?? '';
+    const q = url.indexOf('?');
+    return q < 0 || url.length - q > MAX_POINT_KEY ? undefined : `q${url.slice(q + 1)}`;
+  }
+  const body = request.body;
+  if (!Buffer.isBuffer(body) || body.length > MAX_POINT_KEY) return undefined;
+  return (isGraphqlText(request) ? 'g' : 'j') + body.toString('latin1');
+}
+
 /** The GraphQL request (or batch) an HTTP request carries. */
 export function decodeRequest(request: FastifyRequest): GraphQLRequest | GraphQLRequest[] {
   if (request.method === 'GET') {
@@ -98,10 +124,7 @@ export function decodeRequest(request: FastifyRequest): GraphQLRequest | GraphQL
     };
   }
   const text = textBody(request);
-  const type = String(request.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('application/graphql') && !type.startsWith('application/graphql-response')) {
-    return { query: text };
-  }
+  if (isGraphqlText(request)) return { query: text };
   if (text.trim() === '') return {};
   const body = parseJsonText(text, 'The request body');
   if (Array.isArray(body)) {
@@ -122,13 +145,40 @@ function send(reply: FastifyReply, a: GraphQLAnswer): FastifyReply {
   return reply.code(a.status).type('application/json; charset=utf-8').send(a.text);
 }
 
-/** Serves one GraphQL HTTP request for `graph` on behalf of `principal`. */
-export async function serveGraphql(
+/**
+ * Serves one GraphQL HTTP request for `graph` on behalf of `principal`. A point lookup whose exact
+ * request text was answered before is answered at once (GraphQLService.answerPoint), with nothing
+ * decoded, prepared or planned, and undefined is returned (the reply is sent); everything else is
+ * served by serveRequest.
+ */
+export function serveGraphql(
   ctx: ServerContext,
   graph: string,
   principal: Principal | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
+): Promise<FastifyReply> | undefined {
+  const service = serviceOf(ctx);
+  const limits = limitsFor(ctx.graphql, ctx.db.catalog, principal?.user, graph, service.limits);
+  const pointKey = pointKeyOf(request);
+  if (pointKey !== undefined) {
+    const text = service.answerPoint(graph, pointKey, limits);
+    if (text !== undefined) {
+      send(reply, { status: 200, text });
+      return undefined;
+    }
+  }
+  return serveRequest(ctx, graph, principal, request, reply, limits, pointKey);
+}
+
+async function serveRequest(
+  ctx: ServerContext,
+  graph: string,
+  principal: Principal | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limits: GraphQLLimits,
+  pointKey: string | undefined,
 ): Promise<FastifyReply> {
   let decoded: GraphQLRequest | GraphQLRequest[];
   try {
@@ -149,7 +199,6 @@ export async function serveGraphql(
   };
   const timeoutMs = requestTimeoutMs(request);
   const deadline = Date.now() + timeoutMs;
-  const limits = limitsFor(ctx.graphql, ctx.db.catalog, principal?.user, graph, service.limits);
   const spent = { cost: 0 };
   const pool = poolFor(ctx.db);
   const method = request.method === 'GET' ? 'GET' : 'POST';
@@ -171,11 +220,13 @@ export async function serveGraphql(
       );
     },
   };
+  // A batch's requests are not remembered as point lookups (its text is not theirs).
+  const key = Array.isArray(decoded) ? undefined : pointKey;
   const run = async (r: GraphQLRequest): Promise<GraphQLAnswer> => {
-    if (!pool) return service.execute(graph, r, options);
+    if (!pool) return service.execute(graph, r, options, key);
     // Queries run on a query worker; mutations here, where the writer is, and so do point lookups
     // (a worker round trip would cost more than they do).
-    const here = service.executeHere(graph, r, options);
+    const here = service.executeHere(graph, r, options, key);
     if (here) return here;
     const call: GraphqlCall = {
       graph,

@@ -1,0 +1,125 @@
+/**
+ * Point lookups answered without the general executor. A request whose plan only looks vertices up
+ * by id and reads their attributes (inline.ts) is compiled once into a PointProgram: the response's
+ * constant text with the lists spliced in. Running it is a few id lookups and attribute reads over
+ * one snapshot, written straight into the response text: no promise, no per-field closure, no
+ * cost estimate (the program is only made when even every named id found stays within the
+ * limits it was made for). Its text is byte for byte what executePlan and the service write.
+ */
+import type { Value } from '../catalog/value.js';
+import type { ReadTx } from '../engine/api.js';
+import { pointCostBound } from './cost.js';
+import { arrangedRows, jsonKey, seekRows } from './execute-plan.js';
+import { vertexAttrReader, type Work } from './filter.js';
+import { INLINE_MAX_COST, isPointLookup } from './inline.js';
+import type { GraphQLLimits } from './limits.js';
+import type { ListField, Plan, RowSource } from './plan.js';
+import type { Page } from './order.js';
+
+/** A selected member of each vertex: its `"key":` text, then a constant or an attribute. */
+type PointMember =
+  | { prefix: string; json: string }
+  | { prefix: string; json: undefined; attribute: string; write: (v: Value) => string };
+
+interface PointList {
+  source: RowSource & { seek: NonNullable<RowSource['seek']> };
+  page: Page;
+  members: PointMember[];
+}
+
+export interface PointProgram {
+  /** `texts[i]` comes before `lists[i]`; the last text ends the response. */
+  texts: string[];
+  lists: PointList[];
+}
+
+/** A filter's work is a few ids here: nothing to count. */
+const NO_WORK: Work = { add: () => {} };
+
+function pointList(f: ListField): PointList | undefined {
+  const seek = f.source.seek;
+  if (!seek) return undefined;
+  const members: PointMember[] = [];
+  for (const m of f.sel.fields) {
+    const prefix = jsonKey(m.key, members.length === 0);
+    if (m.k === 'const') members.push({ prefix, json: m.json });
+    else if (m.k === 'attr')
+      members.push({ prefix, json: undefined, attribute: m.attribute, write: m.write });
+    else return undefined;
+  }
+  return { source: { ...f.source, seek }, page: f.page, members };
+}
+
+/**
+ * The program of a query plan, or undefined when it is no point lookup or could, over some
+ * snapshot, exceed `limits` or the inline bound (then every request takes the general path).
+ */
+export function compilePoint(plan: Plan, limits: GraphQLLimits): PointProgram | undefined {
+  if (!isPointLookup(plan)) return undefined;
+  // Every named id found: the cost estimate's and the row count's upper bound.
+  const bound = pointCostBound(plan);
+  if (bound > INLINE_MAX_COST) return undefined;
+  if (limits.maxCost > 0 && bound > limits.maxCost) return undefined;
+  if (limits.maxRows > 0 && bound > limits.maxRows) return undefined;
+  const texts: string[] = [];
+  const lists: PointList[] = [];
+  let s = '{"data":{';
+  plan.fields.forEach((root, i) => {
+    s += jsonKey(root.key, i === 0);
+    if (root.k === 'const') {
+      s += root.json;
+      return;
+    }
+    if (root.k !== 'graph') throw new Error('a point lookup has only graph and constant root fields');
+    s += '{';
+    root.fields.forEach((f, j) => {
+      s += jsonKey(f.key, j === 0);
+      if (f.k === 'const') s += f.json;
+      else if (f.k === 'list') {
+        texts.push(s);
+        s = '';
+        const list = pointList(f);
+        if (!list) throw new Error('a point lookup list names its ids');
+        lists.push(list);
+      } else throw new Error('a point lookup has only list and constant graph fields');
+    });
+    s += '}';
+  });
+  texts.push(`${s}}}`);
+  return { texts, lists };
+}
+
+function listText(tx: ReadTx, l: PointList): string {
+  const { source, members } = l;
+  let rows = seekRows(tx, source.vm.type.name, source.seek);
+  if (source.filter) {
+    const test = source.filter.bind(tx, NO_WORK);
+    rows = rows.filter((r) => test(r));
+  }
+  rows = arrangedRows(tx, source, l.page, rows);
+  if (rows.length === 0) return '[]';
+  const readers = members.map((m) =>
+    m.json === undefined ? vertexAttrReader(tx, source.vm, m.attribute) : undefined,
+  );
+  let s = '[';
+  for (let i = 0; i < rows.length; i++) {
+    s += i === 0 ? '{' : ',{';
+    for (let k = 0; k < members.length; k++) {
+      const m = members[k];
+      s += m.prefix;
+      s += m.json === undefined ? m.write((readers[k] as (row: number) => Value)(rows[i])) : m.json;
+    }
+    s += '}';
+  }
+  return `${s}]`;
+}
+
+/** The response text of a program over `tx` (field errors are thrown, as executePlan's fields raise them). */
+export function runPoint(p: PointProgram, tx: ReadTx): string {
+  let s = p.texts[0];
+  for (let i = 0; i < p.lists.length; i++) {
+    s += listText(tx, p.lists[i]);
+    s += p.texts[i + 1];
+  }
+  return s;
+}

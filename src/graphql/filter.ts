@@ -154,19 +154,49 @@ function compileLogical<T>(filter: Obj, member: (key: string, value: unknown) =>
   return all(parts);
 }
 
+/** How a vertex attribute is read: the primary id (composite: as text), a column, or by name. */
+export type AttrAccess = 'compositeId' | 'id' | 'column' | 'named';
+
+export function attrAccess(vm: VertexModel, attribute: string): AttrAccess {
+  if (attribute === '_id') return vm.type.keyKind === 'composite' ? 'compositeId' : 'id';
+  return vm.type.attributes.some((a) => a.name === attribute) ? 'column' : 'named';
+}
+
+/** One vertex attribute of one row, read as `access` says (no reader made: a lookup of a few rows). */
+export function readAttr(
+  tx: ReadTx,
+  type: string,
+  access: AttrAccess,
+  attribute: string,
+  row: number,
+): Value {
+  switch (access) {
+    case 'compositeId':
+      return tx.vertexId(type, row);
+    case 'id':
+      return tx.vertexIdValue(type, row);
+    case 'column':
+      return tx.column(type, attribute).get(row);
+    case 'named':
+      return tx.attr(type, row, attribute);
+  }
+}
+
 /** A reader of one vertex attribute (or the primary id itself) over rows of one snapshot. */
 export function vertexAttrReader(tx: ReadTx, vm: VertexModel, attribute: string): (row: number) => Value {
   const type = vm.type.name;
-  if (attribute === '_id') {
-    return vm.type.keyKind === 'composite'
-      ? (row) => tx.vertexId(type, row)
-      : (row) => tx.vertexIdValue(type, row);
+  switch (attrAccess(vm, attribute)) {
+    case 'compositeId':
+      return (row) => tx.vertexId(type, row);
+    case 'id':
+      return (row) => tx.vertexIdValue(type, row);
+    case 'column': {
+      const col = tx.column(type, attribute);
+      return (row) => col.get(row);
+    }
+    case 'named':
+      return (row) => tx.attr(type, row, attribute);
   }
-  if (vm.type.attributes.some((a) => a.name === attribute)) {
-    const col = tx.column(type, attribute);
-    return (row) => col.get(row);
-  }
-  return (row) => tx.attr(type, row, attribute);
 }
 
 /** Whether some edge of `edge` from `row` passes `test`. */

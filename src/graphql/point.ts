@@ -10,7 +10,7 @@ import type { Value } from '../catalog/value.js';
 import type { ReadTx } from '../engine/api.js';
 import { pointCostBound } from './cost.js';
 import { arrangedRows, jsonKey, seekRows } from './execute-plan.js';
-import { vertexAttrReader, type Work } from './filter.js';
+import { attrAccess, readAttr, type AttrAccess, type Work } from './filter.js';
 import { INLINE_MAX_COST, isPointLookup } from './inline.js';
 import type { GraphQLLimits } from './limits.js';
 import type { ListField, Plan, RowSource } from './plan.js';
@@ -19,12 +19,15 @@ import type { Page } from './order.js';
 /** A selected member of each vertex: its `"key":` text, then a constant or an attribute. */
 type PointMember =
   | { prefix: string; json: string }
-  | { prefix: string; json: undefined; attribute: string; write: (v: Value) => string };
+  | { prefix: string; json: undefined; attribute: string; access: AttrAccess; write: (v: Value) => string };
 
 interface PointList {
   source: RowSource & { seek: NonNullable<RowSource['seek']> };
+  type: string;
   page: Page;
   members: PointMember[];
+  /** One id, no filter, order or paging: at most the vertex it names. */
+  single: boolean;
 }
 
 export interface PointProgram {
@@ -43,11 +46,20 @@ function pointList(f: ListField): PointList | undefined {
   for (const m of f.sel.fields) {
     const prefix = jsonKey(m.key, members.length === 0);
     if (m.k === 'const') members.push({ prefix, json: m.json });
-    else if (m.k === 'attr')
-      members.push({ prefix, json: undefined, attribute: m.attribute, write: m.write });
-    else return undefined;
+    else if (m.k === 'attr') {
+      const access = attrAccess(f.sel.vm, m.attribute);
+      members.push({ prefix, json: undefined, attribute: m.attribute, access, write: m.write });
+    } else return undefined;
   }
-  return { source: { ...f.source, seek }, page: f.page, members };
+  const { filter, order } = f.source;
+  const { offset, limit } = f.page;
+  return {
+    source: { ...f.source, seek },
+    type: f.source.vm.type.name,
+    page: f.page,
+    members,
+    single: seek.length === 1 && !filter && order.length === 0 && offset === 0 && limit !== 0,
+  };
 }
 
 /**
@@ -89,27 +101,31 @@ export function compilePoint(plan: Plan, limits: GraphQLLimits): PointProgram | 
   return { texts, lists };
 }
 
+function itemText(tx: ReadTx, l: PointList, row: number): string {
+  let s = '{';
+  for (const m of l.members) {
+    s += m.prefix;
+    s += m.json === undefined ? m.write(readAttr(tx, l.type, m.access, m.attribute, row)) : m.json;
+  }
+  return `${s}}`;
+}
+
 function listText(tx: ReadTx, l: PointList): string {
-  const { source, members } = l;
-  let rows = seekRows(tx, source.vm.type.name, source.seek);
+  const { source } = l;
+  if (l.single) {
+    const row = tx.lookup(l.type, source.seek[0]);
+    return row === undefined ? '[]' : `[${itemText(tx, l, row)}]`;
+  }
+  let rows = seekRows(tx, l.type, source.seek);
   if (source.filter) {
     const test = source.filter.bind(tx, NO_WORK);
     rows = rows.filter((r) => test(r));
   }
   rows = arrangedRows(tx, source, l.page, rows);
-  if (rows.length === 0) return '[]';
-  const readers = members.map((m) =>
-    m.json === undefined ? vertexAttrReader(tx, source.vm, m.attribute) : undefined,
-  );
   let s = '[';
   for (let i = 0; i < rows.length; i++) {
-    s += i === 0 ? '{' : ',{';
-    for (let k = 0; k < members.length; k++) {
-      const m = members[k];
-      s += m.prefix;
-      s += m.json === undefined ? m.write((readers[k] as (row: number) => Value)(rows[i])) : m.json;
-    }
-    s += '}';
+    if (i > 0) s += ',';
+    s += itemText(tx, l, rows[i]);
   }
   return `${s}]`;
 }

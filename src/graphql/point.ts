@@ -26,7 +26,7 @@ interface PointList {
   type: string;
   page: Page;
   members: PointMember[];
-  /** One id, no filter, order or paging: at most the vertex it names. */
+  /** One id and no paging: at most the vertex it names (an order of one row changes nothing). */
   single: boolean;
 }
 
@@ -51,14 +51,13 @@ function pointList(f: ListField): PointList | undefined {
       members.push({ prefix, json: undefined, attribute: m.attribute, access, write: m.write });
     } else return undefined;
   }
-  const { filter, order } = f.source;
   const { offset, limit } = f.page;
   return {
     source: { ...f.source, seek },
     type: f.source.vm.type.name,
     page: f.page,
     members,
-    single: seek.length === 1 && !filter && order.length === 0 && offset === 0 && limit !== 0,
+    single: seek.length === 1 && offset === 0 && limit !== 0,
   };
 }
 
@@ -114,7 +113,8 @@ function listText(tx: ReadTx, l: PointList): string {
   const { source } = l;
   if (l.single) {
     const row = tx.lookup(l.type, source.seek[0]);
-    return row === undefined ? '[]' : `[${itemText(tx, l, row)}]`;
+    if (row === undefined || (source.filter && !source.filter.bind(tx, NO_WORK)(row))) return '[]';
+    return `[${itemText(tx, l, row)}]`;
   }
   let rows = seekRows(tx, l.type, source.seek);
   if (source.filter) {

@@ -74,7 +74,8 @@ const POINTS: GraphQLRequest[] = [
   // A missing id, and an id of the wrong vertex type.
   { query: '{ Social { person(where: {_id: {_eq: "Nobody"}}) { name } } }' },
   { query: '{ Social { city(where: {_id: {_eq: "Jenny"}}) { name } } }' },
-  // One id paged away.
+  // One id, ordered; one id paged away.
+  { query: '{ Social { person(where: {_id: {_eq: "Jenny"}}, order_by: {name: asc}) { name } } }' },
   { query: '{ Social { person(where: {_id: {_eq: "Jenny"}}, limit: 0) { name } } }' },
   { query: '{ Social { person(where: {_id: {_eq: "Jenny"}}, offset: 1) { name } } }' },
   // Several ids, repeated and missing ones among them; order and paging.

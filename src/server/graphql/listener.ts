@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AuthError } from '../../auth/errors.js';
 import type { ServerContext } from '../context.js';
 import { createListenerApp } from '../http/app.js';
+import { nameJsonBodies } from '../http/body.js';
 import type { BrowserPolicy } from '../http/browser-guard.js';
 import { graphiqlPage, sendAsset } from './graphiql.js';
 import { challengeOn401, isGraphqlGet, sendSdl } from './routes.js';
@@ -37,6 +38,7 @@ export function createGraphqlListener(
     },
   });
   challengeOn401(app);
+  nameJsonBodies(app);
   installGraphqlWebSocket(app, ctx, (path) => (path === '/graphql' ? graph : undefined));
   app.post('/graphql', { config: { endpoint: 'POST /graphql' } }, (request, reply) =>
     serveGraphql(ctx, graph, request.principal, request, reply),

@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
+import { nameJsonBodies } from '../http/body.js';
 import { graphiqlPage, sendAsset } from './graphiql.js';
 import { serveGraphql, serviceOf } from './transport.js';
 import { installGraphqlWebSocket } from './websocket.js';
@@ -77,6 +78,7 @@ export function registerGraphqlRoutes(app: FastifyInstance, ctx: ServerContext):
   );
   void app.register(async (scope) => {
     challengeOn401(scope);
+    nameJsonBodies(scope);
     for (const path of [API, PAGE])
       scope.post(path, { config: { endpoint: 'POST /graphql/{graph_name}' } }, api);
     scope.get(API, { config: { endpoint: 'GET /graphql/{graph_name}' } }, api);

@@ -14,10 +14,22 @@ import { JsonReader, JsonSyntaxError, parseJson, parseJsonStrict } from '../../u
 /** Default request body limit: TigerGraph's ClientMaxBodySize default, 200 MB. */
 export const DEFAULT_BODY_LIMIT = 200 * 1024 * 1024;
 
+const keepBuffer = (_req: FastifyRequest, body: Buffer, done: (err: null, body: Buffer) => void) =>
+  done(null, body);
+
 /** Replaces Fastify's parsers with one that keeps every body as a Buffer. */
 export function installRawBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, keepBuffer);
+}
+
+/**
+ * The same raw parser named for JSON bodies in `app`'s scope: Fastify remembers the parser of a
+ * named content type per header text, but parses the header again on every request that falls to
+ * the catch-all. For routes whose bodies are mostly JSON (GraphQL).
+ */
+export function nameJsonBodies(app: FastifyInstance): void {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, keepBuffer);
 }
 
 /**

@@ -162,6 +162,16 @@ export function requestFailure(e: unknown): GraphQLAnswer {
   throw e;
 }
 
+/** A point program's answer over `tx`; undefined when a field fails (the general path reports it). */
+function pointText(program: PointProgram, tx: ReadTx): string | undefined {
+  try {
+    return runPoint(program, tx);
+  } catch (e) {
+    if (isFieldError(e)) return undefined;
+    throw e;
+  }
+}
+
 export class GraphQLService {
   private readonly graphs = new Map<string, GraphEntry>();
   private readonly stats = new DegreeStatistics();
@@ -395,7 +405,15 @@ export class GraphQLService {
     }
     if (pointKey !== undefined && kind === 'query' && this.persisted.stateless(request.extensions)) {
       const program = compilePoint(plan, limits);
-      if (program) p.entry.points.set(pointKey, { program, limits });
+      if (program) {
+        p.entry.points.set(pointKey, { program, limits });
+        // Answered by the program now too (a field error: by the general path, which reports it).
+        const text = pointText(program, tx);
+        if (text !== undefined) {
+          tx.release();
+          return { status: 200, text };
+        }
+      }
     }
     return { p, plan, tx, limits };
   }
@@ -413,10 +431,7 @@ export class GraphQLService {
     if (hit === undefined || hit.limits !== limits) return undefined;
     const tx = this.db.read();
     try {
-      return runPoint(hit.program, tx);
-    } catch (err) {
-      if (isFieldError(err)) return undefined;
-      throw err;
+      return pointText(hit.program, tx);
     } finally {
       tx.release();
     }

@@ -207,3 +207,21 @@ test('a remembered point lookup is forgotten when the schema changes', async () 
   assert.equal(now.status, 400);
   assert.match(now.text, /Cannot query field \\"name\\" on type \\"school\\"/);
 });
+
+test('in allow-list mode only listed documents are remembered, by text or by hash', async () => {
+  const listed = '{ Social { person(where: {_id: {_eq: "Jenny"}}) { name } } }';
+  const hash = sha256(listed);
+  const locked = new GraphQLService(f.db, { allowList: new Map([[hash, listed]]) });
+  const requests: [GraphQLRequest, boolean][] = [
+    [{ query: listed }, true],
+    [{ extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }, true],
+    [{ query: listed.replace('Jenny', 'Smith') }, false],
+  ];
+  for (const [request, allowed] of requests) {
+    const general = await locked.execute('Social', request, { method: 'POST' });
+    assert.equal(general.status, allowed ? 200 : 403, general.text);
+    const key = `allow-list ${JSON.stringify(request)}`;
+    assert.equal((await locked.execute('Social', request, { method: 'POST' }, key)).text, general.text);
+    assert.equal(locked.answerPoint('Social', key, locked.limits), allowed ? general.text : undefined);
+  }
+});

@@ -39,6 +39,14 @@ function rolesOf(catalog: Catalog, user: string, graph: string): string[] {
   return u ? [...u.globalRoles, ...(u.graphRoles[graph] ?? [])] : [];
 }
 
+/** Limits of role-limited callers by server config, catalog (replaced by every change), graph and user. */
+const remembered = new WeakMap<GraphQLConfig, WeakMap<Catalog, Map<string, GraphQLLimits>>>();
+
+/**
+ * The limits of `user` on `graph`: `base`, or the same object for the same caller over the same
+ * catalog when role overrides apply (a remembered point lookup is only answered under the limits
+ * object it was checked against).
+ */
 export function limitsFor(
   config: GraphQLConfig | undefined,
   catalog: Catalog,
@@ -47,5 +55,18 @@ export function limitsFor(
   base: GraphQLLimits,
 ): GraphQLLimits {
   if (!config?.roleLimits || config.roleLimits.size === 0 || user === undefined) return base;
-  return limitsOfRoles(base, rolesOf(catalog, user, graph), config.roleLimits);
+  const limitsOf = () => limitsOfRoles(base, rolesOf(catalog, user, graph), config.roleLimits as RoleLimits);
+  // Only callers of graphs that exist are remembered: the map stays as bounded as the catalog.
+  if (!catalog.graphs.some((g) => g.name === graph)) return limitsOf();
+  let byCatalog = remembered.get(config);
+  if (!byCatalog) remembered.set(config, (byCatalog = new WeakMap()));
+  let byCaller = byCatalog.get(catalog);
+  if (!byCaller) byCatalog.set(catalog, (byCaller = new Map()));
+  const key = `${graph}\u0000${user}`;
+  let limits = byCaller.get(key);
+  if (!limits) {
+    limits = limitsOf();
+    byCaller.set(key, limits);
+  }
+  return limits;
 }

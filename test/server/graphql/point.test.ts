@@ -8,6 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { DEFAULT_LIMITS } from '../../../src/graphql/index.js';
+import { limitsFor } from '../../../src/server/graphql/config.js';
 import { startServers, type RunningServers } from '../../../src/server/start.js';
 import { runScript } from '../../../src/shell/run-script.js';
 import { openFixture, type Fixture } from '../../graphql/fixture.js';
@@ -193,4 +195,29 @@ test('a warmed point lookup shows writes at once, and a batch of it answers as t
       '[{"data":{"Social":{"city":[{"population":1000001}]}}},{"data":{"Social":{"person":[{"_id":"Jenny","name":"Jenny","birthYear":1995}]}}}]',
     );
   }
+});
+
+test('a role-limited caller gets one limits object per catalog, so its point lookups are remembered too', async () => {
+  const config = { roleLimits: new Map([['queryreader', { maxRows: 1 }]]) };
+  const base = DEFAULT_LIMITS;
+  const first = limitsFor(config, f.db.catalog, 'reader', 'Social', base);
+  assert.deepEqual(first, { ...base, maxRows: 1 });
+  assert.equal(limitsFor(config, f.db.catalog, 'reader', 'Social', base), first);
+  // Callers without an override get the server's limits; a graph that does not exist is not remembered.
+  assert.equal(limitsFor(config, f.db.catalog, 'tigergraph', 'Social', base), base);
+  const elsewhere = limitsFor(config, f.db.catalog, 'reader', 'Nowhere', base);
+  assert.equal(elsewhere, base);
+  // A security change is a new catalog: the limits are worked out again from the new roles.
+  let out = '';
+  const code = await runScript(
+    f.db,
+    'GRANT ROLE queryreader ON GRAPH Social TO nobody',
+    { user: 'tigergraph' },
+    (t) => (out += t),
+  );
+  assert.equal(code, 0, out);
+  assert.deepEqual(limitsFor(config, f.db.catalog, 'nobody', 'Social', base), { ...base, maxRows: 1 });
+  const again = limitsFor(config, f.db.catalog, 'reader', 'Social', base);
+  assert.deepEqual(again, first);
+  assert.equal(limitsFor(config, f.db.catalog, 'reader', 'Social', base), again);
 });

@@ -22,7 +22,6 @@ import {
 } from '../../graphql/index.js';
 import { JsonSyntaxError, parseJsonStrict } from '../../util/json-parse.js';
 import type { ServerContext } from '../context.js';
-import { queryOf } from '../http/app.js';
 import { textBody } from '../http/body.js';
 import { requestTimeoutMs } from '../http/limits.js';
 import { poolFor, type QueryPool, TaskStopped } from '../../workers/index.js';
@@ -111,15 +110,20 @@ function pointKeyOf(request: FastifyRequest): string | undefined {
 /** The GraphQL request (or batch) an HTTP request carries. */
 export function decodeRequest(request: FastifyRequest): GraphQLRequest | GraphQLRequest[] {
   if (request.method === 'GET') {
-    const q = queryOf(request);
+    // GraphQL over HTTP form-encodes GET parameters (`+` is a space, as URLSearchParams writes it),
+    // unlike REST++'s query strings, where a `+` stays a plus.
+    const url = request.raw.url ?? '';
+    const mark = url.indexOf('?');
+    const q = new URLSearchParams(mark < 0 ? '' : url.slice(mark + 1));
+    const get = (name: string) => q.get(name) ?? undefined;
     const json = (name: string) => {
-      const v = q.get(name);
+      const v = get(name);
       return v === undefined || v === '' ? undefined : parseJsonText(v, `"${name}"`);
     };
     return {
-      query: q.get('query'),
+      query: get('query'),
       variables: json('variables'),
-      operationName: q.get('operationName') || undefined,
+      operationName: get('operationName') || undefined,
       extensions: json('extensions'),
     };
   }

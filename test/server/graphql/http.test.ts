@@ -113,6 +113,19 @@ test('GET with query parameters and POST application/graphql', async () => {
     headers: { authorization: BASIC },
   });
   assert.equal(get2.text, '{"data":{"Social":{"person":[{"birthYear":1973}]}}}');
+  // Form encoding, as URLSearchParams writes it: spaces as `+`, a literal plus as %2B.
+  const form = new URLSearchParams({
+    query: 'query($n: String) { Social { person(where: {name: {_eq: $n}}) { birthYear } } }',
+    variables: JSON.stringify({ n: 'Smith' }),
+  });
+  assert.ok(form.toString().includes('+'));
+  const get3 = await send(`${gql}/graphql?${form}`, { headers: { authorization: BASIC } });
+  assert.equal(get3.text, '{"data":{"Social":{"person":[{"birthYear":1973}]}}}');
+  const plus = new URLSearchParams({
+    query: '{ Social { person(where: {name: {_eq: "a+b"}}) { birthYear } } }',
+  });
+  const get4 = await send(`${gql}/graphql?${plus}`, { headers: { authorization: BASIC } });
+  assert.equal(get4.text, '{"data":{"Social":{"person":[]}}}');
   const text = await post(`${gql}/graphql`, '{ Social { school { name } } }', BASIC, 'application/graphql');
   assert.equal(text.status, 200);
   assert.equal(text.text, '{"data":{"Social":{"school":[{"name":"Stanford"}]}}}');

@@ -261,6 +261,8 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       bodyLimit,
       access: access('restpp'),
       browser,
+      // A cluster's hooks must see every request.
+      fastPath: opts.cluster === undefined,
     });
     mountRestppModules(restpp, RESTPP_ROUTE_MODULES, ctx, endpoints);
 

@@ -60,12 +60,20 @@ export function onlyGraphName(catalog: Catalog): string | undefined {
   return catalog.graphs.length === 1 ? catalog.graphs[0].name : undefined;
 }
 
-function param(request: FastifyRequest, name: string): string | undefined {
+/** What the access check reads of a request (a Fastify request, or the fast path's own). */
+export interface AccessRequest {
+  readonly headers: FastifyRequest['headers'];
+  readonly ip: string;
+  readonly params: unknown;
+  readonly query: unknown;
+}
+
+function param(request: AccessRequest, name: string): string | undefined {
   const params = request.params as Record<string, string | undefined> | undefined;
   return params?.[name];
 }
 
-function queryParam(request: FastifyRequest, name: string): string | undefined {
+function queryParam(request: AccessRequest, name: string): string | undefined {
   const q = request.query as { get?: (name: string) => string | undefined } | undefined;
   const v = typeof q?.get === 'function' ? q.get(name) : undefined;
   return v === '' ? undefined : v;
@@ -74,7 +82,7 @@ function queryParam(request: FastifyRequest, name: string): string | undefined {
 /** The graph a row's source names for this request (undefined: the global scope). */
 function graphOf(
   source: Exclude<GraphSource, { deferred: string }>,
-  request: FastifyRequest,
+  request: AccessRequest,
   o: AccessHookOptions,
 ): string | undefined {
   if (source === 'global') return undefined;
@@ -196,24 +204,40 @@ function authorize(
     o.log?.(`[ocelot] refused ${o.listener} ${key}: the route has no access rule`);
     throw forbidden(`Access denied: the endpoint ${key} has no access rule.`);
   }
-  if (rule.access.kind === 'public') return undefined;
-  // REST++ without authentication (TigerGraph's default) asks for no credentials.
-  if (table === 'restpp' && !svc.restppAuth) return undefined;
-  // A header verified before under the current security state is decided at once (no promise).
-  const header = request.headers.authorization;
-  if (header !== undefined) {
-    const source = rule.graph;
-    const principal =
-      typeof source === 'object' && 'deferred' in source
-        ? svc.allowedAtOnce(header, request.ip)
-        : svc.allowedAtOnce(header, request.ip, rule.access, graphOf(source, request, o));
-    if (principal) {
-      request.principal = principal;
-      request.gsqlUser = principal.user;
-      return undefined;
-    }
+  const atOnce = allowedAtOnce(request, found, svc, o);
+  if (atOnce === undefined) return authenticate(request, rule, table, svc, o);
+  if (atOnce !== OPEN) {
+    request.principal = atOnce;
+    request.gsqlUser = atOnce.user;
   }
-  return authenticate(request, rule, table, svc, o);
+  return undefined;
+}
+
+/** A route that asks this request for no caller (a public row, REST++ without authentication). */
+export const OPEN = 'open';
+
+/**
+ * The access decision that needs no waiting: OPEN, or the caller of a header verified before
+ * under the current security state; undefined when the full check must run (no rule, no
+ * header, an unknown or refused one: that check answers those).
+ */
+export function allowedAtOnce(
+  request: AccessRequest,
+  found: { table: ListenerKind; rule: RouteRule | undefined },
+  svc: AuthService,
+  o: AccessHookOptions,
+): Principal | typeof OPEN | undefined {
+  const { table, rule } = found;
+  if (!rule) return undefined;
+  if (rule.access.kind === 'public') return OPEN;
+  // REST++ without authentication (TigerGraph's default) asks for no credentials.
+  if (table === 'restpp' && !svc.restppAuth) return OPEN;
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const source = rule.graph;
+  return typeof source === 'object' && 'deferred' in source
+    ? svc.allowedAtOnce(header, request.ip)
+    : svc.allowedAtOnce(header, request.ip, rule.access, graphOf(source, request, o));
 }
 
 async function authenticate(

@@ -15,12 +15,13 @@ import Fastify, {
 import { AuthError } from '../../auth/errors.js';
 import { stringifyJson } from '../../util/json.js';
 import type { Logger } from '../../util/logger.js';
-import { installAccessLog } from './access-log.js';
+import { accessLineWriter, installAccessLog } from './access-log.js';
 import { EngineError } from '../../engine/api.js';
 import { installAccessHook, type AccessHookOptions } from './access-hook.js';
 import { DEFAULT_BODY_LIMIT, installRawBodyParser } from './body.js';
 import { installBrowserGuard, type BrowserPolicy } from './browser-guard.js';
-import { endpointNotFound, errorEnvelope, httpStatusForCode, JsonText, RestError } from './envelope.js';
+import { endpointNotFound, errorEnvelope, httpStatusForCode, replyText, RestError } from './envelope.js';
+import { FastPath, type RouteRequest } from './fast-path.js';
 import type { LatencyRecorder } from './latency.js';
 import { checkLimitHeaders, installResponseLimit } from './limits.js';
 import { parseQueryString, QueryParams } from './querystring.js';
@@ -42,6 +43,12 @@ export interface ServedRoute {
 }
 
 const served = new WeakMap<FastifyInstance, ServedRoute[]>();
+const fastPaths = new WeakMap<FastifyInstance, FastPath>();
+
+/** The listener's fast path (see fast-path.ts), when it has one: where its hot reads register. */
+export function fastPathOf(app: FastifyInstance): FastPath | undefined {
+  return fastPaths.get(app);
+}
 
 /** Every route registered on a listener app so far (the route-coverage test walks these). */
 export function servedRoutes(app: FastifyInstance): readonly ServedRoute[] {
@@ -60,11 +67,27 @@ export interface ListenerAppOptions {
   browser?: BrowserPolicy;
   /** The listener's log: an access line per request, and unexpected errors (never sent to the client). */
   logger?: Logger;
+  /**
+   * Answer plain requests to the reads registered with `fastPathOf(app)` before Fastify routes
+   * them (see fast-path.ts); needs `access`. Off where other hooks must see every request (cluster).
+   */
+  fastPath?: boolean;
 }
 
 export function createListenerApp(options: ListenerAppOptions = {}): FastifyInstance {
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const accessLine = options.logger && accessLineWriter(options.logger);
+  const fast =
+    options.fastPath && options.access
+      ? new FastPath({
+          listener: options.access.listener,
+          access: options.access,
+          ...(options.recorder ? { recorder: options.recorder } : {}),
+          ...(accessLine ? { accessLine } : {}),
+        })
+      : undefined;
   const app = Fastify({
+    ...(fast ? { serverFactory: fast.serverFactory() } : {}),
     logger: false,
     bodyLimit,
     genReqId: () => nextRequestId(),
@@ -96,13 +119,21 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
     }
   });
   installRawBodyParser(app);
-  app.setReplySerializer((payload) => (payload instanceof JsonText ? payload.text : stringifyJson(payload)));
+  app.setReplySerializer(replyText);
   installResponseLimit(app);
 
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    fast?.close();
   });
+  if (fast) {
+    fastPaths.set(app, fast);
+    app.addHook('onReady', (done) => {
+      fast.seal(routes);
+      done();
+    });
+  }
   // Hooks on every request are callback hooks (an async hook costs a promise and a microtask turn),
   // and as few as possible: this one checks the limit headers, then whether the server is closing.
   app.addHook('onRequest', (request, reply, done) => {
@@ -178,7 +209,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 }
 
 /** The TigerGraph query parameters of a request. */
-export function queryOf(request: FastifyRequest): QueryParams {
+export function queryOf(request: RouteRequest): QueryParams {
   return request.query instanceof QueryParams ? request.query : new QueryParams([]);
 }
 

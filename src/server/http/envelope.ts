@@ -40,6 +40,11 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** The body the listeners send for a route's returned value: JsonText as is, anything else as JSON. */
+export function replyText(payload: unknown): string {
+  return payload instanceof JsonText ? payload.text : stringifyJson(payload);
+}
+
 const OK_HEAD = `${stringifyJson({ version: VERSION_FIELD, error: false, message: '' }).slice(0, -1)},"results":`;
 const OK_TAIL = ',"code":"REST-0000"}';
 

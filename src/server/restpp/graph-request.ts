@@ -3,10 +3,10 @@
  * (semantic errors are never 404: pyTigerGraph reads 404 as "no such endpoint"), and the
  * `timeout` parameter as a deadline checked while scanning.
  */
-import type { FastifyRequest } from 'fastify';
 import type { Catalog, GraphDef, VertexType } from '../../catalog/types.js';
 import type { ServerContext } from '../context.js';
 import { RestError } from '../http/envelope.js';
+import type { RouteRequest } from '../http/fast-path.js';
 import type { QueryParams } from '../http/querystring.js';
 import { findGraph, graphVertexType } from './graph-schema.js';
 import { pathParam, requireGraph } from './route-module.js';
@@ -15,7 +15,7 @@ import { pathParam, requireGraph } from './route-module.js';
 export const DEFAULT_TIMEOUT_S = 16;
 
 /** The graph of the url; a path without a graph name means the only graph there is. */
-export function graphOf(ctx: ServerContext, request: FastifyRequest): GraphDef {
+export function graphOf(ctx: ServerContext, request: RouteRequest): GraphDef {
   const given = pathParam(request, 'graph_name');
   if (given === undefined) {
     const graphs = ctx.db.catalog.graphs;

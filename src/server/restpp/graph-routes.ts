@@ -142,7 +142,7 @@ export const graphRoutes: RestppRouteModule = {
       method: 'GET',
       path: vertices,
       parameters: VERTEX_LIST_PARAMS,
-      handler: (r) => listVertices(ctx, r),
+      read: (r) => listVertices(ctx, r),
     });
     app.route({
       method: 'DELETE',
@@ -154,7 +154,7 @@ export const graphRoutes: RestppRouteModule = {
       method: 'GET',
       path: `${vertices}/{vertex_id}`,
       parameters: VERTEX_GET_PARAMS,
-      handler: (r) => getVertex(ctx, r),
+      read: (r) => getVertex(ctx, r),
     });
     app.route({
       method: 'DELETE',

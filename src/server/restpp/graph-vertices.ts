@@ -9,6 +9,7 @@ import { EngineError, type ReadTx } from '../../engine/api.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
 import { JsonText, okEnvelope, okEnvelopeText, RestError, type Envelope } from '../http/envelope.js';
+import type { RouteRequest } from '../http/fast-path.js';
 import type { QueryParams } from '../http/querystring.js';
 import {
   bindFilter,
@@ -154,7 +155,7 @@ function withRead<T>(ctx: ServerContext, fn: (tx: ReadTx) => T): T {
 }
 
 /** GET /graph/{graph_name}/vertices/{vertex_type} */
-export function listVertices(ctx: ServerContext, request: FastifyRequest): Envelope | JsonText {
+export function listVertices(ctx: ServerContext, request: RouteRequest): Envelope | JsonText {
   const catalog = ctx.db.catalog;
   const vt = vertexTypeOf(catalog, graphOf(ctx, request), pathParam(request, 'vertex_type'));
   const q = queryOf(request);
@@ -189,7 +190,7 @@ function lookupRow(tx: ReadTx, vt: VertexType, id: string): number | undefined {
 }
 
 /** GET /graph/{graph_name}/vertices/{vertex_type}/{vertex_id} */
-export function getVertex(ctx: ServerContext, request: FastifyRequest): JsonText {
+export function getVertex(ctx: ServerContext, request: RouteRequest): JsonText {
   const catalog = ctx.db.catalog;
   const vt = vertexTypeOf(catalog, graphOf(ctx, request), pathParam(request, 'vertex_type'));
   const id = pathParam(request, 'vertex_id') ?? '';

@@ -7,24 +7,41 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ServerContext } from '../context.js';
+import { fastPathOf } from '../http/app.js';
 import { installStreamingBodyParser } from '../http/body.js';
+import type { RouteRequest } from '../http/fast-path.js';
 import { graphNotFound } from '../http/envelope.js';
 import type { EndpointKind, EndpointRegistry, ParamSpec } from './endpoint-registry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-export interface RestppRoute {
+interface RouteBase {
   method: HttpMethod | HttpMethod[];
   /** TigerGraph path pattern; `{name}` segments become path parameters. */
   path: string;
   /** Query-string parameters, as GET /endpoints lists them. */
   parameters?: Record<string, ParamSpec>;
   kind?: EndpointKind;
-  /** The returned value is sent as JSON (64-bit integers exact); a string is sent as is. */
-  handler: (request: FastifyRequest, reply: FastifyReply) => unknown;
   /** The body is handed over unread (see `installStreamingBodyParser`), for loading as it arrives. */
   streamBody?: boolean;
 }
+
+export type RestppRoute = RouteBase &
+  (
+    | {
+        /** The returned value is sent as JSON (64-bit integers exact); a string is sent as is. */
+        handler: (request: FastifyRequest, reply: FastifyReply) => unknown;
+        read?: undefined;
+      }
+    | {
+        /**
+         * A GET that only reads (path, query string, the database): synchronous, its value sent as
+         * `handler`'s is; a listener's fast path may answer it without Fastify (fast-path.ts).
+         */
+        read: (request: RouteRequest) => unknown;
+        handler?: undefined;
+      }
+  );
 
 export interface RestppApp {
   route(route: RestppRoute): void;
@@ -45,17 +62,21 @@ export function mountRestppModules(
   const app: RestppApp = {
     route(r) {
       const methods = Array.isArray(r.method) ? r.method : [r.method];
+      const read = r.read;
+      const handle = read ? (request: FastifyRequest) => read(request) : r.handler;
       for (const method of methods) {
         const endpoint = `${method} ${r.path}`;
         registry.declare(method, r.path, r.parameters, r.kind);
+        const url = toFastifyPath(r.path);
+        if (read && method === 'GET') fastPathOf(fastify)?.add(url, endpoint, read);
         const options: RouteOptions = {
           method,
-          url: toFastifyPath(r.path),
+          url,
           config: { endpoint },
           handler: (request, reply) => {
             // A value is sent at once, with no promise per request. Fastify would leave a
             // synchronous undefined unanswered; as from an async handler, it is sent (empty).
-            const out = r.handler(request, reply);
+            const out = handle(request, reply);
             return out === undefined ? Promise.resolve(out) : out;
           },
         };
@@ -80,19 +101,19 @@ export function toFastifyPath(path: string): string {
 }
 
 /** A path parameter (already percent-decoded by the router). */
-export function pathParam(request: FastifyRequest, name: string): string | undefined {
+export function pathParam(request: RouteRequest, name: string): string | undefined {
   const params = request.params as Record<string, string | undefined>;
   return params[name];
 }
 
 /** The url's path without query string and without the /restpp prefix, as error messages show it. */
-export function restppPath(request: FastifyRequest): string {
+export function restppPath(request: RouteRequest): string {
   const path = request.url.split('?')[0];
   return path.startsWith('/restpp/') ? path.slice('/restpp'.length) : path;
 }
 
 /** Throws REST-1004 unless `graph` exists. */
-export function requireGraph(ctx: ServerContext, request: FastifyRequest, graph: string | undefined): string {
+export function requireGraph(ctx: ServerContext, request: RouteRequest, graph: string | undefined): string {
   if (graph === undefined || !ctx.db.catalog.graphs.some((g) => g.name === graph)) {
     throw graphNotFound(graph ?? '', restppPath(request));
   }

@@ -1,0 +1,232 @@
+/**
+ * A listener's fast path for its hot reads (REST++ point reads and vertex lists): a plain request
+ * is answered before Fastify routes it, with the bytes, status and headers Fastify would send,
+ * after the same access decision, and with the same latency sample and access line. Fastify's own
+ * per-request work (request and reply objects, the hook chain, the router's url normalizing, the
+ * serializer) is most of a point read's cost beyond the socket.
+ *
+ * Anything that is not plain goes to Fastify unchanged, which answers it as always: another method,
+ * a body, browser markers (`Origin`, `Sec-Fetch-Site`), the limit headers (`GSQL-TIMEOUT`,
+ * `RESPONSE-LIMIT`), a url the router would decode or normalize (`%`, `#`, empty segments, a
+ * trailing slash), a caller whose credentials are not already verified under the current security
+ * state, the listener closing, and every error the route raises (fast routes are reads, so running
+ * one again there changes nothing). So refusals and errors keep their one path.
+ */
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { performance } from 'node:perf_hooks';
+import type { FastifyServerFactory, FastifyServerOptions } from 'fastify';
+import { routeRule, type ListenerKind } from '../../auth/route-rules.js';
+import { AuthService } from '../../auth/service.js';
+import { allowedAtOnce, OPEN, type AccessHookOptions } from './access-hook.js';
+import type { AccessLineWriter } from './access-log.js';
+import { replyText } from './envelope.js';
+import type { LatencyRecorder } from './latency.js';
+import { parseQueryString, type QueryParams } from './querystring.js';
+import { nextRequestId } from './request-id.js';
+
+/** What a fast read may use of its request (a Fastify request has the same fields). */
+export interface RouteRequest {
+  readonly url: string;
+  readonly params: unknown;
+  readonly query: unknown;
+}
+
+/** A request on the fast path. */
+export interface FastRequest extends RouteRequest {
+  readonly headers: IncomingHttpHeaders;
+  readonly ip: string;
+  readonly params: Record<string, string>;
+  readonly query: QueryParams;
+}
+
+/** A synchronous read: the value to send (as the reply serializer writes it), or it throws. */
+export type FastRead = (request: FastRequest) => unknown;
+
+interface FastRoute {
+  /** Fastify's pattern, e.g. `/graph/:graph_name/vertices/:vertex_type`. */
+  url: string;
+  /** Per path segment: its text, or null for a parameter. */
+  literals: (string | null)[];
+  names: string[];
+  /** Other routes' segments that win some urls this one matches: those go to Fastify. */
+  shadows: (string | null)[][];
+  endpoint: string;
+  read: FastRead;
+  access: ReturnType<typeof routeRule>;
+}
+
+export interface FastPathOptions {
+  listener: ListenerKind;
+  access: AccessHookOptions;
+  recorder?: LatencyRecorder;
+  accessLine?: AccessLineWriter;
+}
+
+/** The router's longest parameter (`maxParamLength`); a longer url goes to Fastify. */
+const MAX_URL = 8192;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+function segmentsOf(url: string): { literals: (string | null)[]; names: string[] } {
+  const literals: (string | null)[] = [];
+  const names: string[] = [];
+  for (const s of url.split('/').slice(1)) {
+    if (s.startsWith(':')) {
+      literals.push(null);
+      names.push(s.slice(1));
+    } else literals.push(s);
+  }
+  return { literals, names };
+}
+
+/**
+ * The segments of another route that takes some of `route`'s urls in Fastify's router, which
+ * prefers a static segment to a parameter at the first place two routes differ; undefined when
+ * it takes none. A wildcard route may take any.
+ */
+function shadowOf(other: string, route: FastRoute): (string | null)[] | 'all' | undefined {
+  if (other === route.url) return undefined;
+  if (other.includes('*')) return 'all';
+  const theirs = segmentsOf(other).literals;
+  if (theirs.length !== route.literals.length) return undefined;
+  let preferred: boolean | undefined;
+  for (let i = 0; i < theirs.length; i++) {
+    const mine = route.literals[i];
+    if (mine !== null && theirs[i] !== null && mine !== theirs[i]) return undefined;
+    if (preferred === undefined && (mine === null) !== (theirs[i] === null)) preferred = mine === null;
+  }
+  return preferred ? theirs : undefined;
+}
+
+/** Whether `parts` (a path split at `/`) matches the segments. */
+function matches(literals: readonly (string | null)[], parts: readonly string[]): boolean {
+  if (parts.length !== literals.length + 1) return false;
+  for (let i = 0; i < literals.length; i++) {
+    const part = parts[i + 1];
+    if (part === '' || (literals[i] !== null && literals[i] !== part)) return false;
+  }
+  return true;
+}
+
+export class FastPath {
+  private readonly routes: FastRoute[] = [];
+  private sealed = false;
+  private closing = false;
+  private readonly auth: AuthService;
+
+  constructor(private readonly o: FastPathOptions) {
+    this.auth = AuthService.for(o.access.db);
+  }
+
+  /** A GET route (Fastify's pattern) this path may answer, once sealed. */
+  add(url: string, endpoint: string, read: FastRead): void {
+    if (this.sealed) throw new Error(`fast route ${url} added after the listener started`);
+    this.routes.push({
+      url,
+      ...segmentsOf(url),
+      shadows: [],
+      endpoint,
+      read,
+      access: routeRule(this.o.listener, 'GET', url),
+    });
+  }
+
+  /**
+   * Called when every route is registered: the urls of a fast route that another GET route's
+   * pattern would take in Fastify's router (a static segment where it has a parameter) are left
+   * to Fastify; a route a wildcard could take is not answered here at all.
+   */
+  seal(served: readonly { method: string; url: string }[]): void {
+    const gets = served.filter((r) => r.method === 'GET').map((r) => r.url);
+    const kept: FastRoute[] = [];
+    for (const r of this.routes) {
+      const shadows = gets.map((other) => shadowOf(other, r));
+      if (shadows.includes('all')) continue;
+      r.shadows = shadows.filter((x): x is (string | null)[] => Array.isArray(x));
+      kept.push(r);
+    }
+    this.routes.splice(0, this.routes.length, ...kept);
+    this.sealed = true;
+  }
+
+  /** From now on every request goes to Fastify (it refuses them while closing). */
+  close(): void {
+    this.closing = true;
+  }
+
+  /** Fastify's HTTP/1 server with this path in front of Fastify's handler. */
+  serverFactory(): FastifyServerFactory {
+    return (handler, options: FastifyServerOptions) => {
+      const server: Server = createServer((req, res) => {
+        if (!this.answer(req, res)) handler(req, res);
+      });
+      // As Fastify configures the server it creates itself.
+      if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+      if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+      if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
+      if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
+    };
+  }
+
+  /** Answers the request and returns true, or returns false having sent nothing. */
+  private answer(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.sealed || this.closing || req.method !== 'GET') return false;
+    const h = req.headers;
+    if (
+      h.origin !== undefined ||
+      h['sec-fetch-site'] !== undefined ||
+      h['content-length'] !== undefined ||
+      h['transfer-encoding'] !== undefined ||
+      h['gsql-timeout'] !== undefined ||
+      h['response-limit'] !== undefined
+    ) {
+      return false;
+    }
+    const url = req.url ?? '';
+    if (url.length > MAX_URL || url.charCodeAt(0) !== 47 || url.includes('#')) return false;
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    if (path.includes('%')) return false;
+    const parts = path.split('/');
+    const route = this.match(parts);
+    if (!route) return false;
+    const start = performance.now();
+    const params: Record<string, string> = {};
+    for (let i = 0, p = 0; i < route.literals.length; i++) {
+      if (route.literals[i] === null) params[route.names[p++]] = parts[i + 1];
+    }
+    let text: string;
+    let user: string | undefined;
+    try {
+      const query = parseQueryString(mark < 0 ? '' : url.slice(mark + 1));
+      const request: FastRequest = { url, headers: h, ip: req.socket.remoteAddress ?? '', params, query };
+      const caller = allowedAtOnce(request, route.access, this.auth, this.o.access);
+      if (caller === undefined) return false;
+      if (caller !== OPEN) user = caller.user;
+      text = replyText(route.read(request));
+    } catch {
+      return false;
+    }
+    res.writeHead(200, ['content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(text))]);
+    res.end(text);
+    const ms = performance.now() - start;
+    this.o.recorder?.record(route.endpoint, ms, false);
+    this.o.accessLine?.(nextRequestId(), 'GET', url, 200, ms, user);
+    return true;
+  }
+
+  /** The route that `parts` (the path split at `/`) selects in Fastify's router, if a fast one. */
+  private match(parts: string[]): FastRoute | undefined {
+    for (const r of this.routes) {
+      if (!matches(r.literals, parts)) continue;
+      return r.shadows.some((s) => matches(s, parts)) ? undefined : r;
+    }
+    return undefined;
+  }
+}

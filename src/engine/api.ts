@@ -149,6 +149,15 @@ export interface AttrStat {
   falseCount?: number;
 }
 
+/** One vertex type's rows at a transaction's version, for a reader of many rows (the type looked up once). */
+export interface VertexRowsView {
+  /** Upper bound of the type's row ids (rowLimit). */
+  readonly limit: number;
+  isLive(row: number): boolean;
+  /** The external id as REST shows it (vertexId). */
+  idText(row: number): string;
+}
+
 /** A pinned, consistent view of the graph at one committed version. Release it when done. */
 export interface ReadTx {
   readonly catalog: Catalog;
@@ -170,6 +179,7 @@ export interface ReadTx {
   /** Upper bound of row ids of a vertex type (for sizing per-row arrays). */
   rowLimit(vertexType: string): number;
   isLive(vertexType: string, row: number): boolean;
+  vertexRows(vertexType: string): VertexRowsView;
   vertexCount(vertexType?: string): number;
 
   edges(vertexType: string, row: number, filter?: EdgeFilter): EdgeHandle[];

@@ -19,6 +19,7 @@ import type {
   ExternalId,
   ReadTx,
   VertexRecord,
+  VertexRowsView,
 } from './api.js';
 import { EngineError } from './api.js';
 import { edgeTypeOf, vertexTypeOf } from './schema.js';
@@ -82,6 +83,16 @@ export class ReadTxImpl implements ReadTx {
 
   isLive(vertexType: string, row: number): boolean {
     return this.table(vertexType).isVisible(row, this.version);
+  }
+
+  vertexRows(vertexType: string): VertexRowsView {
+    const t = this.table(vertexType);
+    const version = this.version;
+    return {
+      limit: t.count,
+      isLive: (row) => t.isVisible(row, version),
+      idText: (row) => idText(t.type, t.idColumn.get(row)),
+    };
   }
 
   vertexIdValue(vertexType: string, row: number): Value {

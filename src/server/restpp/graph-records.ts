@@ -6,7 +6,8 @@ import type { AttrType, Catalog, VertexType } from '../../catalog/types.js';
 import { toJsonValue } from '../../catalog/json-value.js';
 import type { Value } from '../../catalog/value.js';
 import type { EdgeRecord, ReadTx, VertexRecord } from '../../engine/api.js';
-import { stringifyJson, type JsonValue } from '../../util/json.js';
+import { formatDatetime } from '../../util/datetime.js';
+import { jsonString, stringifyJson, type JsonValue } from '../../util/json.js';
 import type { AttrTypes } from './graph-filter.js';
 
 const PLAIN: AttrType = { kind: 'STRING', compress: false };
@@ -44,31 +45,67 @@ export function vertexJson(rec: VertexRecord, types: AttrTypes, catalog: Catalog
   return { v_id: rec.v_id, v_type: rec.v_type, attributes: attributesJson(rec.attributes, types, catalog) };
 }
 
-/**
- * `stringifyJson(vertexJson(rec, types, catalog))`, written directly (the hot read paths):
- * attributes in the record's order, each value in its JSON form. `typeText` is the vertex type
- * name already written as JSON, when the caller writes many records of one type.
- */
-export function vertexJsonText(
-  rec: VertexRecord,
-  types: AttrTypes,
-  catalog: Catalog,
-  typeText = JSON.stringify(rec.v_type),
-): string {
-  let attrs = '';
-  for (const name of Object.keys(rec.attributes)) {
-    const value = toJsonValue(rec.attributes[name], types.get(name) ?? PLAIN, catalog);
-    attrs += `${attrs === '' ? '' : ','}${JSON.stringify(name)}:${stringifyJson(value)}`;
+/** A vertex type's `,"v_type":…,"attributes":{` (catalogs are replaced, never changed in place). */
+const typeHeads = new WeakMap<VertexType, string>();
+
+function typeHead(vt: VertexType): string {
+  let head = typeHeads.get(vt);
+  if (head === undefined) typeHeads.set(vt, (head = `,"v_type":${jsonString(vt.name)},"attributes":{`));
+  return head;
+}
+
+/** An attribute value of this type as JSON text: `stringifyJson(toJsonValue(v, type, catalog))`. */
+function valueWriter(type: AttrType, catalog: Catalog): (v: Value) => string {
+  const general = (v: Value): string => stringifyJson(toJsonValue(v, type, catalog));
+  switch (type.kind) {
+    case 'DATETIME':
+      return (v) => (typeof v === 'number' ? jsonString(formatDatetime(v)) : general(v));
+    case 'LIST':
+    case 'SET':
+    case 'MAP':
+    case 'UDT':
+    case 'VERTEX':
+    case 'FIXED_BINARY':
+      return general;
+    default:
+      // Scalars print as they are (toJsonValue's plain form).
+      return (v) => (typeof v === 'object' || v === undefined ? general(v) : stringifyJson(v));
   }
-  return `{"v_id":${JSON.stringify(rec.v_id)},"v_type":${typeText},"attributes":{${attrs}}}`;
 }
 
 /**
- * The texts `vertexJsonText(tx.vertex(vt.name, row, attrs), types, tx.catalog)` writes for each of
- * `rows`, without a record object per row (the vertex list's hot path): the attributes' columns,
- * keys and types are looked up once, in the order tx.vertex lists them (the primary id when it is
- * an attribute, then the type's attributes; `attrs` selects, it does not reorder).
+ * The text `stringifyJson(vertexJson(tx.vertex(vt.name, row, attrs), types, tx.catalog))` of a
+ * row, without a record object per row (the vertex read and list paths): the attributes' columns,
+ * keys and value writers are looked up once per call, in the order tx.vertex lists them (the
+ * primary id when it is an attribute, then the type's attributes; `attrs` selects, it does not
+ * reorder).
  */
+export function vertexRowWriter(
+  tx: ReadTx,
+  vt: VertexType,
+  attrs: readonly string[] | undefined,
+  types: AttrTypes,
+): (row: number) => string {
+  const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
+  const fields: { prefix: string; text: (v: Value) => string; read: (row: number) => Value }[] = [];
+  const add = (name: string, read: (row: number) => Value): void => {
+    const prefix = `${fields.length === 0 ? '' : ','}${jsonString(name)}:`;
+    fields.push({ prefix, text: valueWriter(types.get(name) ?? PLAIN, tx.catalog), read });
+  };
+  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name)) {
+    add(vt.primaryId.name, (row) => tx.vertexIdValue(vt.name, row));
+  }
+  for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.column(vt.name, a.name).get);
+  const ids = tx.vertexRows(vt.name);
+  const head = typeHead(vt);
+  return (row) => {
+    let text = `{"v_id":${jsonString(ids.idText(row))}${head}`;
+    for (const f of fields) text += f.prefix + f.text(f.read(row));
+    return `${text}}}`;
+  };
+}
+
+/** `vertexRowWriter`'s text of each of `rows`. */
 export function vertexRowTexts(
   tx: ReadTx,
   vt: VertexType,
@@ -76,23 +113,7 @@ export function vertexRowTexts(
   attrs: readonly string[] | undefined,
   types: AttrTypes,
 ): string[] {
-  const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
-  const fields: { prefix: string; type: AttrType; read: (row: number) => Value }[] = [];
-  const add = (name: string, read: (row: number) => Value): void => {
-    const prefix = `${fields.length === 0 ? '' : ','}${JSON.stringify(name)}:`;
-    fields.push({ prefix, type: types.get(name) ?? PLAIN, read });
-  };
-  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name)) {
-    add(vt.primaryId.name, (row) => tx.vertexIdValue(vt.name, row));
-  }
-  for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.column(vt.name, a.name).get);
-  const head = `,"v_type":${JSON.stringify(vt.name)},"attributes":{`;
-  const catalog = tx.catalog;
-  return rows.map((row) => {
-    let attrs = '';
-    for (const f of fields) attrs += f.prefix + stringifyJson(toJsonValue(f.read(row), f.type, catalog));
-    return `{"v_id":${JSON.stringify(tx.vertexId(vt.name, row))}${head}${attrs}}}`;
-  });
+  return rows.map(vertexRowWriter(tx, vt, attrs, types));
 }
 
 export function edgeJson(rec: EdgeRecord, types: AttrTypes, catalog: Catalog): EdgeJson {

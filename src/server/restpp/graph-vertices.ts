@@ -23,7 +23,7 @@ import {
   type FilterCondition,
   type SortKey,
 } from './graph-filter.js';
-import { vertexJsonText, vertexRowTexts } from './graph-records.js';
+import { vertexRowTexts, vertexRowWriter } from './graph-records.js';
 import { Deadline, graphOf, vertexTypeOf } from './graph-request.js';
 import { vertexAttrTypes } from './graph-schema.js';
 import type { ParamSpec } from './endpoint-registry.js';
@@ -123,10 +123,10 @@ function selectRows(
   if (earlyStop) {
     // Rows in the same ascending order as tx.rows(), without listing every live row first: a
     // `limit=100` reads about 100 rows, not the whole type.
-    const end = tx.rowLimit(vt.name);
-    for (let row = 0; row < end && out.length < (limit as number); row++) {
+    const view = tx.vertexRows(vt.name);
+    for (let row = 0; row < view.limit && out.length < (limit as number); row++) {
       deadline.check();
-      if (tx.isLive(vt.name, row) && selected(row)) out.push(row);
+      if (view.isLive(row) && selected(row)) out.push(row);
     }
     return out;
   }
@@ -200,9 +200,7 @@ export function getVertex(ctx: ServerContext, request: RouteRequest): JsonText {
   return withRead(ctx, (tx) => {
     const row = lookupRow(tx, vt, id);
     if (row === undefined) throw noSuchVertex(vt, id);
-    return okEnvelopeText(
-      `[${vertexJsonText(tx.vertex(vt.name, row, attrs), vertexAttrTypes(vt), tx.catalog)}]`,
-    );
+    return okEnvelopeText(`[${vertexRowWriter(tx, vt, attrs, vertexAttrTypes(vt))(row)}]`);
   });
 }
 

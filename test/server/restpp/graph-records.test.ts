@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Catalog, VertexType } from '../../../src/catalog/types.js';
 import { Database } from '../../../src/engine/database.js';
-import { vertexJsonText, vertexRowTexts } from '../../../src/server/restpp/graph-records.js';
+import { vertexJson, vertexRowTexts } from '../../../src/server/restpp/graph-records.js';
 import { vertexAttrTypes } from '../../../src/server/restpp/graph-schema.js';
+import { stringifyJson } from '../../../src/util/json.js';
 
 const person: VertexType = {
   name: 'Person',
@@ -60,7 +61,7 @@ test('vertex rows written from columns are the texts of their records, selected 
         for (const attrs of [undefined, [], ['score', vt.primaryId.name], ['big']]) {
           const types = vertexAttrTypes(vt);
           const expected = rows.map((row) =>
-            vertexJsonText(tx.vertex(vt.name, row, attrs), types, tx.catalog),
+            stringifyJson(vertexJson(tx.vertex(vt.name, row, attrs), types, tx.catalog)),
           );
           assert.deepEqual(
             vertexRowTexts(tx, vt, rows, attrs, types),

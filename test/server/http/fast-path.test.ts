@@ -1,0 +1,148 @@
+/**
+ * Which requests a listener's fast path answers and which it leaves to Fastify: the fast read and
+ * the Fastify handler of the same route here answer differently (`via`), so each answer shows
+ * which path served it.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { AuthService } from '../../../src/auth/service.js';
+import { Database } from '../../../src/engine/database.js';
+import { createListenerApp, fastPathOf, queryOf } from '../../../src/server/http/app.js';
+import { LatencyRecorder } from '../../../src/server/http/latency.js';
+import { lineLogger } from '../../../src/util/logger.js';
+
+const LIST = '/graph/:graph_name/vertices/:vertex_type';
+const ENDPOINT = 'GET /graph/{graph_name}/vertices/{vertex_type}';
+const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
+
+let dir: string;
+let db: Database;
+let app: FastifyInstance;
+let base: string;
+const recorder = new LatencyRecorder();
+const logged: string[] = [];
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ocelot-fast-path-'));
+  db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0 });
+  app = createListenerApp({
+    recorder,
+    logger: lineLogger((line) => logged.push(line)),
+    access: { listener: 'restpp', db },
+    fastPath: true,
+  });
+  fastPathOf(app)!.add(LIST, ENDPOINT, (r) => {
+    if (r.params.vertex_type === 'bad') throw new Error('refused here');
+    return { via: 'fast', params: r.params, limit: r.query.get('limit') ?? null };
+  });
+  app.get(LIST, { config: { endpoint: ENDPOINT } }, (req) => ({
+    via: 'fastify',
+    params: req.params,
+    limit: queryOf(req).get('limit') ?? null,
+  }));
+  // A static segment where the fast route has a parameter: Fastify's router prefers it.
+  app.get('/graph/:graph_name/vertices/static', () => ({ via: 'static' }));
+  base = await app.listen({ host: '127.0.0.1', port: 0 });
+});
+
+after(async () => {
+  await app.close();
+  await db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function via(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(base + path, { headers });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+test('a plain GET of a fast route is answered by the fast path, with its params and query', async () => {
+  const r = await via('/graph/g/vertices/Person?limit=5');
+  assert.deepEqual(r, {
+    status: 200,
+    body: { via: 'fast', params: { graph_name: 'g', vertex_type: 'Person' }, limit: '5' },
+  });
+});
+
+test('requests that are not plain go to Fastify', async () => {
+  const cases: [string, Record<string, string>][] = [
+    ['/graph/g/vertices/%50erson', {}],
+    ['/graph/g/vertices/Person/', {}],
+    ['/graph//g/vertices/Person', {}],
+    ['/graph/g/vertices/Person', { 'GSQL-TIMEOUT': '1000' }],
+    ['/graph/g/vertices/Person', { 'RESPONSE-LIMIT': '100000' }],
+    ['/graph/g/vertices/Person', { 'Sec-Fetch-Site': 'same-origin' }],
+    ['/graph/g/vertices/Person', { Origin: base }],
+    // The route's read throws: Fastify runs the route again and answers.
+    ['/graph/g/vertices/bad', {}],
+  ];
+  for (const [path, headers] of cases) {
+    const r = await via(path, headers);
+    assert.equal(r.status, 200, path);
+    assert.equal(r.body.via, 'fastify', `${path} ${JSON.stringify(headers)}`);
+  }
+  // The static route wins in Fastify's router (and, having no access rule, is refused there).
+  const shadowed = await via('/graph/g/vertices/static');
+  assert.equal(shadowed.status, 403);
+  assert.match(String(shadowed.body.message), /vertices\/static has no access rule/);
+  // A foreign page is still refused (by Fastify's browser guard).
+  const foreign = await via('/graph/g/vertices/Person', { Origin: 'https://evil.example' });
+  assert.equal(foreign.status, 403);
+});
+
+test('a GET with a body goes to Fastify', async () => {
+  const body = await new Promise<string>((resolve, reject) => {
+    const req = http.request(
+      `${base}/graph/g/vertices/Person`,
+      { method: 'GET', headers: { 'content-length': '2' } },
+      (res) => {
+        let text = '';
+        res.on('data', (d: Buffer) => (text += d.toString()));
+        res.on('end', () => resolve(text));
+      },
+    );
+    req.on('error', reject);
+    req.end('{}');
+  });
+  assert.equal((JSON.parse(body) as { via: string }).via, 'fastify');
+});
+
+test('a fast answer records its latency sample and writes its access line', async () => {
+  logged.length = 0;
+  const before = recorder.report(60)[ENDPOINT]?.CompletedRequests ?? 0;
+  await via('/graph/g/vertices/Person?limit=1&password=secret');
+  assert.equal(recorder.report(60)[ENDPOINT]?.CompletedRequests, before + 1);
+  const line = logged.find((l) => l.startsWith('request'));
+  assert.ok(line, logged.join('\n'));
+  assert.match(line, /method=GET/);
+  assert.match(line, /status=200/);
+  assert.match(line, /reqId=\S*RESTPP_1_1/);
+  assert.doesNotMatch(line, /secret/);
+});
+
+test('with REST++ authentication, only a caller verified before is answered by the fast path', async () => {
+  const svc = AuthService.for(db);
+  svc.restppAuth = true;
+  try {
+    const none = await via('/graph/g/vertices/Person');
+    assert.equal(none.status, 401);
+    const wrong = `Basic ${Buffer.from('tigergraph:nope').toString('base64')}`;
+    for (let i = 0; i < 2; i++)
+      assert.equal((await via('/graph/g/vertices/Person', { Authorization: wrong })).status, 401);
+    // The first request verifies the credentials (Fastify's access hook), the next is decided at once.
+    assert.equal((await via('/graph/g/vertices/Person', { Authorization: BASIC })).body.via, 'fastify');
+    logged.length = 0;
+    assert.equal((await via('/graph/g/vertices/Person', { Authorization: BASIC })).body.via, 'fast');
+    assert.match(logged.find((l) => l.startsWith('request')) ?? '', /user=tigergraph/);
+  } finally {
+    svc.restppAuth = false;
+  }
+});

@@ -222,6 +222,13 @@ test('LatencyRecorder keeps exactly the last minute across many samples', () => 
   assert.deepEqual([rep.MinLatency, rep.MaxLatency, rep.LatencyPercentile], [0, 6, [6]]);
   const last10 = r.report(10)['GET /y'];
   assert.equal(last10.CompletedRequests + last10.TimeoutRequests, 101);
+  // The sampler's count (no report built) agrees with the report, over every endpoint.
+  r.record('GET /z', 1);
+  for (const s of [1, 10, 60]) {
+    const all = Object.values(r.report(s)).reduce((n, e) => n + e.CompletedRequests, 0);
+    assert.equal(r.completed(s), all, `last ${s} s`);
+  }
+  assert.equal(r.completed(60), done.length + 1);
 });
 
 test('a malformed percent-escape in the path is REST-30000 in the envelope', async () => {

@@ -88,8 +88,7 @@ export class Sampler {
       // A file system that cannot be measured reports 0 rather than stopping the sampler.
     }
     const seconds = Math.max(1, Math.min(60, Math.round(SAMPLE_MS / 1000)));
-    const stats = this.recorder.report(seconds);
-    const qps = Object.values(stats).reduce((sum, s) => sum + s.QPS, 0);
+    const qps = this.recorder.completed(seconds) / seconds;
     this.latest = {
       cpuPercent: round2((micros / 1000 / elapsedMs / cores) * 100),
       memMB: round2(process.memoryUsage().rss / 2 ** 20),

@@ -112,4 +112,21 @@ export class LatencyRecorder {
     }
     return out;
   }
+
+  /**
+   * Requests completed (not timed out) in the last `seconds`, over every endpoint: what the
+   * monitoring sampler asks every few seconds, without the sort a full report does.
+   */
+  completed(seconds: number): number {
+    const now = this.clock();
+    const since = now - seconds * 1000;
+    let n = 0;
+    for (const series of this.samples.values()) {
+      series.prune(now - WINDOW_MS);
+      for (let i = series.tail - 1; i >= series.head && series.at[i] >= since; i--) {
+        if (series.timedOut[i] === 0) n++;
+      }
+    }
+    return n;
+  }
 }

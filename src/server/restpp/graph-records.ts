@@ -98,8 +98,12 @@ export function vertexRowWriter(
   for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.column(vt.name, a.name).get);
   const ids = tx.vertexRows(vt.name);
   const head = typeHead(vt);
+  // Numbers and DATETIME texts have nothing to escape.
+  const plainIds =
+    vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
   return (row) => {
-    let text = `{"v_id":${jsonString(ids.idText(row))}${head}`;
+    const id = ids.idText(row);
+    let text = `{"v_id":${plainIds ? `"${id}"` : jsonString(id)}${head}`;
     for (const f of fields) text += f.prefix + f.text(f.read(row));
     return `${text}}}`;
   };

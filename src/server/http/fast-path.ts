@@ -25,7 +25,7 @@ import { routeRule, type ListenerKind } from '../../auth/route-rules.js';
 import { AuthService } from '../../auth/service.js';
 import { allowedAtOnce, OPEN, type AccessHookOptions } from './access-hook.js';
 import type { AccessLineWriter } from './access-log.js';
-import { replyText } from './envelope.js';
+import { replyText, type Envelope, type JsonText } from './envelope.js';
 import type { LatencyRecorder } from './latency.js';
 import { parseQueryString, type QueryParams } from './querystring.js';
 import { nextRequestId } from './request-id.js';
@@ -45,8 +45,8 @@ export interface FastRequest extends RouteRequest {
   readonly query: QueryParams;
 }
 
-/** A synchronous read: the value to send (as the reply serializer writes it), or it throws. */
-export type FastRead = (request: FastRequest) => unknown;
+/** A synchronous read (never a promise): the envelope to send, or it throws. */
+export type FastRead = (request: FastRequest) => JsonText | Envelope;
 
 interface FastRoute {
   /** Fastify's pattern, e.g. `/graph/:graph_name/vertices/:vertex_type`. */

@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { AuthService } from '../../../src/auth/service.js';
 import { Database } from '../../../src/engine/database.js';
 import { createListenerApp, fastPathOf, queryOf } from '../../../src/server/http/app.js';
+import { okEnvelope } from '../../../src/server/http/envelope.js';
 import { LatencyRecorder } from '../../../src/server/http/latency.js';
 import { lineLogger } from '../../../src/util/logger.js';
 
@@ -38,13 +39,11 @@ before(async () => {
   });
   fastPathOf(app)!.add(LIST, ENDPOINT, (r) => {
     if (r.params.vertex_type === 'bad') throw new Error('refused here');
-    return { via: 'fast', params: r.params, limit: r.query.get('limit') ?? null };
+    return okEnvelope({ via: 'fast', params: r.params, limit: r.query.get('limit') ?? null });
   });
-  app.get(LIST, { config: { endpoint: ENDPOINT } }, (req) => ({
-    via: 'fastify',
-    params: req.params,
-    limit: queryOf(req).get('limit') ?? null,
-  }));
+  app.get(LIST, { config: { endpoint: ENDPOINT } }, (req) =>
+    okEnvelope({ via: 'fastify', params: req.params, limit: queryOf(req).get('limit') ?? null }),
+  );
   // A static segment where the fast route has a parameter: Fastify's router prefers it.
   app.get('/graph/:graph_name/vertices/static', () => ({ via: 'static' }));
   base = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -61,7 +60,9 @@ async function via(
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(base + path, { headers });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  const parsed = (await res.json()) as { results: Record<string, unknown> };
+  // A success's results; an error's whole envelope.
+  return { status: res.status, body: res.status === 200 ? parsed.results : parsed };
 }
 
 test('a plain GET of a fast route is answered by the fast path, with its params and query', async () => {
@@ -112,7 +113,7 @@ test('a GET with a body goes to Fastify', async () => {
     req.on('error', reject);
     req.end('{}');
   });
-  assert.equal((JSON.parse(body) as { via: string }).via, 'fastify');
+  assert.equal((JSON.parse(body) as { results: { via: string } }).results.via, 'fastify');
 });
 
 test('a fast answer records its latency sample and writes its access line', async () => {

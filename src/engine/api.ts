@@ -268,8 +268,27 @@ export interface EdgeRun {
   fromIds: ArrayLike<ExternalId>;
   toIds: ArrayLike<ExternalId>;
   attrs: ArrayLike<Record<string, AttrUpdate> | null> | null;
+  /**
+   * Attributes given without an object per edge (a loading batch taken from parse threads): where
+   * `attrs` or `attrs[i]` is null and `shapes.shape[i]` is not, edge i sets `shape[i].names[j]`
+   * with `shape[i].ops[j]` to `values[i][at[i] + j]`.
+   */
+  shapes?: EdgeRunShapes;
   start: number;
   end: number;
+}
+
+/** Attribute names and ops shared by many edges of a run (EdgeRun.shapes). */
+export interface AttrShape {
+  names: readonly string[];
+  ops: readonly UpsertOp[];
+}
+
+/** Per edge of a run: its attribute shape (null: none), the values it reads them from, and where. */
+export interface EdgeRunShapes {
+  shape: ArrayLike<AttrShape | null>;
+  values: ArrayLike<ArrayLike<Value> | null>;
+  at: ArrayLike<number>;
 }
 
 /** What upsertEdges did with the edges of a run. */

@@ -11,7 +11,9 @@ import type { Value } from '../catalog/value.js';
 import type { Column } from '../store/columns.js';
 import type { EdgeBlock } from '../store/edge-block.js';
 import { type IdKey, SEGMENT_BITS, type VertexTable, WRITER_VERSION } from '../store/vertex-table.js';
+import type { Attribute } from '../catalog/types.js';
 import {
+  type AttrShape,
   type AttrUpdate,
   type EdgeRun,
   type EdgeRunCounts,
@@ -97,6 +99,17 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   const attributes = et.attributes;
   const nAttrs = attributes.length;
   const attrsOf = nAttrs > 0 ? run.attrs : null;
+  const shapes = nAttrs > 0 ? run.shapes : undefined;
+  // The attribute each name of a shape sets, found once per shape and run.
+  const shapeAttrs = new Map<AttrShape, (Attribute | undefined)[]>();
+  const checkShaped = (shape: AttrShape, vals: ArrayLike<Value>, at: number): Checked[] => {
+    let declared = shapeAttrs.get(shape);
+    if (declared === undefined) {
+      declared = shape.names.map((n) => attributes.find((x) => x.name === n));
+      shapeAttrs.set(shape, declared);
+    }
+    return tx.checkShaped(shape, declared, vals, at, where);
+  };
   const sameType = ft === tt;
   const fr = idReader(ft.type);
   const tr = sameType ? fr : idReader(tt.type);
@@ -173,9 +186,13 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
         const fKey = fr.keyOf(fid);
         const tKey = tr.keyOf(tid);
         let checked = NO_CHECKED;
-        if (attrsOf !== null) {
-          const a = attrsOf[i];
-          if (a !== null && !isEmpty(a)) checked = tx.checkAttrs(a, attributes, NOTHING_SKIPPED, where);
+        const a = attrsOf === null ? null : attrsOf[i];
+        if (a !== null) {
+          if (!isEmpty(a)) checked = tx.checkAttrs(a, attributes, NOTHING_SKIPPED, where);
+        } else if (shapes !== undefined) {
+          const shape = shapes.shape[i];
+          if (shape !== null)
+            checked = checkShaped(shape, shapes.values[i] as ArrayLike<Value>, shapes.at[i]);
         }
         const k = i - chunkStart;
         let fRow = fRows[k] >= 0 ? fRows[k] : ft.lookup(fKey, WRITER_VERSION);
@@ -272,7 +289,7 @@ function oneByOne(
         run.fromIds[i],
         run.toType,
         run.toIds[i],
-        run.attrs?.[i] ?? NO_ATTRS,
+        run.attrs?.[i] ?? shapedAttrs(run, i),
         opts,
       );
       counts[r]++;
@@ -282,4 +299,15 @@ function oneByOne(
     }
   }
   return counts;
+}
+
+/** The attributes of edge i of a run given by shape (EdgeRun.shapes) as a record. */
+function shapedAttrs(run: EdgeRun, i: number): Record<string, AttrUpdate> {
+  const shape = run.shapes?.shape[i];
+  if (!run.shapes || !shape) return NO_ATTRS;
+  const values = run.shapes.values[i] as ArrayLike<Value>;
+  const at = run.shapes.at[i];
+  const out: Record<string, AttrUpdate> = {};
+  shape.names.forEach((name, j) => (out[name] = { value: values[at + j], op: shape.ops[j] }));
+  return out;
 }

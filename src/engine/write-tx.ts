@@ -14,6 +14,7 @@ import type { EdgeBlock } from '../store/edge-block.js';
 import type { GraphStore } from '../store/graph-store.js';
 import { type IdKey, SEGMENT_BITS, type VertexTable, WRITER_VERSION } from '../store/vertex-table.js';
 import {
+  type AttrShape,
   type AttrUpdate,
   type EdgeHandle,
   type EdgeRun,
@@ -126,16 +127,44 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
       // An unknown attribute name is ignored, as TigerGraph's upsert does.
       if (!attr || skip.includes(name)) continue;
       const u = attrs[name];
-      const value = checkValue(attr.type, u.value, this.store.catalog);
-      if (value === undefined) {
-        throw new EngineError(
-          'REST-30200',
-          `Invalid value for attribute '${name}' of ${where()}: expected ${typeName(attr.type)}.`,
-        );
-      }
-      out.push({ attr, value, op: u.op ?? 'set' });
+      out.push(this.checkOne(attr, u.value, u.op, where));
     }
     return out;
+  }
+
+  /**
+   * checkAttrs for attributes given by shape (EdgeRun.shapes): `declared[j]` is the attribute the
+   * shape's j-th name sets (undefined: unknown, ignored), its value `values[at + j]`.
+   */
+  checkShaped(
+    shape: AttrShape,
+    declared: readonly (Attribute | undefined)[],
+    values: ArrayLike<Value>,
+    at: number,
+    where: () => string,
+  ): Checked[] {
+    const out: Checked[] = [];
+    for (let j = 0; j < declared.length; j++) {
+      const attr = declared[j];
+      if (attr !== undefined) out.push(this.checkOne(attr, values[at + j], shape.ops[j], where));
+    }
+    return out;
+  }
+
+  private checkOne(
+    attr: Attribute,
+    given: Value,
+    op: AttrUpdate['op'] | undefined,
+    where: () => string,
+  ): Checked {
+    const value = checkValue(attr.type, given, this.store.catalog);
+    if (value === undefined) {
+      throw new EngineError(
+        'REST-30200',
+        `Invalid value for attribute '${attr.name}' of ${where()}: expected ${typeName(attr.type)}.`,
+      );
+    }
+    return { attr, value, op: op ?? 'set' };
   }
 
   upsertVertex(

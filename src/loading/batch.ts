@@ -4,8 +4,10 @@
  * one run (WriteTx.upsertEdges). An operation the engine refuses (EngineError) is counted against
  * its type and skipped; it never fails the batch.
  */
+import type { Value } from '../catalog/value.js';
 import {
   EngineError,
+  type AttrShape,
   type AttrUpdate,
   type EdgeRun,
   type ExternalId,
@@ -13,7 +15,7 @@ import {
   type UpsertOp,
   type WriteTx,
 } from '../engine/api.js';
-import { packValue, unpackValue, type PackedValue } from '../store/mirror.js';
+import { ByteReader, ByteWriter } from '../store/bytes.js';
 import type { IdSegment } from './edge-lines.js';
 import type { LoadStatistics, ObjectKind, ObjectStatistics } from './statistics.js';
 
@@ -43,12 +45,17 @@ export interface BatchSink {
   ): void;
 }
 
+/** An attribute value as it crosses threads in `BatchImage.values` (see `encoded`). */
+type PlainValue = number | string | boolean | bigint;
+
 /**
  * A batch's operations as they cross threads (a parse worker to the committing thread), flat so
  * that cloning them is cheap: types by index into `names`, counters by index into `counters`, ids
  * as numbers in a Float64Array when they all are, and attribute maps as a shape (names and
  * operators, shared by the operations of one statement) plus their values in `values`, one after
- * another; a value that is not a primitive is encoded (store/mirror.ts packValue).
+ * another. Values that are not primitives (a LIST, a SET, a tuple) are encoded one after another
+ * into the one buffer `encoded` (bytes.ts), their places in `values` listed in `encodedAt`, so a
+ * piece with many of them crosses as two arrays rather than an object and a buffer each.
  */
 export interface BatchImage {
   size: number;
@@ -62,7 +69,9 @@ export interface BatchImage {
   /** Per operation: its attribute shape, or -1 for none. */
   shape: Int32Array;
   shapes: { names: string[]; ops: UpsertOp[] }[];
-  values: PackedValue[];
+  values: PlainValue[];
+  encoded: Uint8Array;
+  encodedAt: Int32Array;
   stats: Uint16Array;
   counters: [ObjectKind, string][];
   /** The segments of the EdgeIds operations, in order. */
@@ -96,6 +105,10 @@ export class Batch implements BatchSink {
   private readonly attrs: (AttrMap | null)[] = [];
   private readonly stats: ObjectStatistics[] = [];
   private readonly segments: (IdSegment | null)[] = [];
+  /** Edge attributes taken from an image: shape, values and where they start (EdgeRun.shapes). */
+  private readonly shapes: (AttrShape | null)[] = [];
+  private readonly shapeValues: (Value[] | null)[] = [];
+  private readonly shapeAt: number[] = [];
 
   /** Empties the batch for reuse (slots are overwritten by later operations). */
   clear(): void {
@@ -123,6 +136,7 @@ export class Batch implements BatchSink {
     this.toIds[n] = toId;
     this.attrs[n] = attrs;
     this.stats[n] = stats;
+    this.shapes[n] = null;
   }
 
   upsertVertex(type: string, id: ExternalId, attrs: AttrMap, stats: ObjectStatistics): void {
@@ -187,6 +201,8 @@ export class Batch implements BatchSink {
     const counterIndex = new Map<ObjectStatistics, number>();
     for (const [kind, o] of stats.entries()) counterIndex.set(o, counters.push([kind, o.typeName]) - 1);
     const shapes: BatchImage['shapes'] = [];
+    const enc = new ByteWriter(256);
+    const encodedAt: number[] = [];
     const img: BatchImage = {
       size: n,
       kinds: Uint8Array.from(this.kinds.slice(0, n)),
@@ -199,6 +215,8 @@ export class Batch implements BatchSink {
       shape: new Int32Array(n),
       shapes,
       values: [],
+      encoded: new Uint8Array(0),
+      encodedAt: new Int32Array(0),
       stats: new Uint16Array(n),
       counters,
       segments: [],
@@ -208,7 +226,7 @@ export class Batch implements BatchSink {
       img.fromTypes[i] = name(this.fromTypes[i]);
       img.toTypes[i] = name(this.toTypes[i]);
       img.stats[i] = counterIndex.get(this.stats[i]) as number;
-      img.shape[i] = attrsImage(this.attrs[i], shapes, img.values);
+      img.shape[i] = attrsImage(this.attrs[i], shapes, img.values, enc, encodedAt);
       const seg = this.segments[i];
       if (this.kinds[i] === Kind.EdgeIds && seg) {
         img.segments.push(seg);
@@ -216,13 +234,24 @@ export class Batch implements BatchSink {
         this.segments[i] = null;
       }
     }
+    if (encodedAt.length > 0) {
+      img.encoded = enc.result().slice();
+      img.encodedAt = Int32Array.from(encodedAt);
+      transfer.push(img.encoded.buffer as ArrayBuffer, img.encodedAt.buffer as ArrayBuffer);
+    }
     return img;
   }
 
   /** Appends the operations of an image, counting into `stats` (the same kinds and types). */
   append(img: BatchImage, stats: LoadStatistics): void {
     const counters = img.counters.map(([kind, typeName]) => stats.object(kind, typeName));
-    const { names, shapes, values } = img;
+    const { names, shapes } = img;
+    // The image's values become the batch's: edges read theirs in place (EdgeRun.shapes).
+    const values = img.values as Value[];
+    if (img.encodedAt.length > 0) {
+      const r = new ByteReader(img.encoded);
+      for (const k of img.encodedAt) values[k] = r.value();
+    }
     let seg = 0;
     let at = 0;
     for (let i = 0; i < img.size; i++) {
@@ -233,15 +262,33 @@ export class Batch implements BatchSink {
         this.upsertEdgeIds(type, names[img.fromTypes[i]], names[img.toTypes[i]], img.segments[seg++], s);
         continue;
       }
-      let attrs: AttrMap | null = kind === Kind.Edge ? null : {};
       const k = img.shape[i];
+      if (kind === Kind.Edge) {
+        this.push(
+          kind,
+          type,
+          names[img.fromTypes[i]],
+          img.fromIds[i],
+          names[img.toTypes[i]],
+          img.toIds[i],
+          null,
+          s,
+        );
+        if (k >= 0) {
+          const n = this.size - 1;
+          this.shapes[n] = shapes[k];
+          this.shapeValues[n] = values;
+          this.shapeAt[n] = at;
+          at += shapes[k].names.length;
+        }
+        continue;
+      }
+      let attrs: AttrMap | null = {};
       if (k >= 0) {
         const shape = shapes[k];
         const rec: AttrMap = {};
-        for (let j = 0; j < shape.names.length; j++) {
-          const v = values[at++];
-          rec[shape.names[j]] = { value: typeof v === 'object' ? unpackValue(v) : v, op: shape.ops[j] };
-        }
+        for (let j = 0; j < shape.names.length; j++)
+          rec[shape.names[j]] = { value: values[at++], op: shape.ops[j] };
         attrs = rec;
       }
       this.push(
@@ -277,6 +324,7 @@ export class Batch implements BatchSink {
   applyTo(tx: WriteTx, createMissingEndpoints: boolean): void {
     const edgeOpts = { createMissingEndpoints };
     const { kinds, types, fromTypes, fromIds, toTypes, toIds, attrs, stats } = this;
+    const shapes = { shape: this.shapes, values: this.shapeValues, at: this.shapeAt };
     for (let i = 0; i < this.size; i++) {
       const s = stats[i];
       try {
@@ -288,7 +336,7 @@ export class Batch implements BatchSink {
           case Kind.Edge: {
             const end = this.runEnd(i);
             const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
-            applyRun(tx, { ...run, fromIds, toIds, attrs, start: i, end }, edgeOpts, s);
+            applyRun(tx, { ...run, fromIds, toIds, attrs, shapes, start: i, end }, edgeOpts, s);
             i = end - 1;
             break;
           }
@@ -330,8 +378,17 @@ function idsImage(ids: ExternalId[], n: number, transfer: ArrayBuffer[]): Extern
   return out;
 }
 
-/** Adds an attribute map's values to `values`; returns its shape's index (-1: none or empty). */
-function attrsImage(a: AttrMap | null, shapes: BatchImage['shapes'], values: PackedValue[]): number {
+/**
+ * Adds an attribute map's values to `values` (those that are not primitives encoded into `enc`,
+ * their places listed in `encodedAt`); returns its shape's index (-1: none or empty).
+ */
+function attrsImage(
+  a: AttrMap | null,
+  shapes: BatchImage['shapes'],
+  values: PlainValue[],
+  enc: ByteWriter,
+  encodedAt: number[],
+): number {
   if (a === null) return -1;
   // A batch holds few shapes (one per statement, and its lines with unset attributes).
   let s = shapes.findIndex((shape) => sameShape(a, shape));
@@ -342,7 +399,11 @@ function attrsImage(a: AttrMap | null, shapes: BatchImage['shapes'], values: Pac
   }
   for (const k in a) {
     const v = a[k].value;
-    values.push(v !== null && typeof v === 'object' ? packValue(v) : (v as PackedValue));
+    if (v !== null && typeof v === 'object') {
+      encodedAt.push(values.length);
+      enc.value(v);
+      values.push(0);
+    } else values.push(v as PlainValue);
   }
   return s;
 }

@@ -17,6 +17,7 @@ import {
 } from '../engine/api.js';
 import { ByteReader, ByteWriter } from '../store/bytes.js';
 import type { IdSegment } from './edge-lines.js';
+import type { NewWords, WordCoder } from './id-words.js';
 import type { LoadStatistics, ObjectKind, ObjectStatistics } from './statistics.js';
 
 export type AttrMap = Record<string, AttrUpdate>;
@@ -64,8 +65,10 @@ export interface BatchImage {
   fromTypes: Uint16Array;
   toTypes: Uint16Array;
   names: string[];
-  fromIds: ExternalId[] | Float64Array;
-  toIds: ExternalId[] | Float64Array;
+  /** Int32Array: STRING ids coded by the parse thread (id-words.ts), decoded on arrival. */
+  fromIds: ExternalId[] | Float64Array | Int32Array;
+  toIds: ExternalId[] | Float64Array | Int32Array;
+  words: NewWords | null;
   /** Per operation: its attribute shape, or -1 for none. */
   shape: Int32Array;
   shapes: { names: string[]; ops: UpsertOp[] }[];
@@ -188,7 +191,7 @@ export class Batch implements BatchSink {
    * The operations as a BatchImage (segment buffers listed in `transfer`), with the counters they
    * count into named by kind and type as in `stats`.
    */
-  image(stats: LoadStatistics, transfer: ArrayBuffer[]): BatchImage {
+  image(stats: LoadStatistics, transfer: ArrayBuffer[], coder?: WordCoder): BatchImage {
     const n = this.size;
     const names: string[] = [];
     const nameIndex = new Map<string, number>();
@@ -210,8 +213,9 @@ export class Batch implements BatchSink {
       fromTypes: new Uint16Array(n),
       toTypes: new Uint16Array(n),
       names,
-      fromIds: idsImage(this.fromIds, n, transfer),
-      toIds: idsImage(this.toIds, n, transfer),
+      fromIds: idsImage(this.fromIds, n, transfer, coder),
+      toIds: idsImage(this.toIds, n, transfer, coder),
+      words: coder ? coder.takeNew() : null,
       shape: new Int32Array(n),
       shapes,
       values: [],
@@ -369,9 +373,24 @@ export class Batch implements BatchSink {
   }
 }
 
-/** Ids as they cross threads: a Float64Array (transferred) when every one is a number. */
-function idsImage(ids: ExternalId[], n: number, transfer: ArrayBuffer[]): ExternalId[] | Float64Array {
-  for (let i = 0; i < n; i++) if (typeof ids[i] !== 'number') return ids.slice(0, n);
+/**
+ * Ids as they cross threads: a Float64Array (transferred) when every one is a number, coded by
+ * `coder` when every one is a string.
+ */
+function idsImage(
+  ids: ExternalId[],
+  n: number,
+  transfer: ArrayBuffer[],
+  coder: WordCoder | undefined,
+): ExternalId[] | Float64Array | Int32Array {
+  let numbers = true;
+  for (let i = 0; i < n && numbers; i++) numbers = typeof ids[i] === 'number';
+  if (!numbers) {
+    const coded = coder?.code(ids, n);
+    if (!coded) return ids.slice(0, n);
+    transfer.push(coded.buffer as ArrayBuffer);
+    return coded;
+  }
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = ids[i] as number;
   transfer.push(out.buffer);

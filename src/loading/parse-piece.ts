@@ -13,6 +13,7 @@ import { EdgeLineSplitter } from './edge-lines.js';
 import type { FileFormat } from './format.js';
 import { LineLoader } from './line-loader.js';
 import { addIdSegment } from './id-segments.js';
+import { WordCoder } from './id-words.js';
 import { LoadStatistics, type StatisticsJson } from './statistics.js';
 
 /** Lines per segment of ids read by the splitter (a piece holds a few). */
@@ -30,6 +31,7 @@ export interface ParsedPiece {
 export class PieceParser {
   private readonly batch = new Batch();
   private readonly splitIds: boolean;
+  private readonly coder = new WordCoder();
 
   constructor(
     private readonly plan: InputPlan,
@@ -75,6 +77,7 @@ export class PieceParser {
       splitter.finish();
     } else tokenizer.push(buf);
     tokenizer.finish();
-    return { image: batch.image(stats, transfer), stats: stats.toJSON() };
+    this.coder.startPiece();
+    return { image: batch.image(stats, transfer, this.coder), stats: stats.toJSON() };
   }
 }

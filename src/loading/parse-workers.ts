@@ -13,6 +13,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { LoadingJobError } from './expressions.js';
+import { WordTable } from './id-words.js';
 import type { ParsedPiece } from './parse-piece.js';
 import type { FromParser, ParserSetup, ToParser } from './parse-protocol.js';
 
@@ -27,6 +28,8 @@ interface Waiting {
 interface Thread {
   worker: Worker;
   waiting: Waiting[];
+  /** The words of the ids this thread sent in the current load (id-words.ts). */
+  words: WordTable;
   failure?: Error;
   /** Set when the thread is ended on purpose (idle, or its load failed). */
   retired: boolean;
@@ -38,7 +41,7 @@ const idle: Thread[] = [];
 
 function spawn(): Thread {
   const worker = new Worker(new URL('./parse-worker.js', import.meta.url));
-  const t: Thread = { worker, waiting: [], retired: false };
+  const t: Thread = { worker, waiting: [], words: new WordTable(), retired: false };
   const fail = (e: Error): void => {
     t.failure ??= e;
     for (const w of t.waiting.splice(0)) w.reject(t.failure);
@@ -46,8 +49,11 @@ function spawn(): Thread {
   worker.on('message', (m: FromParser) => {
     const w = t.waiting.shift();
     if (!w) return;
-    if (m.t === 'parsed') w.resolve({ image: m.image, stats: m.stats });
-    else w.reject(m.name === 'LoadingJobError' ? new LoadingJobError(m.message) : new Error(m.message));
+    if (m.t === 'parsed') {
+      // Answers arrive in the order the thread made them, so its words are taken in that order.
+      t.words.take(m.image);
+      w.resolve({ image: m.image, stats: m.stats });
+    } else w.reject(m.name === 'LoadingJobError' ? new LoadingJobError(m.message) : new Error(m.message));
   });
   worker.on('error', fail);
   worker.on('exit', () => {
@@ -83,7 +89,11 @@ export class ParseWorkers {
     if (this.setupSent) return;
     this.setupSent = true;
     const m: ToParser = { t: 'setup', ...s };
-    for (const t of this.threads) t.worker.postMessage(m);
+    for (const t of this.threads) {
+      // A setup starts a new coder on the thread: its words start again.
+      t.words.clear();
+      t.worker.postMessage(m);
+    }
   }
 
   /** Parses a piece (its buffer is transferred: the caller must not use it afterwards). */

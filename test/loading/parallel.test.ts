@@ -24,6 +24,8 @@ import { openTestDb, type TestDb } from './helpers.js';
 
 const SCHEMA = `CREATE VERTEX person (PRIMARY_ID name STRING, name STRING, age INT, tags SET<STRING>, bio STRING) WITH primary_id_as_attribute="true"
 CREATE DIRECTED EDGE knows (FROM person, TO person, since DATETIME, w DOUBLE)
+CREATE DIRECTED EDGE noted (FROM person, TO person, notes LIST<STRING>, w DOUBLE)
+CREATE DIRECTED EDGE rated (FROM person, TO person, DISCRIMINATOR(day DATETIME), parts LIST<STRING>)
 CREATE VERTEX num (PRIMARY_ID id INT, label STRING)
 CREATE DIRECTED EDGE link (FROM num, TO num)
 CREATE GRAPH g (*)`;
@@ -31,7 +33,7 @@ CREATE GRAPH g (*)`;
 const JOB = `CREATE LOADING JOB j FOR GRAPH g {
   DEFINE FILENAME people, rel, links, nums, js;
   LOAD people TO VERTEX person VALUES ($"name", $"name", $"age", SPLIT($"tags", "|"), gsql_concat(gsql_upper($"name"), ":", $"bio")) WHERE to_int($"age") > 3 USING HEADER="true", QUOTE="double";
-  LOAD rel TO EDGE knows VALUES ($0, $1, $2, $3), TO TEMP_TABLE t (a, b) VALUES ($1, $0) USING SEPARATOR="|";
+  LOAD rel TO EDGE knows VALUES ($0, $1, $2, $3), TO EDGE noted VALUES ($0, $1, SPLIT($3, "."), $3), TO EDGE rated VALUES ($0, $1, $2, SPLIT($2, "-")), TO TEMP_TABLE t (a, b) VALUES ($1, $0) USING SEPARATOR="|";
   LOAD TEMP_TABLE t TO EDGE knows VALUES ($"a", $"b", _, _);
   LOAD links TO EDGE link VALUES ($0, $1) USING SEPARATOR="\\t";
   LOAD nums TO VERTEX num VALUES ($0, $1) USING EOL="\\r\\n", QUOTE="single";

@@ -1,0 +1,100 @@
+/**
+ * STRING ids as they cross from a parse thread to the committing thread: as numbers into a
+ * dictionary of the words the parse thread has sent so far in this load, each word sent once.
+ *
+ * An id crossing as a string is a new string on the main thread for every edge end: allocated,
+ * hashed again by the id index's Map, and kept alive until its batch is applied (so the young
+ * generation's collections copy it). Coded, the main thread looks each id up as the one string it
+ * received first, whose hash V8 keeps, and a piece's ids cost one Int32Array. The parse thread's
+ * dictionary is dropped once it holds MAX_WORDS words (and the main thread's with it), so memory
+ * stays bounded for loads with very many distinct ids.
+ */
+import type { ExternalId } from '../engine/api.js';
+
+/** Words a dictionary holds before it starts again. */
+const MAX_WORDS = 1 << 20;
+
+/** What a piece adds to the dictionary, sent with its coded ids. */
+export interface NewWords {
+  /** The dictionary was emptied before these words. */
+  reset: boolean;
+  words: string[];
+}
+
+/** The parse thread's side: codes ids; one per load. */
+export class WordCoder {
+  private readonly codes = new Map<string, number>();
+  private fresh: string[] = [];
+  private reset = false;
+
+  constructor(private readonly maxWords = MAX_WORDS) {}
+
+  /** Starts a piece: a dictionary that grew too large starts again. */
+  startPiece(): void {
+    if (this.codes.size < this.maxWords) return;
+    this.codes.clear();
+    this.fresh = [];
+    this.reset = true;
+  }
+
+  /** The first n ids coded, or null when one of them is not a string. */
+  code(ids: readonly ExternalId[], n: number): Int32Array | null {
+    for (let i = 0; i < n; i++) if (typeof ids[i] !== 'string') return null;
+    const out = new Int32Array(n);
+    const codes = this.codes;
+    for (let i = 0; i < n; i++) {
+      const w = ids[i] as string;
+      let c = codes.get(w);
+      if (c === undefined) {
+        c = codes.size;
+        codes.set(w, c);
+        this.fresh.push(w);
+      }
+      out[i] = c;
+    }
+    return out;
+  }
+
+  /** The words coded since the last call, for the piece's answer. */
+  takeNew(): NewWords {
+    const added = { reset: this.reset, words: this.fresh };
+    this.fresh = [];
+    this.reset = false;
+    return added;
+  }
+}
+
+/** The committing thread's side: one per parse thread and load, fed its answers in order. */
+export class WordTable {
+  private words: string[] = [];
+
+  add(added: NewWords): void {
+    if (added.reset) this.words = [];
+    for (const w of added.words) this.words.push(w);
+  }
+
+  decode(codes: Int32Array): string[] {
+    const words = this.words;
+    const out = new Array<string>(codes.length);
+    for (let i = 0; i < codes.length; i++) out[i] = words[codes[i]];
+    return out;
+  }
+
+  clear(): void {
+    this.words = [];
+  }
+
+  /** Takes an answer's new words and turns its coded ids (Int32Array) back into strings. */
+  take(img: CodedIds): void {
+    if (img.words !== null) this.add(img.words);
+    if (img.fromIds instanceof Int32Array) img.fromIds = this.decode(img.fromIds);
+    if (img.toIds instanceof Int32Array) img.toIds = this.decode(img.toIds);
+  }
+}
+
+/** Ids of a piece's answer: coded (Int32Array) with the words they add, or as they are. */
+export interface CodedIds {
+  fromIds: ExternalId[] | Float64Array | Int32Array;
+  toIds: ExternalId[] | Float64Array | Int32Array;
+  words: NewWords | null;
+}

@@ -270,8 +270,8 @@ export interface EdgeRun {
   attrs: ArrayLike<Record<string, AttrUpdate> | null> | null;
   /**
    * Attributes given without an object per edge (a loading batch taken from parse threads): where
-   * `attrs` or `attrs[i]` is null and `shapes.shape[i]` is not, edge i sets `shape[i].names[j]`
-   * with `shape[i].ops[j]` to `values[i][at[i] + j]`.
+   * `attrs` or `attrs[i]` is null and `shapes.of[i]` is not -1, edge i sets the names of shape
+   * `shapes.list[shapes.of[i]]`, with its ops, to `shapes.values[shapes.at[i] + j]`.
    */
   shapes?: EdgeRunShapes;
   start: number;
@@ -284,10 +284,11 @@ export interface AttrShape {
   ops: readonly UpsertOp[];
 }
 
-/** Per edge of a run: its attribute shape (null: none), the values it reads them from, and where. */
+/** The attributes of a run's edges by shape: see EdgeRun.shapes. */
 export interface EdgeRunShapes {
-  shape: ArrayLike<AttrShape | null>;
-  values: ArrayLike<ArrayLike<Value> | null>;
+  list: readonly AttrShape[];
+  of: ArrayLike<number>;
+  values: ArrayLike<Value>;
   at: ArrayLike<number>;
 }
 

@@ -102,14 +102,16 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   const shapes = nAttrs > 0 ? run.shapes : undefined;
   // The attribute each name of a shape sets, found once per shape and run.
   const shapeAttrs = new Map<AttrShape, (Attribute | undefined)[]>();
-  const checkShaped = (shape: AttrShape, vals: ArrayLike<Value>, at: number): Checked[] => {
+  const checkShaped = (shape: AttrShape, vals: ArrayLike<Value>, at: number, out: Checked[]): Checked[] => {
     let declared = shapeAttrs.get(shape);
     if (declared === undefined) {
       declared = shape.names.map((n) => attributes.find((x) => x.name === n));
       shapeAttrs.set(shape, declared);
     }
-    return tx.checkShaped(shape, declared, vals, at, where);
+    return tx.checkShaped(shape, declared, vals, at, where, out);
   };
+  // Reused by every edge of the run (an edge's checked values are used before the next edge's).
+  const scratch: Checked[] = [];
   const sameType = ft === tt;
   const fr = idReader(ft.type);
   const tr = sameType ? fr : idReader(tt.type);
@@ -190,9 +192,8 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
         if (a !== null) {
           if (!isEmpty(a)) checked = tx.checkAttrs(a, attributes, NOTHING_SKIPPED, where);
         } else if (shapes !== undefined) {
-          const shape = shapes.shape[i];
-          if (shape !== null)
-            checked = checkShaped(shape, shapes.values[i] as ArrayLike<Value>, shapes.at[i]);
+          const k = shapes.of[i];
+          if (k >= 0) checked = checkShaped(shapes.list[k], shapes.values, shapes.at[i], scratch);
         }
         const k = i - chunkStart;
         let fRow = fRows[k] >= 0 ? fRows[k] : ft.lookup(fKey, WRITER_VERSION);
@@ -303,10 +304,12 @@ function oneByOne(
 
 /** The attributes of edge i of a run given by shape (EdgeRun.shapes) as a record. */
 function shapedAttrs(run: EdgeRun, i: number): Record<string, AttrUpdate> {
-  const shape = run.shapes?.shape[i];
-  if (!run.shapes || !shape) return NO_ATTRS;
-  const values = run.shapes.values[i] as ArrayLike<Value>;
-  const at = run.shapes.at[i];
+  const shapes = run.shapes;
+  const k = shapes === undefined ? -1 : shapes.of[i];
+  if (shapes === undefined || k < 0) return NO_ATTRS;
+  const shape = shapes.list[k];
+  const values = shapes.values;
+  const at = shapes.at[i];
   const out: Record<string, AttrUpdate> = {};
   shape.names.forEach((name, j) => (out[name] = { value: values[at + j], op: shape.ops[j] }));
   return out;

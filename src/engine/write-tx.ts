@@ -134,7 +134,8 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
 
   /**
    * checkAttrs for attributes given by shape (EdgeRun.shapes): `declared[j]` is the attribute the
-   * shape's j-th name sets (undefined: unknown, ignored), its value `values[at + j]`.
+   * shape's j-th name sets (undefined: unknown, ignored), its value `values[at + j]`. Fills `out`,
+   * reusing its entries (a bulk run checks one edge after another without garbage).
    */
   checkShaped(
     shape: AttrShape,
@@ -142,12 +143,23 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     values: ArrayLike<Value>,
     at: number,
     where: () => string,
+    out: Checked[],
   ): Checked[] {
-    const out: Checked[] = [];
+    let n = 0;
     for (let j = 0; j < declared.length; j++) {
       const attr = declared[j];
-      if (attr !== undefined) out.push(this.checkOne(attr, values[at + j], shape.ops[j], where));
+      if (attr === undefined) continue;
+      const value = this.checkedValue(attr, values[at + j], where);
+      const c = out[n];
+      if (c === undefined) out[n] = { attr, value, op: shape.ops[j] ?? 'set' };
+      else {
+        c.attr = attr;
+        c.value = value;
+        c.op = shape.ops[j] ?? 'set';
+      }
+      n++;
     }
+    out.length = n;
     return out;
   }
 
@@ -157,6 +169,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     op: AttrUpdate['op'] | undefined,
     where: () => string,
   ): Checked {
+    return { attr, value: this.checkedValue(attr, given, where), op: op ?? 'set' };
+  }
+
+  private checkedValue(attr: Attribute, given: Value, where: () => string): Value {
     const value = checkValue(attr.type, given, this.store.catalog);
     if (value === undefined) {
       throw new EngineError(
@@ -164,7 +180,7 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
         `Invalid value for attribute '${attr.name}' of ${where()}: expected ${typeName(attr.type)}.`,
       );
     }
-    return { attr, value, op: op ?? 'set' };
+    return value;
   }
 
   upsertVertex(

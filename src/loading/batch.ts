@@ -7,7 +7,6 @@
 import type { Value } from '../catalog/value.js';
 import {
   EngineError,
-  type AttrShape,
   type AttrUpdate,
   type EdgeRun,
   type ExternalId,
@@ -69,8 +68,9 @@ export interface BatchImage {
   fromIds: ExternalId[] | Float64Array | Int32Array;
   toIds: ExternalId[] | Float64Array | Int32Array;
   words: NewWords | null;
-  /** Per operation: its attribute shape, or -1 for none. */
+  /** Per operation: its attribute shape, or -1 for none, and where its values start. */
   shape: Int32Array;
+  valueAt: Int32Array;
   shapes: { names: string[]; ops: UpsertOp[] }[];
   values: PlainValue[];
   encoded: Uint8Array;
@@ -88,6 +88,14 @@ const enum Kind {
   DeleteEdge,
   /** A segment of edges read on the edge file reader's thread (edge-lines.ts). */
   EdgeIds,
+  /** The operations of a BatchImage, applied from its arrays (append). */
+  Image,
+}
+
+/** An image appended to a batch, with the load's counters its operations count into. */
+interface TakenImage {
+  img: BatchImage;
+  counters: ObjectStatistics[];
 }
 
 /**
@@ -108,10 +116,8 @@ export class Batch implements BatchSink {
   private readonly attrs: (AttrMap | null)[] = [];
   private readonly stats: ObjectStatistics[] = [];
   private readonly segments: (IdSegment | null)[] = [];
-  /** Edge attributes taken from an image: shape, values and where they start (EdgeRun.shapes). */
-  private readonly shapes: (AttrShape | null)[] = [];
-  private readonly shapeValues: (Value[] | null)[] = [];
-  private readonly shapeAt: number[] = [];
+  /** The images of Image operations (taken from parse threads whole). */
+  private readonly images: (TakenImage | null)[] = [];
 
   /** Empties the batch for reuse (slots are overwritten by later operations). */
   clear(): void {
@@ -139,7 +145,6 @@ export class Batch implements BatchSink {
     this.toIds[n] = toId;
     this.attrs[n] = attrs;
     this.stats[n] = stats;
-    this.shapes[n] = null;
   }
 
   upsertVertex(type: string, id: ExternalId, attrs: AttrMap, stats: ObjectStatistics): void {
@@ -217,6 +222,7 @@ export class Batch implements BatchSink {
       toIds: idsImage(this.toIds, n, transfer, coder),
       words: coder ? coder.takeNew() : null,
       shape: new Int32Array(n),
+      valueAt: new Int32Array(n),
       shapes,
       values: [],
       encoded: new Uint8Array(0),
@@ -230,6 +236,7 @@ export class Batch implements BatchSink {
       img.fromTypes[i] = name(this.fromTypes[i]);
       img.toTypes[i] = name(this.toTypes[i]);
       img.stats[i] = counterIndex.get(this.stats[i]) as number;
+      img.valueAt[i] = img.values.length;
       img.shape[i] = attrsImage(this.attrs[i], shapes, img.values, enc, encodedAt);
       const seg = this.segments[i];
       if (this.kinds[i] === Kind.EdgeIds && seg) {
@@ -246,66 +253,23 @@ export class Batch implements BatchSink {
     return img;
   }
 
-  /** Appends the operations of an image, counting into `stats` (the same kinds and types). */
+  /**
+   * Appends the operations of an image, counting into `stats` (the same kinds and types). They
+   * stay in the image's arrays, applied from there: nothing is copied per operation.
+   */
   append(img: BatchImage, stats: LoadStatistics): void {
+    if (img.size === 0) return;
     const counters = img.counters.map(([kind, typeName]) => stats.object(kind, typeName));
-    const { names, shapes } = img;
-    // The image's values become the batch's: edges read theirs in place (EdgeRun.shapes).
-    const values = img.values as Value[];
     if (img.encodedAt.length > 0) {
+      const values = img.values as Value[];
       const r = new ByteReader(img.encoded);
       for (const k of img.encodedAt) values[k] = r.value();
     }
-    let seg = 0;
-    let at = 0;
-    for (let i = 0; i < img.size; i++) {
-      const kind = img.kinds[i] as Kind;
-      const s = counters[img.stats[i]];
-      const type = names[img.types[i]];
-      if (kind === Kind.EdgeIds) {
-        this.upsertEdgeIds(type, names[img.fromTypes[i]], names[img.toTypes[i]], img.segments[seg++], s);
-        continue;
-      }
-      const k = img.shape[i];
-      if (kind === Kind.Edge) {
-        this.push(
-          kind,
-          type,
-          names[img.fromTypes[i]],
-          img.fromIds[i],
-          names[img.toTypes[i]],
-          img.toIds[i],
-          null,
-          s,
-        );
-        if (k >= 0) {
-          const n = this.size - 1;
-          this.shapes[n] = shapes[k];
-          this.shapeValues[n] = values;
-          this.shapeAt[n] = at;
-          at += shapes[k].names.length;
-        }
-        continue;
-      }
-      let attrs: AttrMap | null = {};
-      if (k >= 0) {
-        const shape = shapes[k];
-        const rec: AttrMap = {};
-        for (let j = 0; j < shape.names.length; j++)
-          rec[shape.names[j]] = { value: values[at++], op: shape.ops[j] };
-        attrs = rec;
-      }
-      this.push(
-        kind,
-        type,
-        names[img.fromTypes[i]],
-        img.fromIds[i],
-        names[img.toTypes[i]],
-        img.toIds[i],
-        attrs,
-        s,
-      );
-    }
+    this.images[this.size] = { img, counters };
+    this.push(Kind.Image, '', '', '', '', '', null, counters[0]);
+    let weight = img.size - img.segments.length;
+    for (const seg of img.segments) weight += seg.n;
+    this.weight += weight - 1;
   }
 
   /** The end of the run of edge upserts like the one at `start` (same types, same counters). */
@@ -328,7 +292,6 @@ export class Batch implements BatchSink {
   applyTo(tx: WriteTx, createMissingEndpoints: boolean): void {
     const edgeOpts = { createMissingEndpoints };
     const { kinds, types, fromTypes, fromIds, toTypes, toIds, attrs, stats } = this;
-    const shapes = { shape: this.shapes, values: this.shapeValues, at: this.shapeAt };
     for (let i = 0; i < this.size; i++) {
       const s = stats[i];
       try {
@@ -340,7 +303,7 @@ export class Batch implements BatchSink {
           case Kind.Edge: {
             const end = this.runEnd(i);
             const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
-            applyRun(tx, { ...run, fromIds, toIds, attrs, shapes, start: i, end }, edgeOpts, s);
+            applyRun(tx, { ...run, fromIds, toIds, attrs, start: i, end }, edgeOpts, s);
             i = end - 1;
             break;
           }
@@ -354,6 +317,12 @@ export class Batch implements BatchSink {
               edgeOpts,
               s,
             );
+            break;
+          }
+          case Kind.Image: {
+            const taken = this.images[i] as TakenImage;
+            this.images[i] = null;
+            applyImage(tx, taken, edgeOpts);
             break;
           }
           case Kind.DeleteVertex:
@@ -434,6 +403,79 @@ function sameShape(a: AttrMap, shape: BatchImage['shapes'][number]): boolean {
     j++;
   }
   return j === shape.names.length;
+}
+
+/**
+ * Applies the operations of an image in order, as Batch.applyTo applies its own: consecutive edge
+ * upserts of one type and counter as one run whose attributes are read by shape from the image's
+ * values (EdgeRun.shapes).
+ */
+function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeOptions): void {
+  const { img, counters } = taken;
+  const { names, kinds, types, fromTypes, toTypes, fromIds, toIds, stats } = img;
+  const shapes = { list: img.shapes, of: img.shape, values: img.values as Value[], at: img.valueAt };
+  let seg = 0;
+  for (let i = 0; i < img.size; i++) {
+    const s = counters[stats[i]];
+    try {
+      switch (kinds[i] as Kind) {
+        case Kind.Edge: {
+          let end = i + 1;
+          while (
+            end < img.size &&
+            kinds[end] === Kind.Edge &&
+            types[end] === types[i] &&
+            fromTypes[end] === fromTypes[i] &&
+            toTypes[end] === toTypes[i] &&
+            stats[end] === stats[i]
+          )
+            end++;
+          const run = { edgeType: names[types[i]], fromType: names[fromTypes[i]], toType: names[toTypes[i]] };
+          applyRun(tx, { ...run, fromIds, toIds, attrs: null, shapes, start: i, end }, edgeOpts, s);
+          i = end - 1;
+          break;
+        }
+        case Kind.EdgeIds: {
+          const ids = img.segments[seg++];
+          const run = { edgeType: names[types[i]], fromType: names[fromTypes[i]], toType: names[toTypes[i]] };
+          applyRun(
+            tx,
+            { ...run, fromIds: ids.from, toIds: ids.to, attrs: null, start: 0, end: ids.n },
+            edgeOpts,
+            s,
+          );
+          break;
+        }
+        case Kind.Vertex:
+          tx.upsertVertex(names[types[i]], fromIds[i], shapedAttrs(img, i));
+          s.validObject++;
+          break;
+        case Kind.DeleteVertex:
+          tx.deleteVertex(names[types[i]], fromIds[i]);
+          s.validObject++;
+          break;
+        case Kind.DeleteEdge:
+          tx.deleteEdge(names[types[i]], names[fromTypes[i]], fromIds[i], names[toTypes[i]], toIds[i]);
+          s.validObject++;
+          break;
+      }
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      s.invalidAttribute++;
+    }
+  }
+}
+
+/** The attributes of operation i of an image as a record (empty when it has none). */
+function shapedAttrs(img: BatchImage, i: number): AttrMap {
+  const rec: AttrMap = {};
+  const k = img.shape[i];
+  if (k < 0) return rec;
+  const shape = img.shapes[k];
+  const at = img.valueAt[i];
+  for (let j = 0; j < shape.names.length; j++)
+    rec[shape.names[j]] = { value: img.values[at + j] as Value, op: shape.ops[j] };
+  return rec;
 }
 
 /** Applies one run of edge upserts, counting what happened to its edges. */

@@ -1,10 +1,10 @@
 /**
  * Loading on parse workers (parallel-runner.ts) gives what the single-threaded loader gives: the
  * same graph and the same statistics for inputs with quoting, headers, bad lines, invalid UTF-8,
- * token functions, WHERE, TEMP_TABLE, several files, RUN LOADING JOB and POST /ddl, with inputs cut
- * into many small pieces and read in odd-sized blocks; an abort or a failed commit keeps exactly
- * what was acknowledged and a resume loads the rest once. The line cutter finds the tokenizer's
- * line ends whatever the format.
+ * token functions, WHERE, TEMP_TABLE, DELETE statements, LIST attributes on edges, discriminated
+ * edges, several files, RUN LOADING JOB and POST /ddl, with inputs cut into many small pieces and
+ * read in odd-sized blocks; an abort or a failed commit keeps exactly what was acknowledged and a
+ * resume loads the rest once. The line cutter finds the tokenizer's line ends whatever the format.
  */
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
@@ -35,6 +35,8 @@ const JOB = `CREATE LOADING JOB j FOR GRAPH g {
   LOAD people TO VERTEX person VALUES ($"name", $"name", $"age", SPLIT($"tags", "|"), gsql_concat(gsql_upper($"name"), ":", $"bio")) WHERE to_int($"age") > 3 USING HEADER="true", QUOTE="double";
   LOAD rel TO EDGE knows VALUES ($0, $1, $2, $3), TO EDGE noted VALUES ($0, $1, SPLIT($3, "."), $3), TO EDGE rated VALUES ($0, $1, $2, SPLIT($2, "-")), TO TEMP_TABLE t (a, b) VALUES ($1, $0) USING SEPARATOR="|";
   LOAD TEMP_TABLE t TO EDGE knows VALUES ($"a", $"b", _, _);
+  DELETE EDGE knows (FROM $0, TO $1) FROM rel WHERE $2 == "bad-date" USING SEPARATOR="|";
+  DELETE VERTEX person (PRIMARY_ID $1) FROM rel WHERE $3 == "nan?" USING SEPARATOR="|";
   LOAD links TO EDGE link VALUES ($0, $1) USING SEPARATOR="\\t";
   LOAD nums TO VERTEX num VALUES ($0, $1) USING EOL="\\r\\n", QUOTE="single";
   LOAD js TO VERTEX num VALUES ($"id", $"info":"label") USING JSON_FILE="true";
@@ -185,6 +187,8 @@ test('RUN LOADING JOB: the same graph and statistics at 1 and 3 threads, for any
       'invalidPrimaryId',
     ])
       assert.match(json, new RegExp(`"${k}":[1-9]`), `the inputs exercise ${k}`);
+    for (const k of ['deleteVertex', 'deleteEdge'])
+      assert.match(json, new RegExp(`"${k}":\\[[^\\]]*"validObject":[1-9]`), `the inputs exercise ${k}`);
     for (const pieceBytes of [1, 97, 4096]) {
       const pieces = ParseWorkers.pieces;
       const many = await loadFiles(seed, { ...PARALLEL, pieceBytes });

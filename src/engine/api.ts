@@ -217,6 +217,12 @@ export interface UpsertVertexOptions {
 export interface UpsertEdgeOptions {
   /** Create missing endpoint vertices with default attributes (TigerGraph's default); otherwise skip the edge. */
   createMissingEndpoints: boolean;
+  /**
+   * Edges the caller expects to add to a run's block from this run on (a load's estimate from its
+   * input's size; upsertEdges only): room for them is made at once rather than regrown as they
+   * come. A hint only: what is written does not depend on it.
+   */
+  expectEdges?: number;
 }
 
 export type UpsertResult = 'inserted' | 'updated' | 'skipped';

@@ -127,7 +127,7 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   let block = route.block;
   let cols: Column[] = [];
   const useBlock = (b: EdgeBlock): void => {
-    b.reserve(run.end - run.start);
+    b.reserve(Math.max(run.end - run.start, opts.expectEdges ?? 0));
     cols = attributes.map((a) => b.columns.get(a.name) as Column);
   };
   if (block) useBlock(block);

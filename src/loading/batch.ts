@@ -288,9 +288,12 @@ export class Batch implements BatchSink {
     return j;
   }
 
-  /** Applies every operation inside `tx`, counting into the operations' statistics. */
-  applyTo(tx: WriteTx, createMissingEndpoints: boolean): void {
-    const edgeOpts = { createMissingEndpoints };
+  /**
+   * Applies every operation inside `tx`, counting into the operations' statistics; `expectEdges`
+   * is passed on to upsertEdges (UpsertEdgeOptions).
+   */
+  applyTo(tx: WriteTx, createMissingEndpoints: boolean, expectEdges = 0): void {
+    const edgeOpts = { createMissingEndpoints, expectEdges };
     const { kinds, types, fromTypes, fromIds, toTypes, toIds, attrs, stats } = this;
     for (let i = 0; i < this.size; i++) {
       const s = stats[i];

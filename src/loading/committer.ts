@@ -4,7 +4,9 @@
  * applied, while its commit may still wait for the fsync, which the next commit's fsync then follows
  * (or shares). At most MAX_IN_FLIGHT commits wait at a time, so memory does not grow with the input.
  */
+import type { Catalog } from '../catalog/types.js';
 import { Batch } from './batch.js';
+import type { InputPlan } from './compiler.js';
 import type { LoadingDatabase } from './load-options.js';
 import type { LoadStatistics } from './statistics.js';
 
@@ -18,6 +20,9 @@ export class BatchCommitter {
   private spareApplied: Promise<void> = Promise.resolve();
   /** Commits applied in memory and waiting to be durable, oldest first. */
   private readonly inFlight: Promise<void>[] = [];
+  /** Where the input started in the statistics' bytes, and the operations batched since. */
+  private readonly startBytes: number;
+  private weightSoFar = 0;
 
   constructor(
     private readonly db: LoadingDatabase,
@@ -26,7 +31,24 @@ export class BatchCommitter {
     private readonly createMissing: boolean,
     /** Called, in order, as each commit becomes durable, with the statistics it covers. */
     private readonly onCommitted?: (stats: LoadStatistics) => void,
-  ) {}
+    /**
+     * The input's size in bytes, given when all its edges go to one block: each batch then tells
+     * the engine how many more edges to expect (expectEdges), from the operations per byte so far.
+     */
+    private readonly edgeInputBytes?: number,
+  ) {
+    this.startBytes = live.bytes;
+  }
+
+  /** The operations expected from the batch being filled on (0: no estimate). */
+  private expected(): number {
+    const w = this.batch.weight;
+    this.weightSoFar += w;
+    const read = this.live.bytes - this.startBytes;
+    if (this.edgeInputBytes === undefined || read <= 0) return 0;
+    const left = Math.max(0, this.edgeInputBytes - read);
+    return w + Math.ceil((this.weightSoFar / read) * left);
+  }
 
   /**
    * Commits the batch being filled (if it holds anything); `covered` gives the statistics up to its
@@ -35,6 +57,7 @@ export class BatchCommitter {
   async flush(covered: () => LoadStatistics): Promise<void> {
     if (this.batch.size === 0) return;
     const stats = this.onCommitted ? covered() : undefined;
+    const expectEdges = this.expected();
     await this.spareApplied;
     while (this.inFlight.length >= MAX_IN_FLIGHT) await this.inFlight.shift();
     const b = this.batch;
@@ -47,7 +70,7 @@ export class BatchCommitter {
       try {
         // What applying counts belongs to the statistics this commit covers too.
         const before = stats && this.live.toJSON();
-        b.applyTo(tx, this.createMissing);
+        b.applyTo(tx, this.createMissing, expectEdges);
         if (stats && before) stats.addObjectCounts(before, this.live.toJSON());
       } finally {
         applied();
@@ -74,4 +97,18 @@ export class BatchCommitter {
   async settle(): Promise<void> {
     await Promise.allSettled(this.inFlight);
   }
+}
+
+/**
+ * The input's size when every operation it makes is an upsert into one edge block (its only target
+ * is an edge type with one FROM/TO pair), for BatchCommitter's estimate of the edges to come.
+ */
+export function oneBlockBytes(
+  plan: InputPlan,
+  catalog: Catalog,
+  size: number | undefined,
+): number | undefined {
+  if (size === undefined || plan.targets.length !== 1 || plan.targets[0].kind !== 'edge') return undefined;
+  const et = catalog.edgeTypes.find((e) => e.name === plan.targets[0].typeName);
+  return et !== undefined && et.pairs.length === 1 ? size : undefined;
 }

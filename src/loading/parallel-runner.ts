@@ -9,7 +9,7 @@
  * other requests are served meanwhile.
  */
 import type { Catalog } from '../catalog/types.js';
-import { BatchCommitter } from './committer.js';
+import { BatchCommitter, oneBlockBytes } from './committer.js';
 import type { InputPlan } from './compiler.js';
 import type { FileFormat } from './format.js';
 import { LineChunker, type Piece } from './line-chunks.js';
@@ -47,7 +47,13 @@ export async function loadInputParallel(
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const maxTokenBytes = opts.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES;
   const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const committer = new BatchCommitter(db, stats, !format.vertexMustExist, opts.onCommitted);
+  const committer = new BatchCommitter(
+    db,
+    stats,
+    !format.vertexMustExist,
+    opts.onCommitted,
+    oneBlockBytes(plan, db.catalog, opts.sizeHint),
+  );
   // Reads the header line here: the workers are sent the column positions it resolves.
   const headerReader = new LineLoader(plan, format, () => committer.batch, stats, maxTokenBytes);
   const lineFormat = format.json ? { ...format, quote: 0 } : format;

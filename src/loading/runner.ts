@@ -7,7 +7,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
-import { BatchCommitter } from './committer.js';
+import { BatchCommitter, oneBlockBytes } from './committer.js';
 import type { InputPlan, IntEdgeShape } from './compiler.js';
 import { addIdSegment } from './id-segments.js';
 import type { IdSegment } from './edge-lines.js';
@@ -46,7 +46,13 @@ export async function loadInput(
   for (const t of plan.targets) stats.object(t.kind, t.typeName);
   const format: FileFormat = { ...plan.format, ...opts.format };
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-  const committer = new BatchCommitter(db, stats, !format.vertexMustExist, opts.onCommitted);
+  const committer = new BatchCommitter(
+    db,
+    stats,
+    !format.vertexMustExist,
+    opts.onCommitted,
+    oneBlockBytes(plan, db.catalog, opts.sizeHint),
+  );
   const loader = new LineLoader(
     plan,
     format,

@@ -16,11 +16,13 @@
  *
  * Every array is in shared memory, read by worker threads while the writer appends (store/
  * mirror.ts). A slot is written before it is linked: the heads and the hash are written with
- * Atomics.store, so a reader that follows a link sees the slot's fields. The seven delta arrays are
- * replaced together when any must grow (`gen` counts it), so an array set a reader holds stays
- * consistent; dropping slots (a transaction abort) first copies the set if a running worker task
- * may read it (epochs.ts). Readers bound delta slots by their version's `dCount`. Tombstones are a
- * Map on each thread: the writer logs them (`tombLog`) for the mirrors.
+ * Atomics.store, so a reader that follows a link sees the slot's fields. A delta array that must
+ * grow is replaced by a larger copy (the five slot arrays together; `gen` counts replacements); a
+ * slot below a published count is never rewritten, so an array set a reader holds stays consistent
+ * even where a newer set shares its slot arrays; dropping slots (a transaction abort) first copies
+ * the whole set if a running worker task may read it (epochs.ts; `born` dates the slot arrays).
+ * Readers bound delta slots by their version's `dCount`. Tombstones are a Map on each thread: the
+ * writer logs them (`tombLog`) for the mirrors.
  */
 import type { EdgeType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
@@ -35,6 +37,11 @@ function pairHash(src: number, dst: number): number {
   h ^= h >>> 15;
   return Math.imul(h, 0x2c1b3c6d) >>> 0;
 }
+
+/** Delta edges whose hash entries a rehash reads before it writes them (see rehash). */
+const REHASH_CHUNK = 256;
+/** Where rehash's reads go, so that the optimizer cannot drop them as dead code. */
+let _rehashSink = 0;
 
 export class EdgeBlock {
   readonly uid = newUid();
@@ -129,19 +136,24 @@ export class EdgeBlock {
   }
 
   /**
-   * Replaces the seven delta arrays together by copies with room for `slots` edges and `outRows`
-   * / `inRows` head rows (copies of the same size for a copy-on-write).
+   * Makes room for `slots` edges and `outRows` / `inRows` head rows: an array too small is replaced
+   * by a larger copy, the five slot arrays together (`copy`: every array is copied at its size, a
+   * copy-on-write). Heads outgrown by new vertex rows leave the slot arrays in place: copying them
+   * each time would cost a bulk load that reserved many slots a copy of all of them per growth.
    */
-  private growDelta(slots: number, outRows: number, inRows: number): void {
-    this.dSrc = grownShared(this.dSrc, slots, undefined, true);
-    this.dDst = grownShared(this.dDst, slots, undefined, true);
-    this.dVersion = grownShared(this.dVersion, slots, undefined, true);
-    this.outNext = grownShared(this.outNext, slots, undefined, true);
-    this.inNext = grownShared(this.inNext, slots, undefined, true);
-    this.outHead = grownShared(this.outHead, outRows, -1, true);
-    this.inHead = grownShared(this.inHead, inRows, -1, true);
+  private growDelta(slots: number, outRows: number, inRows: number, copy = false): void {
+    if (copy || slots > this.dSrc.length) {
+      this.dSrc = grownShared(this.dSrc, slots, undefined, copy);
+      this.dDst = grownShared(this.dDst, slots, undefined, copy);
+      this.dVersion = grownShared(this.dVersion, slots, undefined, copy);
+      this.outNext = grownShared(this.outNext, slots, undefined, copy);
+      this.inNext = grownShared(this.inNext, slots, undefined, copy);
+      // Only the slot arrays are rewritten in place by truncateDelta: their birth is what counts.
+      this.born = epochs.current;
+    }
+    this.outHead = grownShared(this.outHead, outRows, -1, copy);
+    this.inHead = grownShared(this.inHead, inRows, -1, copy);
     this.gen++;
-    this.born = epochs.current;
   }
 
   private hashInsert(s: number): void {
@@ -156,8 +168,29 @@ export class EdgeBlock {
   private rehash(size: number): void {
     let cap = 64;
     while (cap < size) cap *= 2;
-    this.hash = sharedI32(cap);
-    for (let s = 0; s < this.dCount; s++) this.hashInsert(s);
+    const hash = sharedI32(cap);
+    this.hash = hash;
+    const mask = cap - 1;
+    const n = this.dCount;
+    const hs = new Uint32Array(Math.min(n, REHASH_CHUNK));
+    // In chunks: the pair hashes first, with a read of each home entry, so that the CPU overlaps
+    // the cache misses of many inserts (a large table is mostly out of cache) before they are made.
+    for (let lo = 0; lo < n; lo += REHASH_CHUNK) {
+      const hi = Math.min(n, lo + REHASH_CHUNK);
+      let sink = 0;
+      for (let s = lo; s < hi; s++) {
+        const h = pairHash(this.dSrc[s], this.dDst[s]);
+        hs[s - lo] = h;
+        sink |= hash[h & mask];
+      }
+      _rehashSink ^= sink;
+      for (let s = lo; s < hi; s++) {
+        const h = hs[s - lo];
+        let i = h & mask;
+        while (hash[i] !== 0) i = (i + 1) & mask;
+        Atomics.store(hash, i, (h & ~mask) | (s + 1));
+      }
+    }
     this.gen++;
   }
 
@@ -165,7 +198,7 @@ export class EdgeBlock {
   truncateDelta(mark: number): void {
     if (mark === this.dCount) return;
     // A running worker task may be walking the slots about to be reused: give it the old set.
-    if (epochs.exposed(this.born)) this.growDelta(0, 0, 0);
+    if (epochs.exposed(this.born)) this.growDelta(0, 0, 0, true);
     for (let s = this.dCount - 1; s >= mark; s--) {
       this.outHead[this.dSrc[s]] = this.outNext[s];
       this.inHead[this.dDst[s]] = this.inNext[s];

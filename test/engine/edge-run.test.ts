@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import type { Value } from '../../src/catalog/value.js';
 import {
+  type AttrShape,
   type AttrUpdate,
   type EdgeRunCounts,
+  type EdgeRunShapes,
   EngineError,
   type ExternalId,
   type WriteTx,
@@ -85,7 +88,33 @@ const scriptArb = fc.record({
   createMissing: fc.boolean(),
   seedVertices: fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3 }),
   permanentlyDeleted: fc.option(fc.integer({ min: 0, max: 3 }), { nil: undefined }),
+  // How the runs give their attributes (records, or by shape as a loading batch from parse
+  // threads does), and a capacity hint (which must change nothing).
+  byShape: fc.boolean(),
+  expectEdges: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),
 });
+
+/** The attributes of ops by shape (EdgeRun.shapes), the way a loading batch image carries them. */
+function byShape(ops: Op[]): EdgeRunShapes {
+  const list: AttrShape[] = [];
+  const of: number[] = [];
+  const at: number[] = [];
+  const values: Value[] = [];
+  for (const o of ops) {
+    at.push(values.length);
+    if (o.attrs === null) {
+      of.push(-1);
+      continue;
+    }
+    const names = Object.keys(o.attrs);
+    const ops = names.map((n) => (o.attrs as Record<string, AttrUpdate>)[n].op);
+    let k = list.findIndex((sh) => sh.names.join() === names.join() && sh.ops.join() === ops.join());
+    if (k < 0) k = list.push({ names, ops }) - 1;
+    of.push(k);
+    for (const n of names) values.push(o.attrs[n].value);
+  }
+  return { list, of, at, values };
+}
 
 function zero(): EdgeRunCounts {
   return { inserted: 0, updated: 0, skipped: 0, invalid: 0 };
@@ -105,10 +134,17 @@ function oneByOne(tx: WriteTx, ops: Op[], createMissingEndpoints: boolean, c: Ed
   }
 }
 
-function inRuns(tx: WriteTx, ops: Op[], createMissingEndpoints: boolean, c: EdgeRunCounts): void {
+function inRuns(
+  tx: WriteTx,
+  ops: Op[],
+  createMissingEndpoints: boolean,
+  c: EdgeRunCounts,
+  form: { byShape: boolean; expectEdges?: number } = { byShape: false },
+): void {
   const fromIds = ops.map((o) => o.fromId);
   const toIds = ops.map((o) => o.toId);
-  const attrs = ops.map((o) => o.attrs);
+  const attrs = form.byShape ? null : ops.map((o) => o.attrs);
+  const shapes = form.byShape ? byShape(ops) : undefined;
   for (let i = 0; i < ops.length;) {
     let end = i + 1;
     const o = ops[i];
@@ -120,8 +156,18 @@ function inRuns(tx: WriteTx, ops: Op[], createMissingEndpoints: boolean, c: Edge
     )
       end++;
     const r = tx.upsertEdges(
-      { edgeType: o.edgeType, fromType: o.fromType, toType: o.toType, fromIds, toIds, attrs, start: i, end },
-      { createMissingEndpoints },
+      {
+        edgeType: o.edgeType,
+        fromType: o.fromType,
+        toType: o.toType,
+        fromIds,
+        toIds,
+        attrs,
+        shapes,
+        start: i,
+        end,
+      },
+      { createMissingEndpoints, expectEdges: form.expectEdges },
     );
     c.inserted += r.inserted;
     c.updated += r.updated;
@@ -131,7 +177,7 @@ function inRuns(tx: WriteTx, ops: Op[], createMissingEndpoints: boolean, c: Edge
   }
 }
 
-test('upsertEdges gives what upsertEdge gives edge by edge, counts included, and replays to the same graph', async () => {
+test('upsertEdges gives what upsertEdge gives edge by edge (attributes by record or by shape, with or without a capacity hint), counts included, and replays to the same graph', async () => {
   await fc.assert(
     fc.asyncProperty(scriptArb, async (script) => {
       const ta = tempDir();
@@ -155,7 +201,7 @@ test('upsertEdges gives what upsertEdge gives edge by edge, counts included, and
         const cb = zero();
         for (const ops of script.batches) {
           await a.write((tx) => oneByOne(tx, ops, script.createMissing, ca));
-          await b.write((tx) => inRuns(tx, ops, script.createMissing, cb));
+          await b.write((tx) => inRuns(tx, ops, script.createMissing, cb, script));
         }
         assert.deepEqual(cb, ca);
         const expected = graphSnapshot(a, EDGES);

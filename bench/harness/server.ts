@@ -172,6 +172,12 @@ export class OcelotServer {
     return processCpuMs(this.child.pid);
   }
 
+  /** CPU milliseconds of the server's main thread alone (Linux /proc schedstat, nanoseconds). */
+  mainThreadCpuMs(): number {
+    const pid = this.child.pid;
+    return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  }
+
   /**
    * A POST client for one REST++ path over up to `connections` keep-alive connections, taking
    * pre-encoded bodies: `rest()` goes through fetch, whose own CPU per call (about 3 ms for a 66 KB

@@ -518,7 +518,11 @@ function applyVertexRun(
   }
 }
 
-/** Applies one run of edge upserts, counting what happened to its edges. */
+/**
+ * Applies one run of edge upserts, counting what happened to its edges. The edges expected from
+ * the batch on (`opts.expectEdges`) are fewer by the run's afterwards, so that the later runs of
+ * the batch do not reserve room for them a second time.
+ */
 function applyRun(tx: WriteTx, run: EdgeRun, opts: UpsertEdgeOptions, s: ObjectStatistics): void {
   try {
     const c = tx.upsertEdges(run, opts);
@@ -530,5 +534,7 @@ function applyRun(tx: WriteTx, run: EdgeRun, opts: UpsertEdgeOptions, s: ObjectS
     if (!(e instanceof EngineError)) throw e;
     // The run's types were refused: every edge of it is.
     s.invalidAttribute += run.end - run.start;
+  } finally {
+    if (opts.expectEdges) opts.expectEdges = Math.max(0, opts.expectEdges - (run.end - run.start));
   }
 }

@@ -83,6 +83,7 @@ export class RunContext {
   private markArrays: Uint8Array[] | null = null;
   private gidLists: Int32Array[] | null = null;
   private frontierMark: Uint8Array | null = null;
+  private memberMark: Uint8Array | null = null;
   private countArrays: Float64Array[] | null = null;
   private bfs: BfsScratch | null = null;
   /** SELECTs that marked vertices and have not cleared their marks yet (see marks()). */
@@ -334,6 +335,14 @@ export class RunContext {
     return (this.frontierMark ??= this.buffers.marks(this.gidLimit()));
   }
 
+  /**
+   * Marks by run index of a pulled ACCUM's sources (parallel.ts): handed out zeroed, and zeroed
+   * again by the SELECT that marked them.
+   */
+  memberMarks(): Uint8Array {
+    return (this.memberMark ??= this.buffers.marks(this.gidLimit()));
+  }
+
   /** Two arrays of path counts by run index (a chain step reads one and fills the other). */
   pathCounts(): Float64Array[] {
     const n = this.gidLimit();
@@ -408,6 +417,7 @@ export class RunContext {
     this.markArrays = null;
     this.gidLists = null;
     this.frontierMark = null;
+    this.memberMark = null;
     this.countArrays = null;
     this.bfs = null;
     this.dense.length = 0;

@@ -25,7 +25,15 @@ import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
-import type { KernelHop, KernelPhase, KernelVariant, SelectKernel, SelectRun } from './select-kernel.js';
+import type { AdjacencyView } from '../engine/api.js';
+import type {
+  KernelHop,
+  KernelPhase,
+  KernelVariant,
+  ParallelAccum,
+  SelectKernel,
+  SelectRun,
+} from './select-kernel.js';
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 
@@ -96,6 +104,14 @@ export interface AccumJob {
   bounds: number[];
   /** The owner's deadline (epoch ms). */
   deadline?: number;
+  /** A split ACCUM that pulls (ParallelAccum's `pull`): the sources' type and list marks. */
+  pull?: PullJob;
+}
+
+/** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`). */
+export interface PullJob {
+  source: string;
+  member: Uint8Array | null;
 }
 
 /** What a helper thread did besides writing shared cells and marks. */
@@ -113,14 +129,44 @@ export interface HelperOutcome {
 export const parallelSelect = { minSources: 4096, minPartition: 4096 };
 
 /**
- * Partitions of the run indexes, one per thread: every partition reads every source's adjacency
- * offsets once, so more partitions cost more; the answer does not depend on them (see the header).
+ * Partitions of the run indexes `[0, limit)` into about `parts` ranges of equal work, a run index
+ * weighing one plus its in-edges in the block's steps (hubs cluster at low rows: ranges of equal
+ * size put most edges in the first). A pushed ACCUM takes one per thread (each partition reads
+ * every source's adjacency offsets), a pulled one a few per thread. The answer does not depend on
+ * them (see the header).
  */
-export function partitionBounds(limit: number, threads: number): number[] {
-  const parts = Math.max(1, Math.min(threads, Math.ceil(limit / parallelSelect.minPartition)));
-  const size = Math.ceil(limit / parts / 64) * 64;
-  const bounds: number[] = [];
-  for (let b = 0; b < limit; b += size) bounds.push(b);
+function weightedBounds(st: SelectRun, limit: number, parts: number): number[] {
+  const n = Math.max(1, Math.min(parts, Math.ceil(limit / parallelSelect.minPartition)));
+  // Work before run index g: g, plus the in-edges of the targets below g in each reverse hop.
+  const hops: { start: number; end: number; hops: KernelHop[] }[] = [];
+  for (let g = 0; g < limit; ) {
+    const plan = st.pullPlan(g);
+    hops.push({ start: st.start, end: st.end, hops: plan });
+    g = Math.max(st.end, g + 1);
+  }
+  const before = (g: number): number => {
+    let w = g;
+    for (const t of hops) {
+      const row = Math.min(g, t.end) - t.start;
+      if (row <= 0) continue;
+      for (const { view } of t.hops) w += view.offsets[Math.min(row, view.offsets.length - 1)];
+    }
+    return w;
+  };
+  const total = before(limit);
+  const bounds: number[] = [0];
+  for (let p = 1; p < n; p++) {
+    const want = (total * p) / n;
+    let lo = bounds[bounds.length - 1];
+    let hi = limit;
+    while (lo < hi) {
+      const m = (lo + hi) >>> 1;
+      if (before(m) < want) lo = m + 1;
+      else hi = m;
+    }
+    const b = Math.min(limit, Math.ceil(lo / 64) * 64);
+    if (b > bounds[bounds.length - 1] && b < limit) bounds.push(b);
+  }
   bounds.push(limit);
   return bounds;
 }
@@ -187,11 +233,97 @@ export function startParallelAccum(
   const host = ctx.opts.parallel;
   if (!phase || !host) return false;
   const limit = ctx.gidLimit();
-  const where = { phase: -1, steps, targetTypes, bounds: partitionBounds(limit, host.threads) };
+  const pull = pullSources(ctx, st, gids, phase, host.threads);
+  // Weights by in-edges from the first source's type (exact for a pull; a push's guide only).
+  if (!pull) st.pullSource = ctx.typeRange(ctx.typeIndexAt(gids[0])).type;
+  const bounds = weightedBounds(st, limit, host.threads * (pull ? 4 : 1));
+  const where = { phase: -1, steps, targetTypes, bounds };
   const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, where);
-  if (!job || !runJob(ctx, job, st, phase.accum)) return false;
+  if (!job) return false;
+  let ran: boolean;
+  if (pull) {
+    const member = pull.full ? null : ctx.memberMarks();
+    if (member !== null && !(member.buffer instanceof SharedArrayBuffer)) return false;
+    if (member !== null) for (let n = 0; n < gids.length; n++) member[gids[n]] = 1;
+    job.pull = { source: pull.source, member };
+    st.pullSource = pull.source;
+    st.member = member;
+    try {
+      ran = runJob(ctx, job, st, phase.pull);
+    } finally {
+      st.member = null;
+      if (member !== null) for (let n = 0; n < gids.length; n++) member[gids[n]] = 0;
+    }
+  } else ran = runJob(ctx, job, st, phase.accum);
+  if (!ran) return false;
   relist(st, limit, lists);
   return true;
+}
+
+/** Whether each thread's targets' in-edges are sorted by source (cached per stored array). */
+const sortedByView = new WeakMap<Uint32Array, boolean>();
+
+function sortedRows(view: AdjacencyView): boolean {
+  let known = sortedByView.get(view.targets);
+  if (known === undefined) {
+    const off = view.offsets;
+    const t = view.targets;
+    known = true;
+    for (let r = 0; r + 1 < off.length && known; r++)
+      for (let i = off[r] + 1; i < off[r + 1]; i++)
+        if (t[i] < t[i - 1]) {
+          known = false;
+          break;
+        }
+    sortedByView.set(view.targets, known);
+  }
+  return known;
+}
+
+const edgesOf = (hops: KernelHop[]): number =>
+  hops.reduce((n, { view }) => n + view.offsets[view.offsets.length - 1], 0);
+
+/**
+ * Whether a split ACCUM pulls (ParallelAccum's `pull`), and from which source type: the sources
+ * are of one type and in storage order (ascending run indexes, the order a pull meets them in),
+ * every adjacency is compacted both ways with the same edges, a clause whose effects depend on
+ * the order of a target's rows has one hop into each target type with in-edges sorted by source
+ * (then a target's rows come in the push order: the same updates bit for bit), and walking every
+ * in-edge of the target types costs less than each thread walking every source (the push's
+ * partitions each read every source's offsets) plus its share of the sources' rows.
+ */
+function pullSources(
+  ctx: RunContext,
+  st: SelectRun,
+  gids: Int32Array,
+  phase: ParallelAccum,
+  threads: number,
+): { source: string; full: boolean } | undefined {
+  const n = gids.length;
+  if (n === 0) return undefined;
+  const ti = ctx.typeIndexAt(gids[0]);
+  if (ctx.typeIndexAt(gids[n - 1]) !== ti) return undefined;
+  for (let i = 1; i < n; i++) if (gids[i] <= gids[i - 1]) return undefined;
+  const range = ctx.typeRange(ti);
+  const fwd = st.plan(range.type).flat();
+  if (fwd.some((h) => !h.view.clean)) return undefined;
+  st.pullSource = range.type;
+  let inEdges = 0;
+  let targets = 0;
+  for (const type of new Set(fwd.map((h) => h.view.targetType))) {
+    const tr = ctx.typeRange(ctx.typeIndexOf(type));
+    if (tr.end === tr.start) continue;
+    const into = fwd.filter((h) => h.view.targetType === type);
+    const back = st.pullPlan(tr.start);
+    if (back.some((h) => !h.view.clean) || edgesOf(back) !== edgesOf(into)) return undefined;
+    if (!phase.orderFree && (into.length !== 1 || back.length !== 1 || !sortedRows(back[0].view)))
+      return undefined;
+    inEdges += edgesOf(back);
+    targets += tr.end - tr.start;
+  }
+  const sources = range.end - range.start;
+  if (inEdges + targets > n * (4 * threads + inEdges / Math.max(1, sources))) return undefined;
+  return { source: range.type, full: n === sources };
 }
 
 /**
@@ -366,7 +498,9 @@ export function helpParallelAccum(
   const wide = kernel?.wide;
   const fn =
     job.phase < 0
-      ? wide?.parallel?.accum
+      ? job.pull
+        ? wide?.parallel?.pull
+        : wide?.parallel?.accum
       : wide?.parallelPosts[job.phase]
         ? wide.posts[job.phase]
         : undefined;
@@ -400,6 +534,10 @@ export function helpParallelAccum(
     targetTypes: job.targetTypes,
     counts: job.counts,
   });
+  if (job.pull) {
+    st.pullSource = job.pull.source;
+    st.member = job.pull.member;
+  }
   try {
     runPartitions(ctx, fn, job, st, take);
     const spills: HelperOutcome['spills'] = [];

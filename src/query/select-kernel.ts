@@ -57,6 +57,16 @@ export interface SelectRun {
   /** The target run indexes `[lo, hi)` a partitioned ACCUM phase (ParallelAccum) works on. */
   lo: number;
   hi: number;
+  /**
+   * For a pulled ACCUM (ParallelAccum's `pull`): the hops from the target type run index `gid`
+   * belongs to back to the source type, over the reverse adjacencies (the base is the source
+   * type's); sets `start`/`end` to the target type's run indexes. Empty: no row reaches the type.
+   */
+  pullPlan(gid: number): KernelHop[];
+  /** For a pulled ACCUM: the vertex type of every source in the list. */
+  pullSource: string;
+  /** For a pulled ACCUM: 1 per run index of a source in the list (null: every vertex of the type is). */
+  member: Uint8Array | null;
 }
 
 /** A phase over the vertices with run indexes `list[from..to)`. */
@@ -78,6 +88,16 @@ export type KernelPhase = (
  */
 export interface ParallelAccum {
   accum: KernelPhase;
+  /**
+   * The same rows walked from each target of `[st.lo, st.hi)` back over its in-edges (reverse
+   * adjacency, `st.pullPlan`) to the sources marked in `st.member`: a thread touches only its
+   * targets' edges instead of every source's. A target's rows come in ascending source order, which
+   * is the push order when the list is in storage order and one hop reaches the target type;
+   * otherwise only an `orderFree` clause may pull (parallel.ts decides).
+   */
+  pull: KernelPhase;
+  /** Whether the clause's effects do not depend on the order of a target's rows (see orderFree). */
+  orderFree: boolean;
   /** The global accumulators the phase updates: slot and type. */
   globals: [number, AccumT][];
 }
@@ -198,9 +218,9 @@ function accumPhase(
   cx: Cx,
   b: KernelBlock,
   wide: boolean,
-  partitioned = false,
+  walk: Walk = 'whole',
 ): Phase & { out: KernelSource } {
-  const first = emitAccumPhase(cx, b, new KernelSource(wide), partitioned);
+  const first = emitAccumPhase(cx, b, new KernelSource(wide), walk);
   const snapshot = new Set<number>();
   for (const i of first.deferredWrites) {
     const va = first.columns.get(i)!;
@@ -212,7 +232,7 @@ function accumPhase(
     collect = undefined;
   if (snapshot.size === 0 && collect === undefined) return { ...first.phase, out: first.out };
   const liveTargets = new Set([...snapshot].filter((i) => monotoneFilter(cx, b, first.columns.get(i)!)));
-  const second = emitAccumPhase(cx, b, new KernelSource(wide, snapshot, liveTargets, collect), partitioned);
+  const second = emitAccumPhase(cx, b, new KernelSource(wide, snapshot, liveTargets, collect), walk);
   return { ...second.phase, out: second.out };
 }
 
@@ -235,11 +255,25 @@ function splittable(out: KernelSource): boolean {
 function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
   // Virtual edges live in this run's memory, which helper threads do not see.
   if (!b.hasEdge || cx.virtualEdges.size > 0) return undefined;
-  const p = accumPhase(cx, b, true, true);
+  const p = accumPhase(cx, b, true, 'partitioned');
   const out = p.out;
   if (!splittable(out) || out.sourceWrites) return undefined;
   if ([...out.deferredWrites].some((i) => !out.snapshot.has(i))) return undefined;
-  return { accum: p.fn, globals: [...out.globals] };
+  const pull = accumPhase(cx, b, true, 'pull');
+  return { accum: p.fn, pull: pull.fn, orderFree: orderFree(out), globals: [...out.globals] };
+}
+
+const ORDER_FREE_KINDS = [DenseKind.MinInt, DenseKind.MinFloat, DenseKind.MaxInt, DenseKind.MaxFloat, DenseKind.Or, DenseKind.And];
+
+/**
+ * Whether a split clause's effects on a target do not depend on the order of its rows: every
+ * column it reads or updates is a Min, Max, Or or And (its globals combine exactly already, see
+ * splittable). Each row's update then commutes, a target is collected when some row passes (a
+ * live monotone filter passes for some row in any order, see monotoneFilter), and a cell's first
+ * change happens in any order when one happens at all.
+ */
+function orderFree(out: KernelSource): boolean {
+  return [...out.columns.values()].every((va) => va.dense !== undefined && ORDER_FREE_KINDS.includes(va.dense));
 }
 
 /**
@@ -316,11 +350,17 @@ function monotoneFilter(cx: Cx, b: KernelBlock, va: VertexAccum): boolean {
     : aliasRead(f.left, b.targetSlot) && aliasRead(f.right, b.sourceSlot);
 }
 
+/**
+ * How an ACCUM phase walks its rows: every source's edges ('whole'), every source's edges into the
+ * targets `[st.lo, st.hi)` ('partitioned'), or those targets' in-edges back to the sources ('pull').
+ */
+type Walk = 'whole' | 'partitioned' | 'pull';
+
 function emitAccumPhase(
   cx: Cx,
   b: KernelBlock,
   out: KernelSource,
-  partitioned = false,
+  walk: Walk = 'whole',
 ): {
   out: KernelSource;
   phase: Phase;
@@ -383,7 +423,10 @@ function emitAccumPhase(
       ? ''
       : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }';
     const memos = out.memoNames();
-    body = `let start = 0, end = 0, plan = null;
+    const rowCode = { S, T, rep, where, accum, closures, memos, keepTargetResult, keepTarget };
+    if (walk === 'pull') body = pullBody({ ...rowCode, keepSource: `${keepSourceResult} ${keepSource}` });
+    else
+      body = `let start = 0, end = 0, plan = null;
 ${memos.length > 0 ? `let ${memos.join(', ')};` : ''}
 for (let n = from; n < to; n++) {
   const sg = list[n]; vars[${S}] = undefined; gids[${S}] = sg;
@@ -401,7 +444,7 @@ for (let n = from; n < to; n++) {
         const off = view.offsets;
         if (row + 1 >= off.length) continue;
         b = off[row]; e = off[row + 1]; tgts = view.targets; skip = view.skipSelfLoops;
-        ${partitioned ? NARROW_TO_PARTITION : ''}
+        ${walk === 'partitioned' ? NARROW_TO_PARTITION : ''}
       } else {
         tgts = st.collect(view, row); b = 0; e = st.collected; skip = false;
       }
@@ -410,7 +453,7 @@ for (let n = from; n < to; n++) {
         const tr = tgts[i];
         if (skip && tr === row) continue;
         const tg = base + tr;
-        ${partitioned ? 'if (tg < plo || tg >= phi) continue;' : ''}
+        ${walk === 'partitioned' ? 'if (tg < plo || tg >= phi) continue;' : ''}
         ${closures ? `vars[${T}] = undefined; gids[${T}] = tg;` : ''}
         ${where}
         ${accum}
@@ -442,6 +485,61 @@ ${out.tempDecls()}`;
     columns: out.columns,
     stmtClosures: out.stmtClosures,
   };
+}
+
+/** The code of one row of an ACCUM phase, as emitAccumPhase generates it. */
+interface RowCode {
+  S: number;
+  T: number;
+  rep: string;
+  where: string;
+  accum: string;
+  closures: boolean;
+  memos: string[];
+  keepTargetResult: string;
+  keepTarget: string;
+  keepSource: string;
+}
+
+/**
+ * The pulled ACCUM phase (ParallelAccum's `pull`): for each target run index in `[st.lo, st.hi)`,
+ * its in-edges of each hop back to the sources in the list (`st.member`), in the hops' order and
+ * ascending source order within a hop. A source's memos hold for one row only, and a source is
+ * collected at its row (its rows are spread over targets and threads; the marks decide).
+ */
+function pullBody(r: RowCode): string {
+  return `let start = 0, end = 0, plan = null;
+const member = st.member;
+${r.memos.length > 0 ? `let ${r.memos.join(', ')};` : ''}
+for (let tg = plo; tg < phi; tg++) {
+  if (tg >= end) {
+    plan = st.pullPlan(tg); start = st.start; end = st.end;
+    if (plan.length === 0) { tg = end - 1; continue; }
+  }
+  const row = tg - start;
+  ${r.closures ? `vars[${r.T}] = undefined; gids[${r.T}] = tg;` : ''}
+  for (let h = 0; h < plan.length; h++) {
+    const hop = plan[h], view = hop.view, base = hop.base;
+    const off = view.offsets;
+    if (row + 1 >= off.length) continue;
+    const b = off[row], e = off[row + 1], srcs = view.targets, skip = view.skipSelfLoops;
+    ctx.steps(e - b);
+    for (let i = b; i < e; i++) {
+      const sr = srcs[i];
+      if (skip && sr === row) continue;
+      const sg = base + sr;
+      if (member !== null && member[sg] === 0) continue;
+      vars[${r.S}] = undefined; gids[${r.S}] = sg;
+      ${r.rep}
+      ${r.memos.map((m) => `${m} = undefined;`).join(' ')}
+      ${r.where}
+      ${r.accum}
+      ${r.keepTargetResult}
+      ${r.keepTarget}
+      ${r.keepSource}
+    }
+  }
+}`;
 }
 
 /**

@@ -21,6 +21,7 @@ export interface SelectRunParts {
 
 export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
   const plans = new Map<string, KernelHop[][]>();
+  const pulls = new Map<string, KernelHop[]>();
   const lists = ctx.gidBuffers();
   let scratch = new Int32Array(64);
   return {
@@ -74,5 +75,32 @@ export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
     collected: 0,
     lo: 0,
     hi: 0x7fffffff,
+    pullPlan(gid) {
+      const range = ctx.typeRange(ctx.typeIndexAt(gid));
+      this.start = range.start;
+      this.end = range.end;
+      const key = `${this.pullSource}\0${range.type}`;
+      let plan = pulls.get(key);
+      if (!plan) {
+        plan = p.targetTypes.includes(range.type) ? reverseHops(ctx, p.steps, range.type, this.pullSource) : [];
+        pulls.set(key, plan);
+      }
+      return plan;
+    },
+    pullSource: '',
+    member: null,
   };
+}
+
+/**
+ * The adjacencies from target type `target` back to source type `source`, per edge step in order:
+ * the same edges as the steps' forward hops into `target` (parallel.ts checks the counts).
+ */
+function reverseHops(ctx: RunContext, steps: EdgeFilter[], target: string, source: string): KernelHop[] {
+  const base = ctx.base(source);
+  return steps.flatMap(({ edgeType, direction = 'out' }) => {
+    if (edgeType === undefined || direction === 'both') return [];
+    const back = direction === 'out' ? 'in' : 'out';
+    return ctx.graph.adjacency(edgeType, target, source, back).map((view) => ({ view, base }));
+  });
 }

@@ -83,7 +83,7 @@ export class RunContext {
   private markArrays: Uint8Array[] | null = null;
   private gidLists: Int32Array[] | null = null;
   private frontierMark: Uint8Array | null = null;
-  private memberMark: Uint8Array | null = null;
+  private memberMark: Int32Array | null = null;
   private countArrays: Float64Array[] | null = null;
   private bfs: BfsScratch | null = null;
   /** SELECTs that marked vertices and have not cleared their marks yet (see marks()). */
@@ -336,11 +336,11 @@ export class RunContext {
   }
 
   /**
-   * Marks by run index of a pulled ACCUM's sources (parallel.ts): handed out zeroed, and zeroed
-   * again by the SELECT that marked them.
+   * A pulled ACCUM's sources by run index (parallel.ts): the SELECT's stamp marks its sources, so
+   * that nothing needs clearing (zeroed when the run first asks).
    */
-  memberMarks(): Uint8Array {
-    return (this.memberMark ??= this.buffers.marks(this.gidLimit()));
+  memberStamps(): Int32Array {
+    return (this.memberMark ??= this.buffers.int32Cells(this.gidLimit()).fill(0));
   }
 
   /** Two arrays of path counts by run index (a chain step reads one and fills the other). */

@@ -106,12 +106,17 @@ export interface AccumJob {
   deadline?: number;
   /** A split ACCUM that pulls (ParallelAccum's `pull`): the sources' type and list marks. */
   pull?: PullJob;
+  /**
+   * A pulled ACCUM whose result is its targets lists them where they lie: partition p's targets,
+   * met in ascending order, go to `result` from `bounds[p]` on, and their count to `listed[p]`.
+   */
+  listing?: { result: Int32Array; listed: Int32Array };
 }
 
 /** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`). */
 export interface PullJob {
   source: string;
-  member: Uint8Array | null;
+  member: Int32Array | null;
 }
 
 /** What a helper thread did besides writing shared cells and marks. */
@@ -242,22 +247,34 @@ export function startParallelAccum(
   if (!job) return false;
   let ran: boolean;
   if (pull) {
-    const member = pull.full ? null : ctx.memberMarks();
+    const member = pull.full ? null : ctx.memberStamps();
     if (member !== null && !(member.buffer instanceof SharedArrayBuffer)) return false;
-    if (member !== null) for (let n = 0; n < gids.length; n++) member[gids[n]] = 1;
+    if (member !== null) for (let n = 0; n < gids.length; n++) member[gids[n]] = st.stamp;
     job.pull = { source: pull.source, member };
+    if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer)
+      job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(bounds.length * 4)) };
     st.pullSource = pull.source;
     st.member = member;
     try {
       ran = runJob(ctx, job, st, phase.pull);
     } finally {
       st.member = null;
-      if (member !== null) for (let n = 0; n < gids.length; n++) member[gids[n]] = 0;
     }
   } else ran = runJob(ctx, job, st, phase.accum);
   if (!ran) return false;
-  relist(st, limit, lists);
+  if (job.listing) gather(st, bounds, job.listing.listed);
+  relist(st, limit, lists, job.listing === undefined);
   return true;
+}
+
+/** Moves the partitions' listed targets together (see AccumJob's `listing`): the result in order. */
+function gather(st: SelectRun, bounds: number[], listed: Int32Array): void {
+  let n = 0;
+  for (let p = 0; p + 1 < bounds.length; p++) {
+    if (bounds[p] !== n) st.result.copyWithin(n, bounds[p], bounds[p] + listed[p]);
+    n += listed[p];
+  }
+  st.resultCount = n;
 }
 
 /** Whether each thread's targets' in-edges are sorted by source (cached per stored array). */
@@ -440,7 +457,9 @@ function runPartitions(
     }
     st.lo = job.bounds[p];
     st.hi = job.bounds[p + 1];
+    if (job.listing) st.resultCount = st.lo;
     fn(ctx, job.gids, 0, job.count, st);
+    if (job.listing) job.listing.listed[p] = st.resultCount - st.lo;
   }
   st.lo = 0;
   st.hi = 0x7fffffff;
@@ -461,6 +480,8 @@ function merge(ctx: RunContext, o: HelperOutcome): void {
 export interface Relisted {
   sources: boolean;
   targets: boolean;
+  /** The result is the target alias (a pull lists it per partition, see AccumJob's `listing`). */
+  resultIsTarget: boolean;
 }
 
 function shareGids(gids: Int32Array): Int32Array {
@@ -473,13 +494,13 @@ function shareGids(gids: Int32Array): Int32Array {
  * Lists the marked vertices again (the threads each listed theirs), in run-index order: the result
  * and the lists the SELECT reads later.
  */
-function relist(st: SelectRun, limit: number, lists: Relisted): void {
+function relist(st: SelectRun, limit: number, lists: Relisted, result: boolean): void {
   const fill = (list: Int32Array, mark: Uint8Array): number => {
     let n = 0;
     for (let g = 0; g < limit; g++) if (mark[g] === 1) list[n++] = g;
     return n;
   };
-  st.resultCount = fill(st.result, st.resultMark);
+  if (result) st.resultCount = fill(st.result, st.resultMark);
   if (lists.sources) st.sourceCount = fill(st.sources, st.sourceMark);
   if (lists.targets) st.targetCount = fill(st.targets, st.targetMark);
 }
@@ -538,6 +559,7 @@ export function helpParallelAccum(
     st.pullSource = job.pull.source;
     st.member = job.pull.member;
   }
+  if (job.listing) st.result = job.listing.result;
   try {
     runPartitions(ctx, fn, job, st, take);
     const spills: HelperOutcome['spills'] = [];

@@ -382,6 +382,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
           startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, {
             sources: needSources && resultIsTarget,
             targets: needTargets && !resultIsTarget,
+            resultIsTarget,
           });
         if (!parallel)
           for (let from = 0; from < gids.length; from += CHUNK) {

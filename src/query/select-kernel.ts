@@ -65,8 +65,8 @@ export interface SelectRun {
   pullPlan(gid: number): KernelHop[];
   /** For a pulled ACCUM: the vertex type of every source in the list. */
   pullSource: string;
-  /** For a pulled ACCUM: 1 per run index of a source in the list (null: every vertex of the type is). */
-  member: Uint8Array | null;
+  /** For a pulled ACCUM: `stamp` at the run index of each source in the list (null: every vertex of the type is one). */
+  member: Int32Array | null;
 }
 
 /** A phase over the vertices with run indexes `list[from..to)`. */
@@ -528,7 +528,7 @@ for (let tg = plo; tg < phi; tg++) {
       const sr = srcs[i];
       if (skip && sr === row) continue;
       const sg = base + sr;
-      if (member !== null && member[sg] === 0) continue;
+      if (member !== null && member[sg] !== stamp) continue;
       vars[${r.S}] = undefined; gids[${r.S}] = sg;
       ${r.rep}
       ${r.memos.map((m) => `${m} = undefined;`).join(' ')}

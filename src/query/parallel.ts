@@ -107,8 +107,10 @@ export interface AccumJob {
   /** A split ACCUM that pulls (ParallelAccum's `pull`): the sources' type and list marks. */
   pull?: PullJob;
   /**
-   * A pulled ACCUM whose result is its targets lists them where they lie: partition p's targets,
-   * met in ascending order, go to `result` from `bounds[p]` on, and their count to `listed[p]`.
+   * A split ACCUM whose result is its targets lists them where they lie, on the thread that did
+   * the partition: partition p's targets go to `result` from `bounds[p]` on in ascending order
+   * (a pull meets them in that order; after a push the thread lists its range's marks), and their
+   * count to `listed[p]`.
    */
   listing?: { result: Int32Array; listed: Int32Array };
 }
@@ -245,14 +247,14 @@ export function startParallelAccum(
   const where = { phase: -1, steps, targetTypes, bounds };
   const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, where);
   if (!job) return false;
+  if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer)
+    job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(bounds.length * 4)) };
   let ran: boolean;
   if (pull) {
     const member = pull.full ? null : ctx.memberStamps();
     if (member !== null && !(member.buffer instanceof SharedArrayBuffer)) return false;
     if (member !== null) for (let n = 0; n < gids.length; n++) member[gids[n]] = st.stamp;
     job.pull = { source: pull.source, member };
-    if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer)
-      job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(bounds.length * 4)) };
     st.pullSource = pull.source;
     st.member = member;
     try {
@@ -459,7 +461,10 @@ function runPartitions(
     st.hi = job.bounds[p + 1];
     if (job.listing) st.resultCount = st.lo;
     fn(ctx, job.gids, 0, job.count, st);
-    if (job.listing) job.listing.listed[p] = st.resultCount - st.lo;
+    if (job.listing) {
+      const end = job.pull ? st.resultCount : listMarked(st.result, st.resultMark, st.lo, st.hi);
+      job.listing.listed[p] = end - st.lo;
+    }
   }
   st.lo = 0;
   st.hi = 0x7fffffff;
@@ -474,6 +479,13 @@ function merge(ctx: RunContext, o: HelperOutcome): void {
     else acc.add(v);
   }
   for (const [i, s] of o.spills) ctx.dense[i]?.adoptSpills({ ...s, snap: [] });
+}
+
+/** Lists the marked run indexes of `[lo, hi)` in `list` from `lo` on; returns where the list ends. */
+function listMarked(list: Int32Array, mark: Uint8Array, lo: number, hi: number): number {
+  let n = lo;
+  for (let g = lo; g < hi; g++) if (mark[g] === 1) list[n++] = g;
+  return n;
 }
 
 /** Which lists besides the result a SELECT reads after its ACCUM (its POST-ACCUM's aliases). */

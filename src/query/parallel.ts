@@ -131,9 +131,12 @@ export interface HelperOutcome {
 
 /**
  * When a SELECT is worth splitting: at least `minSources` sources, partitions of at least
- * `minPartition` run indexes (tests lower them to split small graphs).
+ * `minPartition` run indexes (tests lower them to split small graphs). `sourceCost`: what walking
+ * one source costs a pushed partition (two offsets and a binary search per hop), in in-edges a
+ * pull reads: on RMAT 2^18 a partition spent about 70 ns per source of WCC's two steps, a pull
+ * about 5 ns per in-edge. It decides between pull and push, and whether a push gains anything.
  */
-export const parallelSelect = { minSources: 4096, minPartition: 4096 };
+export const parallelSelect = { minSources: 4096, minPartition: 4096, sourceCost: 12 };
 
 /**
  * Partitions of the run indexes `[0, limit)` into about `parts` ranges of equal work, a run index
@@ -241,6 +244,7 @@ export function startParallelAccum(
   if (!phase || !host) return false;
   const limit = ctx.gidLimit();
   const pull = pullSources(ctx, st, gids, phase, host.threads);
+  if (!pull && !worthPushing(ctx, st, gids, host.threads)) return false;
   // Weights by in-edges from the first source's type (exact for a pull; a push's guide only).
   if (!pull) st.pullSource = ctx.typeRange(ctx.typeIndexAt(gids[0])).type;
   const bounds = weightedBounds(st, limit, host.threads * (pull ? 4 : 1));
@@ -279,6 +283,19 @@ function gather(st: SelectRun, bounds: number[], listed: Int32Array): void {
   st.resultCount = n;
 }
 
+/**
+ * Whether splitting a push saves time: each partition walks every source (sourceCost apiece), so
+ * `threads` partitions cost threads × sourceCost × sources beside the rows, which they share.
+ * The rows are estimated from the first source type's average degree (at least one per source).
+ */
+function worthPushing(ctx: RunContext, st: SelectRun, gids: Int32Array, threads: number): boolean {
+  const range = ctx.typeRange(ctx.typeIndexAt(gids[0]));
+  const edges = edgesOf(st.plan(range.type).flat());
+  const n = gids.length;
+  const rows = Math.max(n, (n * edges) / Math.max(1, range.end - range.start));
+  return threads * parallelSelect.sourceCost * n < rows * (threads - 1);
+}
+
 /** Whether each thread's targets' in-edges are sorted by source (cached per stored array). */
 const sortedByView = new WeakMap<Uint32Array, boolean>();
 
@@ -299,8 +316,9 @@ function sortedRows(view: AdjacencyView): boolean {
   return known;
 }
 
+/** The edges of some hops: their compacted base and the delta (none when the views are clean). */
 const edgesOf = (hops: KernelHop[]): number =>
-  hops.reduce((n, { view }) => n + view.offsets[view.offsets.length - 1], 0);
+  hops.reduce((n, { view }) => n + view.offsets[view.offsets.length - 1] + view.deltaCount, 0);
 
 /**
  * Whether a split ACCUM pulls (ParallelAccum's `pull`), and from which source type: the sources
@@ -340,8 +358,11 @@ function pullSources(
     inEdges += edgesOf(back);
     targets += tr.end - tr.start;
   }
+  // Per thread, a pull reads (in-edges + targets) / threads, a push reads every source's offsets
+  // (parallelSelect.sourceCost) plus its share of the rows (estimated from the average degree).
   const sources = range.end - range.start;
-  if (inEdges + targets > n * (4 * threads + inEdges / Math.max(1, sources))) return undefined;
+  const rows = (n * inEdges) / Math.max(1, sources);
+  if (inEdges + targets > threads * parallelSelect.sourceCost * n + rows) return undefined;
   return { source: range.type, full: n === sources };
 }
 

@@ -163,7 +163,7 @@ function rnd(seed: number): (m: number) => number {
 
 before(async () => {
   shareRunArrays();
-  Object.assign(parallelSelect, { minSources: 16, minPartition: 32 });
+  Object.assign(parallelSelect, { minSources: 16, minPartition: 32, sourceCost: 2 });
   dir = await mkdtemp(join(tmpdir(), 'ocelot-pull-'));
   db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0 });
   let out = '';

@@ -286,14 +286,25 @@ function gather(st: SelectRun, bounds: number[], listed: Int32Array): void {
 /**
  * Whether splitting a push saves time: each partition walks every source (sourceCost apiece), so
  * `threads` partitions cost threads × sourceCost × sources beside the rows, which they share.
- * The rows are estimated from the first source type's average degree (at least one per source).
+ * Rows are counted from the compacted adjacencies of the first source type's vertices (a delta's
+ * edges are spread evenly over the type's rows), until they are enough.
  */
 function worthPushing(ctx: RunContext, st: SelectRun, gids: Int32Array, threads: number): boolean {
-  const range = ctx.typeRange(ctx.typeIndexAt(gids[0]));
-  const edges = edgesOf(st.plan(range.type).flat());
   const n = gids.length;
-  const rows = Math.max(n, (n * edges) / Math.max(1, range.end - range.start));
-  return threads * parallelSelect.sourceCost * n < rows * (threads - 1);
+  const enough = (threads * parallelSelect.sourceCost * n) / (threads - 1);
+  const range = ctx.typeRange(ctx.typeIndexAt(gids[0]));
+  const hops = st.plan(range.type).flat();
+  const size = Math.max(1, range.end - range.start);
+  let rows = hops.reduce((r, { view }) => r + (view.deltaCount * n) / size, 0);
+  for (let i = 0; i < n && rows <= enough; i++) {
+    const row = gids[i] - range.start;
+    if (row < 0 || row >= size) continue;
+    for (const { view } of hops) {
+      const off = view.offsets;
+      if (row + 1 < off.length) rows += off[row + 1] - off[row];
+    }
+  }
+  return rows > enough;
 }
 
 /** Whether each thread's targets' in-edges are sorted by source (cached per stored array). */

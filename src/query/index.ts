@@ -42,9 +42,9 @@ export {
 export { executeQuery, type QueryResult } from './run.js';
 export { selectKernels } from './select-kernel.js';
 export { hasAggregate } from './table-aggregate.js';
+export { parallelSelect } from './parallel-plan.js';
 export {
   helpParallelAccum,
-  parallelSelect,
   splitsSelects,
   type AccumJob,
   type HelperOutcome,

@@ -5,14 +5,17 @@
  * the updates are combined when it ends. A wide kernel whose clause is eligible (select-kernel.ts's
  * ParallelAccum: all code inline, updates only of the target's cells, copy-on-write snapshots for
  * cells it also reads, global updates that combine exactly) is split by target vertex: the run
- * indexes are cut into partitions, and each thread takes partitions from a shared counter and does,
- * for every source in order, the rows whose target lies in its partition. A target's cell thus
- * receives exactly the updates one thread would give it, in the same order: sums of floating-point
- * numbers come out bit for bit the same at any thread count, whichever thread did which partition.
+ * indexes are cut into partitions of about equal work, and each thread takes partitions from a
+ * shared counter and does the rows whose target lies in its partition, either pushed (for every
+ * source in order, its edges into the partition) or pulled (for every target of the partition,
+ * its in-edges back to the sources, see pullSources). A target's cell thus receives exactly the
+ * updates one thread would give it, in the same order: sums of floating-point numbers come out
+ * bit for bit the same at any thread count, whichever thread did which partition.
  * Each helper thread adds its updates of global accumulators into fresh ones of its own, which
  * the owner adds to the real ones at the end (Or, And, Min, Max and integer Sum give the same value
- * in any order). The vertices collected (result, sources, targets) are marked in shared arrays and
- * listed from the marks afterwards, in storage order as always.
+ * in any order). The vertices collected (result, sources, targets) are marked in shared arrays;
+ * a result of targets is listed by the threads per partition (AccumJob's `listing`), the rest from
+ * the marks afterwards, in storage order as always.
  *
  * The owner's run keeps its cells and marks in shared memory (run-buffers.ts's shareRunArrays);
  * a helper compiles the same query (same text, same schema version), finds the kernel by its
@@ -25,15 +28,8 @@ import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
-import type { AdjacencyView } from '../engine/api.js';
-import type {
-  KernelHop,
-  KernelPhase,
-  KernelVariant,
-  ParallelAccum,
-  SelectKernel,
-  SelectRun,
-} from './select-kernel.js';
+import { parallelSelect, pullSources, weightedBounds, worthPushing } from './parallel-plan.js';
+import type { KernelHop, KernelPhase, KernelVariant, SelectKernel, SelectRun } from './select-kernel.js';
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 
@@ -127,58 +123,6 @@ export interface HelperOutcome {
   globals: [number, unknown][];
   /** Cells it spilled, by accumulator index. */
   spills: [number, ReturnType<DenseColumn['spills']>][];
-}
-
-/**
- * When a SELECT is worth splitting: at least `minSources` sources, partitions of at least
- * `minPartition` run indexes (tests lower them to split small graphs). `sourceCost`: what walking
- * one source costs a pushed partition (two offsets and a binary search per hop), in in-edges a
- * pull reads: on RMAT 2^18 a partition spent about 70 ns per source of WCC's two steps, a pull
- * about 5 ns per in-edge. It decides between pull and push, and whether a push gains anything.
- */
-export const parallelSelect = { minSources: 4096, minPartition: 4096, sourceCost: 12 };
-
-/**
- * Partitions of the run indexes `[0, limit)` into about `parts` ranges of equal work, a run index
- * weighing one plus its in-edges in the block's steps (hubs cluster at low rows: ranges of equal
- * size put most edges in the first). A pushed ACCUM takes one per thread (each partition reads
- * every source's adjacency offsets), a pulled one a few per thread. The answer does not depend on
- * them (see the header).
- */
-function weightedBounds(st: SelectRun, limit: number, parts: number): number[] {
-  const n = Math.max(1, Math.min(parts, Math.ceil(limit / parallelSelect.minPartition)));
-  // Work before run index g: g, plus the in-edges of the targets below g in each reverse hop.
-  const hops: { start: number; end: number; hops: KernelHop[] }[] = [];
-  for (let g = 0; g < limit; ) {
-    const plan = st.pullPlan(g);
-    hops.push({ start: st.start, end: st.end, hops: plan });
-    g = Math.max(st.end, g + 1);
-  }
-  const before = (g: number): number => {
-    let w = g;
-    for (const t of hops) {
-      const row = Math.min(g, t.end) - t.start;
-      if (row <= 0) continue;
-      for (const { view } of t.hops) w += view.offsets[Math.min(row, view.offsets.length - 1)];
-    }
-    return w;
-  };
-  const total = before(limit);
-  const bounds: number[] = [0];
-  for (let p = 1; p < n; p++) {
-    const want = (total * p) / n;
-    let lo = bounds[bounds.length - 1];
-    let hi = limit;
-    while (lo < hi) {
-      const m = (lo + hi) >>> 1;
-      if (before(m) < want) lo = m + 1;
-      else hi = m;
-    }
-    const b = Math.min(limit, Math.ceil(lo / 64) * 64);
-    if (b > bounds[bounds.length - 1] && b < limit) bounds.push(b);
-  }
-  bounds.push(limit);
-  return bounds;
 }
 
 function shareable(v: unknown): boolean {
@@ -281,100 +225,6 @@ function gather(st: SelectRun, bounds: number[], listed: Int32Array): void {
     n += listed[p];
   }
   st.resultCount = n;
-}
-
-/**
- * Whether splitting a push saves time: each partition walks every source (sourceCost apiece), so
- * `threads` partitions cost threads × sourceCost × sources beside the rows, which they share.
- * Rows are counted from the compacted adjacencies of the first source type's vertices (a delta's
- * edges are spread evenly over the type's rows), until they are enough.
- */
-function worthPushing(ctx: RunContext, st: SelectRun, gids: Int32Array, threads: number): boolean {
-  const n = gids.length;
-  const enough = (threads * parallelSelect.sourceCost * n) / (threads - 1);
-  const range = ctx.typeRange(ctx.typeIndexAt(gids[0]));
-  const hops = st.plan(range.type).flat();
-  const size = Math.max(1, range.end - range.start);
-  let rows = hops.reduce((r, { view }) => r + (view.deltaCount * n) / size, 0);
-  for (let i = 0; i < n && rows <= enough; i++) {
-    const row = gids[i] - range.start;
-    if (row < 0 || row >= size) continue;
-    for (const { view } of hops) {
-      const off = view.offsets;
-      if (row + 1 < off.length) rows += off[row + 1] - off[row];
-    }
-  }
-  return rows > enough;
-}
-
-/** Whether each thread's targets' in-edges are sorted by source (cached per stored array). */
-const sortedByView = new WeakMap<Uint32Array, boolean>();
-
-function sortedRows(view: AdjacencyView): boolean {
-  let known = sortedByView.get(view.targets);
-  if (known === undefined) {
-    const off = view.offsets;
-    const t = view.targets;
-    known = true;
-    for (let r = 0; r + 1 < off.length && known; r++)
-      for (let i = off[r] + 1; i < off[r + 1]; i++)
-        if (t[i] < t[i - 1]) {
-          known = false;
-          break;
-        }
-    sortedByView.set(view.targets, known);
-  }
-  return known;
-}
-
-/** The edges of some hops: their compacted base and the delta (none when the views are clean). */
-const edgesOf = (hops: KernelHop[]): number =>
-  hops.reduce((n, { view }) => n + view.offsets[view.offsets.length - 1] + view.deltaCount, 0);
-
-/**
- * Whether a split ACCUM pulls (ParallelAccum's `pull`), and from which source type: the sources
- * are of one type and in storage order (ascending run indexes, the order a pull meets them in),
- * every adjacency is compacted both ways with the same edges, a clause whose effects depend on
- * the order of a target's rows has one hop into each target type with in-edges sorted by source
- * (then a target's rows come in the push order: the same updates bit for bit), and walking every
- * in-edge of the target types costs less than each thread walking every source (the push's
- * partitions each read every source's offsets) plus its share of the sources' rows.
- */
-function pullSources(
-  ctx: RunContext,
-  st: SelectRun,
-  gids: Int32Array,
-  phase: ParallelAccum,
-  threads: number,
-): { source: string; full: boolean } | undefined {
-  const n = gids.length;
-  if (n === 0) return undefined;
-  const ti = ctx.typeIndexAt(gids[0]);
-  if (ctx.typeIndexAt(gids[n - 1]) !== ti) return undefined;
-  for (let i = 1; i < n; i++) if (gids[i] <= gids[i - 1]) return undefined;
-  const range = ctx.typeRange(ti);
-  const fwd = st.plan(range.type).flat();
-  if (fwd.some((h) => !h.view.clean)) return undefined;
-  st.pullSource = range.type;
-  let inEdges = 0;
-  let targets = 0;
-  for (const type of new Set(fwd.map((h) => h.view.targetType))) {
-    const tr = ctx.typeRange(ctx.typeIndexOf(type));
-    if (tr.end === tr.start) continue;
-    const into = fwd.filter((h) => h.view.targetType === type);
-    const back = st.pullPlan(tr.start);
-    if (back.some((h) => !h.view.clean) || edgesOf(back) !== edgesOf(into)) return undefined;
-    if (!phase.orderFree && (into.length !== 1 || back.length !== 1 || !sortedRows(back[0].view)))
-      return undefined;
-    inEdges += edgesOf(back);
-    targets += tr.end - tr.start;
-  }
-  // Per thread, a pull reads (in-edges + targets) / threads, a push reads every source's offsets
-  // (parallelSelect.sourceCost) plus its share of the rows (estimated from the average degree).
-  const sources = range.end - range.start;
-  const rows = (n * inEdges) / Math.max(1, sources);
-  if (inEdges + targets > threads * parallelSelect.sourceCost * n + rows) return undefined;
-  return { source: range.type, full: n === sources };
 }
 
 /**

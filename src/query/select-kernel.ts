@@ -263,7 +263,14 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
   return { accum: p.fn, pull: pull.fn, orderFree: orderFree(out), globals: [...out.globals] };
 }
 
-const ORDER_FREE_KINDS = [DenseKind.MinInt, DenseKind.MinFloat, DenseKind.MaxInt, DenseKind.MaxFloat, DenseKind.Or, DenseKind.And];
+const ORDER_FREE_KINDS = [
+  DenseKind.MinInt,
+  DenseKind.MinFloat,
+  DenseKind.MaxInt,
+  DenseKind.MaxFloat,
+  DenseKind.Or,
+  DenseKind.And,
+];
 
 /**
  * Whether a split clause's effects on a target do not depend on the order of its rows: every
@@ -273,7 +280,9 @@ const ORDER_FREE_KINDS = [DenseKind.MinInt, DenseKind.MinFloat, DenseKind.MaxInt
  * change happens in any order when one happens at all.
  */
 function orderFree(out: KernelSource): boolean {
-  return [...out.columns.values()].every((va) => va.dense !== undefined && ORDER_FREE_KINDS.includes(va.dense));
+  return [...out.columns.values()].every(
+    (va) => va.dense !== undefined && ORDER_FREE_KINDS.includes(va.dense),
+  );
 }
 
 /**

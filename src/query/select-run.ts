@@ -82,7 +82,9 @@ export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
       const key = `${this.pullSource}\0${range.type}`;
       let plan = pulls.get(key);
       if (!plan) {
-        plan = p.targetTypes.includes(range.type) ? reverseHops(ctx, p.steps, range.type, this.pullSource) : [];
+        plan = p.targetTypes.includes(range.type)
+          ? reverseHops(ctx, p.steps, range.type, this.pullSource)
+          : [];
         pulls.set(key, plan);
       }
       return plan;

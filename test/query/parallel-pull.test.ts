@@ -213,7 +213,10 @@ test('split ACCUMs answer as one thread does with deltas unmerged (they push)', 
   const host = await compare();
   const split = host.jobs.filter((j) => j.phase < 0);
   assert.ok(split.length > 0, 'some ACCUM was split');
-  assert.ok(split.every((j) => j.pull === undefined), 'no pull over an uncompacted adjacency');
+  assert.ok(
+    split.every((j) => j.pull === undefined),
+    'no pull over an uncompacted adjacency',
+  );
 });
 
 test('split ACCUMs answer as one thread does once merged, pulling where they may', async () => {
@@ -222,11 +225,20 @@ test('split ACCUMs answer as one thread does once merged, pulling where they may
   const split = host.jobs.filter((j) => j.phase < 0);
   const pulled = split.filter((j) => j.pull !== undefined);
   assert.ok(pulled.length > 0, 'some ACCUM pulled');
-  assert.ok(pulled.some((j) => j.pull!.member !== null), 'a pull from a subset of a type');
-  assert.ok(pulled.some((j) => j.pull!.member === null), 'a pull from a whole type');
+  assert.ok(
+    pulled.some((j) => j.pull!.member !== null),
+    'a pull from a subset of a type',
+  );
+  assert.ok(
+    pulled.some((j) => j.pull!.member === null),
+    'a pull from a whole type',
+  );
   assert.ok(split.length > pulled.length, 'some ACCUM pushed (float sums over two hops)');
   for (const j of split) {
     assert.equal(j.bounds[0], 0);
-    assert.ok(j.bounds.every((b, i) => i === 0 || b > j.bounds[i - 1]), `ascending bounds ${j.bounds.join()}`);
+    assert.ok(
+      j.bounds.every((b, i) => i === 0 || b > j.bounds[i - 1]),
+      `ascending bounds ${j.bounds.join()}`,
+    );
   }
 });

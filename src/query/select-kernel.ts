@@ -403,7 +403,14 @@ function emitAccumPhase(
       ? 'if (sourceMark[sg] === 0) { sourceMark[sg] = 1; sources[st.sourceCount++] = sg; }'
       : '';
   let body: string;
-  if (!b.hasEdge) {
+  if (!b.hasEdge && where === '' && accum.trim() === '') {
+    // Nothing to run per source (`SELECT v FROM All:v POST-ACCUM …`): the pass only collects them.
+    body = `ctx.steps(to - from);
+for (let n = from; n < to; n++) {
+  const sg = list[n];
+  if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }
+}`;
+  } else if (!b.hasEdge) {
     body = `for (let n = from; n < to; n++) {
   const sg = list[n]; vars[${S}] = undefined; gids[${S}] = sg;
   ctx.step();

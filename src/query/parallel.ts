@@ -374,7 +374,7 @@ function listMarked(list: Int32Array, mark: Uint8Array, lo: number, hi: number):
 export interface Relisted {
   sources: boolean;
   targets: boolean;
-  /** The result is the target alias (a pull lists it per partition, see AccumJob's `listing`). */
+  /** The result is the target alias (the threads list it per partition, see AccumJob's `listing`). */
   resultIsTarget: boolean;
 }
 

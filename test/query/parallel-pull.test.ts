@@ -3,7 +3,7 @@
  * from every source into a partition's targets, or pulled from each target over its in-edges
  * (float sums bit for bit where one hop reaches the target type; Min/Max/Or/And over several
  * hops; sources a subset of their type; undirected edges with self-loops; two target types; the
- * sources as the result). The partitions run here, in reverse order, through a host that plays
+ * sources as the result; k-hop frontiers with a POST-ACCUM). The partitions run here, in reverse order, through a host that plays
  * the other threads (no worker), so the test can also see which walk each split took.
  */
 import assert from 'node:assert/strict';
@@ -114,6 +114,20 @@ const QUERIES: [string, string][] = [
       X = SELECT t FROM All:v -(S)- V:t ACCUM t.@f += v.w, t.@lo += v.k, t.@hi += v.k;
       Y = SELECT t FROM All:v -(U|S)- :t ACCUM t.@seen += v.k > 50;
       PRINT X, Y;
+    }`,
+  ],
+  [
+    'frontier',
+    `CREATE QUERY frontier() FOR GRAPH g {
+      OrAccum @visited; ListAccum<INT> @@sizes; INT i = 0;
+      F = {V.*};
+      F = SELECT v FROM F:v WHERE v.k < 5 POST-ACCUM v.@visited += true;
+      WHILE i < 4 AND F.size() > 0 DO
+        F = SELECT t FROM F:v -(E>|L>|S)- V:t WHERE t.@visited == false POST-ACCUM t.@visited += true;
+        @@sizes += F.size();
+        i = i + 1;
+      END;
+      PRINT @@sizes, F;
     }`,
   ],
   [

@@ -3,8 +3,9 @@
  * from every source into a partition's targets, or pulled from each target over its in-edges
  * (float sums bit for bit where one hop reaches the target type; Min/Max/Or/And over several
  * hops; sources a subset of their type; undirected edges with self-loops; two target types; the
- * sources as the result; k-hop frontiers with a POST-ACCUM). The partitions run here, in reverse order, through a host that plays
- * the other threads (no worker), so the test can also see which walk each split took.
+ * sources as the result; k-hop frontiers with a POST-ACCUM). The partitions run here, in reverse
+ * order, through a host that plays the other threads (no worker), so the test can also see which
+ * walk each split took.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';

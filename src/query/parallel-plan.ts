@@ -13,15 +13,31 @@ import type { KernelHop, ParallelAccum, SelectRun } from './select-kernel.js';
  * one source costs a pushed partition (two offsets and a binary search per hop), in in-edges a
  * pull reads: on RMAT 2^18 a partition spent about 70 ns per source of WCC's two steps, a pull
  * about 5 ns per in-edge. It decides between pull and push, and whether a push gains anything.
+ * `pullCost`: what a pulled in-edge costs against a pushed row (a pull reads the source's cells
+ * at random per in-edge, a push once per source): on RMAT 2^20 at 2 threads a pulled WCC took
+ * twice the CPU of a pushed one, PageRank 1.1x more.
  */
-export const parallelSelect = { minSources: 4096, minPartition: 4096, sourceCost: 12 };
+export const parallelSelect = { minSources: 4096, minPartition: 4096, sourceCost: 12, pullCost: 2 };
 
 /**
- * Partitions of the run indexes `[0, limit)` into about `parts` ranges of equal work, a run index
- * weighing one plus its in-edges in the block's steps (hubs cluster at low rows: ranges of equal
- * size put most edges in the first). A pushed ACCUM takes one per thread (each partition reads
- * every source's adjacency offsets), a pulled one a few per thread. The answer does not depend on
- * them (see parallel.ts).
+ * A pushed ACCUM's partitions: one range of run indexes per thread, of equal size (each partition
+ * reads every source's adjacency offsets, so more cost more; ranges weighted by in-edges measured
+ * slower on RMAT 2^20). The answer does not depend on them (see parallel.ts).
+ */
+export function equalBounds(limit: number, threads: number): number[] {
+  const parts = Math.max(1, Math.min(threads, Math.ceil(limit / parallelSelect.minPartition)));
+  const size = Math.ceil(limit / parts / 64) * 64;
+  const bounds: number[] = [];
+  for (let b = 0; b < limit; b += size) bounds.push(b);
+  bounds.push(limit);
+  return bounds;
+}
+
+/**
+ * A pulled ACCUM's partitions: about `parts` ranges of the run indexes `[0, limit)` of equal work,
+ * a run index weighing one plus its in-edges in the block's steps (hubs cluster at low rows: ranges
+ * of equal size put most edges in the first), a few per thread taken from the shared counter. The
+ * answer does not depend on them (see parallel.ts).
  */
 export function weightedBounds(st: SelectRun, limit: number, parts: number): number[] {
   const n = Math.max(1, Math.min(parts, Math.ceil(limit / parallelSelect.minPartition)));
@@ -145,10 +161,11 @@ export function pullSources(
     inEdges += edgesOf(back);
     targets += tr.end - tr.start;
   }
-  // Per thread, a pull reads (in-edges + targets) / threads, a push reads every source's offsets
-  // (parallelSelect.sourceCost) plus its share of the rows (estimated from the average degree).
+  // Per thread, a pull reads (in-edges + targets) / threads (pullCost per in-edge), a push reads
+  // every source's offsets (sourceCost) plus its share of the rows (from the average degree).
   const sources = range.end - range.start;
   const rows = (n * inEdges) / Math.max(1, sources);
-  if (inEdges + targets > threads * parallelSelect.sourceCost * n + rows) return undefined;
+  const pulled = parallelSelect.pullCost * inEdges + targets;
+  if (pulled > threads * parallelSelect.sourceCost * n + rows) return undefined;
   return { source: range.type, full: n === sources };
 }

@@ -28,7 +28,7 @@ import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
-import { parallelSelect, pullSources, weightedBounds, worthPushing } from './parallel-plan.js';
+import { equalBounds, parallelSelect, pullSources, weightedBounds, worthPushing } from './parallel-plan.js';
 import type { KernelHop, KernelPhase, KernelVariant, SelectKernel, SelectRun } from './select-kernel.js';
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
@@ -189,9 +189,7 @@ export function startParallelAccum(
   const limit = ctx.gidLimit();
   const pull = pullSources(ctx, st, gids, phase, host.threads);
   if (!pull && !worthPushing(ctx, st, gids, host.threads)) return false;
-  // Weights by in-edges from the first source's type (exact for a pull; a push's guide only).
-  if (!pull) st.pullSource = ctx.typeRange(ctx.typeIndexAt(gids[0])).type;
-  const bounds = weightedBounds(st, limit, host.threads * (pull ? 4 : 1));
+  const bounds = pull ? weightedBounds(st, limit, host.threads * 4) : equalBounds(limit, host.threads);
   const where = { phase: -1, steps, targetTypes, bounds };
   const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, where);
   if (!job) return false;

@@ -178,7 +178,7 @@ function rnd(seed: number): (m: number) => number {
 
 before(async () => {
   shareRunArrays();
-  Object.assign(parallelSelect, { minSources: 16, minPartition: 32, sourceCost: 2 });
+  Object.assign(parallelSelect, { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 });
   dir = await mkdtemp(join(tmpdir(), 'ocelot-pull-'));
   db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0 });
   let out = '';

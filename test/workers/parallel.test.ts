@@ -266,7 +266,7 @@ test('every kernel and accumulator kind answers the same on 0, 1 and 3 threads, 
             const pool = new QueryPool(db, {
               threads,
               entry: ENTRY,
-              parallelSelect: { minSources: 16, minPartition: 64, sourceCost: 2 },
+              parallelSelect: { minSources: 16, minPartition: 64, sourceCost: 2, pullCost: 1 },
             });
             attachPool(db, pool);
             try {

@@ -17,6 +17,10 @@ import { median, type Outcome, type Row } from './stats.js';
 const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
 const TWO_HOP = `query($s: Int64) { ${RMAT_GRAPH} { MyNode(where: {_id: {_eq: $s}}) { MyEdge { to { _id MyEdge { to { _id } } } } } } }`;
 const POINT = (id: number) => `{ ${RMAT_GRAPH} { MyNode(where: {_id: {_eq: ${id}}}) { _id } } }`;
+/** The same point query as a client library sends it: one document, the id as a variable. */
+const POINT_VARIABLE = `query($id: Int64) { ${RMAT_GRAPH} { MyNode(where: {_id: {_eq: $id}}) { _id } } }`;
+/** More distinct ids than the service remembers request texts (1,000): every request is new to it. */
+const DISTINCT_IDS = 5000;
 
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -147,7 +151,10 @@ async function alternate(ctx: Context, series: PointSeries[]): Promise<void> {
  * The GraphQL point query (POST, Basic credentials, as every GraphQL request has) against REST++
  * point reads of the same ids: first on the server as the run started it (REST++ without
  * authentication, TigerGraph's default), then on the same data restarted with `--auth`, where
- * REST++ reads carry a token or the same Basic credentials: the like-for-like comparison.
+ * REST++ reads carry a token or the same Basic credentials: the like-for-like comparison. The
+ * GraphQL series repeats 100 request texts (the service answers a repeated point lookup from a
+ * remembered program); a third series sends the id as a variable over 5,000 ids, so every
+ * request takes the general path.
  */
 export async function graphqlPoint(ctx: Context): Promise<void> {
   const ids = ctx.data.seeds.slice(0, 100);
@@ -173,8 +180,20 @@ export async function graphqlPoint(ctx: Context): Promise<void> {
     }),
     loads: [],
   });
+  const distinct = [...new Set(ctx.data.src)].slice(0, DISTINCT_IDS);
+  const graphqlVariables: PointSeries = {
+    label: 'GraphQL, id as a variable',
+    url: ctx.server.urls.gsql,
+    requests: distinct.map((id) => ({
+      method: 'POST' as const,
+      path: graphqlPath,
+      body: JSON.stringify({ query: POINT_VARIABLE, variables: { id } }),
+      headers,
+    })),
+    loads: [],
+  };
   const open = [restpp('REST++ point read, no credentials'), graphql()];
-  await alternate(ctx, open);
+  await alternate(ctx, [...open, graphqlVariables]);
   // The same data with REST++ authentication on; the server is restarted as it was afterwards.
   const threads = ctx.opts.threads === undefined ? {} : { threads: ctx.opts.threads };
   await ctx.server.stop();
@@ -237,6 +256,13 @@ export async function graphqlPoint(ctx: Context): Promise<void> {
       open,
       'point query by _id (HTTP, Basic) vs REST++ without --auth',
       note('REST++ asks for no credentials; target half of REST++'),
+    ),
+    ...rowsOf(
+      [open[0], graphqlVariables],
+      `point query, id as a variable, ${distinct.length.toLocaleString('en-US')} distinct ids (HTTP, Basic) vs REST++ without --auth`,
+      note(
+        'REST++ asks for no credentials; each GraphQL request text is new to the service (the general path: parse, plan, estimate, run)',
+      ),
     ),
     ...rowsOf(
       authed,

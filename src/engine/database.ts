@@ -21,6 +21,7 @@ import { DataDir, type FileLayer, MAX_PAYLOAD, type WriteAheadLog } from '../dur
 import type { BuiltBase } from '../store/base-builder.js';
 import { type BaseBuild, buildOnThread } from '../store/base-thread.js';
 import type { Column } from '../store/columns.js';
+import type { EdgeBlock } from '../store/edge-block.js';
 import { type Counter, publishCount, trimCount } from '../store/counter.js';
 import { GraphStore } from '../store/graph-store.js';
 import {
@@ -40,7 +41,15 @@ import { CommitFeed, type CommitListener } from './commit-feed.js';
 import { deletedVertexCheck } from './deleted-check.js';
 import { migrateStore } from './migrate.js';
 import { ReadTxImpl } from './read-tx.js';
-import { installMerged, planMerge, prepareMerged } from './fresh-merge.js';
+import {
+  installMerged,
+  installTables,
+  type MergePolicy,
+  planMerge,
+  planTables,
+  prepareMerged,
+  prepareTables,
+} from './fresh-merge.js';
 import { mergeAll, rebuildSummary } from './rebuild.js';
 import { replayRecord } from './replay.js';
 import { catalogRecord, clearRecord, decodeRecord } from './wal-record.js';
@@ -60,9 +69,17 @@ export interface DatabaseOptions {
   fileLayer?: FileLayer;
   /** Fewest delta edges of a block that the background merge after a load merges. Default 16 384. */
   freshMergeMinEdges?: number;
+  /**
+   * Quiet time after the last write before any delta left (small loads, REST++ upserts,
+   * deletions) is merged in the background; 0 disables it. Default 1 000.
+   */
+  idleMergeMs?: number;
 }
 
 const FRESH_MERGE_MIN_EDGES = 16_384;
+const IDLE_MERGE_MS = 1000;
+/** An idle merge starts at least this many times its predecessor's duration after it ended. */
+const IDLE_MERGE_SPACING = 4;
 
 export const DEFAULT_REBUILD_PATH = '/tmp/rebuildnow';
 
@@ -118,6 +135,10 @@ export class Database implements CatalogStore {
   /** Background merges run one after another (see `mergeFresh`); the thread of the one running. */
   private merging: Promise<void> = Promise.resolve();
   private mergeBuild: BaseBuild | undefined;
+  /** The idle merge's timer, the last write's time and the earliest next idle merge (performance.now()). */
+  private idleTimer: NodeJS.Timeout | undefined;
+  private lastWriteAt = 0;
+  private idleMergeAfter = 0;
   /** Set when close() starts: no merge starts or reports after it. */
   private stopping = false;
   /** Checkpoint files are written one at a time, outside the writers' pause. */
@@ -412,6 +433,7 @@ export class Database implements CatalogStore {
       const { tx } = replayRecord(this.store, d);
       if (!tx) throw new EngineError('SYS-0001', 'A data record replayed without a transaction.');
       for (const c of tx.historyColumns) this.historyColumns.add(c);
+      this.scheduleIdleMerge();
       const durable = this.commit(record, d.version, () => {
         this.publishCounters(tx, d.version);
         if (this.commits.active) this.commits.publish({ kind: 'data', version: d.version, record });
@@ -505,6 +527,7 @@ export class Database implements CatalogStore {
       if (this.commits.active)
         this.commits.publish({ kind: 'data', version: tx.commitVersion, record: bytes });
     });
+    this.scheduleIdleMerge();
     return result;
   }
 
@@ -576,22 +599,57 @@ export class Database implements CatalogStore {
   }
 
   /**
-   * Merges large deltas (a load's edges) into new bases on a merge thread, without pausing writes
-   * or the event loop while edges are sorted; then, in one short pause of writes, readers switch to
-   * the merged store, with the writes made meanwhile kept as deltas over it (fresh-merge.ts).
-   * Nothing is logged: the merge changes how edges are stored, not what they are. Resolves once
+   * Merges the deltas `policy` chooses (by default a load's large ones) into new bases on a merge
+   * thread, and folds vertex tables' written values and keys into new shared bases a slice at a
+   * time, without pausing writes or the event loop for long; then, in one short pause of writes,
+   * readers switch to the merged store, with the writes made meanwhile kept as deltas and overlays
+   * over it (fresh-merge.ts). Nothing is logged: the merge changes how data are stored, not what
+   * they are. Resolves once
    * readers see the merge (or it was not needed, or a rebuild, schema change or clear came first);
    * never rejects. Calls queue behind each other.
    */
-  mergeFresh(): Promise<void> {
-    const run = this.merging.then(() => this.mergeOnce());
+  mergeFresh(policy: MergePolicy = this.loadPolicy()): Promise<void> {
+    const run = this.merging.then(() => this.mergeOnce(policy));
     this.merging = run.catch((err: unknown) => {
       if (!this.stopping) this.opts.logger?.error(`background merge failed: ${String(err)}`);
     });
     return this.merging;
   }
 
-  private async mergeOnce(): Promise<void> {
+  /** After a load: the large deltas (see planMerge). */
+  private loadPolicy(): MergePolicy {
+    return { minDelta: this.opts.freshMergeMinEdges ?? FRESH_MERGE_MIN_EDGES, share: 8 };
+  }
+
+  /**
+   * Merges whatever delta is left once writes have been quiet for `idleMergeMs` (each write moves
+   * the moment on), no sooner than IDLE_MERGE_SPACING times the last idle merge's duration after
+   * it, so the merge thread and the slices on the event loop take a bounded share of the time.
+   */
+  private scheduleIdleMerge(): void {
+    const quiet = this.opts.idleMergeMs ?? IDLE_MERGE_MS;
+    if (quiet <= 0 || this.stopping) return;
+    this.lastWriteAt = performance.now();
+    if (this.idleTimer) return;
+    const arm = (ms: number): void => {
+      this.idleTimer = setTimeout(fire, ms);
+      this.idleTimer.unref();
+    };
+    const fire = (): void => {
+      this.idleTimer = undefined;
+      const wait = Math.max(this.lastWriteAt + quiet, this.idleMergeAfter) - performance.now();
+      if (wait > 0) return arm(wait);
+      if (this.stopping || this.fatal) return;
+      const t0 = performance.now();
+      void this.mergeFresh({ minDelta: 1, share: 0 }).then(() => {
+        const t1 = performance.now();
+        this.idleMergeAfter = t1 + IDLE_MERGE_SPACING * (t1 - t0);
+      });
+    };
+    arm(quiet);
+  }
+
+  private async mergeOnce(policy: MergePolicy): Promise<void> {
     const store = this.store;
     if (this.stopping || this.fatal || store !== this.readStore) return;
     // Pinned for the merge: the columns keep the history of values changed after `version`,
@@ -599,30 +657,39 @@ export class Database implements CatalogStore {
     const pin = this.pin();
     try {
       const version = pin.version;
-      const jobs = planMerge(store, version, this.opts.freshMergeMinEdges ?? FRESH_MERGE_MIN_EDGES);
-      if (jobs.length === 0) return;
+      const jobs = planMerge(store, version, policy);
+      const folds = planTables(store, policy);
+      if (jobs.length === 0 && folds.length === 0) return;
       const t0 = performance.now();
-      const build = buildOnThread(jobs.map((j) => j.source));
-      this.mergeBuild = build;
-      let built: BuiltBase[];
-      try {
-        built = await build.done;
-      } finally {
-        this.mergeBuild = undefined;
-      }
-      const prepared = await prepareMerged(jobs, built, version);
+      let built: BuiltBase[] = [];
+      let prepared: EdgeBlock[] = [];
+      if (jobs.length > 0) {
+        const build = buildOnThread(jobs.map((j) => j.source));
+        this.mergeBuild = build;
+        // The tables are folded on the event loop, a slice at a time, while the thread builds.
+        const folding = prepareTables(folds);
+        try {
+          built = await build.done;
+        } finally {
+          this.mergeBuild = undefined;
+          await folding;
+        }
+        prepared = await prepareMerged(jobs, built, version);
+      } else await prepareTables(folds);
       const t1 = performance.now();
       await this.exclusive(() => {
         // The current store: a catalog change that kept the stored schema shares the blocks.
         const current = this.store;
         if (this.stopping || current !== this.readStore) return Promise.resolve();
-        const next = installMerged(current, version, this.published, jobs, built, prepared);
-        if (!next) return Promise.resolve();
-        this.store = next;
-        this.readStore = next;
+        installTables(current, folds);
+        const next = jobs.length > 0 ? installMerged(current, version, this.published, jobs, built, prepared) : undefined;
+        if (next) {
+          this.store = next;
+          this.readStore = next;
+        }
         this.opts.logger?.info(
-          `background merge: ${jobs.length} block(s) at version ${version}, ${built.reduce((n, b) => n + b.n, 0)} edges; ` +
-            `built in ${(t1 - t0).toFixed(0)} ms, switched in ${(performance.now() - t1).toFixed(0)} ms`,
+          `background merge: ${next ? jobs.length : 0} block(s) at version ${version}, ${built.reduce((n, b) => n + b.n, 0)} edges, ` +
+            `${folds.length} vertex table(s); built in ${(t1 - t0).toFixed(0)} ms, switched in ${(performance.now() - t1).toFixed(0)} ms`,
         );
         return Promise.resolve();
       });
@@ -708,6 +775,7 @@ export class Database implements CatalogStore {
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.timer) clearInterval(this.timer);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     this.stopping = true;
     this.mergeBuild?.cancel();
     await this.merging;

@@ -4,10 +4,17 @@
  * while writes go on; then, with writes paused for a moment, a new GraphStore takes the new bases
  * and re-applies what was written after V (delta edges, tombstones) as deltas over them. Readers
  * pinned to the old store keep it; new readers see the merged one.
+ *
+ * Vertex tables are folded the same way, on the main thread a slice at a time: the values written
+ * to value columns (strings, collections) since their heap was built, and the id index's keyed
+ * part, go into new shared bases, so that workers' mirrors map them instead of copying every new
+ * row (store/mirror.ts); what was written meanwhile stays overlaid.
  */
 import type { BaseSource, BuiltBase } from '../store/base-builder.js';
 import { baseSource, blockOnBase, carryColumns, type EdgeBlock, sealColumns } from '../store/edge-block.js';
+import { type PendingHeap, ValueColumn } from '../store/columns.js';
 import { GraphStore } from '../store/graph-store.js';
+import type { PendingKeys } from '../store/id-index.js';
 import type { VertexTable } from '../store/vertex-table.js';
 
 /** A block chosen for merging and what its build reads. */
@@ -17,19 +24,83 @@ export interface MergeJob {
 }
 
 /**
- * The blocks worth merging at `version`: at least `minDelta` delta edges, and at least an eighth of
- * the base (a small delta over a large base reads nearly as fast as the base, and merging it would
- * copy the whole block).
+ * How much a merge takes on: blocks (and vertex tables' value columns and id index) with at least
+ * `minDelta` written edges (rows, keys) since their base, and at least 1/`share` of the base (a
+ * small delta over a large base reads nearly as fast as the base, and merging it would copy the
+ * whole block); `share` 0 takes any delta, tombstones included.
  */
-export function planMerge(store: GraphStore, version: number, minDelta: number): MergeJob[] {
+export interface MergePolicy {
+  minDelta: number;
+  share: number;
+}
+
+/** Whether `delta` written items over a base of `base` are worth folding under `policy`. */
+function worth(delta: number, base: number, policy: MergePolicy): boolean {
+  return delta >= Math.max(1, policy.minDelta) && (policy.share === 0 || delta * policy.share >= base);
+}
+
+/** The blocks worth merging at `version`. */
+export function planMerge(store: GraphStore, version: number, policy: MergePolicy): MergeJob[] {
   const jobs: MergeJob[] = [];
   for (const b of store.blocks) {
-    if (b.dCount < Math.max(1, minDelta) || b.dCount * 8 < b.nBase) continue;
+    const tombs = policy.share === 0 && b.tomb.size > 0;
+    if (!tombs && !worth(b.dCount, b.nBase, policy)) continue;
     const from = store.tables.get(b.fromType) as VertexTable;
     const to = store.tables.get(b.toType) as VertexTable;
     jobs.push({ block: b, source: baseSource(b, version, from.count, to.count) });
   }
   return jobs;
+}
+
+/** A vertex table's value columns and keyed ids being folded into new bases. */
+export interface TableFold {
+  table: VertexTable;
+  heaps: PendingHeap[];
+  keys: PendingKeys | undefined;
+}
+
+/**
+ * The vertex tables worth folding: value columns and keyed ids written since their base under
+ * `policy`; an id index's log left behind by keys that moved to its direct array is dropped too.
+ */
+export function planTables(store: GraphStore, policy: MergePolicy): TableFold[] {
+  const out: TableFold[] = [];
+  for (const t of store.tables.values()) {
+    const heaps: PendingHeap[] = [];
+    for (const c of [t.idColumn, ...t.columns.values()]) {
+      if (!(c instanceof ValueColumn) || !worth(c.overlay, c.base, policy)) continue;
+      const p = c.beginRebase(t.count);
+      if (p) heaps.push(p);
+    }
+    const ix = t.index;
+    const keyed = ix.overlay === 0 || worth(ix.overlay, ix.base?.size ?? 0, policy);
+    const keys = keyed ? ix.beginRebase() : undefined;
+    if (heaps.length > 0 || keys) out.push({ table: t, heaps, keys });
+  }
+  return out;
+}
+
+/** Rows or keys encoded between two turns of the event loop. */
+const FOLD_SLICE = 1 << 14;
+
+const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Builds the folds' new bases a slice at a time, giving the event loop a turn after each. */
+export async function prepareTables(folds: readonly TableFold[]): Promise<void> {
+  for (const f of folds) {
+    for (const h of f.heaps) while (h.builder.step(FOLD_SLICE)) await turn();
+    const b = f.keys?.builder;
+    if (b) while (b.step(FOLD_SLICE)) await turn();
+  }
+}
+
+/** Installs the folds of the tables `store` still has (call with writes quiesced). */
+export function installTables(store: GraphStore, folds: readonly TableFold[]): void {
+  for (const f of folds) {
+    if (store.tables.get(f.table.type.name) !== f.table) continue;
+    for (const h of f.heaps) h.column.finishRebase(h);
+    if (f.keys) f.table.index.finishRebase(f.keys);
+  }
 }
 
 /** Base rows whose attributes are copied between two turns of the event loop. */
@@ -52,7 +123,7 @@ export async function prepareMerged(
     if (b.columns.size > 0) {
       for (let from = 0; from < built[k].n; from += CARRY_SLICE) {
         carryColumns(b, jobs[k].block, built[k].order, from, Math.min(built[k].n, from + CARRY_SLICE));
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await turn();
       }
       sealColumns(b);
     }

@@ -16,7 +16,7 @@ import type { AttrType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import { epochs } from './epochs.js';
 import { copyShared, grownShared, sharedF64, sharedU32, sharedU8 } from './shared.js';
-import { ValueHeap } from './value-heap.js';
+import { HeapBuilder, ValueHeap } from './value-heap.js';
 
 export interface HistoryEntry {
   /** The version whose write replaced `old`. */
@@ -299,20 +299,57 @@ export class ValueColumn extends Column {
 
   /** Folds every value of rows [0, n) into a new heap (the rebuild; a checkpoint's load). */
   rebase(n: number): void {
-    if (this.over.size === 0 && n <= this.base) return;
+    const p = this.beginRebase(n);
+    if (!p) return;
+    p.builder.step(n);
+    this.finishRebase(p);
+  }
+
+  /** Rows written since the heap was built: overwrites below it and rows past it. */
+  get overlay(): number {
+    return this.over.size + this.tail.length;
+  }
+
+  /**
+   * Starts folding rows [0, n) into a new heap; `builder` encodes them from the current values, a
+   * step at a time, while writes go on (the background merge). undefined: nothing to fold.
+   */
+  beginRebase(n: number): PendingHeap | undefined {
+    if (this.over.size === 0 && n <= this.base) return undefined;
     const old = this.heap;
-    const heap = ValueHeap.build(
+    const builder = new HeapBuilder(
       n,
       (r) => this.get(r),
       old === null ? undefined : { heap: old, changed: (r) => this.over.has(r) },
     );
-    const rest = this.tail.slice(Math.max(0, n - this.base));
-    this.heap = heap;
+    return { column: this, builder, heap: old, logFrom: this.logRows.length };
+  }
+
+  /**
+   * Installs a built heap (writes quiesced): rows overwritten since `beginRebase` stay overlaid
+   * with their current values, and their log entries stay for workers' mirrors. Dropped when the
+   * heap was replaced meanwhile (a rebuild, a checkpoint's load).
+   */
+  finishRebase(p: PendingHeap): void {
+    if (this.heap !== p.heap || p.builder.step(Infinity)) return;
+    const n = p.builder.n;
+    const laterRows = this.logRows.slice(p.logFrom);
+    const laterValues = this.logValues.slice(p.logFrom);
+    const laterVersions = this.logVersions.slice(p.logFrom);
+    const over = new Map<number, Value>();
+    for (const r of laterRows) if (r < n) over.set(r, this.get(r));
+    const rest: Value[] = [];
+    for (let r = n; r < this.base + this.tail.length; r++) rest.push(this.get(r));
+    this.heap = p.builder.finish();
     this.over.clear();
+    for (const [r, v] of over) this.over.set(r, v);
     this.tail = rest;
     this.logRows.length = 0;
     this.logValues.length = 0;
     this.logVersions.length = 0;
+    this.logRows.push(...laterRows);
+    this.logValues.push(...laterValues);
+    this.logVersions.push(...laterVersions);
     this.replaced();
   }
 
@@ -323,6 +360,16 @@ export class ValueColumn extends Column {
     this.tail = [];
     this.replaced();
   }
+}
+
+/** A value column's heap being rebuilt (ValueColumn.beginRebase). */
+export interface PendingHeap {
+  column: ValueColumn;
+  builder: HeapBuilder;
+  /** The heap it replaces. */
+  heap: ValueHeap | null;
+  /** Where the overwrites made after the start begin in the column's log. */
+  logFrom: number;
 }
 
 export function makeColumn(type: AttrType): Column {

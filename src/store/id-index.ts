@@ -19,7 +19,7 @@ import type { Value } from '../catalog/value.js';
 import { ByteWriter } from './bytes.js';
 import { epochs } from './epochs.js';
 import { grownShared, sharedI32, toShared } from './shared.js';
-import { ValueHeap } from './value-heap.js';
+import { HeapBuilder, ValueHeap } from './value-heap.js';
 import type { IdKey } from './vertex-table.js';
 
 const DIRECT_MIN = 1 << 16;
@@ -64,24 +64,9 @@ export class KeyTable {
   }
 
   static build(pairs: readonly [IdKey, number][]): KeyTable {
-    const n = pairs.length;
-    const keys = ValueHeap.build(n, (i) => pairs[i][0] as Value);
-    const entries = sharedI32(n);
-    const hashes = sharedI32(n);
-    let cap = 64;
-    while (cap < n * 2) cap *= 2;
-    const slots = sharedI32(cap);
-    const mask = cap - 1;
-    for (let i = 0; i < n; i++) {
-      entries[i] = pairs[i][1];
-      const len = encodeKey(pairs[i][0]);
-      const h = hashBytes(scratch.buf, len);
-      hashes[i] = h;
-      let s = h & mask;
-      while (slots[s] !== 0) s = (s + 1) & mask;
-      slots[s] = i + 1;
-    }
-    return new KeyTable(keys, entries, hashes, slots);
+    const b = new KeyTableBuilder(pairs);
+    b.step(Infinity);
+    return b.finish();
   }
 
   get(key: IdKey): number | undefined {
@@ -102,6 +87,62 @@ export class KeyTable {
   }
 }
 
+/**
+ * A KeyTable built a few keys at a time (`step`), so that a long build can give the event loop
+ * turns in between (the background merge); first the keys' bytes, then the hash slots.
+ */
+export class KeyTableBuilder {
+  private readonly keys: HeapBuilder;
+  private readonly entries: Int32Array;
+  private readonly hashes: Int32Array;
+  private readonly slots: Int32Array;
+  private hashed = 0;
+
+  constructor(private readonly pairs: readonly [IdKey, number][]) {
+    const n = pairs.length;
+    this.keys = new HeapBuilder(n, (i) => pairs[i][0] as Value);
+    this.entries = sharedI32(n);
+    this.hashes = sharedI32(n);
+    let cap = 64;
+    while (cap < n * 2) cap *= 2;
+    this.slots = sharedI32(cap);
+  }
+
+  /** Takes up to `keys` more keys; false once the table is complete. */
+  step(keys: number): boolean {
+    if (this.keys.step(keys)) return true;
+    const { pairs, entries, hashes, slots } = this;
+    const mask = slots.length - 1;
+    const end = Math.min(pairs.length, this.hashed + keys);
+    for (let i = this.hashed; i < end; i++) {
+      entries[i] = pairs[i][1];
+      const len = encodeKey(pairs[i][0]);
+      const h = hashBytes(scratch.buf, len);
+      hashes[i] = h;
+      let s = h & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = i + 1;
+    }
+    this.hashed = end;
+    return end < pairs.length;
+  }
+
+  finish(): KeyTable {
+    return new KeyTable(this.keys.finish(), this.entries, this.hashes, this.slots);
+  }
+}
+
+/** The keyed part of an id index being rebuilt (IdIndex.beginRebase). */
+export interface PendingKeys {
+  index: IdIndex;
+  /** The new base's builder; null: the keyed part is empty now; undefined: only the log is dropped. */
+  builder: KeyTableBuilder | null | undefined;
+  /** The index's fold count at the start (another fold or a load meanwhile voids this one). */
+  folds: number;
+  /** Where the changes made after the start begin in the log. */
+  logFrom: number;
+}
+
 export class IdIndex {
   direct: Int32Array = new Int32Array(new SharedArrayBuffer(0));
   private directCount = 0;
@@ -114,6 +155,8 @@ export class IdIndex {
   /** Changes of `over` since the base was built, in order, for workers' mirrors. */
   readonly logKeys: IdKey[] = [];
   readonly logEntries: number[] = [];
+  /** Rebases and loads so far (see PendingKeys). */
+  private folds = 0;
   /** The epoch the direct array was created in, and its replacements (see epochs.ts). */
   born = epochs.current;
   gen = 0;
@@ -224,18 +267,67 @@ export class IdIndex {
 
   /** Folds the keys set since the last rebuild into a new shared base (the rebuild). */
   rebase(): void {
-    if (this.over.size === 0) return;
-    const pairs = [...this.keyedEntries()].filter(([k]) => !(directKey(k) && k < this.direct.length));
-    this.base = pairs.length === 0 ? null : KeyTable.build(pairs);
+    const p = this.beginRebase();
+    if (p) this.finishRebase(p);
+  }
+
+  /** Keys set since the base was built. */
+  get overlay(): number {
+    return this.over.size;
+  }
+
+  /**
+   * Starts folding the keyed part into a new base, built a step at a time from the entries as
+   * they are now while writes go on; undefined: nothing to fold. A log left without an overlay
+   * (keys that moved into the direct array) is dropped too, so that no worker replays it again.
+   */
+  beginRebase(): PendingKeys | undefined {
+    if (this.over.size === 0 && this.logKeys.length === 0) return undefined;
+    const pairs =
+      this.over.size === 0
+        ? undefined
+        : [...this.keyedEntries()].filter(([k]) => !(directKey(k) && k < this.direct.length));
+    return {
+      index: this,
+      builder: pairs === undefined ? undefined : pairs.length === 0 ? null : new KeyTableBuilder(pairs),
+      folds: this.folds,
+      logFrom: this.logKeys.length,
+    };
+  }
+
+  /**
+   * Installs a built base (writes quiesced): keys changed since `beginRebase` stay in the overlay
+   * with their current entries, logged again for workers' mirrors. Dropped when the index was
+   * folded or loaded meanwhile.
+   */
+  finishRebase(p: PendingKeys): void {
+    if (this.folds !== p.folds) return;
+    this.folds++;
+    const later = new Map<IdKey, number>();
+    for (let i = p.logFrom; i < this.logKeys.length; i++) {
+      const k = this.logKeys[i];
+      if (!later.has(k)) later.set(k, this.keyed(k) ?? NaN);
+    }
+    if (p.builder) {
+      p.builder.step(Infinity);
+      this.base = p.builder.finish();
+    } else if (p.builder === null) this.base = null;
     this.over.clear();
-    this.keyedCount = pairs.length;
     this.logKeys.length = 0;
     this.logEntries.length = 0;
+    for (const [k, e] of later) {
+      const inBase = this.base === null ? undefined : this.base.get(k);
+      if (e === inBase || (e !== e && inBase === undefined)) continue;
+      this.over.set(k, e);
+      this.logKeys.push(k);
+      this.logEntries.push(e);
+    }
     this.gen++;
   }
 
   /** Takes loaded parts (a checkpoint, or a worker's mirror). */
   load(direct: Int32Array, base: KeyTable | null): void {
+    this.folds++;
     this.direct = toShared(direct);
     this.base = base;
     this.over.clear();

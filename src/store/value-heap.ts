@@ -36,17 +36,9 @@ export class ValueHeap {
     get: (row: number) => Value,
     reuse?: { heap: ValueHeap; changed: (row: number) => boolean },
   ): ValueHeap {
-    const w = new ByteWriter(Math.max(256, n * 8));
-    const starts = new Float64Array(n + 1);
-    const old = reuse?.heap;
-    for (let r = 0; r < n; r++) {
-      starts[r] = w.pos;
-      if (old && r < old.rows && !reuse.changed(r)) w.raw(old.bytes, old.starts[r], old.starts[r + 1]);
-      else w.value(get(r));
-    }
-    starts[n] = w.pos;
-    const bytes = toShared(w.result());
-    return new ValueHeap(w.pos < 2 ** 32 ? toShared(Uint32Array.from(starts)) : toShared(starts), bytes);
+    const b = new HeapBuilder(n, get, reuse);
+    b.step(n);
+    return b.finish();
   }
 
   /** Row r's value (a fresh object for collections, tuples and vertex references). */
@@ -83,5 +75,47 @@ export class ValueHeap {
     const b = this.bytes;
     for (let i = 0; i < len; i++) if (b[p + i] !== enc[i]) return false;
     return true;
+  }
+}
+
+/**
+ * A heap built a few rows at a time (`step`), so that a long build can give the event loop turns
+ * in between (the background merge, engine/fresh-merge.ts); `ValueHeap.build` takes every row at once.
+ */
+export class HeapBuilder {
+  private readonly w: ByteWriter;
+  private readonly starts: Float64Array;
+  /** Rows encoded so far. */
+  done = 0;
+
+  constructor(
+    readonly n: number,
+    private readonly get: (row: number) => Value,
+    private readonly reuse?: { heap: ValueHeap; changed: (row: number) => boolean },
+  ) {
+    this.w = new ByteWriter(Math.max(256, n * 8));
+    this.starts = new Float64Array(n + 1);
+  }
+
+  /** Encodes up to `rows` more rows; false once every row is encoded. */
+  step(rows: number): boolean {
+    const { w, starts, n } = this;
+    const reuse = this.reuse;
+    const old = reuse?.heap;
+    const end = Math.min(n, this.done + rows);
+    for (let r = this.done; r < end; r++) {
+      starts[r] = w.pos;
+      if (old && reuse && r < old.rows && !reuse.changed(r)) w.raw(old.bytes, old.starts[r], old.starts[r + 1]);
+      else w.value(this.get(r));
+    }
+    this.done = end;
+    return end < n;
+  }
+
+  finish(): ValueHeap {
+    const { w, starts } = this;
+    starts[this.n] = w.pos;
+    const bytes = toShared(w.result());
+    return new ValueHeap(w.pos < 2 ** 32 ? toShared(Uint32Array.from(starts)) : toShared(starts), bytes);
   }
 }

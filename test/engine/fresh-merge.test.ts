@@ -12,20 +12,28 @@ import { test } from 'node:test';
 import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
 import type { WriteTx } from '../../src/engine/api.js';
 import { Database } from '../../src/engine/database.js';
-import { installMerged, planMerge, prepareMerged } from '../../src/engine/fresh-merge.js';
+import {
+  installMerged,
+  installTables,
+  planMerge,
+  planTables,
+  prepareMerged,
+  prepareTables,
+} from '../../src/engine/fresh-merge.js';
 import { ReadTxImpl } from '../../src/engine/read-tx.js';
 import { buildBase } from '../../src/store/base-builder.js';
 import type { GraphStore } from '../../src/store/graph-store.js';
 import { mergeBlock } from '../../src/store/edge-block.js';
+import { ValueColumn } from '../../src/store/columns.js';
 import type { VertexTable } from '../../src/store/vertex-table.js';
 import { prepareJob, runJobOnData } from '../../src/loading/job.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { freshDb, graphSnapshot, tempDir, type TempDb } from './fixtures.js';
 
 /** Merges every block with a delta. */
-const EAGER = { freshMergeMinEdges: 1 };
+const EAGER = { freshMergeMinEdges: 1, idleMergeMs: 0 };
 /** Never merges in the background (the reference). */
-const NEVER = { freshMergeMinEdges: 2 ** 31 };
+const NEVER = { freshMergeMinEdges: 2 ** 31, idleMergeMs: 0 };
 
 function random(seed: number): () => number {
   let s = seed >>> 0;
@@ -46,6 +54,58 @@ function randomOps(tx: WriteTx, next: () => number, ops: number): void {
       tx.upsertEdge('owns', 'Num', Math.floor(next() * 40), 'Item', Math.floor(next() * 40), {});
     else if (x < 0.97) tx.deleteEdge('follows', 'Person', p(), 'Person', p());
     else tx.deleteVertex('Person', p());
+  }
+}
+
+/** `ops` upserts of persons with string, list and set values, and vertex deletions, over 400 persons. */
+function vertexOps(tx: WriteTx, next: () => number, ops: number): void {
+  for (let i = 0; i < ops; i++) {
+    const id = `v${Math.floor(next() * 400)}`;
+    const x = next();
+    if (x < 0.92) {
+      tx.upsertVertex('Person', id, {
+        name2: { value: `n${Math.floor(next() * 1e6)}`, op: 'set' },
+        tags: { value: [`t${i % 7}`], op: 'set' },
+        nums: { value: [i, Math.floor(next() * 100)], op: 'set' },
+      });
+    } else tx.deleteVertex('Person', id);
+  }
+}
+
+/** Vertex transactions `from..to` with `seed`, all issued at once. */
+function vertexWorkload(db: Database, seed: number, from: number, to: number): Promise<void>[] {
+  const out: Promise<void>[] = [];
+  for (let t = from; t < to; t++) {
+    const next = random(seed * 1000 + t);
+    out.push(db.write((tx) => vertexOps(tx, next, 60)));
+  }
+  return out;
+}
+
+/** What the vertex tables hold outside their shared bases: value-column rows and keyed ids. */
+function overlays(db: Database): { values: number; keys: number; keyLog: number } {
+  const r = db.pin();
+  try {
+    let values = 0;
+    let keys = 0;
+    let keyLog = 0;
+    for (const t of r.graphStore.tables.values()) {
+      for (const c of [t.idColumn, ...t.columns.values()]) if (c instanceof ValueColumn) values += c.overlay;
+      keys += t.index.overlay;
+      keyLog += t.index.logKeys.length;
+    }
+    return { values, keys, keyLog };
+  } finally {
+    r.release();
+  }
+}
+
+/** Polls `cond` until it holds (generous deadline: no timing is asserted). */
+async function until(cond: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!cond()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -199,7 +259,7 @@ test('values, edges and deletions written after the columns were carried are app
     // The steps of Database.mergeFresh, with writes between carrying and switching.
     const pin = db.pin();
     const store = pin.graphStore;
-    const jobs = planMerge(store, pin.version, 1);
+    const jobs = planMerge(store, pin.version, { minDelta: 1, share: 8 });
     const built = jobs.map((j) => buildBase(j.source));
     const prepared = await prepareMerged(jobs, built, pin.version);
     await Promise.all(workload(db, 5, 8, 16));
@@ -291,5 +351,79 @@ CREATE GRAPH g (N, E)`;
     await db.close();
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('the merge folds vertex tables: values and keyed ids go to shared bases, later writes stay overlaid', async () => {
+  const t = tempDir();
+  const rt = tempDir();
+  try {
+    const db = await freshDb(t, NEVER);
+    const ref = await freshDb(rt, NEVER);
+    await Promise.all([...vertexWorkload(db, 6, 0, 10), ...vertexWorkload(ref, 6, 0, 10)]);
+    const was = overlays(db);
+    assert.ok(was.values > 0 && was.keys > 0, 'the workload leaves overlays');
+    // The steps of Database.mergeFresh for tables, with writes between folding and installing.
+    const pin = db.pin();
+    const folds = planTables(pin.graphStore, { minDelta: 1, share: 0 });
+    assert.ok(folds.length > 0);
+    const during = db.pin();
+    const refDuring = ref.read();
+    const atDuring = graphSnapshot(ref);
+    await prepareTables(folds);
+    await Promise.all([...vertexWorkload(db, 6, 10, 14), ...vertexWorkload(ref, 6, 10, 14)]);
+    await db.settled();
+    installTables(pin.graphStore, folds);
+    pin.release();
+    assert.deepEqual(graphSnapshot(db), graphSnapshot(ref));
+    const left = overlays(db);
+    assert.ok(left.values < was.values && left.keys < was.keys, 'most rows and keys are in the bases');
+    // A reader pinned before the later writes still sees its version, by row and by id.
+    const view = { read: () => new ReadTxImpl(during.graphStore, during.version, () => undefined) };
+    assert.deepEqual(graphSnapshot(view as unknown as Database), atDuring);
+    const now = db.read();
+    const expected = ref.read();
+    for (let i = 0; i < 400; i++) {
+      const id = `v${i}`;
+      const a = during.lookup('Person', id);
+      assert.equal(a !== undefined, refDuring.vertexExists('Person', id), id);
+      if (a !== undefined) assert.equal(during.vertexIdValue('Person', a), id);
+      assert.equal(now.vertexExists('Person', id), expected.vertexExists('Person', id), id);
+    }
+    now.release();
+    expected.release();
+    refDuring.release();
+    during.release();
+    await db.mergeFresh({ minDelta: 1, share: 0 });
+    assert.deepEqual(overlays(db), { values: 0, keys: 0, keyLog: 0 });
+    assert.deepEqual(graphSnapshot(db), graphSnapshot(ref));
+    await db.close();
+    await ref.close();
+  } finally {
+    t.cleanup();
+    rt.cleanup();
+  }
+});
+
+test('small writes are merged in the background once writes pause: same answers as after a rebuild', async () => {
+  const t = tempDir();
+  const ref = await reference(7, 6);
+  try {
+    const db = await freshDb(t, { idleMergeMs: 5 });
+    await Promise.all(workload(db, 7, 0, 6));
+    await until(() => {
+      const l = layout(db);
+      const o = overlays(db);
+      return l.delta === 0 && l.tombs === 0 && o.values === 0 && o.keys === 0;
+    }, 'the idle merge');
+    const merged = answers(db);
+    assert.deepEqual(merged, answers(ref.db));
+    await db.rebuild({ path: join(t.dir, 'summary') });
+    assert.deepEqual(answers(db), merged);
+    await db.close();
+  } finally {
+    await ref.db.close();
+    ref.t.cleanup();
+    t.cleanup();
   }
 });

@@ -88,8 +88,9 @@ Options (each also read from the environment variable shown; a flag wins over th
                               input of 4 MB or more on N-1 threads beside the committing one
                               (OCELOT_THREADS, default: the available cores)
   --query-memory-mb N         JavaScript heap limit of each query worker in MB, 16 to 1048576: a
-                              query that needs more is stopped with an error (OCELOT_QUERY_MEMORY_MB,
-                              default: Node's own limit)
+                              query that needs more is stopped with an error (SYS-0002); a lower
+                              GSQL-QueryLocalMemLimitMB header runs its query on a worker of its
+                              own with that limit (OCELOT_QUERY_MEMORY_MB, default: Node's own limit)
   --cluster URLS              run as a node of a cluster over NATS JetStream, e.g.
                               nats://h1:4222,nats://h2:4222,nats://h3:4222 (OCELOT_CLUSTER); each
                               node has its own data directory (empty at the first start) and ports;

@@ -682,7 +682,10 @@ export class Database implements CatalogStore {
         const current = this.store;
         if (this.stopping || current !== this.readStore) return Promise.resolve();
         installTables(current, folds);
-        const next = jobs.length > 0 ? installMerged(current, version, this.published, jobs, built, prepared) : undefined;
+        const next =
+          jobs.length > 0
+            ? installMerged(current, version, this.published, jobs, built, prepared)
+            : undefined;
         if (next) {
           this.store = next;
           this.readStore = next;

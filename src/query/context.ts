@@ -29,6 +29,8 @@ export interface RunOptions {
   parallel?: ParallelHost;
   /** The most threads, the query's own included, its split SELECTs use (GSQL-THREAD-LIMIT). */
   threadLimit?: number;
+  /** The query's own heap limit in MiB (GSQL-QueryLocalMemLimitMB; workers/pool.ts). */
+  memoryMb?: number;
 }
 
 /** Per-run arrays of the breadth-first search of repeated pattern steps (select-expand.ts). */

@@ -105,7 +105,8 @@ export class HeapBuilder {
     const end = Math.min(n, this.done + rows);
     for (let r = this.done; r < end; r++) {
       starts[r] = w.pos;
-      if (old && reuse && r < old.rows && !reuse.changed(r)) w.raw(old.bytes, old.starts[r], old.starts[r + 1]);
+      if (old && reuse && r < old.rows && !reuse.changed(r))
+        w.raw(old.bytes, old.starts[r], old.starts[r + 1]);
       else w.value(this.get(r));
     }
     this.done = end;

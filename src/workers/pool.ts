@@ -12,9 +12,12 @@
  * Control: at the deadline (GSQL-TIMEOUT) the worker is asked to stop and, if it has not answered
  * a moment later, terminated; an abort does the same. A worker that dies (a crash, or the per-query
  * memory limit: `resourceLimits`) fails its task only; the pool starts a fresh one on demand.
+ * A task with a heap limit of its own below the workers' (GSQL-QueryLocalMemLimitMB) runs alone,
+ * without helpers, on a worker started for it with that limit and ended after it.
  * Idle workers are refreshed with the current image now and then, so that arrays the writer
  * replaced are not kept alive by them.
  */
+import { getHeapStatistics } from 'node:v8';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { Database } from '../engine/database.js';
 import type { ReadTxImpl } from '../engine/read-tx.js';
@@ -52,6 +55,8 @@ export interface TaskControl {
   /** Epoch ms. */
   deadline?: number;
   onLog?: (line: string) => void;
+  /** The task's own heap limit in MiB (GSQL-QueryLocalMemLimitMB); capped at the workers'. */
+  memoryMb?: number;
 }
 
 /** Why a task ended without an answer. */
@@ -111,6 +116,8 @@ interface Slot {
   running: Running | Helping | undefined;
   /** The version of the last image sent. */
   imaged: number;
+  /** A worker started for one task: its heap limit in MiB. */
+  memoryMb?: number;
 }
 
 interface Queued {
@@ -122,6 +129,8 @@ interface Queued {
 
 export class QueryPool {
   private readonly slots: Slot[] = [];
+  /** Workers started for one task each (see runAlone). */
+  private readonly alone = new Set<Slot>();
   private readonly queue: Queued[] = [];
   private nextId = 1;
   private closed = false;
@@ -158,14 +167,42 @@ export class QueryPool {
   run(task: TaskSpec, control: TaskControl = {}): Promise<TaskResult> {
     if (this.closed) return Promise.reject(new TaskStopped('closed', 'The server is shutting down.'));
     if (control.signal?.aborted) return Promise.reject(this.stopped('aborted'));
+    const mb = control.memoryMb;
+    const cap = this.opts.memoryMb ?? getHeapStatistics().heap_size_limit / 2 ** 20;
+    if (mb !== undefined && mb > 0 && mb < cap) return this.runAlone(task, control, mb);
     return new Promise((resolve, reject) => {
       this.queue.push({ task, control, resolve, reject });
       this.pump();
     });
   }
 
-  private stopped(reason: StopReason): TaskStopped {
-    const mb = this.opts.memoryMb;
+  /**
+   * Runs a task by itself, its SELECTs unsplit, on a worker started with a heap limit of `mb` MiB,
+   * which ends with the task.
+   */
+  private runAlone(task: TaskSpec, control: TaskControl, mb: number): Promise<TaskResult> {
+    const slot: Slot = {
+      worker: undefined,
+      exporter: new MirrorExporter(),
+      running: undefined,
+      imaged: -1,
+      memoryMb: mb,
+    };
+    this.alone.add(slot);
+    const single: TaskSpec = task.kind === 'call' ? task : { ...task, run: { ...task.run, threadLimit: 1 } };
+    const done = new Promise<TaskResult>((resolve, reject) =>
+      this.dispatch(slot, { task: single, control, resolve, reject }),
+    );
+    return done.finally(() => {
+      this.alone.delete(slot);
+      const w = slot.worker;
+      slot.worker = undefined;
+      if (w) void w.terminate();
+    });
+  }
+
+  private stopped(reason: StopReason, own?: number): TaskStopped {
+    const mb = own ?? this.opts.memoryMb;
     switch (reason) {
       case 'timeout':
         return new TaskStopped(reason, 'The task exceeded its time limit and was stopped.');
@@ -174,7 +211,7 @@ export class QueryPool {
       case 'memory':
         return new TaskStopped(
           reason,
-          `The task ran out of memory${mb ? ` (the limit is ${mb} MB per query, --query-memory-mb)` : ''} and was stopped.`,
+          `The task ran out of memory${mb ? ` (the limit is ${mb} MB per query, ${own ? 'GSQL-QueryLocalMemLimitMB' : '--query-memory-mb'})` : ''} and was stopped.`,
         );
       case 'closed':
         return new TaskStopped(reason, 'The server is shutting down.');
@@ -203,7 +240,9 @@ export class QueryPool {
   private spawn(slot: Slot): Worker {
     const w = new Worker(this.opts.entry, {
       workerData: { threads: this.slots.length, parallelSelect: this.opts.parallelSelect ?? {} },
-      ...(this.opts.memoryMb ? { resourceLimits: { maxOldGenerationSizeMb: this.opts.memoryMb } } : {}),
+      ...((slot.memoryMb ?? this.opts.memoryMb)
+        ? { resourceLimits: { maxOldGenerationSizeMb: slot.memoryMb ?? this.opts.memoryMb } }
+        : {}),
     });
     slot.worker = w;
     this.stats.started++;
@@ -309,8 +348,8 @@ export class QueryPool {
     }
     this.finish(slot, run);
     const why = run.stopping ?? reason;
-    if (run.writing) run.writing.reject(this.stopped(why));
-    else run.reject(this.stopped(why));
+    if (run.writing) run.writing.reject(this.stopped(why, slot.memoryMb));
+    else run.reject(this.stopped(why, slot.memoryMb));
   }
 
   private onMessage(slot: Slot, m: FromWorker): void {
@@ -473,7 +512,7 @@ export class QueryPool {
     clearInterval(this.refresher);
     for (const q of this.queue.splice(0)) q.reject(this.stopped('closed'));
     await Promise.all(
-      this.slots.map(async (slot) => {
+      [...this.slots, ...this.alone].map(async (slot) => {
         const w = slot.worker;
         if (!w) return;
         this.lost(slot, w, 'closed');
@@ -497,6 +536,9 @@ export function queryStopError(e: TaskStopped): QueryRuntimeError {
       return new QueryRuntimeError('The query exceeded its time limit and was stopped.', 'GSQL-7002');
     case 'aborted':
       return new QueryRuntimeError('The query was aborted.', 'GSQL-6500');
+    case 'memory':
+      // TigerGraph's code for a query past its memory limit.
+      return new QueryRuntimeError(`Runtime Error: ${e.message.replaceAll('task', 'query')}`, 'SYS-0002');
     default:
       return new QueryRuntimeError(`Runtime Error: ${e.message.replaceAll('task', 'query')}`, 'GSQL-8001');
   }

@@ -140,6 +140,7 @@ export async function runQuery(
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
       ...(opts.log ? { onLog: opts.log } : {}),
+      ...(opts.memoryMb !== undefined ? { memoryMb: opts.memoryMb } : {}),
     });
     if (r.kind !== 'query') throw new Error('a query task answered something else');
     return { results: new JsonText(r.results), warnings: r.warnings };

@@ -106,7 +106,10 @@ test('a query that never ends stops at its timeout while the server keeps answer
 });
 
 /** Starts `spin` and waits until /showprocesslist lists it (so its worker runs it); its request id. */
-async function spinning(): Promise<{ id: string; answer: Promise<{ status: number; body: Record<string, unknown> }> }> {
+async function spinning(): Promise<{
+  id: string;
+  answer: Promise<{ status: number; body: Record<string, unknown> }>;
+}> {
   const answer = get('/query/g/spin', { 'GSQL-TIMEOUT': '120000' });
   for (let i = 0; i < 2000; i++) {
     const list = (await get('/showprocesslist/g')).body.results as { requestid: string; url: string }[];
@@ -151,8 +154,9 @@ test('a worker that dies fails its query with an error, not the server', async (
 
 test('a query past the memory limit ends with a clear error; the next query runs', async () => {
   const r = await get('/query/g/hog', { 'GSQL-TIMEOUT': '120000' });
+  assert.equal(r.status, 500);
   assert.equal(r.body.error, true);
-  assert.equal(r.body.code, 'GSQL-8001');
+  assert.equal(r.body.code, 'SYS-0002');
   assert.equal(
     r.body.message,
     'Runtime Error: The query ran out of memory (the limit is 32 MB per query, --query-memory-mb) and was stopped.',
@@ -160,6 +164,38 @@ test('a query past the memory limit ends with a clear error; the next query runs
   assert.equal((await get('/echo')).status, 200);
   const next = await get('/query/g/sums?rounds=1');
   assert.deepEqual(next.body.results, [{ '@@each': [N] }]);
+});
+
+test('GSQL-QueryLocalMemLimitMB below --query-memory-mb stops a query at its own limit on a worker of its own', async () => {
+  const pool = poolFor(db);
+  assert.ok(pool);
+  const started = pool.stats.started;
+  const r = await get('/query/g/hog', { 'GSQL-TIMEOUT': '120000', 'GSQL-QueryLocalMemLimitMB': '20' });
+  assert.equal(r.status, 500);
+  assert.equal(r.body.error, true);
+  assert.equal(r.body.code, 'SYS-0002');
+  assert.equal(
+    r.body.message,
+    'Runtime Error: The query ran out of memory (the limit is 20 MB per query, GSQL-QueryLocalMemLimitMB) and was stopped.',
+  );
+  assert.equal(pool.stats.started, started + 1, 'one worker was started for the query');
+  assert.equal((await get('/echo')).status, 200);
+  // A query within its own limit answers as usual, on a worker of its own too.
+  const ok = await get('/query/g/sums?rounds=2', { 'GSQL-QueryLocalMemLimitMB': '28.5' });
+  assert.deepEqual(ok.body.results, [{ '@@each': [N, N] }]);
+  assert.equal(pool.stats.started, started + 2);
+  // Above the server's limit (and 0) the server's limit applies: the pool's workers run it.
+  const capped = await get('/query/g/hog', { 'GSQL-TIMEOUT': '120000', 'GSQL-QueryLocalMemLimitMB': '4096' });
+  assert.equal(capped.body.code, 'SYS-0002');
+  assert.equal(
+    capped.body.message,
+    'Runtime Error: The query ran out of memory (the limit is 32 MB per query, --query-memory-mb) and was stopped.',
+  );
+  const zero = await get('/query/g/sums?rounds=1', { 'GSQL-QueryLocalMemLimitMB': '0' });
+  assert.deepEqual(zero.body.results, [{ '@@each': [N] }]);
+  const bad = await get('/query/g/sums?rounds=1', { 'GSQL-QueryLocalMemLimitMB': '-3' });
+  assert.equal(bad.status, 400);
+  assert.equal(bad.body.code, 'REST-30001');
 });
 
 test('a query reads the version it started at while writes commit', async () => {

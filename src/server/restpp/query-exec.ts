@@ -24,6 +24,8 @@ export interface QueryHeaders {
   detached: boolean;
   /** GSQL-THREAD-LIMIT: the most threads the query's SELECTs may use (none: --threads). */
   threadLimit?: number;
+  /** GSQL-QueryLocalMemLimitMB: the query's heap limit in MiB (none or 0: --query-memory-mb). */
+  memoryMb?: number;
 }
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -39,8 +41,9 @@ function badHeader(name: string, value: string, why: string): RestError {
  * The query headers of a request, checked: GSQL-ASYNC (boolean), GSQL-REPLICA (1 to the number of
  * replicas: 1 alone, the cluster's nodes in a cluster; every replica holds the same data, so the
  * query runs here), GSQL-THREAD-LIMIT (a positive integer: the most threads, its own included, a
- * query's split SELECTs use; --threads caps it), GSQL-QueryLocalMemLimitMB (a non-negative number,
- * accepted: --query-memory-mb is the limit). GSQL-TIMEOUT
+ * query's split SELECTs use; --threads caps it), GSQL-QueryLocalMemLimitMB (a non-negative number
+ * of MiB: below --query-memory-mb the query runs alone on a worker with that heap limit; 0 or
+ * above: --query-memory-mb applies). GSQL-TIMEOUT
  * and RESPONSE-LIMIT are checked for every request by http/limits.ts.
  */
 export function queryHeaders(request: FastifyRequest, replicas = 1): QueryHeaders {
@@ -72,6 +75,7 @@ export function queryHeaders(request: FastifyRequest, replicas = 1): QueryHeader
     timeoutMs: requestTimeoutMs(request),
     detached,
     ...(threads !== undefined ? { threadLimit: Math.trunc(Number(threads)) } : {}),
+    ...(mem !== undefined && Number(mem) > 0 ? { memoryMb: Math.max(1, Math.ceil(Number(mem))) } : {}),
   };
 }
 
@@ -164,6 +168,7 @@ export async function runTracked(
     signal: run.controller.signal,
     deadline: run.expires,
     ...(headers.threadLimit !== undefined ? { threadLimit: headers.threadLimit } : {}),
+    ...(headers.memoryMb !== undefined ? { memoryMb: headers.memoryMb } : {}),
   };
   const outcome = body(opts).then(
     (results) => {

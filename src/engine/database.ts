@@ -44,11 +44,13 @@ import { ReadTxImpl } from './read-tx.js';
 import {
   installMerged,
   installTables,
+  type MergeJob,
   type MergePolicy,
   planMerge,
   planTables,
   prepareMerged,
   prepareTables,
+  type TableFold,
 } from './fresh-merge.js';
 import { mergeAll, rebuildSummary } from './rebuild.js';
 import { replayRecord } from './replay.js';
@@ -80,6 +82,13 @@ const FRESH_MERGE_MIN_EDGES = 16_384;
 const IDLE_MERGE_MS = 1000;
 /** An idle merge starts at least this many times its predecessor's duration after it ended. */
 const IDLE_MERGE_SPACING = 4;
+/** What an idle merge takes on: any delta of at least a 32nd of its base (see MergePolicy). */
+const IDLE_MERGE: MergePolicy = { minDelta: 1, share: 32, idle: true };
+/**
+ * An idle merge that finds more writes made meanwhile (edges, tombstones, vertex rows) is dropped
+ * rather than re-apply them while writes wait: writes did not pause after all (a load).
+ */
+const IDLE_MERGE_MAX_LATER = 16_384;
 
 export const DEFAULT_REBUILD_PATH = '/tmp/rebuildnow';
 
@@ -641,7 +650,7 @@ export class Database implements CatalogStore {
       if (wait > 0) return arm(wait);
       if (this.stopping || this.fatal) return;
       const t0 = performance.now();
-      void this.mergeFresh({ minDelta: 1, share: 0 }).then(() => {
+      void this.mergeFresh(IDLE_MERGE).then(() => {
         const t1 = performance.now();
         this.idleMergeAfter = t1 + IDLE_MERGE_SPACING * (t1 - t0);
       });
@@ -660,27 +669,31 @@ export class Database implements CatalogStore {
       const jobs = planMerge(store, version, policy);
       const folds = planTables(store, policy);
       if (jobs.length === 0 && folds.length === 0) return;
+      const written = (): number => {
+        let n = 0;
+        for (const j of jobs) n += j.block.dCount + j.block.tombLog.length / 2;
+        for (const t of store.tables.values()) n += t.count;
+        return n;
+      };
+      const before = written();
+      // An idle merge stops as soon as writes turn out not to have paused (see IDLE_MERGE_MAX_LATER).
+      const busy = (): boolean => policy.idle === true && written() - before > IDLE_MERGE_MAX_LATER;
       const t0 = performance.now();
-      let built: BuiltBase[] = [];
-      let prepared: EdgeBlock[] = [];
-      if (jobs.length > 0) {
-        const build = buildOnThread(jobs.map((j) => j.source));
-        this.mergeBuild = build;
-        // The tables are folded on the event loop, a slice at a time, while the thread builds.
-        const folding = prepareTables(folds);
-        try {
-          built = await build.done;
-        } finally {
-          this.mergeBuild = undefined;
-          await folding;
-        }
-        prepared = await prepareMerged(jobs, built, version);
-      } else await prepareTables(folds);
+      const merged = await this.buildMerge(jobs, folds, version, busy);
+      if (!merged) {
+        this.opts.logger?.info(`background merge at version ${version} dropped: writes went on meanwhile`);
+        return;
+      }
+      const { built, prepared } = merged;
       const t1 = performance.now();
       await this.exclusive(() => {
         // The current store: a catalog change that kept the stored schema shares the blocks.
         const current = this.store;
         if (this.stopping || current !== this.readStore) return Promise.resolve();
+        if (busy()) {
+          this.opts.logger?.info(`background merge at version ${version} dropped: writes went on meanwhile`);
+          return Promise.resolve();
+        }
         installTables(current, folds);
         const next =
           jobs.length > 0
@@ -699,6 +712,39 @@ export class Database implements CatalogStore {
     } finally {
       pin.release();
     }
+  }
+
+  /**
+   * The merge's new bases: blocks built on the merge thread (their attribute columns carried
+   * after) while the vertex folds are built on the event loop; undefined when `busy` stopped it.
+   */
+  private async buildMerge(
+    jobs: MergeJob[],
+    folds: TableFold[],
+    version: number,
+    busy: () => boolean,
+  ): Promise<{ built: BuiltBase[]; prepared: EdgeBlock[] } | undefined> {
+    if (jobs.length === 0)
+      return (await prepareTables(folds, busy)) ? { built: [], prepared: [] } : undefined;
+    const build = buildOnThread(jobs.map((j) => j.source));
+    this.mergeBuild = build;
+    const watch = setInterval(() => {
+      if (busy()) build.cancel();
+    }, 50);
+    const folding = prepareTables(folds, busy);
+    let built: BuiltBase[];
+    try {
+      built = await build.done;
+    } catch (err) {
+      if (busy()) return undefined;
+      throw err;
+    } finally {
+      clearInterval(watch);
+      this.mergeBuild = undefined;
+      await folding;
+    }
+    if (busy()) return undefined;
+    return { built, prepared: await prepareMerged(jobs, built, version) };
   }
 
   /**

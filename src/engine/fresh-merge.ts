@@ -25,26 +25,27 @@ export interface MergeJob {
 
 /**
  * How much a merge takes on: blocks (and vertex tables' value columns and id index) with at least
- * `minDelta` written edges (rows, keys) since their base, and at least 1/`share` of the base (a
- * small delta over a large base reads nearly as fast as the base, and merging it would copy the
- * whole block); `share` 0 takes any delta, tombstones included.
+ * `minDelta` edges (tombstones, rows, keys) written since their base, and at least 1/`share` of
+ * the base (a small delta over a large base reads nearly as fast as the base, and merging it would
+ * copy the whole block, so the copying stays within `share` times what was written).
  */
 export interface MergePolicy {
   minDelta: number;
   share: number;
+  /** An idle merge (Database.scheduleIdleMerge): dropped if writes went on meanwhile after all. */
+  idle?: boolean;
 }
 
 /** Whether `delta` written items over a base of `base` are worth folding under `policy`. */
 function worth(delta: number, base: number, policy: MergePolicy): boolean {
-  return delta >= Math.max(1, policy.minDelta) && (policy.share === 0 || delta * policy.share >= base);
+  return delta >= Math.max(1, policy.minDelta) && delta * policy.share >= base;
 }
 
 /** The blocks worth merging at `version`. */
 export function planMerge(store: GraphStore, version: number, policy: MergePolicy): MergeJob[] {
   const jobs: MergeJob[] = [];
   for (const b of store.blocks) {
-    const tombs = policy.share === 0 && b.tomb.size > 0;
-    if (!tombs && !worth(b.dCount, b.nBase, policy)) continue;
+    if (!worth(b.dCount + b.tomb.size, b.nBase, policy)) continue;
     const from = store.tables.get(b.fromType) as VertexTable;
     const to = store.tables.get(b.toType) as VertexTable;
     jobs.push({ block: b, source: baseSource(b, version, from.count, to.count) });
@@ -85,13 +86,24 @@ const FOLD_SLICE = 1 << 14;
 
 const turn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Builds the folds' new bases a slice at a time, giving the event loop a turn after each. */
-export async function prepareTables(folds: readonly TableFold[]): Promise<void> {
+/**
+ * Builds the folds' new bases a slice at a time, giving the event loop a turn after each; false
+ * when `stop` ended it first.
+ */
+export async function prepareTables(
+  folds: readonly TableFold[],
+  stop = (): boolean => false,
+): Promise<boolean> {
   for (const f of folds) {
-    for (const h of f.heaps) while (h.builder.step(FOLD_SLICE)) await turn();
-    const b = f.keys?.builder;
-    if (b) while (b.step(FOLD_SLICE)) await turn();
+    const steps = [...f.heaps.map((h) => h.builder), ...(f.keys?.builder ? [f.keys.builder] : [])];
+    for (const b of steps) {
+      while (b.step(FOLD_SLICE)) {
+        await turn();
+        if (stop()) return false;
+      }
+    }
   }
+  return true;
 }
 
 /** Installs the folds of the tables `store` still has (call with writes quiesced). */

@@ -365,7 +365,7 @@ test('the merge folds vertex tables: values and keyed ids go to shared bases, la
     assert.ok(was.values > 0 && was.keys > 0, 'the workload leaves overlays');
     // The steps of Database.mergeFresh for tables, with writes between folding and installing.
     const pin = db.pin();
-    const folds = planTables(pin.graphStore, { minDelta: 1, share: 0 });
+    const folds = planTables(pin.graphStore, { minDelta: 1, share: Infinity });
     assert.ok(folds.length > 0);
     const during = db.pin();
     const refDuring = ref.read();
@@ -394,7 +394,7 @@ test('the merge folds vertex tables: values and keyed ids go to shared bases, la
     expected.release();
     refDuring.release();
     during.release();
-    await db.mergeFresh({ minDelta: 1, share: 0 });
+    await db.mergeFresh({ minDelta: 1, share: Infinity });
     assert.deepEqual(overlays(db), { values: 0, keys: 0, keyLog: 0 });
     assert.deepEqual(graphSnapshot(db), graphSnapshot(ref));
     await db.close();

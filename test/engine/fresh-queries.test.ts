@@ -128,13 +128,19 @@ async function loaded(dir: string, opts: Partial<DatabaseOptions>): Promise<Data
   return db;
 }
 
-/** A few upserts and deletions, as REST++ batches make them. */
+/**
+ * Upserts and deletions as REST++ batches make them: 5 batches of 20 vertices and 40 edges, a
+ * deleted vertex and edge each; more than a 32nd of what the load wrote, so the idle merge takes it.
+ */
 async function smallWrites(db: Database): Promise<void> {
   for (let i = 0; i < 5; i++) {
     await db.write((tx) => {
-      tx.upsertVertex('P', `q${i}`, { name: { value: `late${i}`, op: 'set' } });
-      tx.upsertEdge('E', 'P', 'p1', 'P', `q${i}`, {});
-      tx.upsertEdge('E', 'P', `q${i}`, 'P', `p${i * 7}`, {});
+      for (let j = 0; j < 20; j++) {
+        const q = `q${i * 20 + j}`;
+        tx.upsertVertex('P', q, { name: { value: `late${i}_${j}`, op: 'set' } });
+        tx.upsertEdge('E', 'P', j === 0 ? 'p1' : `q${i * 20 + j - 1}`, 'P', q, {});
+        tx.upsertEdge('E', 'P', q, 'P', `p${i * 7 + j}`, {});
+      }
       tx.deleteVertex('P', `p${100 + i}`);
       tx.deleteEdge('E', 'P', 'p2', 'P', `p${i}`);
     });

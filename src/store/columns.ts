@@ -331,25 +331,25 @@ export class ValueColumn extends Column {
    * heap was replaced meanwhile (a rebuild, a checkpoint's load).
    */
   finishRebase(p: PendingHeap): void {
-    if (this.heap !== p.heap || p.builder.step(Infinity)) return;
+    if (this.heap !== p.heap) return;
+    // The rows the slices left (all of them for the rebuild's rebase).
+    p.builder.step(Infinity);
     const n = p.builder.n;
-    const laterRows = this.logRows.slice(p.logFrom);
-    const laterValues = this.logValues.slice(p.logFrom);
-    const laterVersions = this.logVersions.slice(p.logFrom);
     const over = new Map<number, Value>();
-    for (const r of laterRows) if (r < n) over.set(r, this.get(r));
+    for (let i = p.logFrom; i < this.logRows.length; i++) {
+      const r = this.logRows[i];
+      if (r < n) over.set(r, this.get(r));
+    }
     const rest: Value[] = [];
     for (let r = n; r < this.base + this.tail.length; r++) rest.push(this.get(r));
     this.heap = p.builder.finish();
     this.over.clear();
     for (const [r, v] of over) this.over.set(r, v);
     this.tail = rest;
-    this.logRows.length = 0;
-    this.logValues.length = 0;
-    this.logVersions.length = 0;
-    this.logRows.push(...laterRows);
-    this.logValues.push(...laterValues);
-    this.logVersions.push(...laterVersions);
+    // The overwrites made since the start stay logged, at the front.
+    this.logRows.splice(0, p.logFrom);
+    this.logValues.splice(0, p.logFrom);
+    this.logVersions.splice(0, p.logFrom);
     this.replaced();
   }
 

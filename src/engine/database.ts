@@ -678,22 +678,18 @@ export class Database implements CatalogStore {
       const before = written();
       // An idle merge stops as soon as writes turn out not to have paused (see IDLE_MERGE_MAX_LATER).
       const busy = (): boolean => policy.idle === true && written() - before > IDLE_MERGE_MAX_LATER;
+      const dropped = (): void =>
+        this.opts.logger?.info(`background merge at version ${version} dropped: writes went on meanwhile`);
       const t0 = performance.now();
       const merged = await this.buildMerge(jobs, folds, version, busy);
-      if (!merged) {
-        this.opts.logger?.info(`background merge at version ${version} dropped: writes went on meanwhile`);
-        return;
-      }
+      if (!merged) return dropped();
       const { built, prepared } = merged;
       const t1 = performance.now();
       await this.exclusive(() => {
         // The current store: a catalog change that kept the stored schema shares the blocks.
         const current = this.store;
         if (this.stopping || current !== this.readStore) return Promise.resolve();
-        if (busy()) {
-          this.opts.logger?.info(`background merge at version ${version} dropped: writes went on meanwhile`);
-          return Promise.resolve();
-        }
+        if (busy()) return Promise.resolve(dropped());
         installTables(current, folds);
         const next =
           jobs.length > 0

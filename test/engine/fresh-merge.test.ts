@@ -28,6 +28,7 @@ import { ValueColumn } from '../../src/store/columns.js';
 import type { VertexTable } from '../../src/store/vertex-table.js';
 import { prepareJob, runJobOnData } from '../../src/loading/job.js';
 import { runScript } from '../../src/shell/run-script.js';
+import { silentLogger } from '../../src/util/logger.js';
 import { freshDb, graphSnapshot, tempDir, type TempDb } from './fixtures.js';
 
 /** Merges every block with a delta. */
@@ -424,6 +425,39 @@ test('small writes are merged in the background once writes pause: same answers 
   } finally {
     await ref.db.close();
     ref.t.cleanup();
+    t.cleanup();
+  }
+});
+
+test('an idle merge that finds writes went on meanwhile installs nothing', async () => {
+  const t = tempDir();
+  try {
+    const lines: string[] = [];
+    const info = (a: unknown, b?: string): void => void lines.push(b ?? String(a));
+    const logger = { ...silentLogger, info };
+    const db = await freshDb(t, { ...NEVER, logger });
+    const edges = (from: number, n: number) => (tx: WriteTx) => {
+      for (let i = from; i < from + n; i++)
+        tx.upsertEdge('follows', 'Person', `p${i % 3000}`, 'Person', `q${i}`, {});
+    };
+    await db.write(edges(0, 60_000));
+    const before = layout(db);
+    const merge = db.mergeFresh({ minDelta: 1, share: Infinity, idle: true });
+    // Once the merge thread builds, a load-sized write comes in.
+    const building = (): boolean => (db as unknown as { mergeBuild?: unknown }).mergeBuild !== undefined;
+    while (!building()) await new Promise((r) => setImmediate(r));
+    await db.write(edges(60_000, 20_000));
+    await merge;
+    assert.ok(
+      lines.some((l) => /background merge at version \d+ dropped/.test(l)),
+      lines.join('\n'),
+    );
+    assert.deepEqual(layout(db), { base: before.base, delta: before.delta + 20_000, tombs: 0 });
+    // A merge after writes paused takes it all.
+    await db.mergeFresh({ minDelta: 1, share: Infinity, idle: true });
+    assert.deepEqual(layout(db), { base: before.delta + 20_000, delta: 0, tombs: 0 });
+    await db.close();
+  } finally {
     t.cleanup();
   }
 });

@@ -15,7 +15,6 @@
  * to what its own WAL holds.
  */
 import { join } from 'node:path';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { type Catalog, EMPTY_CATALOG } from '../catalog/types.js';
 import { DataDir, type FileLayer, MAX_PAYLOAD, type WriteAheadLog } from '../durability/index.js';
 import type { BuiltBase } from '../store/base-builder.js';
@@ -52,7 +51,7 @@ import {
   prepareTables,
   type TableFold,
 } from './fresh-merge.js';
-import { mergeAll, rebuildSummary } from './rebuild.js';
+import { mergeAll, rebuildSummary, writeSummaryFile } from './rebuild.js';
 import { replayRecord } from './replay.js';
 import { catalogRecord, clearRecord, decodeRecord } from './wal-record.js';
 import { WriteTxImpl } from './write-tx.js';
@@ -782,12 +781,9 @@ export class Database implements CatalogStore {
       await write;
     }
     const path = opts.path ?? DEFAULT_REBUILD_PATH;
-    const summaryFile = join(path, `rebuild_summary_${Date.now()}.txt`);
-    if (writeSummary) {
-      await mkdir(path, { recursive: true, mode: 0o700 });
-      // A new file only: never one a link placed at this name points to.
-      await writeFile(summaryFile, summary.text, { flag: 'wx', mode: 0o600 });
-    }
+    const summaryFile = writeSummary
+      ? await writeSummaryFile(path, summary.text)
+      : join(path, `rebuild_summary_${Date.now()}.txt`);
     this.opts.logger?.info(
       `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped; ` +
         `merge ${mergeMs.toFixed(0)} ms, checkpoint ${chunks ? `${(performance.now() - t1).toFixed(0)} ms` : 'not needed'}`,

@@ -7,6 +7,8 @@
  * The vertextype/segid filters choose which segments are reported as selected; the merge and the
  * checkpoint always cover the whole graph, because the write-ahead log they truncate is global.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { type EdgeBlock, mergeBlock } from '../store/edge-block.js';
 import { GraphStore } from '../store/graph-store.js';
 import { SEGMENT_BITS, SEGMENT_SIZE, type VertexTable } from '../store/vertex-table.js';
@@ -97,4 +99,26 @@ export function rebuildSummary(
     }
   });
   return { text: lines.join('\n') + (lines.length > 0 ? '\n' : ''), selected, skipped };
+}
+
+/** Tries of a new summary file name (`rebuild_summary_<ms>[_<n>].txt`) before giving up. */
+const SUMMARY_NAME_TRIES = 1000;
+
+/**
+ * Writes a rebuild's summary to a new file in `folder` and returns its path: named by the time in
+ * milliseconds, with `_1`, `_2`, … when rebuilds in the same millisecond already took the name.
+ * Only a new file is written, never one a link placed at the name points to.
+ */
+export async function writeSummaryFile(folder: string, text: string): Promise<string> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+  const stem = join(folder, `rebuild_summary_${Date.now()}`);
+  for (let n = 0; ; n++) {
+    const file = n === 0 ? `${stem}.txt` : `${stem}_${n}.txt`;
+    try {
+      await writeFile(file, text, { flag: 'wx', mode: 0o600 });
+      return file;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || n + 1 >= SUMMARY_NAME_TRIES) throw e;
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { freshDb, tempDir } from './fixtures.js';
 
@@ -147,6 +147,30 @@ test('deletedVertexCheck reports a segment whose table and id index disagree', a
     assert.equal(db.deletedVertexCheck({ vertextype: 'Person' }).PassCheck, true);
     tables.get('Num')!.deleted[3] = 0;
     await db.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('rebuilds in the same millisecond write summaries under new names, never over a file', async () => {
+  const t = tempDir();
+  try {
+    const db = await freshDb(t);
+    await db.write((tx) => tx.upsertVertex('Person', 'p', {}));
+    // Every name the next few seconds would take is already there: the rebuild takes the next free one.
+    const folder = `${t.dir}/rb`;
+    mkdirSync(folder);
+    const now = Date.now();
+    for (let ms = now; ms < now + 5000; ms++) writeFileSync(`${folder}/rebuild_summary_${ms}.txt`, 'taken');
+    const first = await db.rebuild({ path: folder });
+    const second = await db.rebuild({ path: folder });
+    assert.match(first.summaryFile, /rebuild_summary_\d+_1\.txt$/);
+    assert.ok(second.summaryFile !== first.summaryFile);
+    assert.ok(readFileSync(first.summaryFile, 'utf8').includes('vertextype: Person'));
+    assert.ok(readFileSync(second.summaryFile, 'utf8').includes('vertextype: Person'));
+    const taken = readdirSync(folder).filter((f) => /^rebuild_summary_\d+\.txt$/.test(f));
+    assert.equal(taken.length, 5000);
+    for (const f of taken) assert.equal(readFileSync(`${folder}/${f}`, 'utf8'), 'taken');
   } finally {
     t.cleanup();
   }

@@ -131,6 +131,9 @@ export class QueryPool {
   private readonly slots: Slot[] = [];
   /** Workers started for one task each (see runAlone). */
   private readonly alone = new Set<Slot>();
+  /** Tasks waiting for a worker of their own: at most `threads` such tasks hold a turn at once. */
+  private readonly aloneWaiting: { start: () => void; reject: (e: Error) => void }[] = [];
+  private aloneTurns = 0;
   private readonly queue: Queued[] = [];
   private nextId = 1;
   private closed = false;
@@ -158,6 +161,11 @@ export class QueryPool {
     return this.slots.length;
   }
 
+  /** Workers started for one task each that are running now (at most `threads`). */
+  get ownWorkers(): number {
+    return this.alone.size;
+  }
+
   /** Tasks running or waiting. */
   get load(): number {
     return this.queue.length + this.slots.filter((s) => s.running).length;
@@ -180,7 +188,16 @@ export class QueryPool {
    * Runs a task by itself, its SELECTs unsplit, on a worker started with a heap limit of `mb` MiB,
    * which ends with the task.
    */
-  private runAlone(task: TaskSpec, control: TaskControl, mb: number): Promise<TaskResult> {
+  private async runAlone(task: TaskSpec, control: TaskControl, mb: number): Promise<TaskResult> {
+    // Bounded like the pool itself: each such worker costs a thread and its heap.
+    if (this.aloneTurns >= this.slots.length) {
+      // A finishing task hands its turn over (nextAlone).
+      await new Promise<void>((start, reject) => this.aloneWaiting.push({ start, reject }));
+    } else this.aloneTurns++;
+    if (control.signal?.aborted) {
+      this.nextAlone();
+      throw this.stopped('aborted');
+    }
     const slot: Slot = {
       worker: undefined,
       exporter: new MirrorExporter(),
@@ -198,7 +215,15 @@ export class QueryPool {
       const w = slot.worker;
       slot.worker = undefined;
       if (w) void w.terminate();
+      this.nextAlone();
     });
+  }
+
+  /** Hands a finished task's turn to the next one waiting for a worker of its own, or frees it. */
+  private nextAlone(): void {
+    const next = this.closed ? undefined : this.aloneWaiting.shift();
+    if (next) next.start();
+    else this.aloneTurns--;
   }
 
   private stopped(reason: StopReason, own?: number): TaskStopped {
@@ -511,6 +536,7 @@ export class QueryPool {
     this.closed = true;
     clearInterval(this.refresher);
     for (const q of this.queue.splice(0)) q.reject(this.stopped('closed'));
+    for (const q of this.aloneWaiting.splice(0)) q.reject(this.stopped('closed'));
     await Promise.all(
       [...this.slots, ...this.alone].map(async (slot) => {
         const w = slot.worker;

@@ -198,6 +198,26 @@ test('GSQL-QueryLocalMemLimitMB below --query-memory-mb stops a query at its own
   assert.equal(bad.body.code, 'REST-30001');
 });
 
+test('queries with a heap limit of their own wait for a turn: at most --threads such workers at once', async () => {
+  const pool = poolFor(db);
+  assert.ok(pool);
+  let most = 0;
+  const watch = setInterval(() => {
+    most = Math.max(most, pool.ownWorkers);
+  }, 1);
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => get('/query/g/sums?rounds=2', { 'GSQL-QueryLocalMemLimitMB': '28.5' })),
+    );
+    for (const a of answers) assert.deepEqual(a.body.results, [{ '@@each': [N, N] }]);
+  } finally {
+    clearInterval(watch);
+  }
+  assert.ok(most >= 1, 'the queries ran on workers of their own');
+  assert.ok(most <= pool.threads, `at most ${pool.threads} at once, saw ${most}`);
+  assert.equal(pool.ownWorkers, 0);
+});
+
 test('a query reads the version it started at while writes commit', async () => {
   const rounds = 300;
   const running = get(`/query/g/sums?rounds=${rounds}`, { 'GSQL-TIMEOUT': '120000' });

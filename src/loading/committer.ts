@@ -7,8 +7,9 @@
 import type { Catalog } from '../catalog/types.js';
 import { Batch } from './batch.js';
 import type { InputPlan } from './compiler.js';
-import type { LoadingDatabase } from './load-options.js';
-import type { LoadStatistics } from './statistics.js';
+import type { FileFormat } from './format.js';
+import type { LoadingDatabase, RunOptions } from './load-options.js';
+import { LoadStatistics } from './statistics.js';
 
 /** Commits of one load that may wait for their fsync at the same time. */
 const MAX_IN_FLIGHT = 2;
@@ -111,4 +112,23 @@ export function oneBlockBytes(
   if (size === undefined || plan.targets.length !== 1 || plan.targets[0].kind !== 'edge') return undefined;
   const et = catalog.edgeTypes.find((e) => e.name === plan.targets[0].typeName);
   return et !== undefined && et.pairs.length === 1 ? size : undefined;
+}
+
+/** How both runners start on an input: its statistics (every target listed), its format and its committer. */
+export function startInput(
+  db: LoadingDatabase,
+  plan: InputPlan,
+  opts: RunOptions,
+): { stats: LoadStatistics; format: FileFormat; committer: BatchCommitter } {
+  const stats = opts.stats ?? new LoadStatistics();
+  for (const t of plan.targets) stats.object(t.kind, t.typeName);
+  const format: FileFormat = { ...plan.format, ...opts.format };
+  const committer = new BatchCommitter(
+    db,
+    stats,
+    !format.vertexMustExist,
+    opts.onCommitted,
+    oneBlockBytes(plan, db.catalog, opts.sizeHint),
+  );
+  return { stats, format, committer };
 }

@@ -9,9 +9,8 @@
  * other requests are served meanwhile.
  */
 import type { Catalog } from '../catalog/types.js';
-import { BatchCommitter, oneBlockBytes } from './committer.js';
+import { startInput } from './committer.js';
 import type { InputPlan } from './compiler.js';
-import type { FileFormat } from './format.js';
 import { LineChunker, type Piece } from './line-chunks.js';
 import { LineLoader } from './line-loader.js';
 import {
@@ -41,19 +40,10 @@ export async function loadInputParallel(
   chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
   opts: RunOptions & { source: { text: string; graph: string }; threads: number },
 ): Promise<LoadStatistics> {
-  const stats = opts.stats ?? new LoadStatistics();
-  for (const t of plan.targets) stats.object(t.kind, t.typeName);
-  const format: FileFormat = { ...plan.format, ...opts.format };
+  const { stats, format, committer } = startInput(db, plan, opts);
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const maxTokenBytes = opts.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES;
   const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const committer = new BatchCommitter(
-    db,
-    stats,
-    !format.vertexMustExist,
-    opts.onCommitted,
-    oneBlockBytes(plan, db.catalog, opts.sizeHint),
-  );
   // Reads the header line here: the workers are sent the column positions it resolves.
   const headerReader = new LineLoader(plan, format, () => committer.batch, stats, maxTokenBytes);
   const lineFormat = format.json ? { ...format, quote: 0 } : format;

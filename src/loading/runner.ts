@@ -7,11 +7,10 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { open } from 'node:fs/promises';
-import { BatchCommitter, oneBlockBytes } from './committer.js';
+import { startInput } from './committer.js';
 import type { InputPlan, IntEdgeShape } from './compiler.js';
 import { addIdSegment } from './id-segments.js';
 import type { IdSegment } from './edge-lines.js';
-import type { FileFormat } from './format.js';
 import { LineLoader } from './line-loader.js';
 import {
   CHUNK_BYTES,
@@ -42,17 +41,8 @@ export async function loadInput(
   opts: RunOptions = {},
 ): Promise<LoadStatistics> {
   if (parallelLoad(opts)) return loadInputParallel(db, plan, chunks as AsyncIterable<Buffer>, opts);
-  const stats = opts.stats ?? new LoadStatistics();
-  for (const t of plan.targets) stats.object(t.kind, t.typeName);
-  const format: FileFormat = { ...plan.format, ...opts.format };
+  const { stats, format, committer } = startInput(db, plan, opts);
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-  const committer = new BatchCommitter(
-    db,
-    stats,
-    !format.vertexMustExist,
-    opts.onCommitted,
-    oneBlockBytes(plan, db.catalog, opts.sizeHint),
-  );
   const loader = new LineLoader(
     plan,
     format,

@@ -30,6 +30,7 @@ import { prepareJob, runJobOnData } from '../../src/loading/job.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { silentLogger } from '../../src/util/logger.js';
 import { freshDb, graphSnapshot, tempDir, type TempDb } from './fixtures.js';
+import { waitFor } from '../timing.js';
 
 /** Merges every block with a delta. */
 const EAGER = { freshMergeMinEdges: 1, idleMergeMs: 0 };
@@ -98,15 +99,6 @@ function overlays(db: Database): { values: number; keys: number; keyLog: number 
     return { values, keys, keyLog };
   } finally {
     r.release();
-  }
-}
-
-/** Polls `cond` until it holds (generous deadline: no timing is asserted). */
-async function until(cond: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!cond()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -412,11 +404,11 @@ test('small writes are merged in the background once writes pause: same answers 
   try {
     const db = await freshDb(t, { idleMergeMs: 5 });
     await Promise.all(workload(db, 7, 0, 6));
-    await until(() => {
+    await waitFor('the idle merge', () => {
       const l = layout(db);
       const o = overlays(db);
       return l.delta === 0 && l.tombs === 0 && o.values === 0 && o.keys === 0;
-    }, 'the idle merge');
+    });
     const merged = answers(db);
     assert.deepEqual(merged, answers(ref.db));
     await db.rebuild({ path: join(t.dir, 'summary') });

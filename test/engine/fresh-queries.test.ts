@@ -16,6 +16,7 @@ import { ValueColumn } from '../../src/store/columns.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, runQuery } from '../../src/workers/index.js';
 import { tempDir } from './fixtures.js';
+import { waitFor } from '../timing.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 
@@ -106,14 +107,6 @@ function unmerged(db: Database): number {
   }
 }
 
-async function until(cond: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!cond()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 async function loaded(dir: string, opts: Partial<DatabaseOptions>): Promise<Database> {
   const db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0, ...opts });
   let out = '';
@@ -166,7 +159,7 @@ for (const threads of [0, 2]) {
 
         await smallWrites(db);
         await smallWrites(ref);
-        await until(() => unmerged(db) === 0, 'the idle merge');
+        await waitFor('the idle merge', () => unmerged(db) === 0);
         const after = await answers(db);
         assert.deepEqual(after, await answers(ref));
         assert.notDeepEqual(after, fresh, 'the small writes changed the answers');

@@ -436,7 +436,8 @@ test('an idle merge that finds writes went on meanwhile installs nothing', async
     const before = layout(db);
     const merge = db.mergeFresh({ minDelta: 1, share: Infinity, idle: true });
     // Once the merge thread builds, a load-sized write comes in.
-    const building = (): boolean => (db as unknown as { mergeBuild?: unknown }).mergeBuild !== undefined;
+    const building = (): boolean =>
+      (db as unknown as { merges: { building?: unknown } }).merges.building !== undefined;
     while (!building()) await new Promise((r) => setImmediate(r));
     await db.write(edges(60_000, 20_000));
     await merge;

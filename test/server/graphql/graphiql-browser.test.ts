@@ -10,9 +10,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
-import { openFixture, type Fixture } from '../../graphql/fixture.js';
 import { scaled } from '../../timing.js';
+import { serveFixture } from './serve-fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** The little of the browser's DOM the page functions use (the test compiles without the DOM lib). */
@@ -25,22 +24,11 @@ interface Editor {
 
 const skip = existsSync(CHROMIUM) ? false : `${CHROMIUM} is not installed`;
 
-let f: Fixture;
-let s: RunningServers;
 let browser: Browser;
 
+// The browser's hooks come first, so it closes before the servers do.
 before(async () => {
   if (skip) return;
-  f = await openFixture();
-  s = await startServers({
-    database: f.db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    graphqlPort: 0,
-    graphqlGraph: 'Social',
-    log: () => {},
-  });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -58,16 +46,15 @@ before(async () => {
 after(async () => {
   if (skip) return;
   await browser.close();
-  await s.close();
-  await f.close();
 });
+const served = serveFixture({ skip: skip !== false });
 
 for (const listener of ['graphql', 'gsql'] as const) {
   test(
     `GraphiQL on the ${listener} listener runs a query and shows the SDL`,
     { skip, timeout: scaled(60_000) },
     async () => {
-      const base = s.urls[listener];
+      const base = served.urls[listener];
       const page_ = listener === 'graphql' ? `${base}/` : `${base}/graphql/Social`;
       const context = await browser.newContext({
         httpCredentials: { username: 'tigergraph', password: 'tigergraph' },

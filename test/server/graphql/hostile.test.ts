@@ -5,49 +5,29 @@
  * REST++ on the same process keeps answering (echoes complete before the GraphQL answer does).
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { DEFAULT_LIMITS } from '../../../src/graphql/index.js';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
-import { runScript } from '../../../src/shell/run-script.js';
-import { openFixture, type Fixture } from '../../graphql/fixture.js';
+import { BASIC, serveFixture } from './serve-fixture.js';
 
-const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
 const N = 2000;
 const FANOUT = 20;
 
-let f: Fixture;
-let s: RunningServers;
-let url: string;
-
-before(async () => {
-  f = await openFixture();
-  let out = '';
-  const code = await runScript(
-    f.db,
-    'CREATE VERTEX v (PRIMARY_ID id INT, name STRING)\nCREATE DIRECTED EDGE e (FROM v, TO v)\nCREATE GRAPH G (v, e)',
-    { user: 'tigergraph' },
-    (t) => (out += t),
-  );
-  assert.equal(code, 0, out);
-  await f.db.write((tx) => {
-    for (let i = 0; i < N; i++) tx.upsertVertex('v', i, { name: { value: `n${i}`, op: 'set' } });
-    for (let i = 0; i < N; i++)
-      for (let k = 1; k <= FANOUT; k++) tx.upsertEdge('e', 'v', i, 'v', (i * 31 + k * 97) % N, {});
-  });
-  // A budget of 10 million: the bombs below are far over it; the long document is within it.
-  s = await startServers({
-    database: f.db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    log: () => {},
-    graphql: { limits: { ...DEFAULT_LIMITS, maxCost: 10_000_000 } },
-  });
-  url = `${s.urls.gsql}/api/graphql/gsql/G`;
+const served = serveFixture({
+  gsql: 'CREATE VERTEX v (PRIMARY_ID id INT, name STRING)\nCREATE DIRECTED EDGE e (FROM v, TO v)\nCREATE GRAPH G (v, e)',
+  prepare: (db) =>
+    db.write((tx) => {
+      for (let i = 0; i < N; i++) tx.upsertVertex('v', i, { name: { value: `n${i}`, op: 'set' } });
+      for (let i = 0; i < N; i++)
+        for (let k = 1; k <= FANOUT; k++) tx.upsertEdge('e', 'v', i, 'v', (i * 31 + k * 97) % N, {});
+    }),
+  // No one-graph listener; a budget of 10 million: the bombs below are far over it, the long
+  // document is within it.
+  servers: [{ graphqlGraph: undefined, graphql: { limits: { ...DEFAULT_LIMITS, maxCost: 10_000_000 } } }],
 });
-after(async () => {
-  await s.close();
-  await f.close();
+let url: string;
+before(async () => {
+  await served.ready;
+  url = `${served.urls.gsql}/api/graphql/gsql/G`;
 });
 
 async function post(query: string, headers: Record<string, string> = {}) {
@@ -116,7 +96,7 @@ test('REST++ keeps answering while a long GraphQL request runs, and GraphQL answ
     .catch((e: unknown) => (e instanceof Error && e.name === 'AbortError' ? 'aborted' : Promise.reject(e)))
     .finally(() => (graphqlDone = true));
   for (let i = 0; i < 3; i++) {
-    const r = await fetch(`${s.urls.restpp}/echo`);
+    const r = await fetch(`${served.urls.restpp}/echo`);
     assert.equal(r.status, 200);
     await r.text();
   }

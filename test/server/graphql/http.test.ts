@@ -4,45 +4,21 @@
  * introspection round-trip, credentials and privileges, and the GraphiQL page with its offline assets.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { buildClientSchema, getIntrospectionQuery, printSchema, type IntrospectionQuery } from 'graphql';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
-import { runScript } from '../../../src/shell/run-script.js';
-import { openFixture, type Fixture } from '../../graphql/fixture.js';
+import { BASIC, basic, serveFixture } from './serve-fixture.js';
 
-const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
-const READER = `Basic ${Buffer.from('reader:r3ader').toString('base64')}`;
+const READER = basic('reader', 'r3ader');
 
-let f: Fixture;
-let s: RunningServers;
+const served = serveFixture({
+  gsql: 'CREATE USER reader WITH PASSWORD "r3ader"\nGRANT ROLE queryreader ON GRAPH Social TO reader',
+});
 let gql: string;
 let gsql: string;
-
 before(async () => {
-  f = await openFixture();
-  let out = '';
-  const code = await runScript(
-    f.db,
-    'CREATE USER reader WITH PASSWORD "r3ader"\nGRANT ROLE queryreader ON GRAPH Social TO reader',
-    { user: 'tigergraph' },
-    (t) => (out += t),
-  );
-  assert.equal(code, 0, out);
-  s = await startServers({
-    database: f.db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    graphqlPort: 0,
-    graphqlGraph: 'Social',
-    log: () => {},
-  });
-  gql = s.urls.graphql;
-  gsql = s.urls.gsql;
-});
-after(async () => {
-  await s.close();
-  await f.close();
+  await served.ready;
+  gql = served.urls.graphql;
+  gsql = served.urls.gsql;
 });
 
 interface Reply {

@@ -7,52 +7,26 @@
  * credentials or with tighter role limits are still refused after another caller warmed the text.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { DEFAULT_LIMITS } from '../../../src/graphql/index.js';
 import { limitsFor } from '../../../src/server/graphql/config.js';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
-import { runScript } from '../../../src/shell/run-script.js';
-import { openFixture, type Fixture } from '../../graphql/fixture.js';
+import { BASIC as ADMIN, basic, runAsAdmin, serveFixture } from './serve-fixture.js';
 
-const basic = (user: string, password: string) =>
-  `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-const ADMIN = basic('tigergraph', 'tigergraph');
 const READER = basic('reader', 'r3ader');
 const NOBODY = basic('nobody', 'n0body');
 
-let f: Fixture;
-let s: RunningServers;
-let urls: string[];
-
-before(async () => {
-  f = await openFixture();
-  let out = '';
-  const code = await runScript(
-    f.db,
-    [
-      'CREATE USER reader WITH PASSWORD "r3ader"',
-      'GRANT ROLE queryreader ON GRAPH Social TO reader',
-      'CREATE USER nobody WITH PASSWORD "n0body"',
-    ].join('\n'),
-    { user: 'tigergraph' },
-    (t) => (out += t),
-  );
-  assert.equal(code, 0, out);
-  s = await startServers({
-    database: f.db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    graphqlPort: 0,
-    graphqlGraph: 'Social',
-    log: () => {},
-    graphql: { roleLimits: new Map([['queryreader', { maxRows: 1 }]]) },
-  });
-  urls = [`${s.urls.graphql}/graphql`, `${s.urls.gsql}/api/graphql/gsql/Social`];
+const served = serveFixture({
+  gsql: [
+    'CREATE USER reader WITH PASSWORD "r3ader"',
+    'GRANT ROLE queryreader ON GRAPH Social TO reader',
+    'CREATE USER nobody WITH PASSWORD "n0body"',
+  ].join('\n'),
+  servers: [{ graphql: { roleLimits: new Map([['queryreader', { maxRows: 1 }]]) } }],
 });
-after(async () => {
-  await s.close();
-  await f.close();
+let urls: string[];
+before(async () => {
+  await served.ready;
+  urls = [`${served.urls.graphql}/graphql`, `${served.urls.gsql}/api/graphql/gsql/Social`];
 });
 
 interface Exchange {
@@ -173,12 +147,12 @@ test('a warmed point lookup still refuses callers without credentials, the privi
 test('a warmed point lookup shows writes at once, and a batch of it answers as the single requests', async () => {
   const query = '{ Social { city(where: {_id: {_eq: "san jose"}}) { population } } }';
   for (const url of urls) {
-    await f.db.write((tx) =>
+    await served.db.write((tx) =>
       tx.upsertVertex('city', 'san jose', { population: { value: 1_000_000, op: 'set' } }),
     );
     const warm = await repeated(url, 'json', { query });
     assert.equal(warm.body, '{"data":{"Social":{"city":[{"population":1000000}]}}}');
-    await f.db.write((tx) =>
+    await served.db.write((tx) =>
       tx.upsertVertex('city', 'san jose', { population: { value: 1_000_001, op: 'set' } }),
     );
     assert.equal(
@@ -200,24 +174,17 @@ test('a warmed point lookup shows writes at once, and a batch of it answers as t
 test('a role-limited caller gets one limits object per catalog, so its point lookups are remembered too', async () => {
   const config = { roleLimits: new Map([['queryreader', { maxRows: 1 }]]) };
   const base = DEFAULT_LIMITS;
-  const first = limitsFor(config, f.db.catalog, 'reader', 'Social', base);
+  const first = limitsFor(config, served.db.catalog, 'reader', 'Social', base);
   assert.deepEqual(first, { ...base, maxRows: 1 });
-  assert.equal(limitsFor(config, f.db.catalog, 'reader', 'Social', base), first);
+  assert.equal(limitsFor(config, served.db.catalog, 'reader', 'Social', base), first);
   // Callers without an override get the server's limits; a graph that does not exist is not remembered.
-  assert.equal(limitsFor(config, f.db.catalog, 'tigergraph', 'Social', base), base);
-  const elsewhere = limitsFor(config, f.db.catalog, 'reader', 'Nowhere', base);
+  assert.equal(limitsFor(config, served.db.catalog, 'tigergraph', 'Social', base), base);
+  const elsewhere = limitsFor(config, served.db.catalog, 'reader', 'Nowhere', base);
   assert.equal(elsewhere, base);
   // A security change is a new catalog: the limits are worked out again from the new roles.
-  let out = '';
-  const code = await runScript(
-    f.db,
-    'GRANT ROLE queryreader ON GRAPH Social TO nobody',
-    { user: 'tigergraph' },
-    (t) => (out += t),
-  );
-  assert.equal(code, 0, out);
-  assert.deepEqual(limitsFor(config, f.db.catalog, 'nobody', 'Social', base), { ...base, maxRows: 1 });
-  const again = limitsFor(config, f.db.catalog, 'reader', 'Social', base);
+  await runAsAdmin(served.db, 'GRANT ROLE queryreader ON GRAPH Social TO nobody');
+  assert.deepEqual(limitsFor(config, served.db.catalog, 'nobody', 'Social', base), { ...base, maxRows: 1 });
+  const again = limitsFor(config, served.db.catalog, 'reader', 'Social', base);
   assert.deepEqual(again, first);
-  assert.equal(limitsFor(config, f.db.catalog, 'reader', 'Social', base), again);
+  assert.equal(limitsFor(config, served.db.catalog, 'reader', 'Social', base), again);
 });

@@ -6,41 +6,23 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { after, before, test } from 'node:test';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
-import { openFixture, type Fixture } from '../../graphql/fixture.js';
+import { before, test } from 'node:test';
+import type { RunningServers } from '../../../src/server/start.js';
+import { BASIC, serveFixture, startGraphqlServers } from './serve-fixture.js';
 
-const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
 const ALLOWED = '{ Social { city(order_by: {_id: asc}) { _id } } }';
 
-let f: Fixture;
+const served = serveFixture({
+  servers: [
+    { corsOrigins: ['https://app.example.com'] },
+    { graphql: { introspection: false, allowList: new Map([[sha256(ALLOWED), ALLOWED]]) } },
+  ],
+});
 let open: RunningServers;
 let locked: RunningServers;
-
 before(async () => {
-  f = await openFixture();
-  const common = {
-    database: f.db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    graphqlPort: 0,
-    graphqlGraph: 'Social',
-    log: () => {},
-  };
-  open = await startServers({ ...common, corsOrigins: ['https://app.example.com'] });
-  locked = await startServers({
-    ...common,
-    graphql: {
-      introspection: false,
-      allowList: new Map([[sha256(ALLOWED), ALLOWED]]),
-    },
-  });
-});
-after(async () => {
-  await open.close();
-  await locked.close();
-  await f.close();
+  await served.ready;
+  [open, locked] = served.servers;
 });
 
 function sha256(s: string): string {
@@ -156,12 +138,8 @@ test('introspection off refuses __schema and __type in validation', async () => 
   // Not on the allow-list either; the allow-list check comes first.
   assert.equal(r.status, 403);
   const listed = '{ __schema { types { name } } }';
-  const withList = await startServers({
-    database: f.db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    log: () => {},
+  const withList = await startGraphqlServers(served.db, {
+    graphqlGraph: undefined,
     graphql: { introspection: false, allowList: new Map([[sha256(listed), listed]]) },
   });
   try {

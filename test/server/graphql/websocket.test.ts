@@ -5,33 +5,12 @@
  * origin), and exact 64-bit integers on the wire.
  */
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
-import { openFixture, type Fixture } from '../../graphql/fixture.js';
+import { BASIC, serveFixture } from './serve-fixture.js';
 
-const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
-
-let f: Fixture;
-let s: RunningServers;
-before(async () => {
-  f = await openFixture();
-  s = await startServers({
-    database: f.db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    graphqlPort: 0,
-    graphqlGraph: 'Social',
-    log: () => {},
-    corsOrigins: ['https://app.example.com'],
-  });
-});
-after(async () => {
-  await s.close();
-  await f.close();
-});
+const served = serveFixture({ servers: [{ corsOrigins: ['https://app.example.com'] }] });
 
 const ws = (base: string, path: string) => `${base.replace(/^http/, 'ws')}${path}`;
 
@@ -48,7 +27,7 @@ function once(c: Client, query: string): Promise<unknown[]> {
 }
 
 test('a subscription streams committed inserts, updates and deletes; queries and mutations share the socket', async () => {
-  const c = client(ws(s.urls.gsql, '/api/graphql/gsql/Social'), { Authorization: BASIC });
+  const c = client(ws(served.urls.gsql, '/api/graphql/gsql/Social'), { Authorization: BASIC });
   try {
     const events: unknown[] = [];
     let done: () => void = () => {};
@@ -78,9 +57,13 @@ test('a subscription streams committed inserts, updates and deletes; queries and
       ),
       [{ data: { Social: { insert_city: [{ id: 'oslo' }] } } }],
     );
-    await f.db.write((tx) => tx.upsertVertex('city', 'hamlet', { population: { value: 12, op: 'set' } }));
-    await f.db.write((tx) => tx.upsertVertex('city', 'oslo', { population: { value: 710000, op: 'set' } }));
-    await f.db.write((tx) => tx.deleteVertex('city', 'oslo'));
+    await served.db.write((tx) =>
+      tx.upsertVertex('city', 'hamlet', { population: { value: 12, op: 'set' } }),
+    );
+    await served.db.write((tx) =>
+      tx.upsertVertex('city', 'oslo', { population: { value: 710000, op: 'set' } }),
+    );
+    await served.db.write((tx) => tx.deleteVertex('city', 'oslo'));
     await three;
     stop();
     assert.deepEqual(events, [
@@ -99,7 +82,7 @@ test('credentials from the upgrade request work on the one-graph listener too', 
       super(url, protocols, { headers: { authorization: BASIC } });
     }
   }
-  const c = client(ws(s.urls.graphql, '/graphql'), undefined, WithAuth as typeof WebSocket);
+  const c = client(ws(served.urls.graphql, '/graphql'), undefined, WithAuth as typeof WebSocket);
   try {
     assert.deepEqual(await once(c, '{ Social { badge { label } } }'), [
       { data: { Social: { badge: [{ label: 'gold' }] } } },
@@ -110,7 +93,7 @@ test('credentials from the upgrade request work on the one-graph listener too', 
 });
 
 test('wrong credentials close the connection with 4403; a foreign origin is refused at the upgrade', async () => {
-  const wrong = client(ws(s.urls.gsql, '/graphql/Social'), {
+  const wrong = client(ws(served.urls.gsql, '/graphql/Social'), {
     Authorization: `Basic ${Buffer.from('tigergraph:nope').toString('base64')}`,
   });
   await assert.rejects(once(wrong, '{ Social { __typename } }'), (e: { code?: number; reason?: string }) => {
@@ -120,7 +103,7 @@ test('wrong credentials close the connection with 4403; a foreign origin is refu
   });
   await wrong.dispose();
   const foreign = await new Promise<number>((resolve) => {
-    const sock = new WebSocket(ws(s.urls.gsql, '/graphql/Social'), 'graphql-transport-ws', {
+    const sock = new WebSocket(ws(served.urls.gsql, '/graphql/Social'), 'graphql-transport-ws', {
       origin: 'https://evil.example',
       headers: { authorization: BASIC },
     });
@@ -130,7 +113,7 @@ test('wrong credentials close the connection with 4403; a foreign origin is refu
   });
   assert.equal(foreign, 403);
   const listed = await new Promise<number>((resolve) => {
-    const sock = new WebSocket(ws(s.urls.gsql, '/graphql/Social'), 'graphql-transport-ws', {
+    const sock = new WebSocket(ws(served.urls.gsql, '/graphql/Social'), 'graphql-transport-ws', {
       origin: 'https://app.example.com',
     });
     sock.on('open', () => {
@@ -144,7 +127,7 @@ test('wrong credentials close the connection with 4403; a foreign origin is refu
 
 test('the wire carries 64-bit integers exactly', async () => {
   const text = await new Promise<string>((resolve, reject) => {
-    const sock = new WebSocket(ws(s.urls.gsql, '/api/graphql/gsql/Social'), 'graphql-transport-ws');
+    const sock = new WebSocket(ws(served.urls.gsql, '/api/graphql/gsql/Social'), 'graphql-transport-ws');
     sock.on('open', () =>
       sock.send(JSON.stringify({ type: 'connection_init', payload: { Authorization: BASIC } })),
     );

@@ -9,7 +9,8 @@
 import type { Value } from '../catalog/value.js';
 import type { ReadTx } from '../engine/api.js';
 import { pointCostBound } from './cost.js';
-import { arrangedRows, jsonKey, seekRows } from './execute-plan.js';
+import { jsonKey } from './exec-state.js';
+import { arrangedRows, seekRows } from './row-order.js';
 import { attrAccess, readAttr, type AttrAccess, type Work } from './filter.js';
 import { INLINE_MAX_COST, isPointLookup } from './inline.js';
 import type { GraphQLLimits } from './limits.js';

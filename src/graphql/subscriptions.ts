@@ -16,7 +16,8 @@
 import type { ExternalId, ReadTx } from '../engine/api.js';
 import type { CommitListener, CommittedChange } from '../engine/commit-feed.js';
 import { vertexTouches } from '../engine/wal-record.js';
-import { vertexTexts, type FormattedError } from './execute-plan.js';
+import type { FormattedError } from './exec-state.js';
+import { vertexTexts } from './selection-texts.js';
 import { textOf } from './texts.js';
 import { GraphQLRequestError } from './filter.js';
 import { Cooperation, isFieldError } from './limits.js';

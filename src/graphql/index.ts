@@ -6,11 +6,11 @@ export {
   DEFAULT_TIMEOUT_MS,
   GraphQLService,
   type ExecuteOptions,
-  type GraphQLAnswer,
   type GraphQLDatabase,
-  type GraphQLRequest,
   type ServiceOptions,
 } from './service.js';
+export type { GraphQLAnswer } from './answers.js';
+export type { GraphQLRequest } from './prepare-request.js';
 export {
   DEFAULT_LIMITS,
   limitsOfRoles,

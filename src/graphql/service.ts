@@ -11,34 +11,24 @@
  * The execution itself (`runPlan`) is a function of the snapshot, the plan and the limits with no
  * other state, so it can move to a worker thread as one piece.
  */
-import {
-  execute as executeGraphQL,
-  getOperationAST,
-  getVariableValues,
-  GraphQLError,
-  printSchema,
-  validateSchema,
-  type DocumentNode,
-  type GraphQLFormattedError,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { printSchema } from 'graphql';
 import type { Catalog } from '../catalog/types.js';
 import type { ReadTx, WriteTx } from '../engine/api.js';
 import type { CommitListener } from '../engine/commit-feed.js';
-import { stringifyJson } from '../util/json.js';
-import { WhereExprCache } from './compile-args.js';
+import { answer, failure, requestFailure, type GraphQLAnswer } from './answers.js';
 import { compilePlan } from './compile-plan.js';
 import { DegreeStatistics, estimateCost } from './cost.js';
-import { DocumentCache, Lru, MAX_CACHED_CHARS } from './documents.js';
 import type { FormattedError } from './exec-state.js';
 import { executePlan } from './execute-plan.js';
 import { GraphQLRequestError } from './filter.js';
+import { buildEntry, type GraphEntry, type Prepared } from './graph-entry.js';
 import { INLINE_MAX_COST, isPointLookup } from './inline.js';
+import { introspectField } from './introspect.js';
 import { Cooperation, DEFAULT_LIMITS, isFieldError, LimitError, type GraphQLLimits } from './limits.js';
 import { PersistedQueries } from './persisted.js';
 import type { Plan, WriteKind } from './plan.js';
 import { compilePoint, runPoint, type PointProgram } from './point.js';
-import { buildSchema, type BuiltSchema } from './schema.js';
+import { prepareRequest, type GraphQLRequest } from './prepare-request.js';
 import { ChangeHub, ChangeStream, type EventBudget } from './subscriptions.js';
 
 /** The database side the service needs (the engine's Database satisfies it). */
@@ -48,14 +38,6 @@ export interface GraphQLDatabase {
   write<T>(fn: (tx: WriteTx) => T): Promise<T>;
   /** The commit stream subscriptions read (none: subscriptions are refused). */
   onCommit?(fn: CommitListener): () => void;
-}
-
-/** A GraphQL request as the transport decoded it (fields not yet checked). */
-export interface GraphQLRequest {
-  query?: unknown;
-  variables?: unknown;
-  operationName?: unknown;
-  extensions?: unknown;
 }
 
 export interface ServiceOptions {
@@ -84,45 +66,7 @@ export interface ExecuteOptions {
   signal?: { readonly aborted: boolean };
 }
 
-export interface GraphQLAnswer {
-  status: number;
-  /** The JSON response: `{"errors": […], "data": …}`. */
-  text: string;
-}
-
 export const DEFAULT_TIMEOUT_MS = 16_000;
-
-/** One graph's schema and what is cached with it; replaced when the catalog changes. */
-export interface GraphEntry {
-  catalog: Catalog;
-  built: BuiltSchema | undefined;
-  problems: readonly GraphQLError[];
-  documents: DocumentCache | undefined;
-  whereExprs: WhereExprCache;
-  /** Prepared operations (each with its plans), by document, operation name and variables. */
-  prepared: Lru<Prepared>;
-  /** Point lookups by the exact text of their requests (see answerPoint). */
-  points: Lru<PointEntry>;
-}
-
-/** A point lookup's program and the limits it was checked against. */
-interface PointEntry {
-  program: PointProgram;
-  limits: GraphQLLimits;
-}
-
-/** An operation ready to plan (or the answer that refuses it). */
-export interface Prepared {
-  entry: GraphEntry & { built: BuiltSchema };
-  document: DocumentNode;
-  operation: OperationDefinitionNode;
-  variables: Record<string, unknown>;
-  rawVariables: Record<string, unknown>;
-  /** The key of its cache entries (none for long documents or variables). */
-  key: string | undefined;
-  /** Its plans by the depth limit they were checked against (cached operations only). */
-  plans?: Map<number, Plan>;
-}
 
 /** A request prepared and planned over its snapshot, ready to execute. */
 interface Begun {
@@ -130,37 +74,6 @@ interface Begun {
   plan: Plan;
   tx: ReadTx;
   limits: GraphQLLimits;
-}
-
-const PLANS = 500;
-const POINTS = 1000;
-const MAX_CACHED_VARIABLES = 1024;
-
-function answer(
-  status: number,
-  errors: readonly (GraphQLFormattedError | FormattedError)[],
-  data?: string,
-): GraphQLAnswer {
-  const e = stringifyJson(errors);
-  return { status, text: data === undefined ? `{"errors":${e}}` : `{"errors":${e},"data":${data}}` };
-}
-
-function failure(
-  status: number,
-  message: string,
-  code?: string,
-  details?: Record<string, number>,
-): GraphQLAnswer {
-  const extensions = code ? { extensions: { code, ...details } } : {};
-  return answer(status, [{ message, ...extensions }]);
-}
-
-/** The answer for an error that ends the request. */
-export function requestFailure(e: unknown): GraphQLAnswer {
-  if (e instanceof LimitError) return failure(e.status, e.message, e.code, e.details);
-  if (e instanceof GraphQLError) return answer(400, [e.toJSON()]);
-  if (e instanceof GraphQLRequestError) return failure(400, e.message, e.code);
-  throw e;
 }
 
 /** A point program's answer over `tx`; undefined when a field fails (the general path reports it). */
@@ -195,20 +108,9 @@ export class GraphQLService {
     const catalog = this.db.catalog;
     const cached = this.graphs.get(graph);
     if (cached && cached.catalog === catalog) return cached;
-    const built = buildSchema(catalog, graph);
-    const problems = built ? validateSchema(built.schema) : [];
-    const e: GraphEntry = {
-      catalog,
-      built,
-      problems,
-      documents:
-        built && problems.length === 0 ? new DocumentCache(built.schema, this.introspection) : undefined,
-      whereExprs: new WhereExprCache(catalog, graph),
-      prepared: new Lru(PLANS),
-      points: new Lru(POINTS),
-    };
+    const e = buildEntry(catalog, graph, this.introspection);
     // Only graphs that exist are kept, so requests naming random graphs cannot grow the cache.
-    if (built) this.graphs.set(graph, e);
+    if (e.built) this.graphs.set(graph, e);
     else this.graphs.delete(graph);
     return e;
   }
@@ -225,74 +127,7 @@ export class GraphQLService {
 
   /** Resolves, parses, validates and coerces a request; an answer when it cannot run. */
   prepare(graph: string, request: GraphQLRequest): Prepared | GraphQLAnswer {
-    const { variables, operationName } = request;
-    if (
-      variables !== undefined &&
-      variables !== null &&
-      (typeof variables !== 'object' || Array.isArray(variables))
-    ) {
-      return failure(400, '"variables" must be a JSON object.');
-    }
-    if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
-      return failure(400, '"operationName" must be a string.');
-    }
-    const resolved = this.persisted.resolve(request.query, request.extensions);
-    if (!('query' in resolved)) {
-      return failure(
-        resolved.status,
-        resolved.message,
-        resolved.code === 'BAD_REQUEST' ? undefined : resolved.code,
-      );
-    }
-    const e = this.entry(graph);
-    if (!e.built) return failure(404, `Graph '${graph}' does not exist.`);
-    if (e.problems.length > 0 || !e.documents) {
-      return failure(
-        400,
-        `The graph '${graph}' cannot be served over GraphQL: ${e.problems.map((p) => p.message).join(' ')}`,
-      );
-    }
-    const rawVariables = (variables ?? {}) as Record<string, unknown>;
-    const vars = variables === undefined || variables === null ? '' : stringifyJson(rawVariables);
-    const key =
-      resolved.query.length <= MAX_CACHED_CHARS && vars.length <= MAX_CACHED_VARIABLES
-        ? `${operationName ?? ''}\u0000${vars}\u0000${resolved.query}`
-        : undefined;
-    const hit = key === undefined ? undefined : e.prepared.get(key);
-    if (hit) return hit;
-    const parsed = e.documents.get(resolved.query);
-    if ('errors' in parsed)
-      return answer(
-        400,
-        parsed.errors.map((x) => x.toJSON()),
-      );
-    const operation = getOperationAST(parsed.document, operationName ?? undefined);
-    if (!operation) {
-      return failure(
-        400,
-        typeof operationName === 'string'
-          ? `Unknown operation named "${operationName}".`
-          : 'Must provide operation name if query contains multiple operations.',
-      );
-    }
-    const coerced = getVariableValues(e.built.schema, operation.variableDefinitions ?? [], rawVariables, {
-      maxErrors: 50,
-    });
-    if (coerced.errors)
-      return answer(
-        400,
-        coerced.errors.map((x) => x.toJSON()),
-      );
-    const p: Prepared = {
-      entry: e as Prepared['entry'],
-      document: parsed.document,
-      operation,
-      variables: coerced.coerced,
-      rawVariables,
-      key,
-    };
-    if (key !== undefined) e.prepared.set(key, p);
-    return p;
+    return prepareRequest(graph, request, this.persisted, (g) => this.entry(g));
   }
 
   /** The plan of a prepared operation, its cost (plus `budget`'s) checked against `limits` over `tx`. */
@@ -459,7 +294,7 @@ export class GraphQLService {
         tx,
         coop,
         errors,
-        introspect: (key) => this.introspect(p, key),
+        introspect: (key) => introspectField(p, key),
         mutation: {
           fresh: pin,
           write: async (k, fn) => {
@@ -510,34 +345,5 @@ export class GraphQLService {
     this.hub ??= new ChangeHub({ read: () => this.db.read(), onCommit }, () => this.db.catalog);
     this.hub.add(stream);
     return stream;
-  }
-
-  /** One introspection root field, answered by graphql-js over the schema. */
-  private async introspect(p: Prepared, key: string): Promise<string> {
-    const op = p.operation;
-    const document: DocumentNode = {
-      ...p.document,
-      definitions: p.document.definitions.map((d) =>
-        d === op
-          ? {
-              ...op,
-              selectionSet: {
-                ...op.selectionSet,
-                selections: op.selectionSet.selections.filter(
-                  (s) => s.kind !== 'Field' || (s.alias?.value ?? s.name.value) === key,
-                ),
-              },
-            }
-          : d,
-      ),
-    };
-    const result = await executeGraphQL({
-      schema: p.entry.built.schema,
-      document,
-      variableValues: p.rawVariables,
-      ...(op.name ? { operationName: op.name.value } : {}),
-    });
-    if (result.errors) throw new GraphQLRequestError(result.errors.map((e) => e.message).join(' '));
-    return stringifyJson((result.data as Record<string, unknown>)[key]);
   }
 }

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseArgs, UsageError } from '../../src/cli/args.js';
-import { resolveServeConfig } from '../../src/cli/serve.js';
+import { resolveServeConfig } from '../../src/cli/serve-config.js';
 import { endpointBase } from '../../src/cli/gsql.js';
 import { formEncode } from '../../src/cli/gsql-transport.js';
 

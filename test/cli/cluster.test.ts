@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCluster } from '../../src/cli/cluster.js';
-import { resolveServeConfig } from '../../src/cli/serve.js';
+import { resolveServeConfig } from '../../src/cli/serve-config.js';
 import { UsageError } from '../../src/cli/args.js';
 import { startServers } from '../../src/server/start.js';
 

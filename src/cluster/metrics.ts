@@ -2,7 +2,7 @@
  * The cluster's Prometheus metrics (text exposition format 0.0.4): role, applied position and lag
  * behind the log, terms and step-downs, forwarded writes.
  */
-import type { ClusterStatus } from './node.js';
+import type { ClusterStatus } from './status.js';
 
 export interface ClusterCounters {
   terms: number;

@@ -14,12 +14,13 @@
 import type { Database } from '../engine/database.js';
 import { Lease, readLeader, type LeaderInfo } from './lease.js';
 import { LogFollower, LogMismatchError } from './log-follower.js';
-import { CLUSTER_BUCKET, LOG_STREAM, MEMBER_PREFIX } from './log-format.js';
+import { LOG_STREAM } from './log-format.js';
 import { LogPublisher } from './log-publisher.js';
+import { LoopSteps } from './loop-steps.js';
+import { deleteMember, putMember, readMembers } from './members.js';
 import { connectCluster, errorText, type ClusterConnection } from './nats.js';
 import { renderMetrics } from './metrics.js';
-
-export type ClusterRole = 'leader' | 'follower';
+import type { ClusterRole, ClusterStatus, MemberInfo } from './status.js';
 
 export interface ClusterNodeOptions {
   /** NATS server urls (`nats://host:port`). */
@@ -37,51 +38,9 @@ export interface ClusterNodeOptions {
   onFatal?: (err: Error) => void;
 }
 
-export interface MemberInfo {
-  nodeId: string;
-  role: ClusterRole;
-  version: number;
-  appliedSeq: number;
-  urls: Record<string, string>;
-}
-
-export interface ClusterStatus {
-  nodeId: string;
-  role: ClusterRole;
-  /** The leader's node id, or null while there is none (or it is not known yet). */
-  leader: string | null;
-  /** The last stream sequence applied here. */
-  appliedSeq: number;
-  /** The database version here (the same version means the same data on every node). */
-  version: number;
-  /** The stream's last sequence when last looked at. */
-  logSeq: number;
-  /** Whether this node has caught up with the log as it was when it joined (reads wait until then). */
-  caughtUp: boolean;
-  /** The lease revision of the current leader's term (its fencing token); 0 when unknown. */
-  leaseRevision: number;
-  connected: boolean;
-  /**
-   * Whether this node's view of the lease and the log is current: connected, and confirmed with
-   * JetStream within the lease lifetime (a follower reads the lease every tick, a leader renews
-   * it). A node out of sync recovers on its own; meanwhile its `leader` may be stale.
-   */
-  inSync: boolean;
-  /** Milliseconds since this node last confirmed its view with JetStream; null before the first time. */
-  syncedMsAgo: number | null;
-  members: MemberInfo[];
-}
-
 const FOLLOWER_REFUSAL =
   'This node is a cluster follower and does not write locally; the request should have been forwarded to the leader.';
 const MEMBER_EVERY_MS = 1_000;
-
-/** A step of the node's loop in progress (a step that does not end is logged, see `watchSteps`). */
-interface StepInProgress {
-  what: string;
-  since: number;
-  reported: boolean;
-}
 
 export class ClusterNode {
   readonly nodeId: string;
@@ -113,8 +72,7 @@ export class ClusterNode {
   private lastTickError = '';
   /** When this node last confirmed its view of the lease with JetStream (performance.now()). */
   private syncedAt: number | undefined;
-  private readonly steps = new Set<StepInProgress>();
-  private stepWatch: ReturnType<typeof setInterval> | undefined;
+  private readonly steps: LoopSteps;
   private readonly leaseTtlMs: number;
   private readonly tickMs: number;
   readonly counters = { terms: 0, stepDowns: 0, forwarded: 0, forwardFailures: 0 };
@@ -123,6 +81,7 @@ export class ClusterNode {
     this.nodeId = opts.nodeId;
     this.leaseTtlMs = opts.leaseTtlMs ?? 4_000;
     this.tickMs = opts.tickMs ?? 250;
+    this.steps = new LoopSteps(opts.nodeId, opts.log);
     opts.db.follow('This node is joining its cluster and does not accept writes yet.');
   }
 
@@ -229,7 +188,7 @@ export class ClusterNode {
     }
     if (!this.conn) return;
     this.lease = new Lease(this.conn.kv, this.leaseTtlMs);
-    this.watchSteps();
+    this.steps.watchEvery(this.leaseTtlMs);
     while (!this.closed) {
       try {
         await this.tick();
@@ -240,39 +199,6 @@ export class ClusterNode {
       this.notify();
       if (!this.closed) await this.sleep(this.tickMs);
     }
-  }
-
-  /** Runs one step of the loop; its failure names the step. */
-  private async step<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    const s: StepInProgress = { what, since: performance.now(), reported: false };
-    this.steps.add(s);
-    try {
-      return await fn();
-    } catch (e) {
-      throw new Error(`could not ${what}: ${errorText(e)}`);
-    } finally {
-      this.steps.delete(s);
-    }
-  }
-
-  /**
-   * Every JetStream request has a timeout, so no step should outlast a few lease lifetimes; one
-   * that does is a bug that keeps this node from following the lease, and is logged by name (the
-   * status meanwhile says the node is not in sync).
-   */
-  private watchSteps(): void {
-    const limit = 3 * this.leaseTtlMs;
-    this.stepWatch = setInterval(() => {
-      const now = performance.now();
-      for (const s of this.steps) {
-        if (s.reported || now - s.since < limit) continue;
-        s.reported = true;
-        this.opts.log(
-          `cluster: node ${this.nodeId} still waiting to ${s.what} after ${Math.round((now - s.since) / 1000)} s`,
-        );
-      }
-    }, this.leaseTtlMs);
-    this.stepWatch.unref();
   }
 
   /** Logs a failed step once, not at every tick while it keeps failing. */
@@ -326,7 +252,8 @@ export class ClusterNode {
       // Beside the loop: a slow answer about members must never hold up the lease.
       this.nextMemberAt = performance.now() + MEMBER_EVERY_MS;
       this.refreshing = true;
-      void this.step('refresh the member list', () => this.refreshMembers())
+      void this.steps
+        .run('refresh the member list', () => this.refreshMembers())
         .catch((e: unknown) => this.reportTickError(e))
         .finally(() => (this.refreshing = false));
     }
@@ -355,18 +282,18 @@ export class ClusterNode {
 
   private async followerTick(): Promise<void> {
     const conn = this.conn!;
-    if (!this.follower) await this.step('start following the log', () => this.follow());
+    if (!this.follower) await this.steps.run('start following the log', () => this.follow());
     const follower = this.follower!;
-    const info = await this.step('read the log state', () => conn.jsm.streams.info(LOG_STREAM));
+    const info = await this.steps.run('read the log state', () => conn.jsm.streams.info(LOG_STREAM));
     this.logSeq = info.state.last_seq;
     follower.watch(this.logSeq);
     const asked = performance.now();
-    this.leaderInfo = await this.step('read the lease', () => readLeader(conn.jsm));
+    this.leaderInfo = await this.steps.run('read the lease', () => readLeader(conn.jsm));
     this.syncedAt = asked;
     const db = this.opts.db;
     const applied = follower.processedSeq >= this.logSeq && db.version === db.stagedVersion;
     if (this.leaderInfo === undefined && applied && this.readable)
-      await this.step('take the lease', () => this.takeOver());
+      await this.steps.run('take the lease', () => this.takeOver());
   }
 
   private async follow(): Promise<void> {
@@ -425,7 +352,7 @@ export class ClusterNode {
       this.opts.log(
         `cluster: node ${this.nodeId} is the leader (lease revision ${lease.revision}, log sequence ${last}, version ${db.version})`,
       );
-      await this.putMember();
+      await putMember(this.conn!, this.selfMember());
     } catch (e) {
       if (this.roleNow !== 'leader') await lease.release();
       throw e;
@@ -440,13 +367,13 @@ export class ClusterNode {
     db.follow(FOLLOWER_REFUSAL);
     this.publisher = undefined;
     this.leaderInfo = undefined;
-    await this.step('wait for the commits in flight', () => db.settled());
+    await this.steps.run('wait for the commits in flight', () => db.settled());
     if (db.replicationFailed) {
       this.opts.log('cluster: dropping commits the log did not confirm; reloading the data directory');
-      await this.step('reload the data directory', () => db.reload());
+      await this.steps.run('reload the data directory', () => db.reload());
     }
-    await this.step('give the lease up', () => this.lease!.release());
-    await this.step('start following the log', () => this.follow());
+    await this.steps.run('give the lease up', () => this.lease!.release());
+    await this.steps.run('start following the log', () => this.follow());
   }
 
   private leaseValue(): Uint8Array {
@@ -463,32 +390,9 @@ export class ClusterNode {
     };
   }
 
-  private async putMember(): Promise<void> {
-    const value = new TextEncoder().encode(JSON.stringify(this.selfMember()));
-    await this.conn!.kv.put(`${MEMBER_PREFIX}${this.nodeId}`, value);
-  }
-
   private async refreshMembers(): Promise<void> {
-    await this.putMember();
-    const { kv, jsm } = this.conn!;
-    // The bucket's subjects with a message: one request with a timeout (kv.keys() may wait forever
-    // on a consumer that lost its server).
-    const prefix = `$KV.${CLUSTER_BUCKET}.`;
-    const info = await jsm.streams.info(`KV_${CLUSTER_BUCKET}`, {
-      subjects_filter: `${prefix}${MEMBER_PREFIX}>`,
-    });
-    const keys = Object.keys(info.state.subjects ?? {}).map((subject) => subject.slice(prefix.length));
-    const members: MemberInfo[] = [];
-    for (const k of keys.sort()) {
-      const e = await kv.get(k);
-      if (!e || e.operation !== 'PUT') continue;
-      try {
-        members.push(JSON.parse(new TextDecoder().decode(e.value)) as MemberInfo);
-      } catch {
-        // Not ours; leave it out.
-      }
-    }
-    this.members = members;
+    await putMember(this.conn!, this.selfMember());
+    this.members = await readMembers(this.conn!);
   }
 
   private fatal(e: unknown): void {
@@ -503,7 +407,7 @@ export class ClusterNode {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
-    clearInterval(this.stepWatch);
+    this.steps.stop();
     this.wake?.();
     await this.loopDone;
     const db = this.opts.db;
@@ -513,7 +417,7 @@ export class ClusterNode {
     const conn = this.conn;
     if (!conn) return;
     await this.lease?.release();
-    await conn.kv.delete(`${MEMBER_PREFIX}${this.nodeId}`).catch(() => undefined);
+    await deleteMember(conn, this.nodeId).catch(() => undefined);
     await conn.nc.close().catch(() => undefined);
     this.notify();
   }

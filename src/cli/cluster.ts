@@ -2,6 +2,7 @@
  * `ocelot cluster status`: asks a node (GET :14240/api/cluster) for its view of the cluster and prints
  * it: this node's role and position in the log, the leader, and every member.
  */
+import type { ClusterStatus } from '../cluster/index.js';
 import { parseArgs, UsageError, type OptionSpec } from './args.js';
 
 export const CLUSTER_HELP = `Usage: ocelot cluster status [options]
@@ -31,29 +32,6 @@ export interface ClusterIo {
   stdout: (line: string) => void;
   stderr: (line: string) => void;
   env: NodeJS.ProcessEnv;
-}
-
-interface Member {
-  nodeId: string;
-  role: string;
-  version: number;
-  appliedSeq: number;
-  urls: Record<string, string>;
-}
-
-interface Status {
-  nodeId: string;
-  role: string;
-  leader: string | null;
-  appliedSeq: number;
-  version: number;
-  logSeq: number;
-  caughtUp: boolean;
-  leaseRevision: number;
-  connected: boolean;
-  inSync: boolean;
-  syncedMsAgo: number | null;
-  members: Member[];
 }
 
 export async function runCluster(argv: readonly string[], io: ClusterIo): Promise<number> {
@@ -98,12 +76,12 @@ export async function runCluster(argv: readonly string[], io: ClusterIo): Promis
     io.stdout(text);
     return 0;
   }
-  for (const line of describe(JSON.parse(text) as Status)) io.stdout(line);
+  for (const line of describe(JSON.parse(text) as ClusterStatus)) io.stdout(line);
   return 0;
 }
 
 /** Why this node's view may be stale (it recovers by itself). */
-function syncNote(s: Status): string {
+function syncNote(s: ClusterStatus): string {
   if (!s.connected) return ' (not connected to NATS)';
   if (s.inSync) return '';
   return s.syncedMsAgo === null
@@ -111,7 +89,7 @@ function syncNote(s: Status): string {
     : ` (not in sync: last read the lease ${(s.syncedMsAgo / 1000).toFixed(1)} s ago)`;
 }
 
-function describe(s: Status): string[] {
+function describe(s: ClusterStatus): string[] {
   const lines = [
     `node ${s.nodeId}: ${s.role}${syncNote(s)}, ` +
       `version ${s.version}, log sequence ${s.appliedSeq} of ${s.logSeq}` +

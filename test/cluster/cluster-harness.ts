@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import type { ClusterStatus } from '../../src/cluster/index.js';
 import { BASIC, startServe, type Answer, type ServeProcess } from '../reliability/server-process.js';
 import { keepLog, startNatsCluster, type NatsCluster } from './nats-servers.js';
 import { killAllChildren, reapWithParent } from './reaper.js';
@@ -25,26 +26,8 @@ export async function request(url: string, init: RequestInit = {}): Promise<Answ
   return { status: res.status, text, json, headers: res.headers };
 }
 
-export interface ClusterStatusBody {
-  nodeId: string;
-  role: 'leader' | 'follower';
-  leader: string | null;
-  appliedSeq: number;
-  version: number;
-  logSeq: number;
-  caughtUp: boolean;
-  leaseRevision: number;
-  connected: boolean;
-  inSync: boolean;
-  syncedMsAgo: number | null;
-  members: {
-    nodeId: string;
-    role: string;
-    version: number;
-    appliedSeq: number;
-    urls: Record<string, string>;
-  }[];
-}
+/** A node's answer to GET /api/cluster. */
+export type ClusterStatusBody = ClusterStatus;
 
 export interface OcelotNode {
   readonly id: string;

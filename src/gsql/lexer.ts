@@ -61,19 +61,58 @@ function isDigit(c: string): boolean {
 }
 
 export function tokenize(src: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  let line = 1;
-  let lineStart = 0;
-  let depth = 0;
-  let inBlock = false;
-  // True until the first token of the current line has been emitted.
-  let atLineStart = true;
+  return new Lexer(src).run();
+}
 
-  const col = (offset: number): number => offset - lineStart + 1;
+/** One pass over a source text; the state is where it is and what the line's tokens so far imply. */
+class Lexer {
+  private readonly tokens: Token[] = [];
+  private i = 0;
+  private line = 1;
+  private lineStart = 0;
+  /** Open brackets: a BEGIN or END inside them is a word, not a block line. */
+  private depth = 0;
+  private inBlock = false;
+  /** True until the first token of the current line has been emitted. */
+  private atLineStart = true;
+
+  constructor(private readonly src: string) {}
+
+  run(): Token[] {
+    const src = this.src;
+    while (this.i < src.length) {
+      const c = src[this.i];
+      if (c === '\n') this.newline();
+      // A byte-order mark (scripts saved on Windows) and no-break spaces count as blanks.
+      else if (c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\uFEFF' || c === '\u00A0')
+        this.i++;
+      else if (c === '#' || (c === '/' && src[this.i + 1] === '/')) {
+        while (this.i < src.length && src[this.i] !== '\n') this.i++;
+      } else if (c === '/' && src[this.i + 1] === '*') this.blockComment();
+      else if (isIdentStart(c)) this.word();
+      else if (isDigit(c) || (c === '.' && isDigit(src[this.i + 1] ?? ''))) this.number();
+      else if (c === '"' || c === "'") this.string(c);
+      else this.punct(c);
+    }
+    const i = this.i;
+    this.tokens.push({ kind: 'eof', text: '', line: this.line, column: this.col(i), start: i, end: i });
+    return this.tokens;
+  }
+
+  private col(offset: number): number {
+    return offset - this.lineStart + 1;
+  }
+
+  private push(kind: TokenKind, text: string, start: number, end: number, quote?: '"' | "'"): void {
+    const tok: Token = { kind, text, line: this.line, column: this.col(start), start, end };
+    if (quote) tok.quote = quote;
+    this.tokens.push(tok);
+    this.atLineStart = false;
+  }
 
   /** True when nothing but blanks and comments follow on the current line. */
-  const restOfLineEmpty = (from: number): boolean => {
+  private restOfLineEmpty(from: number): boolean {
+    const src = this.src;
     let j = from;
     while (j < src.length && (src[j] === ' ' || src[j] === '\t' || src[j] === '\r')) j++;
     return (
@@ -83,125 +122,119 @@ export function tokenize(src: string): Token[] {
       src.startsWith('//', j) ||
       src.startsWith('/*', j)
     );
-  };
+  }
 
-  const push = (kind: TokenKind, text: string, start: number, end: number, quote?: '"' | "'"): void => {
-    const tok: Token = { kind, text, line, column: col(start), start, end };
-    if (quote) tok.quote = quote;
-    tokens.push(tok);
-    atLineStart = false;
-  };
+  private newline(): void {
+    const last = this.tokens[this.tokens.length - 1];
+    if (!this.inBlock && last !== undefined && last.kind !== 'newline')
+      this.push('newline', '\n', this.i, this.i + 1);
+    this.i++;
+    this.line++;
+    this.lineStart = this.i;
+    this.atLineStart = true;
+  }
 
-  while (i < src.length) {
-    const c = src[i];
-    if (c === '\n') {
-      if (!inBlock && tokens.length > 0 && tokens[tokens.length - 1].kind !== 'newline') {
-        push('newline', '\n', i, i + 1);
+  private blockComment(): void {
+    const src = this.src;
+    const startLine = this.line;
+    const startCol = this.col(this.i);
+    this.i += 2;
+    while (this.i < src.length && !(src[this.i] === '*' && src[this.i + 1] === '/')) {
+      if (src[this.i] === '\n') {
+        this.line++;
+        this.lineStart = this.i + 1;
       }
+      this.i++;
+    }
+    if (this.i >= src.length) throw new GsqlSyntaxError(startLine, startCol, 'unterminated comment "/*"');
+    this.i += 2;
+  }
+
+  /** A word; `BEGIN` / `END` alone on their line (outside brackets) open and close a block. */
+  private word(): void {
+    const src = this.src;
+    const start = this.i;
+    while (this.i < src.length && isIdentPart(src[this.i])) this.i++;
+    const i = this.i;
+    const word = src.slice(start, i);
+    const upper = word.toUpperCase();
+    if (this.atLineStart && this.depth === 0 && this.restOfLineEmpty(i)) {
+      if (upper === 'BEGIN' && !this.inBlock) {
+        this.push('block_begin', word, start, i);
+        this.inBlock = true;
+        return;
+      }
+      if (upper === 'END' && this.inBlock) {
+        this.push('block_end', word, start, i);
+        this.inBlock = false;
+        return;
+      }
+    }
+    this.push('ident', word, start, i);
+    // `@x'` and `@@x'` read an accumulator's previous value: that quote starts no string.
+    const prev = this.tokens[this.tokens.length - 2];
+    if (src[i] === "'" && prev?.kind === 'punct' && (prev.text === '@' || prev.text === '@@')) {
+      this.push('punct', "'", i, i + 1);
+      this.i++;
+    }
+  }
+
+  private number(): void {
+    const src = this.src;
+    const start = this.i;
+    let i = this.i;
+    while (i < src.length && isDigit(src[i])) i++;
+    // A fraction, but not the `..` of a range such as *1..3.
+    if (src[i] === '.' && src[i + 1] !== '.') {
       i++;
-      line++;
-      lineStart = i;
-      atLineStart = true;
-      continue;
-    }
-    // A byte-order mark (scripts saved on Windows) and no-break spaces count as blanks.
-    if (c === ' ' || c === '\t' || c === '\r' || c === '\f' || c === '\uFEFF' || c === '\u00A0') {
-      i++;
-      continue;
-    }
-    if (c === '#' || (c === '/' && src[i + 1] === '/')) {
-      while (i < src.length && src[i] !== '\n') i++;
-      continue;
-    }
-    if (c === '/' && src[i + 1] === '*') {
-      const startLine = line;
-      const startCol = col(i);
-      i += 2;
-      while (i < src.length && !(src[i] === '*' && src[i + 1] === '/')) {
-        if (src[i] === '\n') {
-          line++;
-          lineStart = i + 1;
-        }
-        i++;
-      }
-      if (i >= src.length) throw new GsqlSyntaxError(startLine, startCol, 'unterminated comment "/*"');
-      i += 2;
-      continue;
-    }
-    const start = i;
-    if (isIdentStart(c)) {
-      while (i < src.length && isIdentPart(src[i])) i++;
-      const word = src.slice(start, i);
-      const upper = word.toUpperCase();
-      if (atLineStart && depth === 0 && restOfLineEmpty(i)) {
-        if (upper === 'BEGIN' && !inBlock) {
-          push('block_begin', word, start, i);
-          inBlock = true;
-          continue;
-        }
-        if (upper === 'END' && inBlock) {
-          push('block_end', word, start, i);
-          inBlock = false;
-          continue;
-        }
-      }
-      push('ident', word, start, i);
-      // `@x'` and `@@x'` read an accumulator's previous value: that quote starts no string.
-      const prev = tokens[tokens.length - 2];
-      if (src[i] === "'" && prev?.kind === 'punct' && (prev.text === '@' || prev.text === '@@')) {
-        push('punct', "'", i, i + 1);
-        i++;
-      }
-      continue;
-    }
-    if (isDigit(c) || (c === '.' && isDigit(src[i + 1] ?? ''))) {
       while (i < src.length && isDigit(src[i])) i++;
-      // A fraction, but not the `..` of a range such as *1..3.
-      if (src[i] === '.' && src[i + 1] !== '.') {
+    }
+    if ((src[i] === 'e' || src[i] === 'E') && /^[eE][+-]?\d/.test(src.slice(i, i + 3))) {
+      i += src[i + 1] === '+' || src[i + 1] === '-' ? 2 : 1;
+      while (i < src.length && isDigit(src[i])) i++;
+    }
+    this.i = i;
+    this.push('number', src.slice(start, i), start, i);
+  }
+
+  private string(quote: '"' | "'"): void {
+    const src = this.src;
+    const start = this.i;
+    let i = start + 1;
+    let value = '';
+    while (i < src.length && src[i] !== quote) {
+      if (src[i] === '\n')
+        throw new GsqlSyntaxError(this.line, this.col(start), 'unterminated string literal');
+      if (src[i] === '\\' && i + 1 < src.length) {
+        const e = src[i + 1];
+        value += ESCAPES[e] ?? e;
+        i += 2;
+      } else {
+        value += src[i];
         i++;
-        while (i < src.length && isDigit(src[i])) i++;
       }
-      if ((src[i] === 'e' || src[i] === 'E') && /^[eE][+-]?\d/.test(src.slice(i, i + 3))) {
-        i += src[i + 1] === '+' || src[i + 1] === '-' ? 2 : 1;
-        while (i < src.length && isDigit(src[i])) i++;
-      }
-      push('number', src.slice(start, i), start, i);
-      continue;
     }
-    if (c === '"' || c === "'") {
-      let value = '';
-      i++;
-      while (i < src.length && src[i] !== c) {
-        if (src[i] === '\n') throw new GsqlSyntaxError(line, col(start), 'unterminated string literal');
-        if (src[i] === '\\' && i + 1 < src.length) {
-          const e = src[i + 1];
-          value += ESCAPES[e] ?? e;
-          i += 2;
-        } else {
-          value += src[i];
-          i++;
-        }
-      }
-      if (i >= src.length) throw new GsqlSyntaxError(line, col(start), 'unterminated string literal');
-      i++;
-      push('string', value, start, i, c);
-      continue;
-    }
-    const op = OPERATORS.find((o) => src.startsWith(o, i));
+    if (i >= src.length) throw new GsqlSyntaxError(this.line, this.col(start), 'unterminated string literal');
+    this.i = i + 1;
+    this.push('string', value, start, this.i, quote);
+  }
+
+  private punct(c: string): void {
+    const src = this.src;
+    const start = this.i;
+    const op = OPERATORS.find((o) => src.startsWith(o, start));
     if (op) {
-      i += op.length;
-      push('punct', op, start, i);
-      continue;
+      this.i += op.length;
+      this.push('punct', op, start, this.i);
+      return;
     }
     if (SINGLE.includes(c)) {
-      if (c === '(' || c === '[' || c === '{') depth++;
-      else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
-      i++;
-      push('punct', c, start, i);
-      continue;
+      if (c === '(' || c === '[' || c === '{') this.depth++;
+      else if ((c === ')' || c === ']' || c === '}') && this.depth > 0) this.depth--;
+      this.i++;
+      this.push('punct', c, start, this.i);
+      return;
     }
-    throw new GsqlSyntaxError(line, col(i), `unexpected character "${c}"`);
+    throw new GsqlSyntaxError(this.line, this.col(start), `unexpected character "${c}"`);
   }
-  tokens.push({ kind: 'eof', text: '', line, column: col(i), start: i, end: i });
-  return tokens;
 }

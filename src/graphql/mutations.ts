@@ -209,11 +209,17 @@ function edgeRowType(
   });
 }
 
-function edgeMutations(
-  types: SchemaTypes,
-  e: EdgeType,
-  specs: Map<string, MutationSpec>,
-): GraphQLFieldConfigMap<unknown, unknown> {
+/** What the mutations of one edge type work with. */
+interface EdgeMutations {
+  types: SchemaTypes;
+  e: EdgeType;
+  /** The vertex types' edge fields that store `e` (not reverse ones). */
+  fieldsOfEdge: EdgeFieldModel[];
+  /** The FROM/TO vertex type pairs an edge may join (one orientation of an undirected pair). */
+  pairs: { from: VertexType; to: VertexType }[];
+}
+
+function edgeMutationsOf(types: SchemaTypes, e: EdgeType): EdgeMutations {
   const vt = (n: string) => types.vertexModels.get(n)?.type;
   const fieldsOfEdge: EdgeFieldModel[] = types.model.vertices.flatMap((v) =>
     v.edges.filter((m) => m.stored === e && !m.reverse),
@@ -228,49 +234,47 @@ function edgeMutations(
           (q) => (q.from === p.from && q.to === p.to) || (!e.directed && q.from === p.to && q.to === p.from),
         ) === i,
     );
-  if (pairs.length === 0) return {};
-  const row = edgeRowType(types, e, pairs);
-  const endpoint = endpointInputType(e, [...new Set(pairs.flatMap((p) => [p.from, p.to]))]);
-  const attrInputs: GraphQLInputFieldConfigMap = {};
-  for (const a of e.attributes) attrInputs[a.name] = { type: inputTypeOf(a.type) };
-  const ends = { from: { type: new GraphQLNonNull(endpoint) }, to: { type: new GraphQLNonNull(endpoint) } };
-  const input = new GraphQLInputObjectType({
-    name: `${e.name}_insert_input`,
-    fields: { ...ends, ...attrInputs },
-  });
-  const idInput = new GraphQLInputObjectType({ name: `${e.name}_id_input`, fields: ends });
-  const between = (tx: ReadTx, r: ResolvedEnds): EdgeHandle[] => {
-    const f = tx.lookup(r.fromType, r.fromId);
-    const t = tx.lookup(r.toType, r.toId);
-    return f === undefined || t === undefined ? [] : tx.edgesBetween(e.name, r.fromType, f, r.toType, t);
-  };
-  const deleteHandles = async (
-    ctx: MutationContext,
-    pre: ReadTx,
-    handles: EdgeHandle[],
-  ): Promise<MutationOutcome> => {
-    const targets = handles.map((h) => {
-      const swap = h.directed && h.reversed;
-      const [ft, fr, tt, tr] = swap
-        ? [h.tgtType, h.tgtRow, h.srcType, h.srcRow]
-        : [h.srcType, h.srcRow, h.tgtType, h.tgtRow];
-      const idOf = (type: string, r: number) => idOfRow(pre, vt(type) as VertexType, r);
-      return {
-        from: [ft, idOf(ft, fr)] as const,
-        to: [tt, idOf(tt, tr)] as const,
-        disc: Object.fromEntries(e.discriminator.map((d) => [d, pre.edgeAttr(h, d)])),
-      };
-    });
-    await ctx.write('delete', (tx) => {
-      for (const t of targets) tx.deleteEdge(e.name, t.from[0], t.from[1], t.to[0], t.to[1], t.disc);
-    });
-    return { kind: 'edges', tx: pre, edges: handles };
-  };
-  const list = (t: GraphQLInputObjectType) => ({
-    type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t))),
-  });
+  return { types, e, fieldsOfEdge, pairs };
+}
 
-  specs.set(`insert_${e.name}`, {
+/** The edges of `m.e` between the two ends `r` names. */
+function edgesBetween(m: EdgeMutations, tx: ReadTx, r: ResolvedEnds): EdgeHandle[] {
+  const f = tx.lookup(r.fromType, r.fromId);
+  const t = tx.lookup(r.toType, r.toId);
+  return f === undefined || t === undefined ? [] : tx.edgesBetween(m.e.name, r.fromType, f, r.toType, t);
+}
+
+/** Deletes `handles` (read in `pre`); the outcome shows them as they were in `pre`. */
+async function deleteEdgeHandles(
+  m: EdgeMutations,
+  ctx: MutationContext,
+  pre: ReadTx,
+  handles: EdgeHandle[],
+): Promise<MutationOutcome> {
+  const e = m.e;
+  const targets = handles.map((h) => {
+    const swap = h.directed && h.reversed;
+    const [ft, fr, tt, tr] = swap
+      ? [h.tgtType, h.tgtRow, h.srcType, h.srcRow]
+      : [h.srcType, h.srcRow, h.tgtType, h.tgtRow];
+    const idOf = (type: string, r: number) =>
+      idOfRow(pre, m.types.vertexModels.get(type)?.type as VertexType, r);
+    return {
+      from: [ft, idOf(ft, fr)] as const,
+      to: [tt, idOf(tt, tr)] as const,
+      disc: Object.fromEntries(e.discriminator.map((d) => [d, pre.edgeAttr(h, d)])),
+    };
+  });
+  await ctx.write('delete', (tx) => {
+    for (const t of targets) tx.deleteEdge(e.name, t.from[0], t.from[1], t.to[0], t.to[1], t.disc);
+  });
+  return { kind: 'edges', tx: pre, edges: handles };
+}
+
+/** insert_<E>(objects): upserts each edge, then shows every edge between its ends. */
+function insertEdgeSpec(m: EdgeMutations): MutationSpec {
+  const { e, pairs, types } = m;
+  return {
     returns: 'edges',
     rows: (args) => (args.objects as unknown[]).length,
     action: (args) => async (ctx) => {
@@ -292,16 +296,21 @@ function edgeMutations(
       const post = ctx.fresh();
       const seen = new Set<string>();
       const edges = written
-        .flatMap((r) => between(post, r))
+        .flatMap((r) => edgesBetween(m, post, r))
         .filter((h) => !seen.has(`${h.block}:${h.eid}`) && seen.add(`${h.block}:${h.eid}`) !== undefined);
       return { kind: 'edges', tx: post, edges };
     },
-  });
-  specs.set(`delete_${e.name}`, {
+  };
+}
+
+/** delete_<E>(where | whereExpr): deletes every edge of the type that passes the filter. */
+function deleteEdgeSpec(m: EdgeMutations): MutationSpec {
+  const { e, pairs } = m;
+  return {
     returns: 'edges',
     rows: (_args, tx) => tx.edgeCount(e.name),
     action: (args, cache) => {
-      const filter = edgePredicate(args, fieldsOfEdge[0], cache);
+      const filter = edgePredicate(args, m.fieldsOfEdge[0], cache);
       if (!filter) throw required(`delete_${e.name}`, 'where or whereExpr (use delete_by_id to name edges)');
       return async (ctx) => {
         const pre = ctx.fresh();
@@ -318,23 +327,55 @@ function edgeMutations(
             }
           }
         }
-        return deleteHandles(ctx, pre, handles);
+        return deleteEdgeHandles(m, ctx, pre, handles);
       };
     },
-  });
-  specs.set(`delete_by_id_${e.name}`, {
+  };
+}
+
+/** delete_by_id_<E>(ids): deletes the edges between each pair of ends named. */
+function deleteEdgeByIdSpec(m: EdgeMutations): MutationSpec {
+  const { e, pairs } = m;
+  return {
     returns: 'edges',
     rows: (args) => (args.ids as unknown[]).length,
     action: (args) => async (ctx) => {
       const pre = ctx.fresh();
       const ids = args.ids as Args[];
-      return deleteHandles(
+      return deleteEdgeHandles(
+        m,
         ctx,
         pre,
-        ids.flatMap((o) => between(pre, resolveEnds(e, pairs, o.from as Args, o.to as Args, pre))),
+        ids.flatMap((o) => edgesBetween(m, pre, resolveEnds(e, pairs, o.from as Args, o.to as Args, pre))),
       );
     },
+  };
+}
+
+function edgeMutations(
+  types: SchemaTypes,
+  e: EdgeType,
+  specs: Map<string, MutationSpec>,
+): GraphQLFieldConfigMap<unknown, unknown> {
+  const m = edgeMutationsOf(types, e);
+  const pairs = m.pairs;
+  if (pairs.length === 0) return {};
+  const row = edgeRowType(types, e, pairs);
+  const endpoint = endpointInputType(e, [...new Set(pairs.flatMap((p) => [p.from, p.to]))]);
+  const attrInputs: GraphQLInputFieldConfigMap = {};
+  for (const a of e.attributes) attrInputs[a.name] = { type: inputTypeOf(a.type) };
+  const ends = { from: { type: new GraphQLNonNull(endpoint) }, to: { type: new GraphQLNonNull(endpoint) } };
+  const input = new GraphQLInputObjectType({
+    name: `${e.name}_insert_input`,
+    fields: { ...ends, ...attrInputs },
   });
+  const idInput = new GraphQLInputObjectType({ name: `${e.name}_id_input`, fields: ends });
+  const list = (t: GraphQLInputObjectType) => ({
+    type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(t))),
+  });
+  specs.set(`insert_${e.name}`, insertEdgeSpec(m));
+  specs.set(`delete_${e.name}`, deleteEdgeSpec(m));
+  specs.set(`delete_by_id_${e.name}`, deleteEdgeByIdSpec(m));
   return {
     [`insert_${e.name}`]: { type: new GraphQLList(row), args: { objects: list(input) } },
     [`delete_${e.name}`]: { type: new GraphQLList(row), args: filterArgs(types, `${e.name}Filter`) },

@@ -8,7 +8,7 @@
  * transport should use (400 for a request that cannot run, 404 for an unknown graph, 200 once
  * execution started).
  *
- * The execution itself (`runPlan`) is a function of the snapshot, the plan and the limits with no
+ * The execution itself (`executePlan`) is a function of the snapshot, the plan and the limits with no
  * other state, so it can move to a worker thread as one piece.
  */
 import { printSchema } from 'graphql';

@@ -4,7 +4,7 @@
  * by parser-expr.ts, SELECT blocks by parser-select.ts.
  */
 import type { DeclName, Expr, ForeachSource, Pos, SeedItem, Stmt, TypeExpr } from './ast-query.js';
-import { GsqlSyntaxError } from './lexer.js';
+import { GsqlSyntaxError, type Token } from './lexer.js';
 import { parseExpr, type TokenCursor } from './parser-expr.js';
 import { parseSelect } from './parser-select.js';
 import { ACCUMS, closeAngle, isTypeStart, parseType, posOf } from './parser-type.js';
@@ -48,14 +48,7 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
   const pos = posOf(t);
   const w = t.kind === 'ident' ? t.text.toUpperCase() : '';
   if (w === 'TYPEDEF') return parseTypedef(c);
-  if (w === 'FILE' && c.peek(1).kind === 'ident' && c.isPunct('(', 2)) {
-    c.next();
-    const name = c.expectIdent('a FILE variable name').text;
-    c.expectPunct('(');
-    const path = parseExpr(c);
-    c.expectPunct(')');
-    return { kind: 'fileDecl', name, path, pos };
-  }
+  if (w === 'FILE' && c.peek(1).kind === 'ident' && c.isPunct('(', 2)) return parseFileDecl(c, pos);
   if (w === 'STATIC') {
     c.next();
     const decl = parseStatement(c, mode);
@@ -79,15 +72,7 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
     case 'IF':
       return inBlock(c, () => parseIf(c, mode));
     case 'WHILE':
-      return inBlock(c, () => {
-        c.next();
-        const cond = parseExpr(c);
-        const limit = c.acceptWord('LIMIT') ? parseExpr(c) : undefined;
-        c.expectWord('DO');
-        const body = parseBlock(c, mode, ['END']);
-        c.expectWord('END');
-        return { kind: 'while', cond, limit, body, pos };
-      });
+      return inBlock(c, () => parseWhile(c, mode, pos));
     case 'FOREACH':
       return inBlock(c, () => parseForeach(c, mode));
     case 'CASE':
@@ -130,6 +115,32 @@ function parseStatement(c: TokenCursor, mode: Mode): Stmt {
       if (atVirtualEdge(c)) return parseVirtualEdge(c, mode === 'accum');
       break;
   }
+  return parseAssignment(c, t, pos);
+}
+
+/** `FILE f (path)`. */
+function parseFileDecl(c: TokenCursor, pos: Pos): Stmt {
+  c.next();
+  const name = c.expectIdent('a FILE variable name').text;
+  c.expectPunct('(');
+  const path = parseExpr(c);
+  c.expectPunct(')');
+  return { kind: 'fileDecl', name, path, pos };
+}
+
+/** `WHILE cond [LIMIT n] DO … END`. */
+function parseWhile(c: TokenCursor, mode: Mode, pos: Pos): Stmt {
+  c.next();
+  const cond = parseExpr(c);
+  const limit = c.acceptWord('LIMIT') ? parseExpr(c) : undefined;
+  c.expectWord('DO');
+  const body = parseBlock(c, mode, ['END']);
+  c.expectWord('END');
+  return { kind: 'while', cond, limit, body, pos };
+}
+
+/** What a statement starting with an expression is: a vertex-set or variable assignment, or a call. */
+function parseAssignment(c: TokenCursor, t: Token, pos: Pos): Stmt {
   // A vertex-set declaration with its types: `S (ANY) = …`, `M (Comment|Post) = …`.
   const vertexTypes = t.kind === 'ident' && c.isPunct('(', 1) ? typedVsetHead(c) : undefined;
   if (vertexTypes) return { kind: 'vsetAssign', name: t.text, vertexTypes, value: parseValue(c), pos };

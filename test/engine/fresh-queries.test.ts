@@ -122,16 +122,18 @@ async function loaded(dir: string, opts: Partial<DatabaseOptions>): Promise<Data
 }
 
 /**
- * Upserts and deletions as REST++ batches make them: 5 batches of 20 vertices and 40 edges, a
- * deleted vertex and edge each; more than a 32nd of what the load wrote, so the idle merge takes it.
+ * Upserts and deletions as REST++ batches make them: 5 batches of 60 vertices and 120 edges, a
+ * deleted vertex and edge each. Each batch alone is more than a 32nd of what the load wrote, so
+ * the idle merge takes whatever is left unmerged, however the batches fall between idle merges on
+ * a slow machine (an idle merge may start between two batches).
  */
 async function smallWrites(db: Database): Promise<void> {
   for (let i = 0; i < 5; i++) {
     await db.write((tx) => {
-      for (let j = 0; j < 20; j++) {
-        const q = `q${i * 20 + j}`;
+      for (let j = 0; j < 60; j++) {
+        const q = `q${i * 60 + j}`;
         tx.upsertVertex('P', q, { name: { value: `late${i}_${j}`, op: 'set' } });
-        tx.upsertEdge('E', 'P', j === 0 ? 'p1' : `q${i * 20 + j - 1}`, 'P', q, {});
+        tx.upsertEdge('E', 'P', j === 0 ? 'p1' : `q${i * 60 + j - 1}`, 'P', q, {});
         tx.upsertEdge('E', 'P', q, 'P', `p${i * 7 + j}`, {});
       }
       tx.deleteVertex('P', `p${100 + i}`);

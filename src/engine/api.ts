@@ -7,6 +7,9 @@
  */
 import type { Catalog } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
+import type { RowCache } from './row-cache.js';
+
+export { RowCache } from './row-cache.js';
 
 export type SyncMode = 'always' | 'batch' | 'none';
 
@@ -280,6 +283,12 @@ export interface EdgeRun {
    * `shapes.list[shapes.of[i]]`, with its ops, to `shapes.values[shapes.at[i] + j]`.
    */
   shapes?: EdgeRunShapes;
+  /**
+   * The ids as codes of a dictionary whose rows `cache` remembers (a load's parse threads send
+   * STRING ids so, loading/id-words.ts): `from[i]` and `to[i]` are the codes of `fromIds[i]` and
+   * `toIds[i]`. The rows are hints, checked before use; the ids still decide.
+   */
+  codes?: { from: ArrayLike<number>; to: ArrayLike<number>; cache: RowCache };
   start: number;
   end: number;
 }

@@ -146,6 +146,12 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   const createMissing = opts.createMissingEndpoints;
   const fRows = new Int32Array(CHUNK);
   const tRows = new Int32Array(CHUNK);
+  // Rows remembered by id code (RowCache): checked like looked-up rows, and kept up to date here.
+  const codes = run.codes;
+  const fCodes = codes === undefined ? undefined : route.swap ? codes.to : codes.from;
+  const tCodes = codes === undefined ? undefined : route.swap ? codes.from : codes.to;
+  const fHints = codes === undefined ? undefined : codes.cache.rows(ft);
+  const tHints = codes === undefined ? undefined : sameType ? fHints : codes.cache.rows(tt);
   // The rows of a chunk's endpoints, and the cache lines of their adjacency, are read first, in
   // passes of small independent iterations (id index entries, then the rows' deleted stamps, then
   // the block's hash and list heads): the CPU then overlaps many cache misses instead of taking
@@ -153,10 +159,18 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   // looked up again, since an earlier edge of the chunk may create them.
   const touchChunk = (lo: number, hi: number): number => {
     const n = hi - lo;
-    for (let i = lo; i < hi; i++) {
-      fRows[i - lo] = indexEntry(ft, fr, fIds[i]);
-      tRows[i - lo] = indexEntry(tt, tr, tIds[i]);
-    }
+    if (fHints !== undefined && tHints !== undefined && fCodes !== undefined && tCodes !== undefined) {
+      for (let i = lo; i < hi; i++) {
+        const f = fHints[fCodes[i]];
+        const t = tHints[tCodes[i]];
+        fRows[i - lo] = f >= 0 ? f : indexEntry(ft, fr, fIds[i]);
+        tRows[i - lo] = t >= 0 ? t : indexEntry(tt, tr, tIds[i]);
+      }
+    } else
+      for (let i = lo; i < hi; i++) {
+        fRows[i - lo] = indexEntry(ft, fr, fIds[i]);
+        tRows[i - lo] = indexEntry(tt, tr, tIds[i]);
+      }
     writerRows(ft, fRows, n);
     writerRows(tt, tRows, n);
     let sink = 0;
@@ -209,6 +223,10 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
           }
           fRow ??= newEndpoint(ft, fr, fid, fKey);
           tRow ??= sameType && fKey === tKey ? fRow : newEndpoint(tt, tr, tid, tKey);
+        }
+        if (fHints !== undefined && tHints !== undefined && fCodes !== undefined && tCodes !== undefined) {
+          fHints[fCodes[i]] = fRow;
+          tHints[tCodes[i]] = tRow;
         }
         let eb = block;
         let eid = block === undefined ? -1 : block.findOne(fRow, tRow, WRITER_VERSION);

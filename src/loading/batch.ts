@@ -69,6 +69,8 @@ export interface BatchImage {
   fromIds: ExternalId[] | Float64Array | Int32Array;
   toIds: ExternalId[] | Float64Array | Int32Array;
   words: NewWords | null;
+  /** Set on arrival when both ends were coded (WordTable.take): edge runs pass them on (EdgeRun.codes). */
+  codes?: EdgeRun['codes'];
   /** Per operation: its attribute shape, or -1 for none, and where its values start. */
   shape: Int32Array;
   valueAt: Int32Array;
@@ -435,7 +437,12 @@ function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeOptions)
           )
             end++;
           const run = { edgeType: names[types[i]], fromType: names[fromTypes[i]], toType: names[toTypes[i]] };
-          applyRun(tx, { ...run, fromIds, toIds, attrs: null, shapes, start: i, end }, edgeOpts, s);
+          applyRun(
+            tx,
+            { ...run, fromIds, toIds, attrs: null, shapes, codes: img.codes, start: i, end },
+            edgeOpts,
+            s,
+          );
           i = end - 1;
           break;
         }

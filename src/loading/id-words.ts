@@ -9,7 +9,7 @@
  * dictionary is dropped once it holds MAX_WORDS words (and the main thread's with it), so memory
  * stays bounded for loads with very many distinct ids.
  */
-import type { ExternalId } from '../engine/api.js';
+import { RowCache, type ExternalId } from '../engine/api.js';
 
 /** Words a dictionary holds before it starts again. */
 const MAX_WORDS = 1 << 20;
@@ -64,13 +64,21 @@ export class WordCoder {
   }
 }
 
-/** The committing thread's side: one per parse thread and load, fed its answers in order. */
+/**
+ * The committing thread's side: one per parse thread and load, fed its answers in order. It also
+ * remembers the rows the writer found for its codes (RowCache), forgotten with the words.
+ */
 export class WordTable {
   private words: string[] = [];
+  private readonly rows = new RowCache();
 
   add(added: NewWords): void {
-    if (added.reset) this.words = [];
+    if (added.reset) {
+      this.words = [];
+      this.rows.clear();
+    }
     for (const w of added.words) this.words.push(w);
+    this.rows.reserve(this.words.length);
   }
 
   decode(codes: Int32Array): string[] {
@@ -82,13 +90,20 @@ export class WordTable {
 
   clear(): void {
     this.words = [];
+    this.rows.clear();
   }
 
-  /** Takes an answer's new words and turns its coded ids (Int32Array) back into strings. */
+  /**
+   * Takes an answer's new words and turns its coded ids (Int32Array) back into strings; when both
+   * ends are coded, the codes stay beside them (`codes`) with the rows remembered for them.
+   */
   take(img: CodedIds): void {
     if (img.words !== null) this.add(img.words);
-    if (img.fromIds instanceof Int32Array) img.fromIds = this.decode(img.fromIds);
-    if (img.toIds instanceof Int32Array) img.toIds = this.decode(img.toIds);
+    const { fromIds, toIds } = img;
+    if (fromIds instanceof Int32Array && toIds instanceof Int32Array)
+      img.codes = { from: fromIds, to: toIds, cache: this.rows };
+    if (fromIds instanceof Int32Array) img.fromIds = this.decode(fromIds);
+    if (toIds instanceof Int32Array) img.toIds = this.decode(toIds);
   }
 }
 
@@ -97,4 +112,6 @@ export interface CodedIds {
   fromIds: ExternalId[] | Float64Array | Int32Array;
   toIds: ExternalId[] | Float64Array | Int32Array;
   words: NewWords | null;
+  /** Set on arrival (WordTable.take): the codes of both ends, and the rows remembered for them. */
+  codes?: { from: ArrayLike<number>; to: ArrayLike<number>; cache: RowCache };
 }

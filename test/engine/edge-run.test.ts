@@ -9,6 +9,7 @@ import {
   type EdgeRunShapes,
   EngineError,
   type ExternalId,
+  RowCache,
   type WriteTx,
 } from '../../src/engine/api.js';
 import { freshDb, graphSnapshot, tempDir } from './fixtures.js';
@@ -92,7 +93,28 @@ const scriptArb = fc.record({
   // threads does), and a capacity hint (which must change nothing).
   byShape: fc.boolean(),
   expectEdges: fc.option(fc.integer({ min: 0, max: 5000 }), { nil: undefined }),
+  // Ids also given as codes whose rows a RowCache remembers across batches (as a load from parse
+  // threads gives them), with vertices deleted between batches so that remembered rows go stale.
+  coded: fc.boolean(),
+  deleteBetween: fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 2 }),
 });
+
+/** Codes for ids, one dictionary for the whole script (as a parse thread's for a load). */
+class Codes {
+  private readonly codes = new Map<string, number>();
+  readonly cache = new RowCache();
+
+  of(ids: ExternalId[]): number[] {
+    const out = ids.map((id) => {
+      const w = `${typeof id}:${String(id)}`;
+      let c = this.codes.get(w);
+      if (c === undefined) this.codes.set(w, (c = this.codes.size));
+      return c;
+    });
+    this.cache.reserve(this.codes.size);
+    return out;
+  }
+}
 
 /** The attributes of ops by shape (EdgeRun.shapes), the way a loading batch image carries them. */
 function byShape(ops: Op[]): EdgeRunShapes {
@@ -139,10 +161,15 @@ function inRuns(
   ops: Op[],
   createMissingEndpoints: boolean,
   c: EdgeRunCounts,
-  form: { byShape: boolean; expectEdges?: number } = { byShape: false },
+  form: { byShape: boolean; expectEdges?: number; codes?: Codes } = { byShape: false },
 ): void {
   const fromIds = ops.map((o) => o.fromId);
   const toIds = ops.map((o) => o.toId);
+  const codes = form.codes && {
+    from: form.codes.of(fromIds),
+    to: form.codes.of(toIds),
+    cache: form.codes.cache,
+  };
   const attrs = form.byShape ? null : ops.map((o) => o.attrs);
   const shapes = form.byShape ? byShape(ops) : undefined;
   for (let i = 0; i < ops.length;) {
@@ -164,6 +191,7 @@ function inRuns(
         toIds,
         attrs,
         shapes,
+        codes,
         start: i,
         end,
       },
@@ -177,7 +205,7 @@ function inRuns(
   }
 }
 
-test('upsertEdges gives what upsertEdge gives edge by edge (attributes by record or by shape, with or without a capacity hint), counts included, and replays to the same graph', async () => {
+test('upsertEdges gives what upsertEdge gives edge by edge (attributes by record or by shape, with or without a capacity hint, ids with or without remembered rows), counts included, and replays to the same graph', async () => {
   await fc.assert(
     fc.asyncProperty(scriptArb, async (script) => {
       const ta = tempDir();
@@ -199,9 +227,18 @@ test('upsertEdges gives what upsertEdge gives edge by edge (attributes by record
         await b.write(setup);
         const ca = zero();
         const cb = zero();
+        const form = { ...script, codes: script.coded ? new Codes() : undefined };
+        const deleteSome = (tx: WriteTx): void => {
+          for (const n of script.deleteBetween) {
+            tx.deleteVertex('Person', `p${n}`);
+            tx.deleteVertex('Num', n);
+          }
+        };
         for (const ops of script.batches) {
           await a.write((tx) => oneByOne(tx, ops, script.createMissing, ca));
-          await b.write((tx) => inRuns(tx, ops, script.createMissing, cb, script));
+          await b.write((tx) => inRuns(tx, ops, script.createMissing, cb, form));
+          await a.write(deleteSome);
+          await b.write(deleteSome);
         }
         assert.deepEqual(cb, ca);
         const expected = graphSnapshot(a, EDGES);

@@ -203,9 +203,15 @@ export class Batch implements BatchSink {
     const n = this.size;
     const names: string[] = [];
     const nameIndex = new Map<string, number>();
+    // Operations come in runs of one type: the last name asked for is usually asked again.
+    let lastName = '';
+    let lastIndex = -1;
     const name = (t: string): number => {
+      if (t === lastName && lastIndex >= 0) return lastIndex;
       let i = nameIndex.get(t);
       if (i === undefined) nameIndex.set(t, (i = names.push(t) - 1));
+      lastName = t;
+      lastIndex = i;
       return i;
     };
     const counters: [ObjectKind, string][] = [];
@@ -235,12 +241,24 @@ export class Batch implements BatchSink {
       segments: [],
     };
     for (let i = 0; i < n; i++) {
-      img.types[i] = name(this.types[i]);
+      if (i > 0 && this.types[i] === this.types[i - 1] && this.stats[i] === this.stats[i - 1]) {
+        img.types[i] = img.types[i - 1];
+        img.stats[i] = img.stats[i - 1];
+      } else {
+        img.types[i] = name(this.types[i]);
+        img.stats[i] = counterIndex.get(this.stats[i]) as number;
+      }
       img.fromTypes[i] = name(this.fromTypes[i]);
       img.toTypes[i] = name(this.toTypes[i]);
-      img.stats[i] = counterIndex.get(this.stats[i]) as number;
       img.valueAt[i] = img.values.length;
-      img.shape[i] = attrsImage(this.attrs[i], shapes, img.values, enc, encodedAt);
+      img.shape[i] = attrsImage(
+        this.attrs[i],
+        shapes,
+        img.values,
+        enc,
+        encodedAt,
+        i > 0 ? img.shape[i - 1] : -1,
+      );
       const seg = this.segments[i];
       if (this.kinds[i] === Kind.EdgeIds && seg) {
         img.segments.push(seg);
@@ -382,10 +400,15 @@ function attrsImage(
   values: PlainValue[],
   enc: ByteWriter,
   encodedAt: number[],
+  /** The shape of the operation before (most often this one's too). */
+  previous: number,
 ): number {
   if (a === null) return -1;
   // A batch holds few shapes (one per statement, and its lines with unset attributes).
-  let s = shapes.findIndex((shape) => sameShape(a, shape));
+  let s =
+    previous >= 0 && sameShape(a, shapes[previous])
+      ? previous
+      : shapes.findIndex((shape) => sameShape(a, shape));
   if (s < 0) {
     const names = Object.keys(a);
     if (names.length === 0) return -1;

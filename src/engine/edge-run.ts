@@ -78,11 +78,6 @@ class SegmentMarks {
   }
 }
 
-function isEmpty(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
-}
-
 export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOptions): EdgeRunCounts {
   const counts: EdgeRunCounts = { inserted: 0, updated: 0, skipped: 0, invalid: 0 };
   if (run.end <= run.start) return counts;
@@ -204,7 +199,7 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
         let checked = NO_CHECKED;
         const a = attrsOf === null ? null : attrsOf[i];
         if (a !== null) {
-          if (!isEmpty(a)) checked = tx.checkAttrs(a, attributes, NOTHING_SKIPPED, where);
+          checked = tx.checkAttrs(a, attributes, NOTHING_SKIPPED, where);
         } else if (shapes !== undefined) {
           const k = shapes.of[i];
           if (k >= 0) checked = checkShaped(shapes.list[k], shapes.values, shapes.at[i], scratch);

@@ -56,11 +56,6 @@ export interface Checked {
   op: AttrUpdate['op'];
 }
 
-function isEmpty(o: object): boolean {
-  for (const _ in o) return false;
-  return true;
-}
-
 export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   readonly record: RecordWriter;
   /** Internal to the engine (edge-run.ts), as are route, checkAttrs and insertVertex. */
@@ -119,8 +114,9 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     skip: readonly string[],
     where: () => string,
   ): Checked[] {
-    if (isEmpty(attrs)) return NO_CHECKED;
+    // Object.keys, not for-in: a record of one shape keeps its key list cached.
     const names = Object.keys(attrs);
+    if (names.length === 0) return NO_CHECKED;
     const out: Checked[] = [];
     for (const name of names) {
       const attr = declared.find((a) => a.name === name);

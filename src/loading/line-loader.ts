@@ -6,7 +6,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { JsonSyntaxError, parseJson, type ParsedJson } from '../util/json-parse.js';
-import type { BatchSink } from './batch.js';
+import type { BatchSink } from './batch-ops.js';
 import type { InputPlan } from './compiler.js';
 import { ArrayRow, LoadingJobError, type Row } from './expressions.js';
 import type { FileFormat } from './format.js';

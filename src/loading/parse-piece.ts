@@ -6,7 +6,8 @@
  * EdgeLineSplitter, as the single-threaded edge file reader does.
  */
 import { isUtf8 } from 'node:buffer';
-import { Batch, type BatchImage } from './batch.js';
+import { Batch } from './batch.js';
+import type { BatchImage } from './batch-image.js';
 import type { InputPlan } from './compiler.js';
 import { workerFormat } from './edge-file-reader.js';
 import { EdgeLineSplitter } from './edge-lines.js';

@@ -6,7 +6,7 @@
 import type { AttrType, Catalog, VertexType } from '../catalog/types.js';
 import type { ExternalId, UpsertOp } from '../engine/api.js';
 import type { LoadCond, LoadExpr } from '../gsql/ast-loading.js';
-import type { AttrMap, BatchSink } from './batch.js';
+import type { AttrMap, BatchSink } from './batch-ops.js';
 import { INVALID, WRONG_LENGTH, converterFor, idConverter, type Converter } from './convert.js';
 import {
   compileCond,

@@ -1,0 +1,151 @@
+/**
+ * Applying a batch's operations inside a write transaction, counting what happened to each into
+ * the load's statistics: runs of edge upserts (WriteTx.upsertEdges), and the operations of an
+ * image taken from a parse thread, applied from the image's arrays (runs of edges by attribute
+ * shape, runs of vertices with a column per attribute). An operation the engine refuses
+ * (EngineError) is counted against its type and skipped; it never fails the batch.
+ */
+import type { Value } from '../catalog/value.js';
+import {
+  EngineError,
+  type EdgeRun,
+  type UpsertEdgeOptions,
+  type UpsertOp,
+  type VertexRunColumn,
+  type WriteTx,
+} from '../engine/api.js';
+import { edgeRunEnd, OpKind } from './batch-ops.js';
+import type { BatchImage } from './batch-image.js';
+import type { ObjectStatistics } from './statistics.js';
+
+/** An image appended to a batch, with the load's counters its operations count into. */
+export interface TakenImage {
+  img: BatchImage;
+  counters: ObjectStatistics[];
+}
+
+/**
+ * Applies the operations of an image in order, as Batch.applyTo applies its own: consecutive edge
+ * upserts of one type and counter as one run whose attributes are read by shape from the image's
+ * values (EdgeRun.shapes).
+ */
+export function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeOptions): void {
+  const { img, counters } = taken;
+  const { names, kinds, types, fromTypes, toTypes, fromIds, toIds, stats } = img;
+  const shapes = { list: img.shapes, of: img.shape, values: img.values as Value[], at: img.valueAt };
+  let seg = 0;
+  for (let i = 0; i < img.size; i++) {
+    const s = counters[stats[i]];
+    try {
+      switch (kinds[i] as OpKind) {
+        case OpKind.Edge: {
+          const end = edgeRunEnd(img, i);
+          const run = { edgeType: names[types[i]], fromType: names[fromTypes[i]], toType: names[toTypes[i]] };
+          applyRun(
+            tx,
+            { ...run, fromIds, toIds, attrs: null, shapes, codes: img.codes, start: i, end },
+            edgeOpts,
+            s,
+          );
+          i = end - 1;
+          break;
+        }
+        case OpKind.EdgeIds: {
+          const ids = img.segments[seg++];
+          const run = { edgeType: names[types[i]], fromType: names[fromTypes[i]], toType: names[toTypes[i]] };
+          applyRun(
+            tx,
+            { ...run, fromIds: ids.from, toIds: ids.to, attrs: null, start: 0, end: ids.n },
+            edgeOpts,
+            s,
+          );
+          break;
+        }
+        case OpKind.Vertex: {
+          let end = i + 1;
+          while (
+            end < img.size &&
+            kinds[end] === OpKind.Vertex &&
+            types[end] === types[i] &&
+            stats[end] === stats[i] &&
+            img.shape[end] === img.shape[i]
+          )
+            end++;
+          applyVertexRun(tx, img, names[types[i]], i, end, s);
+          i = end - 1;
+          break;
+        }
+        case OpKind.DeleteVertex:
+          tx.deleteVertex(names[types[i]], fromIds[i]);
+          s.validObject++;
+          break;
+        case OpKind.DeleteEdge:
+          tx.deleteEdge(names[types[i]], names[fromTypes[i]], fromIds[i], names[toTypes[i]], toIds[i]);
+          s.validObject++;
+          break;
+      }
+    } catch (e) {
+      if (!(e instanceof EngineError)) throw e;
+      s.invalidAttribute++;
+    }
+  }
+}
+
+/**
+ * Applies the vertex upserts [start, end) of an image, all of one type and one attribute shape, as
+ * one run (WriteTx.upsertVertices) with a column per attribute of the shape: the outcome of
+ * upsertVertex on each in order, counted the same way.
+ */
+function applyVertexRun(
+  tx: WriteTx,
+  img: BatchImage,
+  vertexType: string,
+  start: number,
+  end: number,
+  s: ObjectStatistics,
+): void {
+  const n = end - start;
+  const ids =
+    img.fromIds instanceof Float64Array ? img.fromIds.subarray(start, end) : img.fromIds.slice(start, end);
+  const columns: VertexRunColumn[] = [];
+  const k = img.shape[start];
+  if (k >= 0) {
+    const shape = img.shapes[k];
+    shape.names.forEach((name, j) => {
+      const values = new Array<Value>(n);
+      for (let i = 0; i < n; i++) values[i] = img.values[img.valueAt[start + i] + j] as Value;
+      const op = shape.ops[j];
+      columns.push({ name, values, ops: op === 'set' ? null : new Array<UpsertOp>(n).fill(op) });
+    });
+  }
+  try {
+    const c = tx.upsertVertices({ vertexType, ids, attrs: null, columns, start: 0, end: n });
+    // As upsertVertex one by one: every vertex not refused counts, a skipped one included.
+    s.validObject += c.inserted + c.updated + c.skipped;
+    s.invalidAttribute += c.invalid;
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    s.invalidAttribute += n;
+  }
+}
+
+/**
+ * Applies one run of edge upserts, counting what happened to its edges. The edges expected from
+ * the batch on (`opts.expectEdges`) are fewer by the run's afterwards, so that the later runs of
+ * the batch do not reserve room for them a second time.
+ */
+export function applyRun(tx: WriteTx, run: EdgeRun, opts: UpsertEdgeOptions, s: ObjectStatistics): void {
+  try {
+    const c = tx.upsertEdges(run, opts);
+    s.validObject += c.inserted + c.updated;
+    // VERTEX_MUST_EXIST: an endpoint vertex is missing.
+    s.noIdFound += c.skipped;
+    s.invalidAttribute += c.invalid;
+  } catch (e) {
+    if (!(e instanceof EngineError)) throw e;
+    // The run's types were refused: every edge of it is.
+    s.invalidAttribute += run.end - run.start;
+  } finally {
+    if (opts.expectEdges) opts.expectEdges = Math.max(0, opts.expectEdges - (run.end - run.start));
+  }
+}

@@ -199,7 +199,7 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
         let checked = NO_CHECKED;
         const a = attrsOf === null ? null : attrsOf[i];
         if (a !== null) {
-          checked = tx.checkAttrs(a, attributes, NOTHING_SKIPPED, where);
+          checked = tx.checkAttrs(a, attributes, NOTHING_SKIPPED, where, scratch);
         } else if (shapes !== undefined) {
           const k = shapes.of[i];
           if (k >= 0) checked = checkShaped(shapes.list[k], shapes.values, shapes.at[i], scratch);

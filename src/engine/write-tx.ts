@@ -56,6 +56,17 @@ export interface Checked {
   op: AttrUpdate['op'];
 }
 
+/** Sets out[n] to a checked value, reusing the entry there (scratch arrays of bulk runs). */
+function putChecked(out: Checked[], n: number, attr: Attribute, value: Value, op: AttrUpdate['op']): void {
+  const c = out[n];
+  if (c === undefined) out[n] = { attr, value, op };
+  else {
+    c.attr = attr;
+    c.value = value;
+    c.op = op;
+  }
+}
+
 export class WriteTxImpl extends ReadTxImpl implements WriteTx {
   readonly record: RecordWriter;
   /** Internal to the engine (edge-run.ts), as are route, checkAttrs and insertVertex. */
@@ -108,24 +119,32 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     this.table(b.toType).dirtySegments.add(t >>> SEGMENT_BITS);
   }
 
+  /**
+   * The checked values of an attribute record, in its order (unknown and `skip` names ignored);
+   * into `out` when given, reusing its entries (an edge run checks one edge after another without
+   * garbage), else into a new array.
+   */
   checkAttrs(
     attrs: Record<string, AttrUpdate>,
     declared: readonly Attribute[],
     skip: readonly string[],
     where: () => string,
+    out?: Checked[],
   ): Checked[] {
     // Object.keys, not for-in: a record of one shape keeps its key list cached.
     const names = Object.keys(attrs);
     if (names.length === 0) return NO_CHECKED;
-    const out: Checked[] = [];
+    const into = out ?? [];
+    let n = 0;
     for (const name of names) {
       const attr = declared.find((a) => a.name === name);
       // An unknown attribute name is ignored, as TigerGraph's upsert does.
       if (!attr || skip.includes(name)) continue;
       const u = attrs[name];
-      out.push(this.checkOne(attr, u.value, u.op, where));
+      putChecked(into, n++, attr, this.checkedValue(attr, u.value, where), u.op ?? 'set');
     }
-    return out;
+    into.length = n;
+    return into;
   }
 
   /**
@@ -145,27 +164,10 @@ export class WriteTxImpl extends ReadTxImpl implements WriteTx {
     for (let j = 0; j < declared.length; j++) {
       const attr = declared[j];
       if (attr === undefined) continue;
-      const value = this.checkedValue(attr, values[at + j], where);
-      const c = out[n];
-      if (c === undefined) out[n] = { attr, value, op: shape.ops[j] ?? 'set' };
-      else {
-        c.attr = attr;
-        c.value = value;
-        c.op = shape.ops[j] ?? 'set';
-      }
-      n++;
+      putChecked(out, n++, attr, this.checkedValue(attr, values[at + j], where), shape.ops[j] ?? 'set');
     }
     out.length = n;
     return out;
-  }
-
-  private checkOne(
-    attr: Attribute,
-    given: Value,
-    op: AttrUpdate['op'] | undefined,
-    where: () => string,
-  ): Checked {
-    return { attr, value: this.checkedValue(attr, given, where), op: op ?? 'set' };
   }
 
   private checkedValue(attr: Attribute, given: Value, where: () => string): Value {

@@ -79,6 +79,8 @@ export function imageOf(
   const shapes: BatchImage['shapes'] = [];
   const enc = new ByteWriter(256);
   const encodedAt: number[] = [];
+  /** The image's shape index of each of the batch's own shapes (ops.shapeList). */
+  const shapeAt: number[] = [];
   const img: BatchImage = {
     size: n,
     kinds: Uint8Array.from(ops.kinds.slice(0, n)),
@@ -110,14 +112,27 @@ export function imageOf(
     img.fromTypes[i] = name(ops.fromTypes[i]);
     img.toTypes[i] = name(ops.toTypes[i]);
     img.valueAt[i] = img.values.length;
-    img.shape[i] = attrsImage(
-      ops.attrs[i],
-      shapes,
-      img.values,
-      enc,
-      encodedAt,
-      i > 0 ? img.shape[i - 1] : -1,
-    );
+    const k = ops.shapeOf[i];
+    if (k >= 0) {
+      // Attributes given as values: the batch's shape, once per image, and its values.
+      let s = shapeAt[k];
+      if (s === undefined) {
+        const shape = ops.shapeList[k];
+        shapeAt[k] = s = shapes.push({ names: [...shape.names], ops: [...shape.ops] }) - 1;
+      }
+      img.shape[i] = s;
+      const at = ops.valueAt[i];
+      for (let j = 0; j < shapes[s].names.length; j++)
+        pushValue(ops.values[at + j], img.values, enc, encodedAt);
+    } else
+      img.shape[i] = attrsImage(
+        ops.attrs[i],
+        shapes,
+        img.values,
+        enc,
+        encodedAt,
+        i > 0 ? img.shape[i - 1] : -1,
+      );
     const seg = ops.segments[i];
     if (ops.kinds[i] === OpKind.EdgeIds && seg) {
       img.segments.push(seg);
@@ -192,15 +207,17 @@ function attrsImage(
     if (names.length === 0) return -1;
     s = shapes.push({ names, ops: names.map((k) => a[k].op) }) - 1;
   }
-  for (const k in a) {
-    const v = a[k].value;
-    if (v !== null && typeof v === 'object') {
-      encodedAt.push(values.length);
-      enc.value(v);
-      values.push(0);
-    } else values.push(v as PlainValue);
-  }
+  for (const k in a) pushValue(a[k].value, values, enc, encodedAt);
   return s;
+}
+
+/** Adds a value to an image's `values`: a primitive as it is, any other encoded into `enc`. */
+function pushValue(v: Value, values: PlainValue[], enc: ByteWriter, encodedAt: number[]): void {
+  if (v !== null && typeof v === 'object') {
+    encodedAt.push(values.length);
+    enc.value(v);
+    values.push(0);
+  } else values.push(v as PlainValue);
 }
 
 function sameShape(a: AttrMap, shape: BatchImage['shapes'][number]): boolean {

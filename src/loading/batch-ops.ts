@@ -3,9 +3,11 @@
  * line (BatchSink), their kinds, and the parallel arrays they are kept in, which building an image
  * (batch-image.ts) reads.
  */
-import type { AttrUpdate, ExternalId } from '../engine/api.js';
+import type { Value } from '../catalog/value.js';
+import type { AttrShape, AttrUpdate, ExternalId } from '../engine/api.js';
 import type { IdSegment } from './edge-lines.js';
 import type { ObjectStatistics } from './statistics.js';
+import type { AttrValues } from './targets.js';
 
 export type AttrMap = Record<string, AttrUpdate>;
 
@@ -20,6 +22,16 @@ export interface BatchSink {
     toType: string,
     toId: ExternalId,
     attrs: AttrMap,
+    stats: ObjectStatistics,
+  ): void;
+  /** upsertEdge with the attributes of an AttrValues, copied (it is reused for the next line). */
+  upsertEdgeValues(
+    type: string,
+    fromType: string,
+    fromId: ExternalId,
+    toType: string,
+    toId: ExternalId,
+    attrs: AttrValues,
     stats: ObjectStatistics,
   ): void;
   deleteVertex(type: string, id: ExternalId, stats: ObjectStatistics): void;
@@ -55,6 +67,11 @@ export interface BatchOps {
   readonly toIds: readonly ExternalId[];
   readonly attrs: readonly (AttrMap | null)[];
   readonly stats: readonly ObjectStatistics[];
+  /** Attributes given as values: a shape's index in `shapeList` (-1: none, see `attrs`), and where its values start. */
+  readonly shapeOf: readonly number[];
+  readonly valueAt: readonly number[];
+  readonly values: readonly Value[];
+  readonly shapeList: readonly AttrShape[];
   /** The id segments of EdgeIds operations; building an image takes them (sets their slots to null). */
   readonly segments: (IdSegment | null)[];
 }

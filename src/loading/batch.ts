@@ -5,13 +5,15 @@
  * its type and skipped; it never fails the batch. What a batch holds is in batch-ops.ts, how it
  * crosses threads in batch-image.ts, and how an image is applied in apply-image.ts.
  */
-import { EngineError, type ExternalId, type WriteTx } from '../engine/api.js';
+import type { Value } from '../catalog/value.js';
+import { EngineError, type AttrShape, type ExternalId, type WriteTx } from '../engine/api.js';
 import { applyImage, applyRun, type TakenImage } from './apply-image.js';
 import { decodeValues, imageOf, type BatchImage } from './batch-image.js';
 import { edgeRunEnd, OpKind, type AttrMap, type BatchOps, type BatchSink } from './batch-ops.js';
 import type { IdSegment } from './edge-lines.js';
 import type { WordCoder } from './id-words.js';
 import type { LoadStatistics, ObjectStatistics } from './statistics.js';
+import { EMPTY_ATTRS, type AttrValues } from './targets.js';
 
 /**
  * Operations are kept in parallel arrays that are reused from batch to batch, so the hot path
@@ -31,6 +33,11 @@ export class Batch implements BatchSink, BatchOps {
   readonly attrs: (AttrMap | null)[] = [];
   readonly stats: ObjectStatistics[] = [];
   readonly segments: (IdSegment | null)[] = [];
+  /** Attributes given as values (upsertEdgeValues): the shape's index in `shapeList`, or -1. */
+  readonly shapeOf: number[] = [];
+  readonly valueAt: number[] = [];
+  readonly values: Value[] = [];
+  readonly shapeList: AttrShape[] = [];
   /** The images of Image operations (taken from parse threads whole). */
   private readonly images: (TakenImage | null)[] = [];
 
@@ -38,6 +45,8 @@ export class Batch implements BatchSink, BatchOps {
   clear(): void {
     this.size = 0;
     this.weight = 0;
+    this.values.length = 0;
+    this.shapeList.length = 0;
   }
 
   private push(
@@ -60,6 +69,7 @@ export class Batch implements BatchSink, BatchOps {
     this.toIds[n] = toId;
     this.attrs[n] = attrs;
     this.stats[n] = stats;
+    this.shapeOf[n] = -1;
   }
 
   upsertVertex(type: string, id: ExternalId, attrs: AttrMap, stats: ObjectStatistics): void {
@@ -76,6 +86,39 @@ export class Batch implements BatchSink, BatchOps {
     stats: ObjectStatistics,
   ): void {
     this.push(OpKind.Edge, type, fromType, fromId, toType, toId, attrs, stats);
+  }
+
+  upsertEdgeValues(
+    type: string,
+    fromType: string,
+    fromId: ExternalId,
+    toType: string,
+    toId: ExternalId,
+    attrs: AttrValues,
+    stats: ObjectStatistics,
+  ): void {
+    const n = this.size;
+    this.push(
+      OpKind.Edge,
+      type,
+      fromType,
+      fromId,
+      toType,
+      toId,
+      attrs.shape === null ? EMPTY_ATTRS : null,
+      stats,
+    );
+    if (attrs.shape === null) return;
+    const list = this.shapeList;
+    // A batch holds few shapes (one per statement, and its lines with unset attributes).
+    let k = n > 0 ? this.shapeOf[n - 1] : -1;
+    if (k < 0 || list[k] !== attrs.shape) {
+      k = list.indexOf(attrs.shape);
+      if (k < 0) k = list.push(attrs.shape) - 1;
+    }
+    this.shapeOf[n] = k;
+    this.valueAt[n] = this.values.length;
+    for (const v of attrs.values) this.values.push(v);
   }
 
   deleteVertex(type: string, id: ExternalId, stats: ObjectStatistics): void {
@@ -148,7 +191,8 @@ export class Batch implements BatchSink, BatchOps {
           case OpKind.Edge: {
             const end = edgeRunEnd(this, i);
             const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
-            applyRun(tx, { ...run, fromIds, toIds, attrs, start: i, end }, edgeOpts, s);
+            const shapes = { list: this.shapeList, of: this.shapeOf, values: this.values, at: this.valueAt };
+            applyRun(tx, { ...run, fromIds, toIds, attrs, shapes, start: i, end }, edgeOpts, s);
             i = end - 1;
             break;
           }

@@ -29,6 +29,7 @@ import {
 import { LoadingOptionError, formatFromOptions, type FileFormat } from './format.js';
 import type { LoadStatistics, ObjectKind, ObjectStatistics } from './statistics.js';
 import {
+  AttrValues,
   EMPTY_ATTRS,
   NO_ID,
   compileAttrs,
@@ -385,6 +386,8 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
               counters,
             };
           }
+          // The line's attribute values without a record per line, where the plans allow.
+          const values = AttrValues.fits(attrs) ? new AttrValues(attrs) : undefined;
           addExec((row, sink, stats) => {
             const s = counters(stats);
             if (where && !where(row)) {
@@ -396,6 +399,11 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
             if (fid === NO_ID || tid === NO_ID) return void s.noIdFound++;
             if (fid === INVALID) return void s.invalidPrimaryId++;
             if (tid === INVALID) return void s.invalidSecondaryId++;
+            if (values !== undefined) {
+              const bad = values.eval(row);
+              if (bad) return void s[bad]++;
+              return sink.upsertEdgeValues(typeName, from.type, fid, to.type, tid, values, s);
+            }
             let rec = EMPTY_ATTRS;
             if (attrs.length > 0) {
               rec = {};

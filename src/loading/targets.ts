@@ -4,7 +4,8 @@
  * Every failure is counted in the target type's statistics; none stops the load.
  */
 import type { AttrType, Catalog, VertexType } from '../catalog/types.js';
-import type { ExternalId, UpsertOp } from '../engine/api.js';
+import type { Value } from '../catalog/value.js';
+import type { AttrShape as AttrNames, ExternalId, UpsertOp } from '../engine/api.js';
 import type { LoadCond, LoadExpr } from '../gsql/ast-loading.js';
 import type { AttrMap, BatchSink } from './batch-ops.js';
 import { INVALID, WRONG_LENGTH, converterFor, idConverter, type Converter } from './convert.js';
@@ -119,6 +120,59 @@ export function evalAttrs(
 }
 
 export const EMPTY_ATTRS: AttrMap = Object.freeze({}) as AttrMap;
+
+/** Plans an AttrValues can take (one bit each in its shape keys). */
+const MAX_SHAPED_PLANS = 30;
+
+/**
+ * A line's attribute values without a record per line: the values of the plans given (an empty
+ * token leaves some unset) in plan order in `values`, and the names and ops they set as `shape`,
+ * one object per set of plans given (so a batch tells shapes apart by identity). One per
+ * executor, overwritten by every line: a batch copies the values (BatchSink.upsertEdgeValues).
+ */
+export class AttrValues {
+  values: Value[] = [];
+  shape: AttrNames | null = null;
+  private readonly shapes = new Map<number, AttrNames>();
+
+  constructor(private readonly plans: readonly AttrPlan[]) {}
+
+  /** Whether plans can be evaluated this way (else evalAttrs into a record). */
+  static fits(plans: readonly AttrPlan[]): boolean {
+    return plans.length > 0 && plans.length <= MAX_SHAPED_PLANS;
+  }
+
+  /** Evaluates the plans as evalAttrs does; returns the failure counter to bump, or undefined. */
+  eval(row: Row): 'invalidAttribute' | 'incorrectFixedBinaryLength' | undefined {
+    const plans = this.plans;
+    const values = this.values;
+    let given = 0;
+    let n = 0;
+    for (let i = 0; i < plans.length; i++) {
+      const p = plans[i];
+      const produced = p.fn(row);
+      if (produced === '' && p.emptyMeansUnset) continue;
+      const v = p.conv(produced);
+      if (v === INVALID) return 'invalidAttribute';
+      if (v === WRONG_LENGTH) return 'incorrectFixedBinaryLength';
+      values[n++] = v;
+      given |= 1 << i;
+    }
+    values.length = n;
+    this.shape = n === 0 ? null : this.shapeOf(given);
+    return undefined;
+  }
+
+  private shapeOf(given: number): AttrNames {
+    let shape = this.shapes.get(given);
+    if (shape === undefined) {
+      const plans = this.plans.filter((_p, i) => (given & (1 << i)) !== 0);
+      shape = { names: plans.map((p) => p.name), ops: plans.map((p) => p.op) };
+      this.shapes.set(given, shape);
+    }
+    return shape;
+  }
+}
 
 /** An id read from a row: the engine's id, INVALID (malformed) or NO_ID (empty token). */
 export const NO_ID: unique symbol = Symbol('no id');

@@ -6,12 +6,12 @@
  * crosses threads in batch-image.ts, and how an image is applied in apply-image.ts.
  */
 import type { Value } from '../catalog/value.js';
-import { EngineError, type AttrShape, type EdgeRun, type ExternalId, type WriteTx } from '../engine/api.js';
+import { EngineError, type AttrShape, type ExternalId, type WriteTx } from '../engine/api.js';
 import { applyImage, applyRun, type TakenImage } from './apply-image.js';
 import { decodeValues, imageOf, type BatchImage } from './batch-image.js';
 import { edgeRunEnd, OpKind, type AttrMap, type BatchOps, type BatchSink } from './batch-ops.js';
 import type { IdSegment } from './edge-lines.js';
-import type { IdInterner, WordCoder } from './id-words.js';
+import type { WordCoder } from './id-words.js';
 import type { LoadStatistics, ObjectStatistics } from './statistics.js';
 import { EMPTY_ATTRS, type AttrValues } from './targets.js';
 
@@ -20,9 +20,6 @@ import { EMPTY_ATTRS, type AttrValues } from './targets.js';
  * allocates nothing per edge beyond its ids and attributes.
  */
 export class Batch implements BatchSink, BatchOps {
-  /** `ids`: the load's interner on the event loop (a parse thread codes its ids itself, WordCoder). */
-  constructor(private readonly ids?: IdInterner) {}
-
   conditionFailed = false;
   size = 0;
   /** Write operations held (an EdgeIds operation counts its edges). */
@@ -41,9 +38,6 @@ export class Batch implements BatchSink, BatchOps {
   readonly valueAt: number[] = [];
   readonly values: Value[] = [];
   readonly shapeList: AttrShape[] = [];
-  /** Codes of string ids (IdInterner; -1: not coded), when the batch has an interner. */
-  readonly fromCodes: number[] = [];
-  readonly toCodes: number[] = [];
   /** The images of Image operations (taken from parse threads whole). */
   private readonly images: (TakenImage | null)[] = [];
 
@@ -70,19 +64,9 @@ export class Batch implements BatchSink, BatchOps {
     this.kinds[n] = kind;
     this.types[n] = type;
     this.fromTypes[n] = fromType;
+    this.fromIds[n] = fromId;
     this.toTypes[n] = toType;
-    const ids = this.ids;
-    if (ids !== undefined && kind === OpKind.Edge) {
-      const f = typeof fromId === 'string' ? ids.code(fromId) : -1;
-      const t = typeof toId === 'string' ? ids.code(toId) : -1;
-      this.fromCodes[n] = f;
-      this.toCodes[n] = t;
-      this.fromIds[n] = f >= 0 ? ids.words[f] : fromId;
-      this.toIds[n] = t >= 0 ? ids.words[t] : toId;
-    } else {
-      this.fromIds[n] = fromId;
-      this.toIds[n] = toId;
-    }
+    this.toIds[n] = toId;
     this.attrs[n] = attrs;
     this.stats[n] = stats;
     this.shapeOf[n] = -1;
@@ -189,15 +173,6 @@ export class Batch implements BatchSink, BatchOps {
     this.weight += weight - 1;
   }
 
-  /** The codes of the edges [start, end) when every end of them is coded (EdgeRun.codes). */
-  private codesOf(start: number, end: number): EdgeRun['codes'] {
-    const ids = this.ids;
-    if (ids === undefined) return undefined;
-    const { fromCodes, toCodes } = this;
-    for (let i = start; i < end; i++) if (fromCodes[i] < 0 || toCodes[i] < 0) return undefined;
-    return { from: fromCodes, to: toCodes, cache: ids.rows };
-  }
-
   /**
    * Applies every operation inside `tx`, counting into the operations' statistics; `expectEdges`
    * is passed on to upsertEdges (UpsertEdgeOptions).
@@ -217,8 +192,7 @@ export class Batch implements BatchSink, BatchOps {
             const end = edgeRunEnd(this, i);
             const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
             const shapes = { list: this.shapeList, of: this.shapeOf, values: this.values, at: this.valueAt };
-            const codes = this.codesOf(i, end);
-            applyRun(tx, { ...run, fromIds, toIds, attrs, shapes, codes, start: i, end }, edgeOpts, s);
+            applyRun(tx, { ...run, fromIds, toIds, attrs, shapes, start: i, end }, edgeOpts, s);
             i = end - 1;
             break;
           }

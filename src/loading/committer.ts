@@ -6,7 +6,6 @@
  */
 import type { Catalog } from '../catalog/types.js';
 import { Batch } from './batch.js';
-import { IdInterner } from './id-words.js';
 import type { InputPlan } from './compiler.js';
 import type { FileFormat } from './format.js';
 import type { LoadingDatabase, RunOptions } from './load-options.js';
@@ -16,11 +15,9 @@ import { LoadStatistics } from './statistics.js';
 const MAX_IN_FLIGHT = 2;
 
 export class BatchCommitter {
-  /** The load's STRING ids, shared by both batches (IdInterner). */
-  private readonly ids = new IdInterner();
   /** The batch being filled. */
-  batch = new Batch(this.ids);
-  private spare = new Batch(this.ids);
+  batch = new Batch();
+  private spare = new Batch();
   private spareApplied: Promise<void> = Promise.resolve();
   /** Commits applied in memory and waiting to be durable, oldest first. */
   private readonly inFlight: Promise<void>[] = [];

@@ -115,31 +115,3 @@ export interface CodedIds {
   /** Set on arrival (WordTable.take): the codes of both ends, and the rows remembered for them. */
   codes?: { from: ArrayLike<number>; to: ArrayLike<number>; cache: RowCache };
 }
-
-/**
- * STRING ids of a load on the event loop (one per input, shared by the committer's batches): each
- * id becomes the first string seen for it, with a code whose row the writer remembers (RowCache,
- * as for a parse thread's codes). So a batch keeps one string per distinct id alive instead of one
- * per line (fewer survivors for the young generation's collections to copy), and the writer looks
- * each distinct id up once. Codes are never reused within the load: past MAX_WORDS words, new ids
- * stay uncoded (-1), so a batch applied later never reads a row remembered for another id.
- */
-export class IdInterner {
-  private readonly codes = new Map<string, number>();
-  readonly words: string[] = [];
-  readonly rows = new RowCache();
-
-  constructor(private readonly maxWords = MAX_WORDS) {}
-
-  /** The code of `id` (-1: not coded), adding it if new. */
-  code(id: string): number {
-    let c = this.codes.get(id);
-    if (c === undefined) {
-      if (this.words.length >= this.maxWords) return -1;
-      c = this.words.push(id) - 1;
-      this.codes.set(id, c);
-      this.rows.reserve(this.words.length);
-    }
-    return c;
-  }
-}

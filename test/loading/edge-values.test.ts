@@ -44,7 +44,7 @@ const R1 = [
 const R2 = ['a,b,10,2025-01-01 00:00:00,w', 'd,a,1,2024-05-05 00:00:00,k'];
 
 // Then z-b, b deleted with its edges (the score 0), and a-b creating b again as a new vertex:
-// the row the writer remembered for b is stale by then.
+// on parse threads, a row the writer remembered for b can be stale by then.
 const R2_DELETE = [...R2, 'z,b,0,2024-07-07 00:00:00,m', 'a,b,7,2025-06-06 00:00:00,n'];
 
 const epoch = (text: string): number => Date.parse(`${text.replace(' ', 'T')}Z`) / 1000;

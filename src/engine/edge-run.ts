@@ -97,12 +97,18 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   const shapes = nAttrs > 0 ? run.shapes : undefined;
   // The attribute each name of a shape sets, found once per shape and run.
   const shapeAttrs = new Map<AttrShape, (Attribute | undefined)[]>();
+  let lastShape: AttrShape | undefined;
+  let lastDeclared: (Attribute | undefined)[] = [];
   const checkShaped = (shape: AttrShape, vals: ArrayLike<Value>, at: number, out: Checked[]): Checked[] => {
+    // Runs of a loading batch use one shape or two: the last one asked for is usually asked again.
+    if (shape === lastShape) return tx.checkShaped(shape, lastDeclared, vals, at, where, out);
     let declared = shapeAttrs.get(shape);
     if (declared === undefined) {
       declared = shape.names.map((n) => attributes.find((x) => x.name === n));
       shapeAttrs.set(shape, declared);
     }
+    lastShape = shape;
+    lastDeclared = declared;
     return tx.checkShaped(shape, declared, vals, at, where, out);
   };
   // Reused by every edge of the run (an edge's checked values are used before the next edge's).

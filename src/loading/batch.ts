@@ -37,6 +37,7 @@ export class Batch implements BatchSink, BatchOps {
   readonly shapeOf: number[] = [];
   readonly valueAt: number[] = [];
   readonly values: Value[] = [];
+  private valueCount = 0;
   readonly shapeList: AttrShape[] = [];
   /** The images of Image operations (taken from parse threads whole). */
   private readonly images: (TakenImage | null)[] = [];
@@ -45,7 +46,7 @@ export class Batch implements BatchSink, BatchOps {
   clear(): void {
     this.size = 0;
     this.weight = 0;
-    this.values.length = 0;
+    this.valueCount = 0;
     this.shapeList.length = 0;
   }
 
@@ -117,8 +118,12 @@ export class Batch implements BatchSink, BatchOps {
       if (k < 0) k = list.push(attrs.shape) - 1;
     }
     this.shapeOf[n] = k;
-    this.valueAt[n] = this.values.length;
-    for (const v of attrs.values) this.values.push(v);
+    // Written by index over the last batch's values: the array keeps its room from batch to batch.
+    let at = this.valueCount;
+    this.valueAt[n] = at;
+    const from = attrs.values;
+    for (let j = 0; j < attrs.count; j++) this.values[at++] = from[j];
+    this.valueCount = at;
   }
 
   deleteVertex(type: string, id: ExternalId, stats: ObjectStatistics): void {

@@ -131,7 +131,9 @@ const MAX_SHAPED_PLANS = 30;
  * executor, overwritten by every line: a batch copies the values (BatchSink.upsertEdgeValues).
  */
 export class AttrValues {
-  values: Value[] = [];
+  /** The values given, in `values[0 .. count)` (the array is reused, never shortened). */
+  readonly values: Value[] = [];
+  count = 0;
   shape: AttrNames | null = null;
   private readonly shapes = new Map<number, AttrNames>();
 
@@ -158,7 +160,7 @@ export class AttrValues {
       values[n++] = v;
       given |= 1 << i;
     }
-    values.length = n;
+    this.count = n;
     this.shape = n === 0 ? null : this.shapeOf(given);
     return undefined;
   }

@@ -151,8 +151,8 @@ export function upsertEdgeRun(tx: WriteTxImpl, run: EdgeRun, opts: UpsertEdgeOpt
   const codes = run.codes;
   const fCodes = codes === undefined ? undefined : route.swap ? codes.to : codes.from;
   const tCodes = codes === undefined ? undefined : route.swap ? codes.from : codes.to;
-  const fHints = codes === undefined ? undefined : codes.cache.rows(ft);
-  const tHints = codes === undefined ? undefined : sameType ? fHints : codes.cache.rows(tt);
+  const fHints = codes === undefined ? undefined : codes.cache.rows(ft, ft.rowsTakenBack);
+  const tHints = codes === undefined ? undefined : sameType ? fHints : codes.cache.rows(tt, tt.rowsTakenBack);
   // The rows of a chunk's endpoints, and the cache lines of their adjacency, are read first, in
   // passes of small independent iterations (id index entries, then the rows' deleted stamps, then
   // the block's hash and list heads): the CPU then overlaps many cache misses instead of taking

@@ -5,17 +5,18 @@
  *
  * A remembered row is a hint, checked where it is used as a looked-up row is (the writer's view:
  * below the table's row count and not deleted). That check is exact because rows are only ever
- * appended and stamped deleted, never renumbered or reused for another id while the load runs: a
- * vertex deleted since (and re-inserted at a new row) fails it and is looked up again, and a table
- * replaced by a schema change or a cleared store has rows of its own (rows are kept per table
- * object). Rows a transaction allocates are taken back only when it aborts, which ends the load.
+ * appended and stamped deleted, never renumbered, and a row number goes to another id only after
+ * an aborted transaction took it back, which the table counts (VertexTable.rowsTakenBack): the
+ * rows remembered before are then forgotten. A vertex deleted since (and re-inserted at a new
+ * row) fails the check and is looked up again, and a table replaced by a schema change or a
+ * cleared store has rows of its own (rows are kept per table object).
  */
 
 /** Marks a code whose row is not known. */
 const UNKNOWN = -1;
 
 export class RowCache {
-  private byTable = new WeakMap<object, Int32Array>();
+  private byTable = new WeakMap<object, { rows: Int32Array; takenBack: number }>();
   /** Codes 0 .. size-1 may be asked for. */
   private size = 0;
 
@@ -30,13 +31,18 @@ export class RowCache {
     this.size = 0;
   }
 
-  /** The rows of `table`'s vertices by code (UNKNOWN where not known), for every usable code. */
-  rows(table: object): Int32Array {
+  /**
+   * The rows of `table`'s vertices by code (UNKNOWN where not known), for every usable code;
+   * `takenBack` is the table's VertexTable.rowsTakenBack: when it moved, the rows remembered
+   * before are forgotten, since an aborted transaction's row numbers go to other ids next.
+   */
+  rows(table: object, takenBack: number): Int32Array {
     const have = this.byTable.get(table);
-    if (have !== undefined && have.length >= this.size) return have;
-    const grown = new Int32Array(Math.max(this.size, 2 * (have?.length ?? 0), 1024)).fill(UNKNOWN);
-    if (have !== undefined) grown.set(have);
-    this.byTable.set(table, grown);
-    return grown;
+    if (have !== undefined && have.takenBack === takenBack && have.rows.length >= this.size) return have.rows;
+    const length = Math.max(this.size, 2 * (have?.rows.length ?? 0), 1024);
+    const rows = new Int32Array(length).fill(UNKNOWN);
+    if (have !== undefined && have.takenBack === takenBack) rows.set(have.rows);
+    this.byTable.set(table, { rows, takenBack });
+    return rows;
   }
 }

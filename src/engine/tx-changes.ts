@@ -89,6 +89,7 @@ export class TxChanges {
         if (p < 0) t.index.delete(key);
         else t.index.set(key, t.deleted[p] !== 0 ? ~p : p);
       }
+      if (t.count > m.count) t.rowsTakenBack++;
       t.count = m.count;
       t.live.current = m.live;
     }

@@ -45,6 +45,11 @@ export class VertexTable {
   gen = 0;
   /** Rows allocated so far (live or not). */
   count = 0;
+  /**
+   * Times an aborted transaction took back rows it had allocated (their numbers go to other ids
+   * next): rows remembered before (engine/row-cache.ts) are forgotten.
+   */
+  rowsTakenBack = 0;
   readonly live: Counter;
   /** Ids deleted permanently: they can never be inserted again until the graph store is cleared. */
   readonly permanentlyDeleted = new Set<IdKey>();

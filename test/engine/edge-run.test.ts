@@ -364,3 +364,63 @@ test('an edge route looked up before its storage block existed finds the block a
     }
   }
 });
+
+/** Thrown inside a write to abandon it. */
+class Abandon extends Error {}
+
+/** Runs `fn` in a write that is then abandoned (aborted). */
+async function abandoned(
+  db: { write(fn: (tx: WriteTx) => void): Promise<void> },
+  fn: (tx: WriteTx) => void,
+): Promise<void> {
+  await assert.rejects(
+    db.write((tx) => {
+      fn(tx);
+      throw new Abandon();
+    }),
+    Abandon,
+  );
+}
+
+test('rows remembered for codes in an aborted transaction are not used after it: its row numbers go to other ids', async () => {
+  const t = tempDir();
+  try {
+    const db = await freshDb(t);
+    const cache = new RowCache();
+    cache.reserve(3);
+    // Codes: 0 = p_a, 1 = p_b, 2 = p_c.
+    const run = (from: [string, number][], to: [string, number][]) => ({
+      edgeType: 'knows',
+      fromType: 'Person',
+      toType: 'Person',
+      fromIds: from.map(([id]) => id),
+      toIds: to.map(([id]) => id),
+      attrs: null,
+      codes: { from: from.map(([, c]) => c), to: to.map(([, c]) => c), cache },
+      start: 0,
+      end: from.length,
+    });
+    const opts = { createMissingEndpoints: true };
+    // p_a and p_b get the first two rows, remembered, and are taken back by the abort.
+    await abandoned(db, (tx) => tx.upsertEdges(run([['p_a', 0]], [['p_b', 1]]), opts));
+    await db.write((tx) => {
+      // p_b and p_c now get those rows; then p_a must be created, not read from its old row.
+      tx.upsertEdges(run([['p_b', 1]], [['p_c', 2]]), opts);
+      tx.upsertEdges(run([['p_a', 0]], [['p_c', 2]]), opts);
+    });
+    const r = db.read();
+    try {
+      assert.equal(r.vertexCount('Person'), 3);
+      const row = (id: string): number => r.lookup('Person', id) as number;
+      const targets = (id: string): string[] =>
+        r.edges('Person', row(id), { edgeType: 'knows' }).map((e) => r.vertexId('Person', e.tgtRow));
+      assert.deepEqual(targets('p_a'), ['p_c']);
+      assert.deepEqual(targets('p_b'), ['p_c']);
+    } finally {
+      r.release();
+    }
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});

@@ -103,9 +103,10 @@ export class Checkpoints {
       await write;
     }
     const path = opts.path ?? DEFAULT_REBUILD_PATH;
+    const now = (this.opts.clock ?? Date.now)();
     const summaryFile = writeSummary
-      ? await writeSummaryFile(path, summary.text)
-      : join(path, `rebuild_summary_${Date.now()}.txt`);
+      ? await writeSummaryFile(path, summary.text, now)
+      : join(path, `rebuild_summary_${now}.txt`);
     this.opts.logger?.info(
       `rebuild: version ${version}, ${summary.selected} segments selected, ${summary.skipped} skipped; ` +
         `merge ${mergeMs.toFixed(0)} ms, checkpoint ${chunks ? `${(performance.now() - t1).toFixed(0)} ms` : 'not needed'}`,

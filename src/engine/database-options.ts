@@ -21,4 +21,6 @@ export interface DatabaseOptions {
    * deletions) is merged in the background; 0 disables it. Default 1 000.
    */
   idleMergeMs?: number;
+  /** Wall-clock milliseconds naming rebuild summary files (tests fix it). Default Date.now. */
+  clock?: () => number;
 }

@@ -106,12 +106,12 @@ const SUMMARY_NAME_TRIES = 1000;
 
 /**
  * Writes a rebuild's summary to a new file in `folder` and returns its path: named by the time in
- * milliseconds, with `_1`, `_2`, … when rebuilds in the same millisecond already took the name.
+ * milliseconds `now`, with `_1`, `_2`, … when rebuilds in the same millisecond already took the name.
  * Only a new file is written, never one a link placed at the name points to.
  */
-export async function writeSummaryFile(folder: string, text: string): Promise<string> {
+export async function writeSummaryFile(folder: string, text: string, now: number): Promise<string> {
   await mkdir(folder, { recursive: true, mode: 0o700 });
-  const stem = join(folder, `rebuild_summary_${Date.now()}`);
+  const stem = join(folder, `rebuild_summary_${now}`);
   for (let n = 0; ; n++) {
     const file = n === 0 ? `${stem}.txt` : `${stem}_${n}.txt`;
     try {

@@ -27,6 +27,7 @@ import { checkLimitHeaders, installResponseLimit } from './limits.js';
 import { parseQueryString, QueryParams } from './querystring.js';
 import { redactUrl } from './redact.js';
 import { nextRequestId } from './request-id.js';
+import { keepTickShape } from './tick-shape.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -75,6 +76,8 @@ export interface ListenerAppOptions {
 }
 
 export function createListenerApp(options: ListenerAppOptions = {}): FastifyInstance {
+  // Every response schedules several ticks; keep their objects' shape fast (see tick-shape.ts).
+  keepTickShape();
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const accessLine = options.logger && accessLineWriter(options.logger);
   const fast =

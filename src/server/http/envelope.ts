@@ -37,7 +37,14 @@ export function okEnvelope(results: unknown = [], message = '', code = 'REST-000
  * hot route can write its answer in one pass instead of building objects for the serializer.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /**
+     * The writer knows every character is ASCII: its UTF-8 bytes are its characters, so the
+     * length is the byte count and it is written without UTF-8 encoding (a scan and a pass each).
+     */
+    readonly ascii = false,
+  ) {}
 }
 
 /** The body the listeners send for a route's returned value: JsonText as is, anything else as JSON. */
@@ -50,10 +57,10 @@ const OK_TAIL = ',"code":"REST-0000"}';
 
 /**
  * `okEnvelope(results)` as text, around results already written as JSON: the same bytes the
- * serializer writes for the envelope object.
+ * serializer writes for the envelope object. `ascii`: the results' text is ASCII (the envelope is).
  */
-export function okEnvelopeText(resultsJson: string): JsonText {
-  return new JsonText(`${OK_HEAD}${resultsJson}${OK_TAIL}`);
+export function okEnvelopeText(resultsJson: string, ascii = false): JsonText {
+  return new JsonText(`${OK_HEAD}${resultsJson}${OK_TAIL}`, ascii);
 }
 
 /** An error response; `results` is empty as TigerGraph's are. */

@@ -73,51 +73,92 @@ function valueWriter(type: AttrType, catalog: Catalog): (v: Value) => string {
   }
 }
 
+/** Kinds whose JSON text is ASCII whatever the value: numbers, booleans and DATETIME text. */
+const ASCII_KINDS: ReadonlySet<AttrType['kind']> = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'BOOL', 'DATETIME']);
+
+// eslint-disable-next-line no-control-regex
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+interface RowAppender {
+  /** `text` followed by the row's text. */
+  append: (text: string, row: number) => string;
+  /** Every row text it writes is ASCII. */
+  ascii: boolean;
+}
+
 /**
- * The text `stringifyJson(vertexJson(tx.vertex(vt.name, row, attrs), types, tx.catalog))` of a
- * row, without a record object per row (the vertex read and list paths): the attributes' columns,
- * keys and value writers are looked up once per call, in the order tx.vertex lists them (the
- * primary id when it is an attribute, then the type's attributes; `attrs` selects, it does not
- * reorder).
+ * Appends the text `stringifyJson(vertexJson(tx.vertex(vt.name, row, attrs), types, tx.catalog))`
+ * of a row to a text, without a record object per row (the vertex read and list paths): the
+ * attributes' columns, keys and value writers are looked up once per call, in the order tx.vertex
+ * lists them (the primary id when it is an attribute, then the type's attributes; `attrs` selects,
+ * it does not reorder). Appending to one string keeps a list one rope, flattened once when it is
+ * sent, where a text per row joined at the end flattened every row first.
  */
-export function vertexRowWriter(
+function vertexRowAppender(
   tx: ReadTx,
   vt: VertexType,
   attrs: readonly string[] | undefined,
   types: AttrTypes,
-): (row: number) => string {
+): RowAppender {
   const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
   const fields: { prefix: string; text: (v: Value) => string; read: (row: number) => Value }[] = [];
+  const head = typeHead(vt);
+  // Numbers and DATETIME texts have nothing to escape.
+  const plainIds =
+    vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
+  let ascii = plainIds && ASCII_ONLY.test(head);
   const add = (name: string, read: (row: number) => Value): void => {
     const prefix = `${fields.length === 0 ? '' : ','}${jsonString(name)}:`;
-    fields.push({ prefix, text: valueWriter(types.get(name) ?? PLAIN, tx.catalog), read });
+    const type = types.get(name) ?? PLAIN;
+    ascii &&= ASCII_KINDS.has(type.kind) && ASCII_ONLY.test(prefix);
+    fields.push({ prefix, text: valueWriter(type, tx.catalog), read });
   };
   if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name)) {
     add(vt.primaryId.name, (row) => tx.vertexIdValue(vt.name, row));
   }
   for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.column(vt.name, a.name).get);
   const ids = tx.vertexRows(vt.name);
-  const head = typeHead(vt);
-  // Numbers and DATETIME texts have nothing to escape.
-  const plainIds =
-    vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
-  return (row) => {
+  if (fields.length === 0) {
+    const rest = `${head}}}`;
+    const quotedRest = `"${rest}`;
+    const append = plainIds
+      ? (text: string, row: number) => text + '{"v_id":"' + ids.idText(row) + quotedRest
+      : (text: string, row: number) => text + '{"v_id":' + jsonString(ids.idText(row)) + rest;
+    return { append, ascii };
+  }
+  const append = (text: string, row: number): string => {
     const id = ids.idText(row);
-    let text = `{"v_id":${plainIds ? `"${id}"` : jsonString(id)}${head}`;
+    text += `{"v_id":${plainIds ? `"${id}"` : jsonString(id)}${head}`;
     for (const f of fields) text += f.prefix + f.text(f.read(row));
     return `${text}}}`;
   };
+  return { append, ascii };
 }
 
-/** `vertexRowWriter`'s text of each of `rows`. */
-export function vertexRowTexts(
+/** A vertex row's text (see vertexRowAppender), and whether it is ASCII. */
+export function vertexRowText(
+  tx: ReadTx,
+  vt: VertexType,
+  row: number,
+  attrs: readonly string[] | undefined,
+  types: AttrTypes,
+): { json: string; ascii: boolean } {
+  const { append, ascii } = vertexRowAppender(tx, vt, attrs, types);
+  return { json: append('', row), ascii };
+}
+
+/** The JSON array of the texts of `rows` (see vertexRowAppender) as one string, and whether it is ASCII. */
+export function vertexRowsJson(
   tx: ReadTx,
   vt: VertexType,
   rows: readonly number[],
   attrs: readonly string[] | undefined,
   types: AttrTypes,
-): string[] {
-  return rows.map(vertexRowWriter(tx, vt, attrs, types));
+): { json: string; ascii: boolean } {
+  const { append, ascii } = vertexRowAppender(tx, vt, attrs, types);
+  let text = '[';
+  for (let i = 0; i < rows.length; i++) text = append(i === 0 ? text : text + ',', rows[i]);
+  return { json: text + ']', ascii };
 }
 
 export function edgeJson(rec: EdgeRecord, types: AttrTypes, catalog: Catalog): EdgeJson {

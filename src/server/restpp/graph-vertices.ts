@@ -23,7 +23,7 @@ import {
   type FilterCondition,
   type SortKey,
 } from './graph-filter.js';
-import { vertexRowTexts, vertexRowWriter } from './graph-records.js';
+import { vertexRowsJson, vertexRowText } from './graph-records.js';
 import { Deadline, graphOf, vertexTypeOf } from './graph-request.js';
 import { vertexAttrTypes } from './graph-schema.js';
 import type { ParamSpec } from './endpoint-registry.js';
@@ -168,7 +168,8 @@ export function listVertices(ctx: ServerContext, request: RouteRequest): Envelop
       return okEnvelope([{ v_type: vt.name, count: selectRows(tx, vt, sel, deadline, false).length }]);
     }
     const rows = selectRows(tx, vt, sel, deadline);
-    return okEnvelopeText(`[${vertexRowTexts(tx, vt, rows, attrs, sel.types).join(',')}]`);
+    const { json, ascii } = vertexRowsJson(tx, vt, rows, attrs, sel.types);
+    return okEnvelopeText(json, ascii);
   });
 }
 
@@ -200,7 +201,8 @@ export function getVertex(ctx: ServerContext, request: RouteRequest): JsonText {
   return withRead(ctx, (tx) => {
     const row = lookupRow(tx, vt, id);
     if (row === undefined) throw noSuchVertex(vt, id);
-    return okEnvelopeText(`[${vertexRowWriter(tx, vt, attrs, vertexAttrTypes(vt))(row)}]`);
+    const { json, ascii } = vertexRowText(tx, vt, row, attrs, vertexAttrTypes(vt));
+    return okEnvelopeText(`[${json}]`, ascii);
   });
 }
 

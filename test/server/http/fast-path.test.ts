@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -146,4 +147,61 @@ test('with REST++ authentication, only a caller verified before is answered by t
   } finally {
     svc.restppAuth = false;
   }
+});
+
+/** Sends `raw` in one write and reads `count` responses (content-length framed) off the socket. */
+async function pipelined(raw: string, count: number): Promise<{ status: number; body: string }[]> {
+  const { hostname, port } = new URL(base);
+  const socket = net.connect(Number(port), hostname);
+  let data = Buffer.alloc(0);
+  const out: { status: number; body: string }[] = [];
+  await new Promise<void>((resolve, reject) => {
+    socket.on('error', reject);
+    socket.on('data', (d: Buffer) => {
+      data = Buffer.concat([data, d]);
+      for (;;) {
+        const end = data.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const head = data.subarray(0, end).toString('latin1');
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? NaN);
+        if (data.length < end + 4 + length) break;
+        out.push({
+          status: Number(head.split(' ')[1]),
+          body: data.subarray(end + 4, end + 4 + length).toString('utf8'),
+        });
+        data = data.subarray(end + 4 + length);
+      }
+      if (out.length === count) resolve();
+    });
+    socket.write(raw);
+  });
+  socket.destroy();
+  return out;
+}
+
+test('pipelined requests are answered in order, whichever path answers each', async () => {
+  const get = (path: string, extra = ''): string => `GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
+  const raw = [
+    get('/graph/g/vertices/A?limit=1'),
+    get('/graph/g/vertices/B', 'GSQL-TIMEOUT: 1000\r\n'),
+    get('/graph/g/vertices/C?limit=3'),
+    get('/graph/g/vertices/bad'),
+    get('/graph/g/vertices/D'),
+    `GET /graph/g/vertices/E HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}`,
+    get('/graph/g/vertices/F?limit=6'),
+  ].join('');
+  const answers = await pipelined(raw, 7);
+  const seen = answers.map(({ status, body }) => {
+    const r = (JSON.parse(body) as { results: { via: string; params: { vertex_type: string } } }).results;
+    return `${status} ${r.params.vertex_type} ${r.via}`;
+  });
+  assert.deepEqual(seen, [
+    '200 A fast',
+    '200 B fastify',
+    '200 C fast',
+    '200 bad fastify',
+    '200 D fast',
+    '200 E fastify',
+    '200 F fast',
+  ]);
 });

@@ -19,11 +19,14 @@ export class ReaderPins {
 
   /** A read transaction on `store` at `version`; its release may let history go. */
   pin(store: GraphStore, version: number): ReadTxImpl {
-    this.readers.set(version, (this.readers.get(version) ?? 0) + 1);
+    const pinned = this.readers.get(version);
+    // A version's count stays at 0 once its readers are gone (deleting and re-adding the newest
+    // version's entry per read made the map shrink and grow, a new table each time); the first
+    // reader of a version not in the map drops the entries at 0.
+    if (pinned === undefined) for (const [v, n] of this.readers) if (n === 0) this.readers.delete(v);
+    this.readers.set(version, (pinned ?? 0) + 1);
     return new ReadTxImpl(store, version, () => {
-      const n = (this.readers.get(version) ?? 1) - 1;
-      if (n === 0) this.readers.delete(version);
-      else this.readers.set(version, n);
+      this.readers.set(version, (this.readers.get(version) ?? 1) - 1);
       this.trim();
     });
   }
@@ -43,8 +46,9 @@ export class ReaderPins {
 
   /** Drops column history and count history no pinned reader can need any more. */
   trim(): void {
+    if (this.historyColumns.size === 0 && this.counters.size === 0) return;
     let min = this.published();
-    for (const v of this.readers.keys()) if (v < min) min = v;
+    for (const [v, n] of this.readers) if (n > 0 && v < min) min = v;
     for (const c of this.historyColumns) {
       c.trimHistory(min);
       if (c.history === null) this.historyColumns.delete(c);

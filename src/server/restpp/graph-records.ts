@@ -45,13 +45,42 @@ export function vertexJson(rec: VertexRecord, types: AttrTypes, catalog: Catalog
   return { v_id: rec.v_id, v_type: rec.v_type, attributes: attributesJson(rec.attributes, types, catalog) };
 }
 
-/** A vertex type's `,"v_type":…,"attributes":{` (catalogs are replaced, never changed in place). */
-const typeHeads = new WeakMap<VertexType, string>();
+/** Kinds whose JSON text is ASCII whatever the value: numbers, booleans and DATETIME text. */
+const ASCII_KINDS: ReadonlySet<AttrType['kind']> = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'BOOL', 'DATETIME']);
 
-function typeHead(vt: VertexType): string {
-  let head = typeHeads.get(vt);
-  if (head === undefined) typeHeads.set(vt, (head = `,"v_type":${jsonString(vt.name)},"attributes":{`));
-  return head;
+// eslint-disable-next-line no-control-regex
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/** The parts of a vertex type's row texts that do not depend on the row. */
+interface TypeHead {
+  /** `,"v_type":…,"attributes":{` */
+  head: string;
+  /** The head closed, for rows without attributes; `quotedRest` after a plain id. */
+  rest: string;
+  quotedRest: string;
+  /** Ids are numbers or DATETIME texts: nothing to escape, and ASCII. */
+  plainIds: boolean;
+  /** The head is ASCII. */
+  ascii: boolean;
+}
+
+/** Per vertex type (catalogs are replaced, never changed in place). */
+const typeHeads = new WeakMap<VertexType, TypeHead>();
+
+function typeHead(vt: VertexType): TypeHead {
+  let t = typeHeads.get(vt);
+  if (t === undefined) {
+    const head = `,"v_type":${jsonString(vt.name)},"attributes":{`;
+    t = {
+      head,
+      rest: `${head}}}`,
+      quotedRest: `"${head}}}`,
+      plainIds: vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind),
+      ascii: ASCII_ONLY.test(head),
+    };
+    typeHeads.set(vt, t);
+  }
+  return t;
 }
 
 /** An attribute value of this type as JSON text: `stringifyJson(toJsonValue(v, type, catalog))`. */
@@ -72,12 +101,6 @@ function valueWriter(type: AttrType, catalog: Catalog): (v: Value) => string {
       return (v) => (typeof v === 'object' || v === undefined ? general(v) : stringifyJson(v));
   }
 }
-
-/** Kinds whose JSON text is ASCII whatever the value: numbers, booleans and DATETIME text. */
-const ASCII_KINDS: ReadonlySet<AttrType['kind']> = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'BOOL', 'DATETIME']);
-
-// eslint-disable-next-line no-control-regex
-const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 interface RowAppender {
   /** `text` followed by the row's text. */
@@ -102,11 +125,8 @@ function vertexRowAppender(
 ): RowAppender {
   const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
   const fields: { prefix: string; text: (v: Value) => string; read: (row: number) => Value }[] = [];
-  const head = typeHead(vt);
-  // Numbers and DATETIME texts have nothing to escape.
-  const plainIds =
-    vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
-  let ascii = plainIds && ASCII_ONLY.test(head);
+  const { head, rest, quotedRest, plainIds, ascii: asciiHead } = typeHead(vt);
+  let ascii = plainIds && asciiHead;
   const add = (name: string, read: (row: number) => Value): void => {
     const prefix = `${fields.length === 0 ? '' : ','}${jsonString(name)}:`;
     const type = types.get(name) ?? PLAIN;
@@ -119,8 +139,6 @@ function vertexRowAppender(
   for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.column(vt.name, a.name).get);
   const ids = tx.vertexRows(vt.name);
   if (fields.length === 0) {
-    const rest = `${head}}}`;
-    const quotedRest = `"${rest}`;
     const append = plainIds
       ? (text: string, row: number) => text + '{"v_id":"' + ids.idText(row) + quotedRest
       : (text: string, row: number) => text + '{"v_id":' + jsonString(ids.idText(row)) + rest;

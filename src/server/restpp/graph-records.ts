@@ -51,13 +51,16 @@ const ASCII_KINDS: ReadonlySet<AttrType['kind']> = new Set(['INT', 'UINT', 'FLOA
 // eslint-disable-next-line no-control-regex
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
+const ROW_END = '}}';
+const rowStart = (plainIds: boolean): string => (plainIds ? '{"v_id":"' : '{"v_id":');
+
 /** The parts of a vertex type's row texts that do not depend on the row. */
 interface TypeHead {
   /** `,"v_type":…,"attributes":{` */
   head: string;
-  /** The head closed, for rows without attributes; `quotedRest` after a plain id. */
-  rest: string;
-  quotedRest: string;
+  /** After the id of a row without attributes: its end, or its end and the next row's start. */
+  bareEnd: string;
+  bareMore: string;
   /** Ids are numbers or DATETIME texts: nothing to escape, and ASCII. */
   plainIds: boolean;
   /** The head is ASCII. */
@@ -71,13 +74,9 @@ function typeHead(vt: VertexType): TypeHead {
   let t = typeHeads.get(vt);
   if (t === undefined) {
     const head = `,"v_type":${jsonString(vt.name)},"attributes":{`;
-    t = {
-      head,
-      rest: `${head}}}`,
-      quotedRest: `"${head}}}`,
-      plainIds: vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind),
-      ascii: ASCII_ONLY.test(head),
-    };
+    const plainIds = vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
+    const bareEnd = `${plainIds ? '"' : ''}${head}${ROW_END}`;
+    t = { head, bareEnd, bareMore: `${bareEnd},${rowStart(plainIds)}`, plainIds, ascii: ASCII_ONLY.test(head) };
     typeHeads.set(vt, t);
   }
   return t;
@@ -103,8 +102,13 @@ function valueWriter(type: AttrType, catalog: Catalog): (v: Value) => string {
 }
 
 interface RowAppender {
-  /** `text` followed by the row's text. */
-  append: (text: string, row: number) => string;
+  /** What every row's text starts with (`{"v_id":` and, for a plain id, its quote). */
+  start: string;
+  /**
+   * `text` (which ends with `start`) followed by the rest of the row's text, then, unless it is
+   * the last row, `,` and the next row's `start`.
+   */
+  append: (text: string, row: number, last: boolean) => string;
   /** Every row text it writes is ASCII. */
   ascii: boolean;
 }
@@ -114,8 +118,9 @@ interface RowAppender {
  * of a row to a text, without a record object per row (the vertex read and list paths): the
  * attributes' columns, keys and value writers are looked up once per call, in the order tx.vertex
  * lists them (the primary id when it is an attribute, then the type's attributes; `attrs` selects,
- * it does not reorder). Appending to one string keeps a list one rope, flattened once when it is
- * sent, where a text per row joined at the end flattened every row first.
+ * it does not reorder). A list is one string appended to (a rope, flattened once as it is sent),
+ * and the texts between two values are joined ahead, so a row adds two pieces plus two per
+ * attribute (a rope of many small pieces is slow to flatten).
  */
 function vertexRowAppender(
   tx: ReadTx,
@@ -124,33 +129,41 @@ function vertexRowAppender(
   types: AttrTypes,
 ): RowAppender {
   const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
-  const fields: { prefix: string; text: (v: Value) => string; read: (row: number) => Value }[] = [];
-  const { head, rest, quotedRest, plainIds, ascii: asciiHead } = typeHead(vt);
+  const { head, bareEnd, bareMore, plainIds, ascii: asciiHead } = typeHead(vt);
+  const names: string[] = [];
+  const fields: { text: (v: Value) => string; read: (row: number) => Value }[] = [];
   let ascii = plainIds && asciiHead;
   const add = (name: string, read: (row: number) => Value): void => {
-    const prefix = `${fields.length === 0 ? '' : ','}${jsonString(name)}:`;
     const type = types.get(name) ?? PLAIN;
-    ascii &&= ASCII_KINDS.has(type.kind) && ASCII_ONLY.test(prefix);
-    fields.push({ prefix, text: valueWriter(type, tx.catalog), read });
+    names.push(jsonString(name));
+    ascii &&= ASCII_KINDS.has(type.kind) && ASCII_ONLY.test(name);
+    fields.push({ text: valueWriter(type, tx.catalog), read });
   };
   if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name)) {
     add(vt.primaryId.name, (row) => tx.vertexIdValue(vt.name, row));
   }
   for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.column(vt.name, a.name).get);
   const ids = tx.vertexRows(vt.name);
+  const start = rowStart(plainIds);
+  const id = plainIds ? (row: number) => ids.idText(row) : (row: number) => jsonString(ids.idText(row));
   if (fields.length === 0) {
-    const append = plainIds
-      ? (text: string, row: number) => text + '{"v_id":"' + ids.idText(row) + quotedRest
-      : (text: string, row: number) => text + '{"v_id":' + jsonString(ids.idText(row)) + rest;
-    return { append, ascii };
+    return { start, append: (text, row, last) => text + id(row) + (last ? bareEnd : bareMore), ascii };
   }
-  const append = (text: string, row: number): string => {
-    const id = ids.idText(row);
-    text += `{"v_id":${plainIds ? `"${id}"` : jsonString(id)}${head}`;
-    for (const f of fields) text += f.prefix + f.text(f.read(row));
-    return `${text}}}`;
+  // The pieces after the id and after each value: the next attribute's key, or the row's end
+  // (`more`: the end, a comma and the next row's start).
+  const keys = names.map((n, i) => `${i === 0 ? '' : ','}${n}:`);
+  const end = ROW_END;
+  const more = `${end},${start}`;
+  const afterId = `${plainIds ? '"' : ''}${head}${keys[0]}`;
+  const append = (text: string, row: number, last: boolean): string => {
+    text += id(row) + afterId;
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i];
+      text += f.text(f.read(row)) + (i + 1 < fields.length ? keys[i + 1] : last ? end : more);
+    }
+    return text;
   };
-  return { append, ascii };
+  return { start, append, ascii };
 }
 
 /** A vertex row's text (see vertexRowAppender), and whether it is ASCII. */
@@ -161,8 +174,8 @@ export function vertexRowText(
   attrs: readonly string[] | undefined,
   types: AttrTypes,
 ): { json: string; ascii: boolean } {
-  const { append, ascii } = vertexRowAppender(tx, vt, attrs, types);
-  return { json: append('', row), ascii };
+  const { start, append, ascii } = vertexRowAppender(tx, vt, attrs, types);
+  return { json: append(start, row, true), ascii };
 }
 
 /** The JSON array of the texts of `rows` (see vertexRowAppender) as one string, and whether it is ASCII. */
@@ -173,10 +186,11 @@ export function vertexRowsJson(
   attrs: readonly string[] | undefined,
   types: AttrTypes,
 ): { json: string; ascii: boolean } {
-  const { append, ascii } = vertexRowAppender(tx, vt, attrs, types);
-  let text = '[';
-  for (let i = 0; i < rows.length; i++) text = append(i === 0 ? text : text + ',', rows[i]);
-  return { json: text + ']', ascii };
+  const { start, append, ascii } = vertexRowAppender(tx, vt, attrs, types);
+  if (rows.length === 0) return { json: '[]', ascii };
+  let text = `[${start}`;
+  for (let i = 0; i < rows.length; i++) text = append(text, rows[i], i === rows.length - 1);
+  return { json: `${text}]`, ascii };
 }
 
 export function edgeJson(rec: EdgeRecord, types: AttrTypes, catalog: Catalog): EdgeJson {

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Database } from '../../../src/engine/database.js';
+import { Database, type DatabaseOptions } from '../../../src/engine/database.js';
 import { startServers, type RunningServers, type ServerOptions } from '../../../src/server/start.js';
 import { testCatalog } from './graph-fixture.js';
 
@@ -27,9 +27,12 @@ export interface Reply {
   text: string;
 }
 
-export async function startHarness(options: Partial<ServerOptions> = {}): Promise<Harness> {
+export async function startHarness(
+  options: Partial<ServerOptions> = {},
+  dbOptions: Partial<DatabaseOptions> = {},
+): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'ocelot-graph-'));
-  const db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0 });
+  const db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0, ...dbOptions });
   await db.changeCatalog(testCatalog());
   const servers = await startServers({
     database: db,

@@ -17,6 +17,15 @@ function intRange(type: AttrType): [bigint, bigint] | undefined {
   return undefined;
 }
 
+/**
+ * A string as stored: the WAL, checkpoints and merged value heaps hold UTF-8, where a lone
+ * surrogate (JSON's "\ud800", a substring that split a pair) becomes U+FFFD. Writing that at once
+ * keeps what a read returns the same before and after a merge or a restart.
+ */
+export function wellFormed(s: string): string {
+  return s.isWellFormed() ? s : s.toWellFormed();
+}
+
 /** The canonical Value of `v` for `type`, or undefined when it does not fit the type. */
 export function checkValue(type: AttrType, v: Value, catalog: Pick<Catalog, 'tuples'>): Value | undefined {
   switch (type.kind) {
@@ -49,7 +58,7 @@ export function checkValue(type: AttrType, v: Value, catalog: Pick<Catalog, 'tup
     case 'STRING':
       if (typeof v !== 'string') return undefined;
       if (type.maxLength !== undefined && v.length > type.maxLength) return undefined;
-      return v;
+      return wellFormed(v);
     case 'DATETIME':
       if (typeof v === 'number' && Number.isInteger(v) && v >= DATETIME_MIN && v <= DATETIME_MAX) return v;
       return undefined;
@@ -235,7 +244,7 @@ function idComponent(t: AttrType, raw: ExternalId): Value | undefined {
       case 'BOOL':
         return /^true$/i.test(raw) ? true : /^false$/i.test(raw) ? false : undefined;
       default:
-        return raw;
+        return wellFormed(raw);
     }
   }
   if (t.kind === 'STRING') return String(raw);
@@ -272,8 +281,10 @@ export function parseId(vt: VertexType, id: ExternalId): ParsedId {
     const k = vt.primaryId.type.kind;
     if (typeof id === 'number' && k === 'INT' && Number.isSafeInteger(id))
       return { key: id, value: id, keyValues: NO_KEY_VALUES };
-    if (typeof id === 'string' && k === 'STRING' && id !== '')
-      return { key: id, value: id, keyValues: NO_KEY_VALUES };
+    if (typeof id === 'string' && k === 'STRING' && id !== '') {
+      const key = wellFormed(id);
+      return { key, value: key, keyValues: NO_KEY_VALUES };
+    }
     // A JSON key or URL segment holding a short decimal number: an INT id in its most common form.
     if (
       typeof id === 'string' &&

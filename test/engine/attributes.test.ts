@@ -81,6 +81,42 @@ test('every attribute type round-trips exactly, through the delta, a rebuild and
   }
 });
 
+test('a lone surrogate is stored as U+FFFD at once, so reads agree before and after a rebuild and a restart', async () => {
+  const t = tempDir();
+  try {
+    let db = await freshDb(t);
+    const lone = { name2: set('a\ud800b'), tags: set(['\udc00', 'ok']), m: set(new Map([['k\ud83d', 1]])) };
+    await db.write((tx) => tx.upsertVertex('Person', 'x\ud800', lone));
+    const check = (label: string, name2: string): void => {
+      const r = db.read();
+      try {
+        const row = r.lookup('Person', 'x\ufffd') as number;
+        assert.equal(typeof row, 'number', label);
+        assert.equal(r.lookup('Person', 'x\ud800'), row, label);
+        assert.deepEqual([...r.rows('Person')], [row], label);
+        const v = r.vertex('Person', row);
+        assert.equal(v.v_id, 'x\ufffd', label);
+        assert.equal(v.attributes.name2, name2, label);
+        assert.deepEqual(v.attributes.tags, ['\ufffd', 'ok'], label);
+        assert.deepEqual(v.attributes.m, new Map([['k\ufffd', 1]]), label);
+      } finally {
+        r.release();
+      }
+    };
+    check('in delta', 'a\ufffdb');
+    await db.rebuild({ path: `${t.dir}/summary` });
+    check('after rebuild', 'a\ufffdb');
+    await db.write((tx) => tx.upsertVertex('Person', 'x\ud800', { name2: set('\ud800') }));
+    check('updated in delta', '\ufffd');
+    await db.close();
+    db = await t.open();
+    check('after WAL replay', '\ufffd');
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('a new vertex gets DEFAULT literals and type zeros; an existing one keeps unmentioned attributes', async () => {
   const t = tempDir();
   try {

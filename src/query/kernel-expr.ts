@@ -42,6 +42,22 @@ export class KernelSource {
   readonly globals = new Map<number, AccumT>();
   /** Whether some global accumulator is assigned (`@@g = v`: the last row's value wins). */
   globalAssigns = false;
+  /**
+   * For code several threads run over their own sources at once (select-kernel.ts's `bySource`):
+   * cell updates are made so that concurrent ones on one cell all take effect (see kernel-stmt.ts).
+   */
+  atomic = false;
+  /** With `atomic`: whether some statement has no such form (the code must not run that way). */
+  notAtomic = false;
+  /** With `atomic`: the columns the code updates. */
+  readonly atomicWrites = new Set<number>();
+  /**
+   * For a pulled ACCUM (select-kernel.ts's `hoist`): floating-point values over the source alone
+   * are read from per-source arrays (`H<j>`, filled once per source before the rows) instead of
+   * being computed per row; `hoisted[j]` is the code that computes `H<j>`.
+   */
+  hoist = false;
+  readonly hoisted: string[] = [];
 
   constructor(
     /**
@@ -196,6 +212,13 @@ function previousRead(ks: KernelScope, va: VertexAccum, g: string): string {
 /** The code of `e` as a value: remembered per source vertex when it can be. */
 export function use(ks: KernelScope, c: Code): string {
   if (!c.perSource || c.trivial || ks.sourceSlot < 0) return c.src;
+  if (ks.out.hoist && isFloat(c.t)) {
+    // NaN: the value, or a source for which computing it threw; computed here again (same value,
+    // or the error at the row where one thread meets it).
+    const j = ks.out.hoisted.push(c.src) - 1;
+    const x = ks.out.temp();
+    return `((${x} = H${j}[sg]) === ${x} ? ${x} : ${c.src})`;
+  }
   const m = ks.out.memo();
   return `(${m} === undefined ? (${m} = ${c.src}) : ${m})`;
 }

@@ -59,8 +59,10 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
   const snap = ks.out.snapshot.has(i);
   if (deferred && !snap) {
     ks.out.deferredWrites.add(i);
+    if (ks.out.atomic) ks.out.notAtomic = true;
     return `${value} ${remember(ks.out.cell(i, g, false))} P.pushDense(C${i}, ${g}, ${add}, ${v});`;
   }
+  if (ks.out.atomic) return atomicUpdate(ks, s, { kind, i, g, v, value, add });
   const cell = `V${i}[${g}]`;
   // With a snapshot the clause's reads see the copy, so the update can happen at once.
   const prep = ks.out.wide
@@ -116,6 +118,52 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
     }
   }
   return `${value} ${prep} ${apply}`;
+}
+
+/**
+ * `t.@acc += v` when threads walking their own sources update the same cells at once (KernelSource's
+ * `atomic`): Or and And store the one value they can change a cell to (every store of it alike),
+ * Min and Max of 32-bit integers change a cell by compare-and-swap until their value is no better
+ * than the cell's. Anything else marks the code `notAtomic`. A Min or Max value must be a 32-bit
+ * integer for sure (a literal, or a cell of a Min or Max integer column, which parallel.ts checks
+ * has not spilled), and the column keeps no `@x'` this run (parallel.ts checks too): nothing
+ * spills, and no thread remembers a value another has already changed.
+ */
+function atomicUpdate(
+  ks: KernelScope,
+  s: Stmt & { kind: 'assign' },
+  u: { kind: DenseKind; i: number; g: string; v: string; value: string; add: boolean },
+): string {
+  const { kind, i, g, v } = u;
+  const cell = `V${i}[${g}]`;
+  const int32 =
+    (s.value.kind === 'int' && typeof s.value.value === 'number' && (s.value.value | 0) === s.value.value) ||
+    (s.value.kind === 'vattach' &&
+      !s.value.index &&
+      [DenseKind.MinInt, DenseKind.MaxInt].includes(ks.cx.vaccs.get(s.value.name)?.dense as DenseKind));
+  if (!u.add || g !== 'tg' || !ks.out.wide) {
+    ks.out.notAtomic = true;
+    return '';
+  }
+  ks.out.atomicWrites.add(i);
+  switch (kind) {
+    case DenseKind.Or:
+      return `${u.value} if (${v} === true && ${cell} !== 1) ${cell} = 1;`;
+    case DenseKind.And:
+      return `${u.value} if (${v} !== true && ${cell} !== 0) ${cell} = 0;`;
+    case DenseKind.MinInt:
+    case DenseKind.MaxInt: {
+      if (!int32) break;
+      const better = kind === DenseKind.MinInt ? '<' : '>';
+      const c = ks.out.temp();
+      return (
+        `${u.value} if ((${v} | 0) !== ${v} || ${v} === ${INT32_SPILL}) throw new RangeError('parallel SELECT: not a 32-bit value'); ` +
+        `for (;;) { ${c} = ${cell}; if (!(${v} ${better} ${c}) || Atomics.compareExchange(V${i}, ${g}, ${c}, ${v}) === ${c}) break; }`
+      );
+    }
+  }
+  ks.out.notAtomic = true;
+  return '';
 }
 
 const GLOBAL_INLINE = new Set(['SumAccum', 'MinAccum', 'MaxAccum', 'OrAccum', 'AndAccum']);

@@ -76,6 +76,45 @@ export function weightedBounds(st: SelectRun, limit: number, parts: number): num
 }
 
 /**
+ * A split by sources' partitions (ParallelAccum's `bySource`): about `parts` ranges of the list
+ * positions `[0, gids.length)`, a source weighing one plus its rows in the block's steps (hubs
+ * cluster at low rows), taken a few per thread from the shared counter. The answer does not depend
+ * on them.
+ */
+export function sourceBounds(st: SelectRun, gids: Int32Array, parts: number): number[] {
+  const n = gids.length;
+  const weight = new Float64Array(n + 1);
+  let start = 0;
+  let end = 0;
+  let plan: KernelHop[][] = [];
+  for (let i = 0; i < n; i++) {
+    const g = gids[i];
+    if (g < start || g >= end) {
+      plan = st.locate(g);
+      start = st.start;
+      end = st.end;
+    }
+    const row = g - start;
+    let w = 1;
+    for (const hops of plan)
+      for (const { view } of hops) {
+        if (!view.clean) w += view.degree(row);
+        else if (row + 1 < view.offsets.length) w += view.offsets[row + 1] - view.offsets[row];
+      }
+    weight[i + 1] = weight[i] + w;
+  }
+  const count = Math.max(1, Math.min(parts, Math.ceil(n / 64)));
+  const bounds = [0];
+  for (let p = 1, i = 0; p < count; p++) {
+    const want = (weight[n] * p) / count;
+    while (i < n && weight[i] < want) i++;
+    if (i > bounds[bounds.length - 1] && i < n) bounds.push(i);
+  }
+  bounds.push(n);
+  return bounds;
+}
+
+/**
  * Whether splitting a push saves time: each partition walks every source (sourceCost apiece), so
  * `threads` partitions cost threads × sourceCost × sources beside the rows, which they share.
  * Rows are counted from the compacted adjacencies of the first source type's vertices (a delta's
@@ -165,7 +204,8 @@ export function pullSources(
   // every source's offsets (sourceCost) plus its share of the rows (from the average degree).
   const sources = range.end - range.start;
   const rows = (n * inEdges) / Math.max(1, sources);
-  const pulled = parallelSelect.pullCost * inEdges + targets;
+  // A pull that reads its values over the source from hoisted arrays costs what a pushed row does.
+  const pulled = (phase.hoist ? 1 : parallelSelect.pullCost) * inEdges + targets;
   if (pulled > threads * parallelSelect.sourceCost * n + rows) return undefined;
   return { source: range.type, full: n === sources };
 }

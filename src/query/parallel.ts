@@ -28,8 +28,22 @@ import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
-import { equalBounds, parallelSelect, pullSources, weightedBounds, worthPushing } from './parallel-plan.js';
-import type { KernelHop, KernelPhase, KernelVariant, SelectKernel, SelectRun } from './select-kernel.js';
+import {
+  equalBounds,
+  parallelSelect,
+  pullSources,
+  sourceBounds,
+  weightedBounds,
+  worthPushing,
+} from './parallel-plan.js';
+import type {
+  KernelHop,
+  KernelPhase,
+  KernelVariant,
+  ParallelAccum,
+  SelectKernel,
+  SelectRun,
+} from './select-kernel.js';
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 
@@ -103,6 +117,11 @@ export interface AccumJob {
   /** A split ACCUM that pulls (ParallelAccum's `pull`): the sources' type and list marks. */
   pull?: PullJob;
   /**
+   * A split ACCUM by ranges of its sources (ParallelAccum's `bySource`): partition p covers list
+   * positions [bounds[p], bounds[p + 1]).
+   */
+  bySource?: boolean;
+  /**
    * A split ACCUM whose result is its targets lists them where they lie, on the thread that did
    * the partition: partition p's targets go to `result` from `bounds[p]` on in ascending order
    * (a pull meets them in that order; after a push the thread lists its range's marks), and their
@@ -111,10 +130,11 @@ export interface AccumJob {
   listing?: { result: Int32Array; listed: Int32Array };
 }
 
-/** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`). */
+/** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`) and their hoisted values. */
 export interface PullJob {
   source: string;
   member: Int32Array | null;
+  hoisted?: Float64Array[];
 }
 
 /** What a helper thread did besides writing shared cells and marks. */
@@ -187,6 +207,8 @@ export function startParallelAccum(
   const host = ctx.opts.parallel;
   if (!phase || !host) return false;
   const limit = ctx.gidLimit();
+  if (phase.bySource && splitBySource(ctx, kernel, phase.bySource, gids, st, steps, targetTypes, lists))
+    return true;
   const pull = pullSources(ctx, st, gids, phase, host.threads);
   if (!pull && !worthPushing(ctx, st, gids, host.threads)) return false;
   const bounds = pull ? weightedBounds(st, limit, host.threads * 4) : equalBounds(limit, host.threads);
@@ -203,16 +225,69 @@ export function startParallelAccum(
     job.pull = { source: pull.source, member };
     st.pullSource = pull.source;
     st.member = member;
+    if (phase.hoist) {
+      st.hoisted = hoistBuffers(ctx, st, phase.hoist.count, limit);
+      if (st.hoisted === undefined) return false;
+      job.pull.hoisted = st.hoisted;
+      phase.hoist.fill(ctx, gids, 0, gids.length, st);
+    }
     try {
       ran = runJob(ctx, job, st, phase.pull);
     } finally {
       st.member = null;
+      st.hoisted = undefined;
     }
   } else ran = runJob(ctx, job, st, phase.accum);
   if (!ran) return false;
   if (job.listing) gather(st, bounds, job.listing.listed);
   relist(st, limit, lists, job.listing === undefined);
   return true;
+}
+
+/**
+ * A split ACCUM over ranges of the sources (ParallelAccum's `bySource`), of about equal rows, a few
+ * per thread: no thread walks another's sources. False when the run's state does not allow it
+ * (see `bySource`) or nothing started.
+ */
+function splitBySource(
+  ctx: RunContext,
+  kernel: SelectKernel,
+  own: NonNullable<ParallelAccum['bySource']>,
+  gids: Int32Array,
+  st: SelectRun,
+  steps: EdgeFilter[],
+  targetTypes: string[],
+  lists: Relisted,
+): boolean {
+  const host = ctx.opts.parallel!;
+  if (own.writes.some((i) => ctx.dense[i]?.prevAt !== null)) return false;
+  const bounds = sourceBounds(st, gids, host.threads * 4);
+  const where = { phase: -1, steps, targetTypes, bounds };
+  const job = describe(ctx, kernel, st, gids, gids.length, kernel.wide.parallel!.globals, where);
+  if (!job || job.columns.some((c) => c.spill.length > 0 || c.snap.length > 0)) return false;
+  job.bySource = true;
+  if (!runJob(ctx, job, st, own.accum)) return false;
+  relist(st, ctx.gidLimit(), lists, true);
+  return true;
+}
+
+/** Per run, the shared arrays of pulled ACCUMs' hoisted values (ParallelAccum's `hoist`), reused. */
+const hoistedByRun = new WeakMap<RunContext, Float64Array[]>();
+
+/** `count` shared arrays of `limit` cells for hoisted values; undefined when memory is not shared. */
+function hoistBuffers(
+  ctx: RunContext,
+  st: SelectRun,
+  count: number,
+  limit: number,
+): Float64Array[] | undefined {
+  if (!(st.result.buffer instanceof SharedArrayBuffer)) return undefined;
+  let arrays = hoistedByRun.get(ctx);
+  if (!arrays) hoistedByRun.set(ctx, (arrays = []));
+  for (let j = 0; j < count; j++)
+    if (arrays[j] === undefined || arrays[j].length < limit)
+      arrays[j] = new Float64Array(new SharedArrayBuffer(Math.max(1, limit) * 8));
+  return arrays.slice(0, count);
 }
 
 /** Moves the partitions' listed targets together (see AccumJob's `listing`): the result in order. */
@@ -333,7 +408,7 @@ function runPartitions(
   take: () => number,
 ): void {
   for (let p = take(); p >= 0; p = take()) {
-    if (job.phase >= 0) {
+    if (job.phase >= 0 || job.bySource) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
       continue;
     }
@@ -413,7 +488,9 @@ export function helpParallelAccum(
     job.phase < 0
       ? job.pull
         ? wide?.parallel?.pull
-        : wide?.parallel?.accum
+        : job.bySource
+          ? wide?.parallel?.bySource?.accum
+          : wide?.parallel?.accum
       : wide?.parallelPosts[job.phase]
         ? wide.posts[job.phase]
         : undefined;
@@ -450,6 +527,7 @@ export function helpParallelAccum(
   if (job.pull) {
     st.pullSource = job.pull.source;
     st.member = job.pull.member;
+    st.hoisted = job.pull.hoisted;
   }
   if (job.listing) st.result = job.listing.result;
   try {

@@ -67,6 +67,8 @@ export interface SelectRun {
   pullSource: string;
   /** For a pulled ACCUM: `stamp` at the run index of each source in the list (null: every vertex of the type is one). */
   member: Int32Array | null;
+  /** For a pulled ACCUM with `hoist`: per hoisted value, its value at each source's run index. */
+  hoisted?: Float64Array[];
 }
 
 /** A phase over the vertices with run indexes `list[from..to)`. */
@@ -96,8 +98,22 @@ export interface ParallelAccum {
    * otherwise only an `orderFree` clause may pull (parallel.ts decides).
    */
   pull: KernelPhase;
+  /**
+   * Fills `st.hoisted` for the sources `list[from..to)` before `pull` runs: the values over the
+   * source alone that `pull` reads per row instead of computing them (KernelSource's `hoist`;
+   * a computation that throws leaves NaN, and the row computes it again). `count`: how many.
+   */
+  hoist?: { fill: KernelPhase; count: number };
   /** Whether the clause's effects do not depend on the order of a target's rows (see orderFree). */
   orderFree: boolean;
+  /**
+   * The rows of the sources `list[from..to)` (a range of the SELECT's sources per call) for a
+   * clause whose every cell update is one that threads may make at once on the same cell (see
+   * kernel-stmt.ts's atomicUpdate): each thread walks only its own sources. `writes`: the columns
+   * it updates, which must keep no `@x'` in the run; no integer cell the clause touches may have
+   * spilled (parallel.ts checks both).
+   */
+  bySource?: { accum: KernelPhase; writes: number[] };
   /** The global accumulators the phase updates: slot and type. */
   globals: [number, AccumT][];
 }
@@ -220,7 +236,12 @@ function accumPhase(
   wide: boolean,
   walk: Walk = 'whole',
 ): Phase & { out: KernelSource } {
-  const first = emitAccumPhase(cx, b, new KernelSource(wide), walk);
+  const source = (out: KernelSource): KernelSource => {
+    out.atomic = walk === 'sources';
+    out.hoist = walk === 'pull';
+    return out;
+  };
+  const first = emitAccumPhase(cx, b, source(new KernelSource(wide)), walk);
   const snapshot = new Set<number>();
   for (const i of first.deferredWrites) {
     const va = first.columns.get(i)!;
@@ -232,7 +253,7 @@ function accumPhase(
     collect = undefined;
   if (snapshot.size === 0 && collect === undefined) return { ...first.phase, out: first.out };
   const liveTargets = new Set([...snapshot].filter((i) => monotoneFilter(cx, b, first.columns.get(i)!)));
-  const second = emitAccumPhase(cx, b, new KernelSource(wide, snapshot, liveTargets, collect), walk);
+  const second = emitAccumPhase(cx, b, source(new KernelSource(wide, snapshot, liveTargets, collect)), walk);
   return { ...second.phase, out: second.out };
 }
 
@@ -260,8 +281,64 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
   if (!splittable(out) || out.sourceWrites) return undefined;
   if ([...out.deferredWrites].some((i) => !out.snapshot.has(i))) return undefined;
   const pull = accumPhase(cx, b, true, 'pull');
-  return { accum: p.fn, pull: pull.fn, orderFree: orderFree(out), globals: [...out.globals] };
+  const hoist =
+    pull.out.hoisted.length > 0
+      ? { hoist: { fill: hoistPhase(pull.out, b), count: pull.out.hoisted.length } }
+      : {};
+  const own = accumPhase(cx, b, true, 'sources');
+  // A target collected on its cell's first change needs that change to be seen by one thread.
+  const bySource =
+    !own.out.notAtomic && own.out.collectOnChange === undefined
+      ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites] } }
+      : {};
+  return {
+    accum: p.fn,
+    pull: pull.fn,
+    ...hoist,
+    orderFree: orderFree(out),
+    globals: [...out.globals],
+    ...bySource,
+  };
 }
+
+/**
+ * The fill of a pulled phase's hoisted values (ParallelAccum's `hoist`) for the sources
+ * `list[from..to)` with edges in the block's steps (a pull only runs over compacted adjacencies):
+ * the same code the rows would run, once per source, with the phase's constants, columns and
+ * temporaries. A source without edges has no rows (and may have no value: PageRank divides by its
+ * out-degree), so it gets none, and no error is made for it.
+ */
+function hoistPhase(out: KernelSource, b: KernelBlock): KernelPhase {
+  const fills = out.hoisted.map((src, j) => `try { H${j}[sg] = ${src}; } catch { H${j}[sg] = NaN; }`);
+  return build(
+    out,
+    `const vars = ctx.vars, gids = ctx.gids, stamp = st.stamp;
+${columnLocals(out)}
+${out.tempDecls()}
+${hoistedLocals(out)}
+let start = 0, end = 0, plan = null;
+for (let n = from; n < to; n++) {
+  const sg = list[n];
+  if (sg < start || sg >= end) { plan = st.locate(sg); start = st.start; end = st.end; }
+  const row = sg - start;
+  let rows = false;
+  for (let k = 0; k < plan.length && !rows; k++)
+    for (const { view } of plan[k]) {
+      const off = view.offsets;
+      if (row + 1 < off.length && off[row + 1] > off[row]) rows = true;
+    }
+  if (!rows) continue;
+  vars[${b.sourceSlot}] = undefined; gids[${b.sourceSlot}] = sg;
+  ${fills.join('\n  ')}
+}`,
+  );
+}
+
+/** The locals of a pulled phase's hoisted arrays (`H<j>`). */
+const hoistedLocals = (out: KernelSource): string =>
+  out.hoisted.length === 0
+    ? ''
+    : `const ${out.hoisted.map((_, j) => `H${j} = st.hoisted[${j}]`).join(', ')};`;
 
 const ORDER_FREE_KINDS = [
   DenseKind.MinInt,
@@ -361,9 +438,11 @@ function monotoneFilter(cx: Cx, b: KernelBlock, va: VertexAccum): boolean {
 
 /**
  * How an ACCUM phase walks its rows: every source's edges ('whole'), every source's edges into the
- * targets `[st.lo, st.hi)` ('partitioned'), or those targets' in-edges back to the sources ('pull').
+ * targets `[st.lo, st.hi)` ('partitioned'), those targets' in-edges back to the sources ('pull'),
+ * or every source's edges with updates that threads may make at once ('sources', ParallelAccum's
+ * `bySource`).
  */
-type Walk = 'whole' | 'partitioned' | 'pull';
+type Walk = 'whole' | 'partitioned' | 'pull' | 'sources';
 
 function emitAccumPhase(
   cx: Cx,
@@ -487,7 +566,8 @@ const stamp = st.stamp, resultMark = st.resultMark, sourceMark = st.sourceMark, 
 const plo = st.lo, phi = st.hi;
 const result = st.result, sources = st.sources, targets = st.targets, counts = st.counts;
 ${columnLocals(out)}
-${out.tempDecls()}`;
+${out.tempDecls()}
+${hoistedLocals(out)}`;
   return {
     out,
     phase: {

@@ -79,9 +79,11 @@ export function weightedBounds(st: SelectRun, limit: number, parts: number): num
  * A split by sources' partitions (ParallelAccum's `bySource`): about `parts` ranges of the list
  * positions `[0, gids.length)`, a source weighing one plus its rows in the block's steps (hubs
  * cluster at low rows), taken a few per thread from the shared counter. The answer does not depend
- * on them.
+ * on them. Undefined when the whole weighs less than `minSources` × 16 (what worthSplitting asks
+ * of a few sources' rows): no thread walks another's sources, so only the split's own cost (a
+ * round of messages and wake-ups) can outweigh what it saves.
  */
-export function sourceBounds(st: SelectRun, gids: Int32Array, parts: number): number[] {
+export function sourceBounds(st: SelectRun, gids: Int32Array, parts: number): number[] | undefined {
   const n = gids.length;
   const weight = new Float64Array(n + 1);
   let start = 0;
@@ -103,6 +105,7 @@ export function sourceBounds(st: SelectRun, gids: Int32Array, parts: number): nu
       }
     weight[i + 1] = weight[i] + w;
   }
+  if (weight[n] < parallelSelect.minSources * 16) return undefined;
   const count = Math.max(1, Math.min(parts, Math.ceil(n / 64)));
   const bounds = [0];
   for (let p = 1, i = 0; p < count; p++) {

@@ -134,7 +134,12 @@ export interface AccumJob {
 export interface PullJob {
   source: string;
   member: Int32Array | null;
-  hoisted?: Float64Array[];
+  /**
+   * ParallelAccum's `hoist`: the arrays, filled by the threads before any pulls, for ranges of the
+   * sources (list positions `fills[f]` to `fills[f + 1]`) taken from `filling[0]`; `filling[1]`
+   * counts the ranges filled.
+   */
+  hoisted?: { arrays: Float64Array[]; fills: number[]; filling: Int32Array };
 }
 
 /** What a helper thread did besides writing shared cells and marks. */
@@ -207,8 +212,10 @@ export function startParallelAccum(
   const host = ctx.opts.parallel;
   if (!phase || !host) return false;
   const limit = ctx.gidLimit();
-  if (phase.bySource && splitBySource(ctx, kernel, phase.bySource, gids, st, steps, targetTypes, lists))
-    return true;
+  if (phase.bySource) {
+    const split = splitBySource(ctx, kernel, phase.bySource, gids, st, steps, targetTypes, lists);
+    if (split !== 'other walk') return split === 'split';
+  }
   const pull = pullSources(ctx, st, gids, phase, host.threads);
   if (!pull && !worthPushing(ctx, st, gids, host.threads)) return false;
   const bounds = pull ? weightedBounds(st, limit, host.threads * 4) : equalBounds(limit, host.threads);
@@ -228,11 +235,11 @@ export function startParallelAccum(
     if (phase.hoist) {
       st.hoisted = hoistBuffers(ctx, st, phase.hoist.count, limit);
       if (st.hoisted === undefined) return false;
-      job.pull.hoisted = st.hoisted;
-      phase.hoist.fill(ctx, gids, 0, gids.length, st);
+      const fills = rangeBounds(gids.length, host.threads);
+      job.pull.hoisted = { arrays: st.hoisted, fills, filling: new Int32Array(new SharedArrayBuffer(8)) };
     }
     try {
-      ran = runJob(ctx, job, st, phase.pull);
+      ran = runJob(ctx, job, st, phase.pull, phase.hoist?.fill);
     } finally {
       st.member = null;
       st.hoisted = undefined;
@@ -246,8 +253,9 @@ export function startParallelAccum(
 
 /**
  * A split ACCUM over ranges of the sources (ParallelAccum's `bySource`), of about equal rows, a few
- * per thread: no thread walks another's sources. False when the run's state does not allow it
- * (see `bySource`) or nothing started.
+ * per thread: no thread walks another's sources. 'other walk' when the run's state does not allow
+ * it (see `bySource`), 'alone' when the SELECT must run here alone (too few rows, arrays not
+ * shared, no helper).
  */
 function splitBySource(
   ctx: RunContext,
@@ -258,17 +266,35 @@ function splitBySource(
   steps: EdgeFilter[],
   targetTypes: string[],
   lists: Relisted,
-): boolean {
+): 'split' | 'alone' | 'other walk' {
   const host = ctx.opts.parallel!;
-  if (own.writes.some((i) => ctx.dense[i]?.prevAt !== null)) return false;
+  if (own.writes.some((i) => ctx.dense[i]?.prevAt !== null)) return 'other walk';
   const bounds = sourceBounds(st, gids, host.threads * 4);
+  if (!bounds) return 'alone';
   const where = { phase: -1, steps, targetTypes, bounds };
   const job = describe(ctx, kernel, st, gids, gids.length, kernel.wide.parallel!.globals, where);
-  if (!job || job.columns.some((c) => c.spill.length > 0 || c.snap.length > 0)) return false;
+  if (!job) return 'alone';
+  if (job.columns.some((c) => c.spill.length > 0 || c.snap.length > 0)) return 'other walk';
   job.bySource = true;
-  if (!runJob(ctx, job, st, own.accum)) return false;
+  if (!runJob(ctx, job, st, own.accum)) return 'alone';
   relist(st, ctx.gidLimit(), lists, true);
-  return true;
+  return 'split';
+}
+
+/**
+ * A hoisting pull's first step on each thread (PullJob's `hoisted`): fills ranges of the sources
+ * until none is left, then waits until every range is filled (each was taken by a thread that fills
+ * it before anything else, so the wait ends).
+ */
+function fillHoisted(ctx: RunContext, fill: KernelPhase, job: AccumJob, st: SelectRun): void {
+  const { fills, filling } = job.pull!.hoisted!;
+  const ranges = fills.length - 1;
+  for (let f = Atomics.add(filling, 0, 1); f < ranges; f = Atomics.add(filling, 0, 1)) {
+    fill(ctx, job.gids, fills[f], fills[f + 1], st);
+    if (Atomics.add(filling, 1, 1) + 1 === ranges) Atomics.notify(filling, 1);
+  }
+  for (let done = Atomics.load(filling, 1); done < ranges; done = Atomics.load(filling, 1))
+    Atomics.wait(filling, 1, done);
 }
 
 /** Per run, the shared arrays of pulled ACCUMs' hoisted values (ParallelAccum's `hoist`), reused. */
@@ -387,10 +413,15 @@ function describe(
   };
 }
 
-/** Runs a job with the host and merges what the helpers did; false when no helper was at hand. */
-function runJob(ctx: RunContext, job: AccumJob, st: SelectRun, fn: KernelPhase): boolean {
+/**
+ * Runs a job with the host and merges what the helpers did; false when no helper was at hand.
+ * `fill`: a hoisting pull's fill (PullJob's `hoisted`).
+ */
+function runJob(ctx: RunContext, job: AccumJob, st: SelectRun, fn: KernelPhase, fill?: KernelPhase): boolean {
   const host = ctx.opts.parallel!;
-  const outcomes = host.accum(ctx.query!, job, () => runPartitions(ctx, fn, job, st, () => host.take()));
+  const outcomes = host.accum(ctx.query!, job, () =>
+    runPartitions(ctx, fn, job, st, () => host.take(), fill),
+  );
   if (!outcomes) return false;
   for (const o of outcomes) merge(ctx, o);
   return true;
@@ -406,7 +437,9 @@ function runPartitions(
   job: AccumJob,
   st: SelectRun,
   take: () => number,
+  fill?: KernelPhase,
 ): void {
+  if (job.pull?.hoisted && fill) fillHoisted(ctx, fill, job, st);
   for (let p = take(); p >= 0; p = take()) {
     if (job.phase >= 0 || job.bySource) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
@@ -527,11 +560,11 @@ export function helpParallelAccum(
   if (job.pull) {
     st.pullSource = job.pull.source;
     st.member = job.pull.member;
-    st.hoisted = job.pull.hoisted;
+    st.hoisted = job.pull.hoisted?.arrays;
   }
   if (job.listing) st.result = job.listing.result;
   try {
-    runPartitions(ctx, fn, job, st, take);
+    runPartitions(ctx, fn, job, st, take, wide?.parallel?.hoist?.fill);
     const spills: HelperOutcome['spills'] = [];
     for (const c of job.columns) {
       const s = ctx.dense[c.index]?.spills();

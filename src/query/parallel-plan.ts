@@ -1,7 +1,7 @@
 /**
  * How a split ACCUM walks and cuts its work (see parallel.ts): whether it pulls each target's
  * in-edges or pushes every source's edges into each partition, whether a push gains anything, and
- * partitions of about equal work.
+ * partitions of about equal work (of targets, or of sources for a split by sources).
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { RunContext } from './context.js';
@@ -15,7 +15,8 @@ import type { KernelHop, ParallelAccum, SelectRun } from './select-kernel.js';
  * about 5 ns per in-edge. It decides between pull and push, and whether a push gains anything.
  * `pullCost`: what a pulled in-edge costs against a pushed row (a pull reads the source's cells
  * at random per in-edge, a push once per source): on RMAT 2^20 at 2 threads a pulled WCC took
- * twice the CPU of a pushed one, PageRank 1.1x more.
+ * twice the CPU of a pushed one, PageRank 1.1x more; a pull whose values over the source are
+ * hoisted (ParallelAccum's `hoist`) counts 1.
  */
 export const parallelSelect = { minSources: 4096, minPartition: 4096, sourceCost: 12, pullCost: 2 };
 

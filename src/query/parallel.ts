@@ -10,7 +10,10 @@
  * source in order, its edges into the partition) or pulled (for every target of the partition,
  * its in-edges back to the sources, see pullSources). A target's cell thus receives exactly the
  * updates one thread would give it, in the same order: sums of floating-point numbers come out
- * bit for bit the same at any thread count, whichever thread did which partition.
+ * bit for bit the same at any thread count, whichever thread did which partition. A clause whose
+ * every update threads may make at once on one cell (Or, And, 32-bit Min/Max by compare-and-swap:
+ * ParallelAccum's `bySource`) is instead cut into ranges of its sources, so no thread walks
+ * another's sources.
  * Each helper thread adds its updates of global accumulators into fresh ones of its own, which
  * the owner adds to the real ones at the end (Or, And, Min, Max and integer Sum give the same value
  * in any order). The vertices collected (result, sources, targets) are marked in shared arrays;

@@ -79,40 +79,49 @@ export function weightedBounds(st: SelectRun, limit: number, parts: number): num
 /**
  * A split by sources' partitions (ParallelAccum's `bySource`): about `parts` ranges of the list
  * positions `[0, gids.length)`, a source weighing one plus its rows in the block's steps (hubs
- * cluster at low rows), taken a few per thread from the shared counter. The answer does not depend
- * on them. Undefined when the whole weighs less than `minSources` × 16 (what worthSplitting asks
- * of a few sources' rows): no thread walks another's sources, so only the split's own cost (a
- * round of messages and wake-ups) can outweigh what it saves.
+ * cluster at low rows), taken a few per thread from the shared counter. Beyond 4096 sources the
+ * weights are those of every k-th source, each standing for the k from it (a pass over every
+ * source's offsets would cost a large frontier about a tenth of its split). The answer does not
+ * depend on the ranges. Undefined when the whole weighs less than `minSources` × 16 (what
+ * worthSplitting asks of a few sources' rows): no thread walks another's sources, so only the
+ * split's own cost (a round of messages and wake-ups) can outweigh what it saves.
  */
 export function sourceBounds(st: SelectRun, gids: Int32Array, parts: number): number[] | undefined {
   const n = gids.length;
-  const weight = new Float64Array(n + 1);
+  const stride = Math.max(1, Math.floor(n / 4096));
+  const samples = Math.ceil(n / stride);
+  // weight[s]: the weight of the list positions before s × stride.
+  const weight = new Float64Array(samples + 1);
   let start = 0;
   let end = 0;
-  let plan: KernelHop[][] = [];
-  for (let i = 0; i < n; i++) {
-    const g = gids[i];
+  let views: AdjacencyView[] = [];
+  let w = 0;
+  for (let s = 0; s < samples; s++) {
+    const g = gids[s * stride];
     if (g < start || g >= end) {
-      plan = st.locate(g);
+      views = st.locate(g).flatMap((hops) => hops.map((h) => h.view));
       start = st.start;
       end = st.end;
     }
     const row = g - start;
-    let w = 1;
-    for (const hops of plan)
-      for (const { view } of hops) {
-        if (!view.clean) w += view.degree(row);
-        else if (row + 1 < view.offsets.length) w += view.offsets[row + 1] - view.offsets[row];
-      }
-    weight[i + 1] = weight[i] + w;
+    let rows = 1;
+    for (let h = 0; h < views.length; h++) {
+      const view = views[h];
+      const off = view.offsets;
+      if (!view.clean) rows += view.degree(row);
+      else if (row + 1 < off.length) rows += off[row + 1] - off[row];
+    }
+    w += rows * Math.min(stride, n - s * stride);
+    weight[s + 1] = w;
   }
-  if (weight[n] < parallelSelect.minSources * 16) return undefined;
+  if (w < parallelSelect.minSources * 16) return undefined;
   const count = Math.max(1, Math.min(parts, Math.ceil(n / 64)));
   const bounds = [0];
-  for (let p = 1, i = 0; p < count; p++) {
-    const want = (weight[n] * p) / count;
-    while (i < n && weight[i] < want) i++;
-    if (i > bounds[bounds.length - 1] && i < n) bounds.push(i);
+  for (let p = 1, s = 0; p < count; p++) {
+    const want = (w * p) / count;
+    while (s < samples && weight[s] < want) s++;
+    const b = Math.min(n, s * stride);
+    if (b > bounds[bounds.length - 1] && b < n) bounds.push(b);
   }
   bounds.push(n);
   return bounds;

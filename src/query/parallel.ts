@@ -131,6 +131,12 @@ export interface AccumJob {
    * count to `listed[p]`.
    */
   listing?: { result: Int32Array; listed: Int32Array };
+  /**
+   * A split by sources whose result is its targets lists them the same way (into `listing`, range r
+   * of `ranges` standing for partition r), once every source range is done: `progress[1]` counts
+   * the source ranges done, `progress[0]` hands out the ranges of run indexes to list.
+   */
+  listAfter?: { ranges: number[]; progress: Int32Array };
 }
 
 /** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`) and their hoisted values. */
@@ -279,8 +285,15 @@ function splitBySource(
   if (!job) return 'alone';
   if (job.columns.some((c) => c.spill.length > 0 || c.snap.length > 0)) return 'other walk';
   job.bySource = true;
+  const limit = ctx.gidLimit();
+  if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer) {
+    const ranges = equalBounds(limit, host.threads * 4);
+    job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(ranges.length * 4)) };
+    job.listAfter = { ranges, progress: new Int32Array(new SharedArrayBuffer(8)) };
+  }
   if (!runJob(ctx, job, st, own.accum)) return 'alone';
-  relist(st, ctx.gidLimit(), lists, true);
+  if (job.listAfter) gather(st, job.listAfter.ranges, job.listing!.listed);
+  relist(st, limit, lists, job.listAfter === undefined);
   return 'split';
 }
 
@@ -446,6 +459,8 @@ function runPartitions(
   for (let p = take(); p >= 0; p = take()) {
     if (job.phase >= 0 || job.bySource) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
+      if (job.listAfter && Atomics.add(job.listAfter.progress, 1, 1) + 2 === job.bounds.length)
+        Atomics.notify(job.listAfter.progress, 1);
       continue;
     }
     st.lo = job.bounds[p];
@@ -457,8 +472,24 @@ function runPartitions(
       job.listing.listed[p] = end - st.lo;
     }
   }
+  if (job.listAfter) listTargets(job, st);
   st.lo = 0;
   st.hi = 0x7fffffff;
+}
+
+/**
+ * A split by sources' listing (AccumJob's `listAfter`): waits until every source range is done
+ * (each was taken by a thread that finishes it before anything else, so the wait ends), then lists
+ * the marked targets of the run-index ranges left.
+ */
+function listTargets(job: AccumJob, st: SelectRun): void {
+  const { ranges, progress } = job.listAfter!;
+  const { result, listed } = job.listing!;
+  const sourceRanges = job.bounds.length - 1;
+  for (let done = Atomics.load(progress, 1); done < sourceRanges; done = Atomics.load(progress, 1))
+    Atomics.wait(progress, 1, done);
+  for (let r = Atomics.add(progress, 0, 1); r + 1 < ranges.length; r = Atomics.add(progress, 0, 1))
+    listed[r] = listMarked(result, st.resultMark, ranges[r], ranges[r + 1]) - ranges[r];
 }
 
 /** The owner adds a helper's partial globals and spilled cells to its own. */
@@ -565,7 +596,8 @@ export function helpParallelAccum(
     st.member = job.pull.member;
     st.hoisted = job.pull.hoisted?.arrays;
   }
-  if (job.listing) st.result = job.listing.result;
+  // A split by sources' rows collect into the thread's own list: the shared one is listed after.
+  if (job.listing && !job.bySource) st.result = job.listing.result;
   try {
     runPartitions(ctx, fn, job, st, take, wide?.parallel?.hoist?.fill);
     const spills: HelperOutcome['spills'] = [];

@@ -58,6 +58,13 @@ export class KernelSource {
    */
   hoist = false;
   readonly hoisted: string[] = [];
+  /**
+   * For a pulled ACCUM, whose rows come target by target: the target's floating-point and boolean
+   * cells are kept in locals (`L<i>`) while its rows run and stored when they are done (the same
+   * updates in the same order, without a memory round trip per row); `locals` lists them.
+   */
+  targetLocals = false;
+  readonly locals = new Set<number>();
 
   constructor(
     /**
@@ -81,9 +88,18 @@ export class KernelSource {
 
   /** Code reading cell g as stored (`V<i>`), or as the snapshot holds it (`SV<i>`) for a snapshot column. */
   cell(i: number, g: string, snapshot: boolean): string {
-    const live = this.wide ? `V${i}[${g}]` : `(R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i})`;
+    const live = this.wide ? this.stored(i, g) : `(R${i}[${g} >> 10] === 1 ? V${i}[${g}] : I${i})`;
     if (!snapshot) return live;
     return this.wide ? `SV${i}[${g}]` : `(SA${i}[${g} >> 10] === stamp ? SV${i}[${g}] : ${live})`;
+  }
+
+  /** A wide kernel's cell g of column i, as updates write it: `V<i>[g]`, or the target's local. */
+  stored(i: number, g: string): string {
+    const kind = this.columns.get(i)?.dense;
+    if (!this.targetLocals || g !== 'tg' || kind === undefined || INTEGER_KINDS.includes(kind))
+      return `V${i}[${g}]`;
+    this.locals.add(i);
+    return `L${i}`;
   }
 
   constant(v: unknown): string {
@@ -120,6 +136,9 @@ export class KernelSource {
     return va.index;
   }
 }
+
+/** Integer kinds: their cells may spill to objects, which column methods read and write. */
+const INTEGER_KINDS = [DenseKind.SumInt, DenseKind.MinInt, DenseKind.MaxInt];
 
 /** Where the aliases' run indexes are while a kernel runs: alias slot -> JS variable. */
 export type AliasCells = Map<number, string>;

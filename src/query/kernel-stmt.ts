@@ -63,7 +63,7 @@ function emitAccumUpdate(ks: KernelScope, s: Stmt, deferred: boolean): string | 
     return `${value} ${remember(ks.out.cell(i, g, false))} P.pushDense(C${i}, ${g}, ${add}, ${v});`;
   }
   if (ks.out.atomic) return atomicUpdate(ks, s, { kind, i, g, v, value, add });
-  const cell = `V${i}[${g}]`;
+  const cell = ks.out.wide ? ks.out.stored(i, g) : `V${i}[${g}]`;
   // With a snapshot the clause's reads see the copy, so the update can happen at once.
   const prep = ks.out.wide
     ? ''

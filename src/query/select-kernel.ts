@@ -239,6 +239,7 @@ function accumPhase(
   const source = (out: KernelSource): KernelSource => {
     out.atomic = walk === 'sources';
     out.hoist = walk === 'pull';
+    out.targetLocals = walk === 'pull';
     return out;
   };
   const first = emitAccumPhase(cx, b, source(new KernelSource(wide)), walk);
@@ -518,7 +519,8 @@ for (let n = from; n < to; n++) {
       ? ''
       : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }';
     const memos = out.memoNames();
-    const rowCode = { S, T, rep, where, accum, closures, memos, keepTargetResult, keepTarget };
+    const locals = [...out.locals];
+    const rowCode = { S, T, rep, where, accum, closures, memos, keepTargetResult, keepTarget, locals };
     if (walk === 'pull') body = pullBody({ ...rowCode, keepSource: `${keepSourceResult} ${keepSource}` });
     else
       body = `let start = 0, end = 0, plan = null;
@@ -595,6 +597,8 @@ interface RowCode {
   keepTargetResult: string;
   keepTarget: string;
   keepSource: string;
+  /** Columns whose target cell is a local while the target's rows run (KernelSource's `targetLocals`). */
+  locals: number[];
 }
 
 /**
@@ -614,6 +618,7 @@ for (let tg = plo; tg < phi; tg++) {
   }
   const row = tg - start;
   ${r.closures ? `vars[${r.T}] = undefined; gids[${r.T}] = tg;` : ''}
+  ${r.locals.map((i) => `let L${i} = V${i}[tg];`).join(' ')}
   for (let h = 0; h < plan.length; h++) {
     const hop = plan[h], view = hop.view, base = hop.base;
     const off = view.offsets;
@@ -635,6 +640,7 @@ for (let tg = plo; tg < phi; tg++) {
       ${r.keepSource}
     }
   }
+  ${r.locals.map((i) => `V${i}[tg] = L${i};`).join(' ')}
 }`;
 }
 

@@ -133,8 +133,10 @@ export interface AccumJob {
   listing?: { result: Int32Array; listed: Int32Array };
   /**
    * A split by sources whose result is its targets lists them the same way (into `listing`, range r
-   * of `ranges` standing for partition r), once every source range is done: `progress[1]` counts
-   * the source ranges done, `progress[0]` hands out the ranges of run indexes to list.
+   * of `ranges` standing for partition r) once every source range is done: `progress[1]` counts
+   * the source ranges done, `progress[0]` hands out the ranges of run indexes to list. A thread
+   * that ends its share before the last source range is done lists nothing; the owner lists what
+   * is left after the split (no thread waits for another).
    */
   listAfter?: { ranges: number[]; progress: Int32Array };
 }
@@ -145,8 +147,8 @@ export interface PullJob {
   member: Int32Array | null;
   /**
    * ParallelAccum's `hoist`: the arrays, filled by the threads before any pulls, for ranges of the
-   * sources (list positions `fills[f]` to `fills[f + 1]`) taken from `filling[0]`; `filling[1]`
-   * counts the ranges filled.
+   * sources (list positions `fills[f]` to `fills[f + 1]`) taken from `filling[0]`; `filling[1 + f]`
+   * is 1 once range f is filled.
    */
   hoisted?: { arrays: Float64Array[]; fills: number[]; filling: Int32Array };
 }
@@ -245,7 +247,8 @@ export function startParallelAccum(
       st.hoisted = hoistBuffers(ctx, st, phase.hoist.count, limit);
       if (st.hoisted === undefined) return false;
       const fills = rangeBounds(gids.length, host.threads);
-      job.pull.hoisted = { arrays: st.hoisted, fills, filling: new Int32Array(new SharedArrayBuffer(8)) };
+      const filling = new Int32Array(new SharedArrayBuffer(4 * fills.length));
+      job.pull.hoisted = { arrays: st.hoisted, fills, filling };
     }
     try {
       ran = runJob(ctx, job, st, phase.pull, phase.hoist?.fill);
@@ -292,25 +295,33 @@ function splitBySource(
     job.listAfter = { ranges, progress: new Int32Array(new SharedArrayBuffer(8)) };
   }
   if (!runJob(ctx, job, st, own.accum)) return 'alone';
-  if (job.listAfter) gather(st, job.listAfter.ranges, job.listing!.listed);
+  if (job.listAfter) {
+    // Every source range is done now; the ranges no thread listed are listed here.
+    listTargets(job, st);
+    gather(st, job.listAfter.ranges, job.listing!.listed);
+  }
   relist(st, limit, lists, job.listAfter === undefined);
   return 'split';
 }
 
 /**
  * A hoisting pull's first step on each thread (PullJob's `hoisted`): fills ranges of the sources
- * until none is left, then waits until every range is filled (each was taken by a thread that fills
- * it before anything else, so the wait ends).
+ * until none is left to take, then fills again the ranges others took and have not finished
+ * (the same values: the fill reads only what the clause does not change), so no thread waits for
+ * another, which may have died or not be running.
  */
 function fillHoisted(ctx: RunContext, fill: KernelPhase, job: AccumJob, st: SelectRun): void {
   const { fills, filling } = job.pull!.hoisted!;
   const ranges = fills.length - 1;
   for (let f = Atomics.add(filling, 0, 1); f < ranges; f = Atomics.add(filling, 0, 1)) {
     fill(ctx, job.gids, fills[f], fills[f + 1], st);
-    if (Atomics.add(filling, 1, 1) + 1 === ranges) Atomics.notify(filling, 1);
+    Atomics.store(filling, 1 + f, 1);
   }
-  for (let done = Atomics.load(filling, 1); done < ranges; done = Atomics.load(filling, 1))
-    Atomics.wait(filling, 1, done);
+  for (let f = 0; f < ranges; f++)
+    if (Atomics.load(filling, 1 + f) === 0) {
+      fill(ctx, job.gids, fills[f], fills[f + 1], st);
+      Atomics.store(filling, 1 + f, 1);
+    }
 }
 
 /** Per run, the shared arrays of pulled ACCUMs' hoisted values (ParallelAccum's `hoist`), reused. */
@@ -459,8 +470,7 @@ function runPartitions(
   for (let p = take(); p >= 0; p = take()) {
     if (job.phase >= 0 || job.bySource) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
-      if (job.listAfter && Atomics.add(job.listAfter.progress, 1, 1) + 2 === job.bounds.length)
-        Atomics.notify(job.listAfter.progress, 1);
+      if (job.listAfter) Atomics.add(job.listAfter.progress, 1, 1);
       continue;
     }
     st.lo = job.bounds[p];
@@ -472,22 +482,19 @@ function runPartitions(
       job.listing.listed[p] = end - st.lo;
     }
   }
-  if (job.listAfter) listTargets(job, st);
+  if (job.listAfter && Atomics.load(job.listAfter.progress, 1) + 1 === job.bounds.length)
+    listTargets(job, st);
   st.lo = 0;
   st.hi = 0x7fffffff;
 }
 
 /**
- * A split by sources' listing (AccumJob's `listAfter`): waits until every source range is done
- * (each was taken by a thread that finishes it before anything else, so the wait ends), then lists
- * the marked targets of the run-index ranges left.
+ * A split by sources' listing (AccumJob's `listAfter`), once every source range is done: lists the
+ * marked targets of the run-index ranges not taken yet.
  */
 function listTargets(job: AccumJob, st: SelectRun): void {
   const { ranges, progress } = job.listAfter!;
   const { result, listed } = job.listing!;
-  const sourceRanges = job.bounds.length - 1;
-  for (let done = Atomics.load(progress, 1); done < sourceRanges; done = Atomics.load(progress, 1))
-    Atomics.wait(progress, 1, done);
   for (let r = Atomics.add(progress, 0, 1); r + 1 < ranges.length; r = Atomics.add(progress, 0, 1))
     listed[r] = listMarked(result, st.resultMark, ranges[r], ranges[r + 1]) - ranges[r];
 }

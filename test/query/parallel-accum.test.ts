@@ -138,14 +138,21 @@ const QUERIES: [string, string, Record<string, unknown>][] = [
   ],
 ];
 
-/** Plays the other threads: every partition runs here, last partition first. */
+/**
+ * Plays the other threads: every partition runs here, last partition first. `stalled`: another
+ * thread took the first range of a hoisting pull's fill and has not filled it (yet): this thread
+ * must not wait for it.
+ */
 class ReverseHost implements ParallelHost {
   readonly threads = 4;
   readonly jobs: AccumJob[] = [];
   private left: number[] = [];
 
+  constructor(private readonly stalled = false) {}
+
   accum(_query: CompiledQuery, job: AccumJob, ownShare: () => void): [] {
     this.jobs.push(job);
+    if (this.stalled && job.pull?.hoisted) Atomics.add(job.pull.hoisted.filling, 0, 1);
     this.left = Array.from({ length: job.bounds.length - 1 }, (_, p) => p).reverse();
     ownShare();
     return [];
@@ -266,6 +273,14 @@ test('split ACCUMs by sources and hoisted pulls answer as one thread does, and a
     bySource.some((j) => j.bounds.length > 2),
     'several source ranges',
   );
+});
+
+test('a hoisting pull does not wait for a fill range another thread took', async () => {
+  const reference = await answers('here');
+  const host = new ReverseHost(true);
+  const got = await answers(host);
+  QUERIES.forEach(([name], i) => assert.equal(got[i], reference[i], name));
+  assert.ok(host.jobs.some((j) => j.pull?.hoisted !== undefined));
 });
 
 test('which walk each clause takes: by sources only where every update may run at once', async () => {

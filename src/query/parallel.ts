@@ -224,7 +224,7 @@ export function startParallelAccum(
   if (!phase || !host) return false;
   const limit = ctx.gidLimit();
   if (phase.bySource) {
-    const split = splitBySource(ctx, kernel, phase.bySource, gids, st, steps, targetTypes, lists);
+    const split = splitBySource(ctx, kernel, phase, gids, st, steps, targetTypes, lists);
     if (split !== 'other walk') return split === 'split';
   }
   const pull = pullSources(ctx, st, gids, phase, host.threads);
@@ -272,7 +272,7 @@ export function startParallelAccum(
 function splitBySource(
   ctx: RunContext,
   kernel: SelectKernel,
-  own: NonNullable<ParallelAccum['bySource']>,
+  phase: ParallelAccum,
   gids: Int32Array,
   st: SelectRun,
   steps: EdgeFilter[],
@@ -280,11 +280,12 @@ function splitBySource(
   lists: Relisted,
 ): 'split' | 'alone' | 'other walk' {
   const host = ctx.opts.parallel!;
+  const own = phase.bySource!;
   if (own.writes.some((i) => ctx.dense[i]?.prevAt !== null)) return 'other walk';
   const bounds = sourceBounds(st, gids, host.threads * 4);
   if (!bounds) return 'alone';
   const where = { phase: -1, steps, targetTypes, bounds };
-  const job = describe(ctx, kernel, st, gids, gids.length, kernel.wide.parallel!.globals, where);
+  const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, where);
   if (!job) return 'alone';
   if (job.columns.some((c) => c.spill.length > 0 || c.snap.length > 0)) return 'other walk';
   job.bySource = true;

@@ -59,6 +59,14 @@ export function gidList(list: Int32Array, count: number): Int32Array {
   return out;
 }
 
+/**
+ * `list` itself when helper threads can read it as it is (shared memory, or not a query worker),
+ * else a copy they can: a SELECT that keeps its sources as they are returns them as its result.
+ */
+export function readableList(list: Int32Array): Int32Array {
+  return !shared || list.buffer instanceof SharedArrayBuffer ? list : gidList(list, list.length);
+}
+
 /** A number no recent SELECT used (`@x'` and snapshots tell their SELECT's cells apart by it). */
 export function newStamp(): number {
   if (lastStamp === 0x7fffffff) lastStamp = 0;

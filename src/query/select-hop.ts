@@ -10,7 +10,7 @@ import type { AdjacencyView, EdgeFilter, EdgeHandle } from '../engine/api.js';
 import type { Expr } from '../gsql/ast-query.js';
 import type { BoundPredicate, BoundSelect } from './bound-select.js';
 import type { RunContext } from './context.js';
-import { gidList } from './run-buffers.js';
+import { gidList, readableList } from './run-buffers.js';
 import { inStorageOrder, sortCollected } from './storage-order.js';
 import { beginClause, endClause } from './select-clauses.js';
 import { startParallelAccum, startParallelPost, worthSplitting } from './parallel.js';
@@ -51,6 +51,17 @@ export interface HopRunner {
 function clearListed(mark: Uint8Array, list: Int32Array, count: number): void {
   if (count * 16 > mark.length) mark.fill(0);
   else for (let n = 0; n < count; n++) mark[list[n]] = 0;
+}
+
+/** Vertex lists known to be in strictly ascending run-index order (SELECT results are). */
+const ascendingLists = new WeakSet<Int32Array>();
+
+/** Whether `gids` is strictly ascending: in storage order, each vertex once. */
+function ascending(gids: Int32Array): boolean {
+  if (ascendingLists.has(gids)) return true;
+  for (let n = 1; n < gids.length; n++) if (gids[n] <= gids[n - 1]) return false;
+  ascendingLists.add(gids);
+  return true;
 }
 
 function runRows(ctx: RunContext, stmts: readonly RowStmt[]): void {
@@ -148,6 +159,10 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
   const fast = !edgeUsed && sampler === undefined;
   const needSources = postGroups.some((g) => !g.target);
   const needTargets = postGroups.some((g) => g.target);
+  // A vertex-only block with no WHERE, ACCUM or HAVING (`SELECT v FROM All:v POST-ACCUM …`) selects
+  // every source: when they come in storage order, once each, they are its result as they are.
+  const keepsSources =
+    !hasEdge && block.where.length === 0 && b.accum.stmts.length === 0 && b.having === undefined;
   const allTypes = cx.vertexTypeNames();
   const kernel =
     fast && (!hasEdge || steps.every((st) => st.edgeType !== undefined))
@@ -373,34 +388,40 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       // The kernel works on run indexes: no Vtx per source or per collected vertex.
       selectKernels.runs++;
       k.begin(ctx, selectRun.stamp);
-      const pendingAccum = beginClause(ctx, deferAccum, true);
-      try {
-        // A wide clause may run on several threads (parallel.ts).
-        const parallel =
-          split &&
-          k === kernel.wide &&
-          startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, {
-            sources: needSources && resultIsTarget,
-            targets: needTargets && !resultIsTarget,
-            resultIsTarget,
-          });
-        if (!parallel)
-          for (let from = 0; from < gids.length; from += CHUNK) {
-            k.accum(ctx, gids, from, Math.min(gids.length, from + CHUNK), selectRun);
-            yield;
-          }
-      } finally {
-        endClause(ctx);
-      }
-      pendingAccum?.apply();
       const st = selectRun;
-      sortCollected(st.result, st.resultCount, st.resultMark);
-      sortCollected(st.sources, st.sourceCount, st.sourceMark);
-      sortCollected(st.targets, st.targetCount, st.targetMark);
+      // The sources as the result (keepsSources): no pass over them, nothing marked or sorted.
+      const kept = keepsSources && ascending(gids) ? readableList(gids) : undefined;
+      if (kept) ctx.steps(kept.length);
+      else {
+        const pendingAccum = beginClause(ctx, deferAccum, true);
+        try {
+          // A wide clause may run on several threads (parallel.ts).
+          const parallel =
+            split &&
+            k === kernel.wide &&
+            startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, {
+              sources: needSources && resultIsTarget,
+              targets: needTargets && !resultIsTarget,
+              resultIsTarget,
+            });
+          if (!parallel)
+            for (let from = 0; from < gids.length; from += CHUNK) {
+              k.accum(ctx, gids, from, Math.min(gids.length, from + CHUNK), selectRun);
+              yield;
+            }
+        } finally {
+          endClause(ctx);
+        }
+        pendingAccum?.apply();
+        sortCollected(st.result, st.resultCount, st.resultMark);
+        sortCollected(st.sources, st.sourceCount, st.sourceMark);
+        sortCollected(st.targets, st.targetCount, st.targetMark);
+      }
       for (let i = 0; i < postGroups.length; i++) {
         // The kernel collects the result's alias only in the result list (same vertices, same order).
-        const [list, count] =
-          postGroups[i].target === resultIsTarget
+        const [list, count] = kept
+          ? [kept, kept.length]
+          : postGroups[i].target === resultIsTarget
             ? [st.result, st.resultCount]
             : postGroups[i].target
               ? [st.targets, st.targetCount]
@@ -423,7 +444,8 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
         pendingPost?.apply();
       }
       if (k.having) k.having(ctx, st.result, 0, st.resultCount, st);
-      const out = new VertexGids(ctx, gidList(st.result, st.resultCount));
+      const out = new VertexGids(ctx, kept ?? gidList(st.result, st.resultCount));
+      ascendingLists.add(out.gids);
       if (order.length > 0) return finish(ctx, ctx.vertexList(out) as Vtx[], bind, false);
       // Without ORDER BY, LIMIT takes a slice of the run indexes (no vertex objects).
       return limit || offset ? new VertexGids(ctx, out.gids.subarray(...limitWindow(ctx, out.length))) : out;

@@ -665,13 +665,6 @@ const NARROW_TO_PARTITION = `{
           }
         }`;
 
-const INT_KINDS = [DenseKind.SumInt, DenseKind.MinInt, DenseKind.MaxInt];
-
-/** Whether the code reads or updates an integer vertex accumulator (whose cells may spill). */
-function touchesIntegers(out: KernelSource): boolean {
-  return [...out.columns.values()].some((va) => va.dense !== undefined && INT_KINDS.includes(va.dense));
-}
-
 function postPhase(
   cx: Cx,
   b: KernelBlock,
@@ -702,12 +695,10 @@ for (let n = from; n < to; n++) {
     columns: out.columns,
     primed: out.primed,
     snapshot: out.snapshot,
-    // An integer cell past its array's range (current or `@x'`) is kept in the owner's spill maps,
-    // which helpers do not get; virtual edges (outdegree) live in this run's memory only.
-    split:
-      wide && splittable(out) && !touchesIntegers(out) && cx.virtualEdges.size === 0
-        ? { globals: [...out.globals] }
-        : undefined,
+    // Integer cells past their array's range (current or `@x'`) live in per-thread spill maps: the
+    // owner sends its own with the job and adopts what a helper changed (parallel.ts). Virtual
+    // edges (outdegree) live in this run's memory only.
+    split: wide && splittable(out) && cx.virtualEdges.size === 0 ? { globals: [...out.globals] } : undefined,
   };
 }
 

@@ -220,8 +220,20 @@ export class DenseColumn {
       return;
     }
     snap.set(this.vals.subarray(from, to), from);
-    if (this.int)
-      for (let g = from; g < to; g++) if (this.spilled(snap[g])) this.snapSpill.set(g, this.get(g));
+    if (this.int) this.keepSpilledSnapshots(from, to);
+  }
+
+  /** Keeps the values of the cells in `[from, to)` that had spilled, for snapshotValue. */
+  private keepSpilledSnapshots(from: number, to: number): void {
+    const vals = this.vals;
+    if (vals instanceof Int32Array) {
+      // A native search for the 32-bit spill mark: most snapshots have no spilled cell at all.
+      const part = vals.subarray(from, to);
+      for (let i = part.indexOf(INT32_SPILL); i >= 0; i = part.indexOf(INT32_SPILL, i + 1))
+        this.snapSpill.set(from + i, this.get(from + i));
+      return;
+    }
+    for (let g = from; g < to; g++) if (this.spilled(vals[g])) this.snapSpill.set(g, this.get(g));
   }
 
   /** Fills every chunk not written yet with the initial state (every cell then holds its value). */
@@ -241,8 +253,7 @@ export class DenseColumn {
     const snap = this.snapVals!;
     snap.set(this.vals.length === snap.length ? this.vals : this.vals.subarray(0, snap.length));
     this.snapAt!.fill(stamp);
-    if (this.int)
-      for (let g = 0; g < snap.length; g++) if (this.spilled(snap[g])) this.snapSpill.set(g, this.get(g));
+    if (this.int) this.keepSpilledSnapshots(0, snap.length);
   }
 
   /** The snapshot value of an integer cell that had spilled (its snapshot cell is NaN). */

@@ -46,8 +46,9 @@ const QUERIES: [string, string][] = [
       OrAccum @@any; AndAccum @@all;
       All = {V.*};
       All = SELECT v FROM All:v
-            POST-ACCUM v.@deg = v.outdegree("E"), v.@lo = getvid(v), v.@big += v.k * 4503599627370496,
-                       v.@hi += v.k * 100000000000, @@edges += v.outdegree("E");
+            POST-ACCUM v.@deg = v.outdegree("E"), v.@lo = getvid(v) - 3000000000 * (v.k % 2),
+                       v.@big += v.k * 4503599627370496, v.@hi += v.k * 100000000000,
+                       @@edges += v.outdegree("E");
       X = SELECT t FROM All:v -(E>)- V:t ACCUM t.@lo += v.@lo - 5000000000, t.@f += v.w
           POST-ACCUM t.@odd += t.@lo' > t.@lo, t.@big += t.@deg, t.@hi += t.@lo' % 7,
                      @@low += t.@lo, @@any += t.@big > 100;

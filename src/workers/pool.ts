@@ -116,6 +116,11 @@ interface Slot {
   running: Running | Helping | undefined;
   /** The version of the last image sent. */
   imaged: number;
+  /**
+   * Helper links of finished tasks whose 'helped' has not come back yet: the slot was freed when
+   * the owner answered (see freeHelpers), so those messages end nothing.
+   */
+  helpsEnding?: number;
   /** A worker started for one task: its heap limit in MiB. */
   memoryMb?: number;
 }
@@ -137,8 +142,11 @@ export class QueryPool {
   private readonly queue: Queued[] = [];
   private nextId = 1;
   private closed = false;
-  /** Tasks dispatched to a worker so far, workers started, helpers given to SELECTs. */
-  readonly stats = { tasks: 0, started: 0, helped: 0 };
+  /**
+   * Tasks dispatched to a worker so far, workers started, helpers given to SELECTs, and requests
+   * for helpers from running queries (a splitting query that got none with its task asks).
+   */
+  readonly stats = { tasks: 0, started: 0, helped: 0, asked: 0 };
   private readonly refresher: NodeJS.Timeout;
 
   constructor(
@@ -273,6 +281,7 @@ export class QueryPool {
     this.stats.started++;
     slot.exporter.reset();
     slot.imaged = -1;
+    slot.helpsEnding = 0;
     w.on('message', (m: FromWorker) => this.onMessage(slot, m));
     w.on('error', (e: Error & { code?: string }) => {
       const memory = e.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -346,6 +355,23 @@ export class QueryPool {
     );
   }
 
+  /**
+   * The owner answered: it ended its task, released its helper links and waited for every job a
+   * helper joined (parallel-host.ts), so its helpers read nothing of the task any more and are free
+   * at once, ready to come with the next task (a query that splits gets them as it starts) instead
+   * of after their 'helped' comes back.
+   */
+  private freeHelpers(run: Running): void {
+    for (const s of this.slots) {
+      const h = s.running;
+      if (h?.kind !== 'help' || h.task !== run) continue;
+      release(h.link);
+      h.unpin();
+      s.running = undefined;
+      s.helpsEnding = (s.helpsEnding ?? 0) + 1;
+    }
+  }
+
   /** The slot's task is over: timers, pin, abort listener, helpers; the slot takes the next task. */
   private finish(slot: Slot, run: Running): void {
     for (const t of run.timers) clearTimeout(t);
@@ -380,7 +406,9 @@ export class QueryPool {
   private onMessage(slot: Slot, m: FromWorker): void {
     const run = slot.running;
     if (m.kind === 'helped') {
-      if (run?.kind === 'help') this.helped(slot, run);
+      // The worker serves links in order: this one ends a link already freed, if any is pending.
+      if (slot.helpsEnding) slot.helpsEnding--;
+      else if (run?.kind === 'help') this.helped(slot, run);
       return;
     }
     if (!run || run.kind !== 'task') return;
@@ -394,6 +422,7 @@ export class QueryPool {
       return;
     }
     if (m.kind === 'failed') {
+      this.freeHelpers(run);
       this.finish(slot, run);
       // A task stopped at our request failed because of it (the worker saw an abort either way).
       run.reject(run.stopping ? this.stopped(run.stopping) : errorFromImage(m.error));
@@ -409,6 +438,7 @@ export class QueryPool {
     }
     // done: the worker no longer reads the snapshot.
     run.unpin();
+    this.freeHelpers(run);
     const result = m.result;
     if (result.kind !== 'query' || (result.dml.length === 0 && !result.files)) {
       this.finish(slot, run);
@@ -423,6 +453,7 @@ export class QueryPool {
    * worker is free for are released at once.
    */
   private help(task: Running, m: FromWorker & { kind: 'help' }): void {
+    this.stats.asked++;
     for (const link of m.help.links) {
       if (this.attach(task, m.help.query, link)) continue;
       release(link.state);

@@ -238,3 +238,22 @@ test('answers are the same at 1, 2 and 4 worker threads', async () => {
     }
   }
 });
+
+test('a splitting query gets its helper with the task, one query right after another', async () => {
+  const pool = new QueryPool(db, { threads: 2, entry: ENTRY, parallelSelect: thresholds });
+  attachPool(db, pool);
+  try {
+    const query = registryFor(db).installed('g', 'ranks', db.catalog);
+    const run = () => runQuery(db, { kind: 'installed', graph: 'g', query, args: {} });
+    // The first query starts the second worker, which comes late (asked for at the first split).
+    await run();
+    const { helped, asked } = pool.stats;
+    for (let i = 0; i < 6; i++) await run();
+    // The helper of one query is free as soon as its owner answers, so it comes with the next task
+    // instead of being asked for (late) at that query's first split.
+    assert.equal(pool.stats.helped - helped, 6);
+    assert.equal(pool.stats.asked - asked, 0);
+  } finally {
+    await pool.close();
+  }
+});

@@ -79,6 +79,23 @@ const QUERIES: [string, string][] = [
     }`,
   ],
   [
+    'kinds',
+    `CREATE QUERY kinds() FOR GRAPH g {
+      MinAccum<DOUBLE> @mf; MaxAccum<FLOAT> @xf; SumAccum<FLOAT> @sf; AndAccum @a; SetAccum<INT> @set;
+      MaxAccum<DOUBLE> @@top; MinAccum<DOUBLE> @@bottom; SetAccum<INT> @@seen; BagAccum<INT> @@bag;
+      All = {V.*};
+      // Float Min/Max/Sum and boolean cells and float Min/Max globals split; set and bag
+      // accumulators (order-sensitive or not dense) keep their group on the owner.
+      All = SELECT v FROM All:v
+            POST-ACCUM v.@mf += v.w, v.@mf += v.k / 3.0, v.@xf += v.w * 1.5, v.@sf += v.w / 7,
+                       v.@a += v.k > 3, @@top += v.w, @@bottom += v.w - v.k;
+      X = SELECT t FROM All:v -(E>)- V:t ACCUM t.@sf += v.w
+          POST-ACCUM t.@mf += t.@sf, t.@a += t.@sf > 100, @@top += t.@sf;
+      Y = SELECT v FROM All:v WHERE v.k < 30 POST-ACCUM v.@set += v.k % 7, @@seen += v.k % 11, @@bag += v.k % 3;
+      PRINT All, @@top, @@bottom, @@seen, @@bag;
+    }`,
+  ],
+  [
     'unordered',
     `CREATE QUERY unordered() FOR GRAPH g {
       SumAccum<INT> @n; ListAccum<VERTEX<V>> @@picked;
@@ -207,6 +224,14 @@ test('split POST-ACCUM groups and kept sources answer as the closures do', async
   assert.ok(
     posts.some((j) => j.columns.some((c) => c.prev.length > 0)),
     "a group that reads @x' of spilled cells was split",
+  );
+  assert.ok(
+    posts.some(
+      (j) =>
+        j.columns.some((c) => c.vals instanceof Float32Array) &&
+        j.globals.some(([, t]) => t.accum === 'MaxAccum' && t.elem.kind === 'DOUBLE'),
+    ),
+    'a group over SumAccum<FLOAT> cells with a float MaxAccum global was split',
   );
 });
 

@@ -356,10 +356,11 @@ export class QueryPool {
   }
 
   /**
-   * The owner answered: it ended its task, released its helper links and waited for every job a
-   * helper joined (parallel-host.ts), so its helpers read nothing of the task any more and are free
-   * at once, ready to come with the next task (a query that splits gets them as it starts) instead
-   * of after their 'helped' comes back.
+   * The owner answered 'done': it ended its task, released its helper links and had waited for
+   * every job a helper joined (parallel-host.ts), so its helpers read nothing of the task any more
+   * and are free at once, ready to come with the next task (a query that splits gets them as it
+   * starts) instead of after their 'helped' comes back. (A failed owner may have stopped waiting
+   * when one helper died while another still worked: its helpers end the old way.)
    */
   private freeHelpers(run: Running): void {
     for (const s of this.slots) {
@@ -422,7 +423,6 @@ export class QueryPool {
       return;
     }
     if (m.kind === 'failed') {
-      this.freeHelpers(run);
       this.finish(slot, run);
       // A task stopped at our request failed because of it (the worker saw an abort either way).
       run.reject(run.stopping ? this.stopped(run.stopping) : errorFromImage(m.error));

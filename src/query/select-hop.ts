@@ -394,9 +394,10 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       if (kept) ctx.steps(kept.length);
       else {
         const pendingAccum = beginClause(ctx, deferAccum, true);
+        let parallel = false;
         try {
           // A wide clause may run on several threads (parallel.ts).
-          const parallel =
+          parallel =
             split &&
             k === kernel.wide &&
             startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, {
@@ -413,9 +414,12 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
           endClause(ctx);
         }
         pendingAccum?.apply();
-        sortCollected(st.result, st.resultCount, st.resultMark);
-        sortCollected(st.sources, st.sourceCount, st.sourceMark);
-        sortCollected(st.targets, st.targetCount, st.targetMark);
+        // A split lists its result, sources and targets in run-index order already (parallel.ts).
+        if (!parallel) {
+          sortCollected(st.result, st.resultCount, st.resultMark);
+          sortCollected(st.sources, st.sourceCount, st.sourceMark);
+          sortCollected(st.targets, st.targetCount, st.targetMark);
+        }
       }
       for (let i = 0; i < postGroups.length; i++) {
         // The kernel collects the result's alias only in the result list (same vertices, same order).

@@ -21,13 +21,11 @@ import {
   parallelSelect,
   registryFor,
   shareRunArrays,
-  type AccumJob,
-  type CompiledQuery,
   type ParallelHost,
 } from '../../src/query/index.js';
-import { runScript } from '../../src/shell/run-script.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
+import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 1500;
@@ -138,33 +136,6 @@ const QUERIES: [string, string, Record<string, unknown>][] = [
   ],
 ];
 
-/**
- * Plays the other threads: every partition runs here, last partition first. `stalled`: another
- * thread took the first range of a hoisting pull's fill and has not filled it (yet): this thread
- * must not wait for it.
- */
-class ReverseHost implements ParallelHost {
-  readonly threads = 4;
-  readonly jobs: AccumJob[] = [];
-  private left: number[] = [];
-
-  constructor(private readonly stalled = false) {}
-
-  accum(_query: CompiledQuery, job: AccumJob, ownShare: () => void): [] {
-    this.jobs.push(job);
-    if (this.stalled && job.pull?.hoisted) Atomics.add(job.pull.hoisted.filling, 0, 1);
-    this.left = Array.from({ length: job.bounds.length - 1 }, (_, p) => p).reverse();
-    ownShare();
-    return [];
-  }
-
-  take(): number {
-    return this.left.shift() ?? -1;
-  }
-
-  expect(): void {}
-}
-
 let dir = '';
 let db: Database;
 const saved = { ...parallelSelect };
@@ -172,26 +143,11 @@ const LOWERED = { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 }
 /** Edges of the graph, for the independent count of components. */
 const edges: [number, number][] = [];
 
-function rnd(seed: number): (m: number) => number {
-  let x = seed | 1;
-  return (m) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % m;
-  };
-}
-
 before(async () => {
   shareRunArrays();
   Object.assign(parallelSelect, LOWERED);
   dir = await mkdtemp(join(tmpdir(), 'ocelot-accum-'));
-  db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0, idleMergeMs: 0 });
-  let out = '';
-  assert.equal(await runScript(db, SCHEMA, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-  for (const [, q] of QUERIES)
-    assert.equal(await runScript(db, `USE GRAPH g\n${q}`, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-  await registryFor(db).install('g', 'all', db.catalog, true);
+  db = await queryDb(dir, SCHEMA, QUERIES);
   const r = rnd(4242);
   await db.write((tx) => {
     for (let i = 0; i < N; i++)

@@ -18,12 +18,10 @@ import {
   parallelSelect,
   registryFor,
   shareRunArrays,
-  type AccumJob,
-  type CompiledQuery,
   type ParallelHost,
 } from '../../src/query/index.js';
-import { runScript } from '../../src/shell/run-script.js';
 import { JsonText } from '../../src/util/json.js';
+import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
 const SCHEMA = `
 CREATE VERTEX V (PRIMARY_ID id INT, k INT, w DOUBLE)
@@ -142,51 +140,16 @@ const QUERIES: [string, string][] = [
   ],
 ];
 
-/** Plays the other threads: every partition runs on the owner, last partition first. */
-class ReverseHost implements ParallelHost {
-  readonly threads = 4;
-  readonly jobs: AccumJob[] = [];
-  private left: number[] = [];
-
-  accum(_query: CompiledQuery, job: AccumJob, ownShare: () => void): [] {
-    this.jobs.push(job);
-    this.left = Array.from({ length: job.bounds.length - 1 }, (_, p) => p).reverse();
-    ownShare();
-    return [];
-  }
-
-  take(): number {
-    return this.left.shift() ?? -1;
-  }
-
-  expect(): void {}
-}
-
 let dir = '';
 let db: Database;
 const saved = { ...parallelSelect };
-
-function rnd(seed: number): (m: number) => number {
-  let x = seed | 1;
-  return (m) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % m;
-  };
-}
 
 before(async () => {
   shareRunArrays();
   Object.assign(parallelSelect, { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 });
   dir = await mkdtemp(join(tmpdir(), 'ocelot-pull-'));
   // No idle merge: the first test reads the deltas as written (a merge would let its SELECTs pull).
-  db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0, idleMergeMs: 0 });
-  let out = '';
-  assert.equal(await runScript(db, SCHEMA, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-  for (const [, q] of QUERIES)
-    assert.equal(await runScript(db, `USE GRAPH g\n${q}`, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-  await registryFor(db).install('g', 'all', db.catalog, true);
+  db = await queryDb(dir, SCHEMA, QUERIES);
   const r = rnd(12345);
   const n = 700;
   await db.write((tx) => {

@@ -25,9 +25,9 @@ import {
   type HelperOutcome,
   type ParallelHost,
 } from '../../src/query/index.js';
-import { runScript } from '../../src/shell/run-script.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, runQuery } from '../../src/workers/index.js';
+import { queryDb, rnd } from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 
@@ -148,26 +148,11 @@ let db: Database;
 const saved = { ...parallelSelect };
 const thresholds = { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 };
 
-function rnd(seed: number): (m: number) => number {
-  let x = seed | 1;
-  return (m) => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) % m;
-  };
-}
-
 before(async () => {
   shareRunArrays();
   Object.assign(parallelSelect, thresholds);
   dir = await mkdtemp(join(tmpdir(), 'ocelot-serial-'));
-  db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0 });
-  let out = '';
-  assert.equal(await runScript(db, SCHEMA, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-  for (const [, q] of QUERIES)
-    assert.equal(await runScript(db, `USE GRAPH g\n${q}`, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-  await registryFor(db).install('g', 'all', db.catalog, true);
+  db = await queryDb(dir, SCHEMA, QUERIES);
   const r = rnd(4242);
   const n = 700;
   await db.write((tx) => {

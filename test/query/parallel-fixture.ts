@@ -1,0 +1,71 @@
+/**
+ * What the parallel SELECT tests share: a seeded generator, a host that plays the other threads
+ * on the test's own thread, and a database with a schema and installed queries.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { Database } from '../../src/engine/database.js';
+import { registryFor, type AccumJob, type CompiledQuery, type ParallelHost } from '../../src/query/index.js';
+import { runScript } from '../../src/shell/run-script.js';
+
+/** A seeded xorshift generator of integers in [0, m). */
+export function rnd(seed: number): (m: number) => number {
+  let x = seed | 1;
+  return (m) => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) % m;
+  };
+}
+
+/**
+ * Plays the other threads: every partition runs here, last partition first. `stalled`: another
+ * thread took the first range of a hoisting pull's fill and has not filled it (yet): this thread
+ * must not wait for it.
+ */
+export class ReverseHost implements ParallelHost {
+  readonly threads = 4;
+  readonly jobs: AccumJob[] = [];
+  private left: number[] = [];
+
+  constructor(private readonly stalled = false) {}
+
+  accum(_query: CompiledQuery, job: AccumJob, ownShare: () => void): [] {
+    this.jobs.push(job);
+    if (this.stalled && job.pull?.hoisted) Atomics.add(job.pull.hoisted.filling, 0, 1);
+    this.left = Array.from({ length: job.bounds.length - 1 }, (_, p) => p).reverse();
+    ownShare();
+    return [];
+  }
+
+  take(): number {
+    return this.left.shift() ?? -1;
+  }
+
+  expect(): void {}
+}
+
+/**
+ * A database in `dir` with `schema` (which creates graph g) and `queries` installed. No idle merge
+ * unless asked: a merge landing mid-test would change which walk a SELECT takes.
+ */
+export async function queryDb(
+  dir: string,
+  schema: string,
+  queries: readonly (readonly [string, string, ...unknown[]])[],
+  idleMergeMs = 0,
+): Promise<Database> {
+  const db = await Database.open({
+    dataDir: join(dir, 'db'),
+    sync: 'none',
+    rebuildIntervalMs: 0,
+    idleMergeMs,
+  });
+  let out = '';
+  assert.equal(await runScript(db, schema, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
+  for (const [, q] of queries)
+    assert.equal(await runScript(db, `USE GRAPH g\n${q}`, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
+  await registryFor(db).install('g', 'all', db.catalog, true);
+  return db;
+}

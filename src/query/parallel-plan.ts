@@ -5,7 +5,7 @@
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { RunContext } from './context.js';
-import type { KernelHop, ParallelAccum, SelectRun } from './select-kernel.js';
+import type { KernelHop, ParallelAccum, SelectRun } from './select-kernel-types.js';
 
 /**
  * When a SELECT is worth splitting: at least `minSources` sources, partitions of at least

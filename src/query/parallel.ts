@@ -46,7 +46,7 @@ import type {
   ParallelAccum,
   SelectKernel,
   SelectRun,
-} from './select-kernel.js';
+} from './select-kernel-types.js';
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 

@@ -5,7 +5,7 @@
  */
 import type { EdgeFilter } from '../engine/api.js';
 import type { RunContext } from './context.js';
-import type { KernelHop, SelectRun } from './select-kernel.js';
+import type { KernelHop, SelectRun } from './select-kernel-types.js';
 
 export interface SelectRunParts {
   stamp: number;

@@ -5,7 +5,7 @@
  * CSV (nodes first, as Kùzu requires) and then the social CSVs, and prints one JSON line with the
  * seconds of each.
  */
-import { importPeer } from './peers.js';
+import { KuzuPeer } from './kuzu-peer.js';
 
 interface Spec {
   dir: string;
@@ -16,48 +16,14 @@ interface Spec {
   knows: string;
 }
 
-/** The part of kuzu's API the child uses (the package is a peer: bench/harness/peers.ts). */
-interface QueryResult {
-  getAll(): Promise<Record<string, unknown>[]>;
-}
-interface KuzuModule {
-  Database: new (path: string) => object;
-  Connection: new (
-    db: object,
-    threads: number,
-  ) => { query(cypher: string): Promise<QueryResult | QueryResult[]>; close(): Promise<void> };
-}
-
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as Spec;
-  const kuzu = (await importPeer<{ default: KuzuModule }>('kuzu')).default;
-  const conn = new kuzu.Connection(new kuzu.Database(spec.dir), spec.threads);
-  const all = async (cypher: string): Promise<void> => {
-    const r = await conn.query(cypher);
-    await (Array.isArray(r) ? r[r.length - 1] : r).getAll();
-  };
-  const timed = async (statements: string[]): Promise<number> => {
-    const t0 = performance.now();
-    for (const s of statements) await all(s);
-    return (performance.now() - t0) / 1000;
-  };
-  await all('CREATE NODE TABLE V(id INT64, PRIMARY KEY(id))');
-  await all('CREATE REL TABLE E(FROM V TO V)');
-  const rmat = await timed([
-    `COPY V FROM '${spec.nodesCsv}' (header=false)`,
-    `COPY E FROM '${spec.edgesCsv}' (header=false)`,
-  ]);
-  // The same tables as KuzuPeer.loadSocial: the interests list stays one STRING.
-  await all(
-    'CREATE NODE TABLE Person(id STRING, name STRING, birthday TIMESTAMP, created TIMESTAMP, interests STRING, PRIMARY KEY(id))',
-  );
-  await all('CREATE REL TABLE knows(FROM Person TO Person, since TIMESTAMP)');
-  const social = await timed([
-    `COPY Person FROM '${spec.persons}' (header=false)`,
-    `COPY knows FROM '${spec.knows}' (header=false)`,
-  ]);
+  const peer = await KuzuPeer.open(spec.dir, spec.threads);
+  if (typeof peer === 'string') throw new Error(peer);
+  const rmat = (await peer.loadRmat(spec)) / 1000;
+  const social = (await peer.loadSocial(spec.persons, spec.knows)) / 1000;
   process.stdout.write(`${JSON.stringify({ rmat, social })}\n`);
-  await conn.close();
+  await peer.close();
   process.exit(0);
 }
 

@@ -17,21 +17,23 @@ interface Connection {
 }
 interface KuzuModule {
   Database: new (path: string) => object;
-  Connection: new (db: object) => Connection;
+  Connection: new (db: object, threads?: number) => Connection;
 }
 
 export class KuzuPeer {
   private constructor(private readonly conn: Connection) {}
 
   /**
-   * Opens a fresh database at `path` (its parent must exist), or returns why Kùzu cannot be used
-   * here. Kùzu opens lazily, so a trivial query proves it works.
+   * Opens the database at `path` (fresh unless it exists; its parent must exist), with at most
+   * `threads` execution threads when given, or returns why Kùzu cannot be used here. Kùzu opens
+   * lazily, so a trivial query proves it works.
    */
-  static async open(path: string): Promise<KuzuPeer | string> {
+  static async open(path: string, threads?: number): Promise<KuzuPeer | string> {
     try {
       const kuzu = (await importPeer<{ default: KuzuModule }>('kuzu')).default;
       const db = new kuzu.Database(path);
-      const peer = new KuzuPeer(new kuzu.Connection(db));
+      const conn = threads === undefined ? new kuzu.Connection(db) : new kuzu.Connection(db, threads);
+      const peer = new KuzuPeer(conn);
       await peer.all('RETURN 1');
       return peer;
     } catch (e) {
@@ -46,7 +48,7 @@ export class KuzuPeer {
   }
 
   /** Loads the RMAT CSV (nodes first, as Kùzu requires); returns milliseconds. */
-  async loadRmat(data: BenchData): Promise<number> {
+  async loadRmat(data: Pick<BenchData, 'nodesCsv' | 'edgesCsv'>): Promise<number> {
     await this.all('CREATE NODE TABLE V(id INT64, PRIMARY KEY(id))');
     await this.all('CREATE REL TABLE E(FROM V TO V)');
     const t0 = performance.now();

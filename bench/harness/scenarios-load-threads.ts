@@ -9,14 +9,13 @@
  * load hits them alike; rows give the medians. The server's CPU seconds per million lines (all its
  * threads, and its main thread alone, from /proc) are reported beside each rate.
  */
-import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { readFile, rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Context } from './context.js';
 import { RMAT_GRAPH, RMAT_SCHEMA, SOCIAL_GRAPH, SOCIAL_SCHEMA } from './gsql-text.js';
-import { OcelotServer, pinPrefix } from './server.js';
+import { OcelotServer, runPinnedChild } from './server.js';
 import { unavailable, type Outcome, type Row } from './stats.js';
 
 const KUZU_LOAD_CHILD = fileURLToPath(new URL('./kuzu-load-child.js', import.meta.url));
@@ -35,21 +34,9 @@ async function kuzuLoadsAt(
   const dir = join(ctx.dir, `kuzu-load-${threads}`);
   await rm(dir, { recursive: true, force: true });
   const spec = { dir, threads, nodesCsv: ctx.data.nodesCsv, edgesCsv: ctx.data.edgesCsv, persons, knows };
-  const [cmd, ...pre] = [...(threads <= availableParallelism() ? pinPrefix(threads) : []), process.execPath];
   try {
-    return await new Promise<KuzuLoads>((resolve) => {
-      const child = spawn(cmd, [...pre, KUZU_LOAD_CHILD, JSON.stringify(spec)], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-500)));
-      child.on('exit', (code) => {
-        if (code !== 0) resolve(`kuzu load child failed (${code}): ${err.trim().split('\n').pop() ?? ''}`);
-        else resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}') as KuzuLoads);
-      });
-    });
+    const cores = threads <= availableParallelism() ? threads : undefined;
+    return await runPinnedChild<KuzuLoads>(KUZU_LOAD_CHILD, spec, cores, 'kuzu load child');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -8,7 +8,6 @@
  *   with the server's query workers and with queries on the event loop (`--threads 0`).
  * Both restart the server with other flags and put the run's own back when they end.
  */
-import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { Agent, get } from 'node:http';
 import { join } from 'node:path';
@@ -16,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Context } from './context.js';
 import { RMAT_GRAPH } from './gsql-text.js';
 import { queryClient, type QueryClient } from './query-client.js';
-import { OcelotServer, pinPrefix } from './server.js';
+import { OcelotServer, pinPrefix, runPinnedChild } from './server.js';
 import { median, percentile, unavailable, warmRepeat, type Outcome, type Row } from './stats.js';
 
 const KUZU_CHILD = fileURLToPath(new URL('./kuzu-child.js', import.meta.url));
@@ -53,20 +52,7 @@ function kuzuAt(ctx: Context, threads: number): Promise<KuzuTimes | string> {
     runs: ctx.opts.runs,
     seeds: ctx.data.seeds,
   };
-  const [cmd, ...pre] = [...pinPrefix(threads), process.execPath];
-  return new Promise((resolve) => {
-    const child = spawn(cmd, [...pre, KUZU_CHILD, JSON.stringify(spec)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-500)));
-    child.on('exit', (code) => {
-      if (code !== 0) resolve(`kuzu child failed (${code}): ${err.trim().split('\n').pop() ?? ''}`);
-      else resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}') as KuzuTimes);
-    });
-  });
+  return runPinnedChild<KuzuTimes>(KUZU_CHILD, spec, threads, 'kuzu child');
 }
 
 /** How a thread count's rows say where the server ran. */

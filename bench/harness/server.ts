@@ -51,6 +51,31 @@ export function pinPrefix(cores: number | undefined): string[] {
 }
 
 /**
+ * Runs the node script `script` with `spec` as its JSON argument, pinned to `cores` cores (see
+ * pinPrefix; unpinned when undefined), and resolves with the JSON of its last stdout line, or `<label> failed (code): <its
+ * last stderr line>`.
+ */
+export function runPinnedChild<T>(
+  script: string,
+  spec: unknown,
+  cores: number | undefined,
+  label: string,
+): Promise<T | string> {
+  const [cmd, ...pre] = [...pinPrefix(cores), process.execPath];
+  return new Promise((resolve) => {
+    const child = spawn(cmd, [...pre, script, JSON.stringify(spec)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-500)));
+    child.on('exit', (code) => {
+      if (code !== 0) resolve(`${label} failed (${code}): ${err.trim().split('\n').pop() ?? ''}`);
+      else resolve(JSON.parse(out.trim().split('\n').pop() ?? '{}') as T);
+    });
+  });
+}
+
+/**
  * Resolves with the child once `pattern` matches its stdout; kills it after `timeoutMs` otherwise.
  * `prefix` (e.g. pinPrefix's taskset) runs node under another command.
  */

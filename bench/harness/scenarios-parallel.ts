@@ -36,6 +36,40 @@ async function seconds(f: () => Promise<unknown>): Promise<number> {
   return (performance.now() - t0) / 1000;
 }
 
+/** The server's CPU during one run: all its threads together, and its busiest thread (ms). */
+interface RunCpu {
+  all: number;
+  busiest: number;
+}
+
+/**
+ * `seconds(f)`, also pushing the server's CPU during the run onto `cpu`: the wall clock against
+ * the busiest thread tells waiting from work, and all threads against one thread's CPU tells how
+ * much work the split added.
+ */
+async function secondsWithCpu(server: OcelotServer, cpu: RunCpu[], f: () => Promise<unknown>): Promise<number> {
+  const before = server.threadCpuMs();
+  const s = await seconds(f);
+  let all = 0;
+  let busiest = 0;
+  for (const [tid, ms] of server.threadCpuMs()) {
+    const d = ms - (before.get(tid) ?? 0);
+    all += d;
+    busiest = Math.max(busiest, d);
+  }
+  cpu.push({ all, busiest });
+  return s;
+}
+
+/** The medians of runs' CPU (the warm-up run, the first, left out), as a row note. */
+function cpuNote(runs: RunCpu[]): string {
+  const measured = runs.slice(1);
+  if (measured.length === 0) return '';
+  const all = median(measured.map((r) => r.all));
+  const busiest = median(measured.map((r) => r.busiest));
+  return `server CPU per run: all threads ${all.toFixed(0)} ms, busiest thread ${busiest.toFixed(0)} ms`;
+}
+
 interface KuzuTimes {
   pagerank: { s: number[]; answer: number };
   wcc: { s: number[]; answer: number };
@@ -70,29 +104,34 @@ export async function scaling(ctx: Context): Promise<void> {
   const kuzu: Outcome[][] = measures.map(() => []);
   const answers: string[] = [];
   const kuzuAnswers: string[] = [];
+  // cpu[m][i]: measure m's runs at the i-th thread count.
+  const cpu: RunCpu[][][] = measures.map(() => []);
   try {
     for (const threads of list) {
       const q = await restart(ctx, threads, threads <= cores ? threads : undefined);
       let pr = 0;
       let cc = 0;
       let reach = 0;
+      const runs = cpu.map((c) => c[c.push([]) - 1]);
+      const timed = (m: number, f: () => Promise<unknown>): Promise<number> =>
+        secondsWithCpu(ctx.server, runs[m], f);
       ocelot[0].push(
         await warmRepeat(ctx.opts.runs, () =>
-          seconds(async () => {
+          timed(0, async () => {
             pr = Number((await q.run('page_rank', { iterations: 10, damping: 0.85 }))[0]['@@total']);
           }),
         ),
       );
       ocelot[1].push(
         await warmRepeat(ctx.opts.runs, () =>
-          seconds(async () => {
+          timed(1, async () => {
             cc = Number((await q.run('wcc', {}))[0]['@@components']);
           }),
         ),
       );
       ocelot[2].push(
         await warmRepeat(ctx.opts.runs, () =>
-          seconds(async () => {
+          timed(2, async () => {
             reach = 0;
             for (const s of ctx.data.seeds)
               reach += Number((await q.run('khop', { s, k: 3 }))[0]['@@reached']);
@@ -128,7 +167,12 @@ export async function scaling(ctx: Context): Promise<void> {
         better: 'lower',
         ocelot: ocelot[m][i],
         peers: { kuzu: kuzu[m][i] },
-        note: i === 0 ? answers[0] : same ? 'same answers as 1 thread' : `ANSWERS DIFFER: ${answers[i]}`,
+        note: [
+          i === 0 ? answers[0] : same ? 'same answers as 1 thread' : `ANSWERS DIFFER: ${answers[i]}`,
+          cpuNote(cpu[m][i] ?? []),
+        ]
+          .filter((n) => n !== '')
+          .join('; '),
       });
     });
     // Speedup over the first thread count, Ocelot's and Kùzu's.

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GsqlSession } from '../../src/cli/gsql-transport.js';
@@ -201,6 +201,23 @@ export class OcelotServer {
   mainThreadCpuMs(): number {
     const pid = this.child.pid;
     return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  }
+
+  /**
+   * CPU milliseconds of each of the server's threads so far, by thread id (Linux /proc schedstat):
+   * the main thread, the query workers, V8's and libuv's threads. A thread that ended is absent.
+   */
+  threadCpuMs(): Map<string, number> {
+    const dir = `/proc/${this.child.pid}/task`;
+    const out = new Map<string, number>();
+    for (const tid of readdirSync(dir)) {
+      try {
+        out.set(tid, Number(readFileSync(`${dir}/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6);
+      } catch {
+        // The thread ended between the listing and the read.
+      }
+    }
+    return out;
   }
 
   /**

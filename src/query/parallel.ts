@@ -35,6 +35,7 @@ import {
   equalBounds,
   parallelSelect,
   pullSources,
+  rangeBounds,
   sourceBounds,
   weightedBounds,
   worthPushing,
@@ -229,7 +230,7 @@ export function startParallelAccum(
   }
   const pull = pullSources(ctx, st, gids, phase, host.threads);
   if (!pull && !worthPushing(ctx, st, gids, host.threads)) return false;
-  const bounds = pull ? weightedBounds(st, limit, host.threads * 4) : equalBounds(limit, host.threads);
+  const bounds = pull ? weightedBounds(st, limit, host.threads) : equalBounds(limit, host.threads);
   const where = { phase: -1, steps, targetTypes, bounds };
   const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, where);
   if (!job) return false;
@@ -282,7 +283,7 @@ function splitBySource(
   const host = ctx.opts.parallel!;
   const own = phase.bySource!;
   if (own.writes.some((i) => ctx.dense[i]?.prevAt !== null)) return 'other walk';
-  const bounds = sourceBounds(st, gids, host.threads * 4);
+  const bounds = sourceBounds(st, gids, host.threads);
   if (!bounds) return 'alone';
   const where = { phase: -1, steps, targetTypes, bounds };
   const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, where);
@@ -374,19 +375,6 @@ export function startParallelPost(
   const where = { phase: group, steps: [], targetTypes: [], bounds: rangeBounds(count, host.threads) };
   const job = describe(ctx, kernel, st, list, count, split.globals, where);
   return job !== undefined && runJob(ctx, job, st, variant.posts[group]);
-}
-
-/**
- * Ranges of a list for a split POST-ACCUM: a few per thread, so a thread that starts late still
- * gets a fair share (a range costs nothing beyond its vertices).
- */
-function rangeBounds(count: number, threads: number): number[] {
-  const parts = Math.max(1, Math.min(threads * 4, Math.ceil(count / parallelSelect.minPartition)));
-  const size = Math.ceil(count / parts);
-  const bounds: number[] = [];
-  for (let b = 0; b < count; b += size) bounds.push(b);
-  bounds.push(count);
-  return bounds;
 }
 
 /** The job of a wide kernel's phase, or undefined when the run's arrays are not all shared. */

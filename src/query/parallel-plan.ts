@@ -5,6 +5,7 @@
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { RunContext } from './context.js';
+import { ascendingList } from './storage-order.js';
 import type { KernelHop, ParallelAccum, SelectRun } from './select-kernel-types.js';
 
 /**
@@ -231,8 +232,7 @@ export function pullSources(
   const n = gids.length;
   if (n === 0) return undefined;
   const ti = ctx.typeIndexAt(gids[0]);
-  if (ctx.typeIndexAt(gids[n - 1]) !== ti) return undefined;
-  for (let i = 1; i < n; i++) if (gids[i] <= gids[i - 1]) return undefined;
+  if (ctx.typeIndexAt(gids[n - 1]) !== ti || !ascendingList(gids)) return undefined;
   const range = ctx.typeRange(ti);
   const fwd = st.plan(range.type).flat();
   if (fwd.some((h) => !h.view.clean)) return undefined;

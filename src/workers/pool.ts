@@ -46,7 +46,13 @@ export interface PoolOptions {
   /** Operational log (worker crashes). */
   log?: (line: string) => void;
   /** Thresholds of parallel SELECTs in the workers (tests lower them; query/parallel.ts). */
-  parallelSelect?: { minSources?: number; minPartition?: number; sourceCost?: number; pullCost?: number };
+  parallelSelect?: {
+    minSources?: number;
+    minPartition?: number;
+    sourceCost?: number;
+    pullCost?: number;
+    tailParts?: number;
+  };
 }
 
 /** How a task may be stopped, and where its LOG lines go. */

@@ -1,20 +1,25 @@
 /**
  * The end of a split (query/parallel-plan.ts's guidedCuts): partitions shrink towards the end of a
  * split, so the thread that finishes last ends at most a small partition after the other; and the
- * answers do not depend on how finely a split is cut nor on the order partitions are taken in.
+ * answers do not depend on how finely a split is cut, on the order partitions are taken in, nor on
+ * which threads list a split by sources' targets (query/parallel.ts's sourcesDone: real workers).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { VertexRef } from '../../src/catalog/value.js';
 import { Database } from '../../src/engine/database.js';
 import { guidedCuts, rangeBounds } from '../../src/query/parallel-plan.js';
 import { executeQuery, parallelSelect, registryFor, shareRunArrays } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
+import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
 import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
+const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 3000;
+const LOWERED = { minSources: 16, minPartition: 16, sourceCost: 2, pullCost: 1 };
 
 const SCHEMA = `
 CREATE VERTEX V (PRIMARY_ID id INT, k INT)
@@ -22,7 +27,7 @@ CREATE DIRECTED EDGE E (FROM V, TO V) WITH REVERSE_EDGE="rE"
 CREATE GRAPH g (*)
 `;
 
-const QUERIES: [string, string][] = [
+const QUERIES: [string, string, Record<string, unknown>?][] = [
   [
     'rank',
     `CREATE QUERY rank() FOR GRAPH g {
@@ -52,6 +57,21 @@ const QUERIES: [string, string][] = [
       PRINT @@components, All;
     }`,
   ],
+  [
+    'reach',
+    `CREATE QUERY reach(VERTEX<V> s) FOR GRAPH g {
+      OrAccum @seen; SumAccum<INT> @@reached; INT i = 0;
+      F = {s};
+      F = SELECT v FROM F:v POST-ACCUM v.@seen += true;
+      WHILE i < 3 AND F.size() > 0 DO
+        F = SELECT t FROM F:v -(E>)- V:t WHERE t.@seen == false POST-ACCUM t.@seen += true;
+        @@reached += F.size();
+        i = i + 1;
+      END;
+      PRINT @@reached, F;
+    }`,
+    { s: new VertexRef('V', '2') },
+  ],
 ];
 
 let dir = '';
@@ -60,7 +80,7 @@ const saved = { ...parallelSelect };
 
 before(async () => {
   shareRunArrays();
-  Object.assign(parallelSelect, { minSources: 16, minPartition: 16, sourceCost: 2, pullCost: 1 });
+  Object.assign(parallelSelect, LOWERED);
   dir = await mkdtemp(join(tmpdir(), 'ocelot-tail-'));
   db = await queryDb(dir, SCHEMA, QUERIES);
   const r = rnd(777);
@@ -82,9 +102,14 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function answer(name: string, host?: ReverseHost): Promise<string> {
+/** A query's answer: here (through `host` when given), or on the attached pool. */
+async function answer(name: string, host?: ReverseHost | 'pool'): Promise<string> {
   const query = registryFor(db).installed('g', name, db.catalog);
-  const r = await executeQuery(db, query, {}, host ? { parallel: host } : {});
+  const args = QUERIES.find(([n]) => n === name)?.[2] ?? {};
+  const r =
+    host === 'pool'
+      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args })
+      : await executeQuery(db, query, args, host ? { parallel: host } : {});
   return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
 }
 
@@ -123,7 +148,7 @@ test('the same answers however finely the splits are cut, partitions taken last 
       for (const [i, [name]] of QUERIES.entries())
         assert.equal(await answer(name, host), reference[i], `${name} with tailParts ${tailParts}`);
       const split = host.jobs.filter((j) => j.phase < 0);
-      assert.ok(split.some((j) => j.pull !== undefined) && split.some((j) => j.bySource));
+      assert.ok(split.some((j) => j.pull !== undefined) && split.some((j) => j.listAfter !== undefined));
       // Finer ends cut more partitions; every split's partitions cover it in order.
       for (const j of host.jobs) {
         for (let p = 1; p < j.bounds.length; p++) assert.ok(j.bounds[p] > j.bounds[p - 1], j.bounds.join());
@@ -131,6 +156,23 @@ test('the same answers however finely the splits are cut, partitions taken last 
       }
     } finally {
       parallelSelect.tailParts = saved.tailParts;
+    }
+  }
+});
+
+test('the same answers on 2 and 3 query workers, run after run', async () => {
+  const reference = await Promise.all(QUERIES.map(([name]) => answer(name)));
+  for (const threads of [2, 3]) {
+    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: { ...LOWERED, tailParts: 64 } });
+    attachPool(db, pool);
+    try {
+      // Several rounds: which thread ends last, and so who lists, changes from run to run.
+      for (let round = 0; round < 3; round++)
+        for (const [i, [name]] of QUERIES.entries())
+          assert.equal(await answer(name, 'pool'), reference[i], `${name} on ${threads} threads`);
+      assert.ok(pool.stats.helped > 0, 'some SELECT was split');
+    } finally {
+      await releasePool(db);
     }
   }
 });

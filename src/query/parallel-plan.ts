@@ -1,7 +1,8 @@
 /**
  * How a split ACCUM walks and cuts its work (see parallel.ts): whether it pulls each target's
  * in-edges or pushes every source's edges into each partition, whether a push gains anything, and
- * partitions of about equal work (of targets, or of sources for a split by sources).
+ * its partitions (of targets, or of sources for a split by sources): guided, large first and small
+ * last, except a push's one per thread.
  */
 import type { AdjacencyView } from '../engine/api.js';
 import type { RunContext } from './context.js';

@@ -5,8 +5,8 @@
  * the updates are combined when it ends. A wide kernel whose clause is eligible (select-kernel.ts's
  * ParallelAccum: all code inline, updates only of the target's cells, copy-on-write snapshots for
  * cells it also reads, global updates that combine exactly) is split by target vertex: the run
- * indexes are cut into partitions of about equal work, and each thread takes partitions from a
- * shared counter and does the rows whose target lies in its partition, either pushed (for every
+ * indexes are cut into partitions (parallel-plan.ts: large first, small last), and each thread
+ * takes partitions from a shared counter and does the rows whose target lies in its partition, either pushed (for every
  * source in order, its edges into the partition) or pulled (for every target of the partition,
  * its in-edges back to the sources, see pullSources). A target's cell thus receives exactly the
  * updates one thread would give it, in the same order: sums of floating-point numbers come out

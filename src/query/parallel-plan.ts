@@ -55,7 +55,7 @@ export function equalBounds(limit: number, threads: number): number[] {
 export function guidedCuts(total: number, threads: number, most: number): number[] {
   const least = total / Math.max(1, Math.min(most, parallelSelect.tailParts));
   const cuts: number[] = [];
-  for (let done = 0; ; ) {
+  for (let done = 0; ;) {
     done += Math.max(least, (total - done) / (2 * threads));
     // A remainder under half the least partition joins the last one.
     if (done >= total - least / 2) return cuts;
@@ -72,7 +72,7 @@ export function guidedCuts(total: number, threads: number, most: number): number
 export function weightedBounds(st: SelectRun, limit: number, threads: number): number[] {
   // Work before run index g: g, plus the in-edges of the targets below g in each reverse hop.
   const hops: { start: number; end: number; hops: KernelHop[] }[] = [];
-  for (let g = 0; g < limit; ) {
+  for (let g = 0; g < limit;) {
     const plan = st.pullPlan(g);
     hops.push({ start: st.start, end: st.end, hops: plan });
     g = Math.max(st.end, g + 1);

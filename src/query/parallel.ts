@@ -28,6 +28,7 @@
 import type { EdgeFilter } from '../engine/api.js';
 import { makeAccum } from './accumulators.js';
 import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
+import { listMarks as listMarked } from './mark-list.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
@@ -523,13 +524,6 @@ function merge(ctx: RunContext, o: HelperOutcome): void {
   for (const [i, s] of o.spills) ctx.dense[i]?.adoptSpills({ ...s, snap: [] });
 }
 
-/** Lists the marked run indexes of `[lo, hi)` in `list` from `lo` on; returns where the list ends. */
-function listMarked(list: Int32Array, mark: Uint8Array, lo: number, hi: number): number {
-  let n = lo;
-  for (let g = lo; g < hi; g++) if (mark[g] === 1) list[n++] = g;
-  return n;
-}
-
 /** Which lists besides the result a SELECT reads after its ACCUM (its POST-ACCUM's aliases). */
 export interface Relisted {
   sources: boolean;
@@ -549,11 +543,7 @@ function shareGids(gids: Int32Array): Int32Array {
  * and the lists the SELECT reads later.
  */
 function relist(st: SelectRun, limit: number, lists: Relisted, result: boolean): void {
-  const fill = (list: Int32Array, mark: Uint8Array): number => {
-    let n = 0;
-    for (let g = 0; g < limit; g++) if (mark[g] === 1) list[n++] = g;
-    return n;
-  };
+  const fill = (list: Int32Array, mark: Uint8Array): number => listMarked(list, mark, 0, limit);
   if (result) st.resultCount = fill(st.result, st.resultMark);
   if (lists.sources) st.sourceCount = fill(st.sources, st.sourceMark);
   if (lists.targets) st.targetCount = fill(st.targets, st.targetMark);

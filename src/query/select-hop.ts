@@ -375,9 +375,13 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
   ): SelectGen {
     const usable = kernel !== undefined && selectKernels.enabled && kernel.usable(ctx);
     const gids = usable ? ctx.gidsOf(src) : undefined;
-    // A clause other threads may share runs wide when that is worth it (parallel.ts).
+    // A clause other threads may share runs wide when that is worth it (parallel.ts); a pass over
+    // the sources alone only when they are many enough for the wide variant anyway.
     const split =
-      gids !== undefined && kernel?.wide.parallel !== undefined && worthSplitting(ctx, gids, selectRun);
+      gids !== undefined &&
+      kernel?.wide.parallel !== undefined &&
+      (hasEdge || wide) &&
+      worthSplitting(ctx, gids, selectRun);
     const k =
       kernel !== undefined && gids !== undefined
         ? (selectKernels.force ?? (wide || split ? 'wide' : 'narrow')) === 'wide'

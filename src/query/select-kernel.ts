@@ -128,7 +128,8 @@ function splittable(out: KernelSource): boolean {
 /** The partitioned ACCUM phase (ParallelAccum) of a wide kernel, when the clause allows one. */
 function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
   // Virtual edges live in this run's memory, which helper threads do not see.
-  if (!b.hasEdge || cx.virtualEdges.size > 0) return undefined;
+  if (cx.virtualEdges.size > 0) return undefined;
+  if (!b.hasEdge) return parallelSourcePass(cx, b);
   const p = accumPhase(cx, b, true, 'partitioned');
   const out = p.out;
   if (!splittable(out) || out.sourceWrites) return undefined;
@@ -151,6 +152,30 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
     orderFree: orderFree(out),
     globals: [...out.globals],
     ...bySource,
+  };
+}
+
+/**
+ * A vertex-only SELECT's pass over its sources (WHERE, and ACCUM updates of exact globals only: no
+ * vertex accumulator is written), split by ranges of the sources (ParallelAccum's `bySource`), as
+ * WCC's `Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v)`: each source is one row, marked in
+ * the result by the one thread whose range holds it. Should the run's state rule the split by
+ * sources out (parallel.ts), the other walks call the `partitioned` phase, which does the sources
+ * whose run index lies in the partition `[st.lo, st.hi)`: each source again on one thread.
+ */
+function parallelSourcePass(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
+  // With nothing to compute per source the pass only collects them: no split is worth its round.
+  if (b.where === undefined && b.accum.stmts.length === 0) return undefined;
+  const own = accumPhase(cx, b, true, 'sources');
+  if (!splittable(own.out) || own.out.sourceWrites || own.out.notAtomic || own.out.deferredWrites.size > 0)
+    return undefined;
+  const partitioned = accumPhase(cx, b, true, 'partitioned').fn;
+  return {
+    accum: partitioned,
+    pull: partitioned,
+    orderFree: orderFree(own.out),
+    globals: [...own.out.globals],
+    bySource: { accum: own.fn, writes: [] },
   };
 }
 
@@ -344,7 +369,9 @@ for (let n = from; n < to; n++) {
 }`;
   } else if (!b.hasEdge) {
     body = `for (let n = from; n < to; n++) {
-  const sg = list[n]; vars[${S}] = undefined; gids[${S}] = sg;
+  const sg = list[n];
+  ${walk === 'partitioned' ? 'if (sg < plo || sg >= phi) continue;' : ''}
+  vars[${S}] = undefined; gids[${S}] = sg;
   ctx.step();
   ${rep}
   ${where}

@@ -1,0 +1,174 @@
+/**
+ * A vertex-only SELECT's pass over its sources (WHERE, and ACCUM updates of exact globals) split by
+ * ranges of the sources (query/select-kernel.ts's parallelSourcePass), as WCC's closing
+ * `Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v)`: the same answers as one thread, through
+ * a host that plays the other threads here (in reverse order) and on 1 and 2 query workers; the
+ * other walks where the run's state rules the source split out (spilled integer cells); no split
+ * where the clause writes a vertex accumulator or sums floats.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Database } from '../../src/engine/database.js';
+import {
+  executeQuery,
+  parallelSelect,
+  registryFor,
+  shareRunArrays,
+  type AccumJob,
+  type ParallelHost,
+} from '../../src/query/index.js';
+import { JsonText } from '../../src/util/json.js';
+import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
+import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
+
+const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
+const N = 1200;
+
+const SCHEMA = `
+CREATE VERTEX V (PRIMARY_ID id INT, k INT, w DOUBLE)
+CREATE DIRECTED EDGE E (FROM V, TO V) WITH REVERSE_EDGE="rE"
+CREATE GRAPH g (*)
+`;
+
+const QUERIES: [string, string][] = [
+  [
+    'wcc',
+    `CREATE QUERY wcc() FOR GRAPH g {
+      MinAccum<INT> @cc; SumAccum<INT> @@components;
+      All = {V.*};
+      Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
+      WHILE Changed.size() > 0 DO
+        Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@cc < t.@cc ACCUM t.@cc += v.@cc;
+      END;
+      Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
+      PRINT @@components, Roots;
+    }`,
+  ],
+  [
+    'filter',
+    `CREATE QUERY filter() FOR GRAPH g {
+      SumAccum<INT> @@n; MaxAccum<INT> @@mx; MinAccum<INT> @@mn; OrAccum @@o; AndAccum @@a;
+      All = {V.*};
+      R = SELECT v FROM All:v WHERE v.k % 7 == 3 AND v.w > 100.0
+          ACCUM @@n += 1, @@mx += v.k * 3, @@mn += v.k - 9, @@o += v.k == 45, @@a += v.w > 0.0;
+      L = SELECT v FROM All:v WHERE v.k > 80 LIMIT 7;
+      H = SELECT v FROM All:v WHERE v.k < 30 HAVING v.w < 2000.0;
+      PRINT R, L, H, @@n, @@mx, @@mn, @@o, @@a;
+    }`,
+  ],
+  [
+    // Cells past 32 bits spill: the source split is ruled out, the partition walks do the pass.
+    'spilled',
+    `CREATE QUERY spilled() FOR GRAPH g {
+      MaxAccum<INT> @big; SumAccum<INT> @@n;
+      All = {V.*};
+      All = SELECT v FROM All:v POST-ACCUM v.@big = 8589934592 + v.k;
+      R = SELECT v FROM All:v WHERE v.@big % 3 == 0 ACCUM @@n += 1;
+      PRINT R, @@n;
+    }`,
+  ],
+  [
+    // Writes a vertex accumulator and sums floats: not split.
+    'not_split',
+    `CREATE QUERY not_split() FOR GRAPH g {
+      SumAccum<INT> @x; SumAccum<DOUBLE> @@f;
+      All = {V.*};
+      R = SELECT v FROM All:v WHERE v.k > 5 ACCUM v.@x += 2, @@f += v.w;
+      S = SELECT v FROM All:v WHERE v.k > 50 ACCUM @@f += v.w;
+      PRINT R, @@f;
+    }`,
+  ],
+];
+
+let dir = '';
+let db: Database;
+const saved = { ...parallelSelect };
+const LOWERED = { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 };
+const edges: [number, number][] = [];
+
+before(async () => {
+  shareRunArrays();
+  Object.assign(parallelSelect, LOWERED);
+  dir = await mkdtemp(join(tmpdir(), 'ocelot-wcc-'));
+  db = await queryDb(dir, SCHEMA, QUERIES);
+  const r = rnd(2025);
+  await db.write((tx) => {
+    for (let i = 0; i < N; i++)
+      tx.upsertVertex('V', i, { k: { value: r(100), op: 'set' }, w: { value: r(40_000) / 9, op: 'set' } });
+    // Hubs at low ids, and many small components among the ids past N/2.
+    for (let i = 0; i < N; i++) {
+      const a = r(3) === 0 ? r(10) : r(N / 2);
+      const b = r(N / 2);
+      tx.upsertEdge('E', 'V', a, 'V', b, {});
+      edges.push([a, b]);
+    }
+    for (let i = N / 2; i + 2 < N; i += 4) {
+      tx.upsertEdge('E', 'V', i, 'V', i + 2, {});
+      edges.push([i, i + 2]);
+    }
+  });
+  await db.rebuild({ path: join(dir, 'summary') });
+});
+
+after(async () => {
+  Object.assign(parallelSelect, saved);
+  await db.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function answer(name: string, where: ParallelHost | 'here' | 'pool'): Promise<string> {
+  const query = registryFor(db).installed('g', name, db.catalog);
+  const r =
+    where === 'pool'
+      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args: {} })
+      : await executeQuery(db, query, {}, where === 'here' ? {} : { parallel: where });
+  return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
+}
+
+/** The walks of the vertex-only passes (jobs of an ACCUM phase without an edge step). */
+function sourcePasses(jobs: AccumJob[]): string[] {
+  return jobs
+    .filter((j) => j.phase < 0 && j.steps.length === 0)
+    .map((j) => (j.bySource ? 'sources' : j.pull ? 'pull' : 'push'));
+}
+
+function components(): number {
+  const up = Array.from({ length: N }, (_, i) => i);
+  const root = (x: number): number => (up[x] === x ? x : (up[x] = root(up[x])));
+  for (const [a, b] of edges) up[root(a)] = root(b);
+  return up.filter((_, i) => root(i) === i).length;
+}
+
+test('a vertex-only pass split by sources answers as one thread does', async () => {
+  const wcc = JSON.parse(await answer('wcc', 'here')) as [{ '@@components': number }];
+  assert.equal(wcc[0]['@@components'], components());
+  const walks: Record<string, string[]> = {};
+  for (const [name] of QUERIES) {
+    const host = new ReverseHost();
+    assert.equal(await answer(name, host), await answer(name, 'here'), name);
+    walks[name] = sourcePasses(host.jobs);
+  }
+  assert.deepEqual(walks.wcc, ['sources']);
+  assert.deepEqual(walks.filter, ['sources', 'sources', 'sources']);
+  assert.ok(walks.spilled.length === 1 && walks.spilled[0] !== 'sources', walks.spilled.join());
+  assert.deepEqual(walks.not_split, []);
+});
+
+test('vertex-only passes give the same answers on 1 and 2 query workers', async () => {
+  const reference = new Map<string, string>();
+  for (const [name] of QUERIES) reference.set(name, await answer(name, 'here'));
+  for (const threads of [1, 2]) {
+    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
+    attachPool(db, pool);
+    try {
+      for (const [name] of QUERIES)
+        assert.equal(await answer(name, 'pool'), reference.get(name), `${name} on ${threads} threads`);
+      if (threads > 1) assert.ok(pool.stats.helped > 0, 'some SELECT was split');
+    } finally {
+      await releasePool(db);
+    }
+  }
+});

@@ -78,6 +78,18 @@ function newCells(kind: DenseKind, n: number): Cells {
         : new Float64Array(n);
 }
 
+/**
+ * Snapshot cells for `like`'s, `n` of them, in shared memory when `shared`: bytes and 32-bit
+ * integers as they are, others as doubles (a FLOAT column's initial state is kept unrounded).
+ */
+function snapshotCells(like: Cells, n: number, shared: boolean): Cells {
+  const buffer = (bytes: number): ArrayBuffer | SharedArrayBuffer =>
+    shared ? new SharedArrayBuffer(n * bytes) : new ArrayBuffer(n * bytes);
+  if (like instanceof Uint8Array) return new Uint8Array(buffer(1));
+  if (like instanceof Int32Array) return new Int32Array(buffer(4));
+  return new Float64Array(buffer(8));
+}
+
 /** Cells per chunk: a chunk is filled with the initial state when first written. */
 const CHUNK_BITS = 10;
 
@@ -100,11 +112,12 @@ export class DenseColumn {
   private readonly prevSpill = new Map<number, unknown>();
   /**
    * A copy-on-write snapshot for a clause that reads what it updates (select-kernel.ts): per chunk,
-   * the stamp of the SELECT whose clause copied it, the copied cells, and the values of copied
-   * integer cells that had spilled.
+   * the stamp of the SELECT whose clause copied it, the copied cells (bytes and 32-bit integers in
+   * an array of their own kind: a copy is a move of bytes, half or an eighth of doubles), and the
+   * values of copied integer cells that had spilled.
    */
   snapAt: Int32Array | null = null;
-  snapVals: Float64Array | null = null;
+  snapVals: Cells | null = null;
   private readonly snapSpill = new Map<number, unknown>();
   /** Integer cells whose value is not a safe integer (their cell is NaN). */
   private readonly spill = new Map<number, Accum>();
@@ -156,8 +169,7 @@ export class DenseColumn {
   ensureSnapshot(): void {
     if (this.snapAt !== null) return;
     this.snapAt = new Int32Array(this.ready.length);
-    const n = this.vals.length;
-    this.snapVals = this.shared ? new Float64Array(new SharedArrayBuffer(n * 8)) : new Float64Array(n);
+    this.snapVals = snapshotCells(this.vals, this.vals.length, this.shared);
   }
 
   /**
@@ -194,7 +206,7 @@ export class DenseColumn {
       vals: Cells;
       prevAt: Int32Array | null;
       prevVals: Float64Array | null;
-      snapVals: Float64Array | null;
+      snapVals: Cells | null;
     },
   ): DenseColumn {
     const c = new DenseColumn(kind, make, arrays.vals);

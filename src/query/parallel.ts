@@ -84,7 +84,7 @@ export interface SharedColumn {
   vals: Cells;
   prevAt: Int32Array | null;
   prevVals: Float64Array | null;
-  snapVals: Float64Array | null;
+  snapVals: Cells | null;
   /**
    * The owner's spilled cells (integer values past a cell's range, kept in objects, not in the
    * shared arrays): current values, `@x'` values and snapshot values, so that a helper reads and

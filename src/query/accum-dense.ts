@@ -258,14 +258,22 @@ export class DenseColumn {
     }
   }
 
-  /** Takes the snapshot of every chunk at once, for a clause that will touch most of them. */
-  snapshotAll(stamp: number): void {
+  /**
+   * Takes the snapshot of every chunk at once, for a clause that will touch most of them. The
+   * values of spilled cells are kept only within `reads` (run-index ranges), the cells the clause
+   * may read: the cells of vertex types it does not reach may still hold a spilled initial state
+   * (WCC's `@cc` of the graph's other types), and keeping each costs a map entry per snapshot and
+   * rules the split by sources out (parallel.ts).
+   */
+  snapshotAll(stamp: number, reads: readonly (readonly [number, number])[] = [[0, Infinity]]): void {
     this.ensureSnapshot();
     this.prepareAll();
     const snap = this.snapVals!;
     snap.set(this.vals.length === snap.length ? this.vals : this.vals.subarray(0, snap.length));
     this.snapAt!.fill(stamp);
-    if (this.int) this.keepSpilledSnapshots(0, snap.length);
+    if (this.int)
+      for (const [from, to] of reads)
+        if (from < Math.min(to, snap.length)) this.keepSpilledSnapshots(from, Math.min(to, snap.length));
   }
 
   /** The snapshot value of an integer cell that had spilled (its snapshot cell is NaN). */

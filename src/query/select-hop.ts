@@ -64,6 +64,32 @@ function ascending(gids: Int32Array): boolean {
   return true;
 }
 
+/**
+ * The run-index ranges of the vertex types whose cells a SELECT's clause may read: the types from
+ * its lowest source's to its highest one's, and its target types.
+ */
+function clauseRanges(ctx: RunContext, gids: Int32Array, targetTypes: readonly string[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  if (gids.length > 0) {
+    let lo = gids[0];
+    let hi = gids[gids.length - 1];
+    if (!ascendingLists.has(gids))
+      for (let n = 0; n < gids.length; n++) {
+        if (gids[n] < lo) lo = gids[n];
+        if (gids[n] > hi) hi = gids[n];
+      }
+    ranges.push([ctx.typeRange(ctx.typeIndexAt(lo)).start, ctx.typeRange(ctx.typeIndexAt(hi)).end]);
+  }
+  for (const type of targetTypes) {
+    const i = ctx.typeIndexOf(type);
+    if (i >= 0) {
+      const r = ctx.typeRange(i);
+      ranges.push([r.start, r.end]);
+    }
+  }
+  return ranges;
+}
+
 function runRows(ctx: RunContext, stmts: readonly RowStmt[]): void {
   for (let i = 0; i < stmts.length; i++) stmts[i](ctx);
 }
@@ -391,7 +417,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
     if (k && gids) {
       // The kernel works on run indexes: no Vtx per source or per collected vertex.
       selectKernels.runs++;
-      k.begin(ctx, selectRun.stamp);
+      k.begin(ctx, selectRun.stamp, clauseRanges(ctx, gids, targetTypes));
       const st = selectRun;
       // The sources as the result (keepsSources): no pass over them, nothing marked or sorted.
       const kept = keepsSources && ascending(gids) ? readableList(gids) : undefined;

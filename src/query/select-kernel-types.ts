@@ -129,8 +129,12 @@ export interface KernelVariant {
    * in order, sets `resultCount`, and clears the marks of those it drops.
    */
   having: KernelPhase | undefined;
-  /** Prepares the columns before the SELECT runs (the wide variant reads them without checks). */
-  begin(ctx: RunContext, stamp: number): void;
+  /**
+   * Prepares the columns before the SELECT runs (the wide variant reads them without checks).
+   * `reads`: the run-index ranges of the vertex types whose cells the clause may read (its
+   * sources' and targets' types), where snapshots keep spilled cells (DenseColumn.snapshotAll).
+   */
+  begin(ctx: RunContext, stamp: number, reads: readonly (readonly [number, number])[]): void;
 }
 
 export interface SelectKernel {

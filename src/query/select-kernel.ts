@@ -620,10 +620,10 @@ function variant(cx: Cx, b: KernelBlock, wide: boolean): KernelVariant & { phase
     parallelPosts: posts.map((p) => p.split),
     having: having?.fn,
     phases,
-    begin(ctx, stamp) {
+    begin(ctx, stamp, reads) {
       if (!wide) return;
       for (const i of columns) ctx.dense[i]!.prepareAll();
-      for (const i of accum.snapshot) ctx.dense[i]!.snapshotAll(stamp);
+      for (const i of accum.snapshot) ctx.dense[i]!.snapshotAll(stamp, reads);
     },
   };
 }

@@ -2,7 +2,9 @@
  * A vertex-only SELECT's pass over its sources (WHERE, and ACCUM updates of exact globals) split by
  * ranges of the sources (query/select-kernel.ts's parallelSourcePass), as WCC's closing
  * `Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v)`: the same answers as one thread, through
- * a host that plays the other threads here (in reverse order) and on 1 and 2 query workers; the
+ * a host that plays the other threads here (in reverse order) and on 1 and 2 query workers (also
+ * over two vertex types at once, and over one of them while the other's cells keep a spilled
+ * initial state); the
  * other walks where the run's state rules the source split out (spilled integer cells); no split
  * where the clause writes a vertex accumulator or sums floats.
  */
@@ -29,6 +31,7 @@ const N = 1200;
 
 const SCHEMA = `
 CREATE VERTEX V (PRIMARY_ID id INT, k INT, w DOUBLE)
+CREATE VERTEX W (PRIMARY_ID id INT, k INT, w DOUBLE)
 CREATE DIRECTED EDGE E (FROM V, TO V) WITH REVERSE_EDGE="rE"
 CREATE GRAPH g (*)
 `;
@@ -37,6 +40,21 @@ const QUERIES: [string, string][] = [
   [
     'wcc',
     `CREATE QUERY wcc() FOR GRAPH g {
+      MinAccum<INT> @cc; SumAccum<INT> @@components;
+      All = {V.*, W.*};
+      Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
+      WHILE Changed.size() > 0 DO
+        Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@cc < t.@cc ACCUM t.@cc += v.@cc;
+      END;
+      Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
+      PRINT @@components, Roots;
+    }`,
+  ],
+  [
+    // Over one type of two: W's @cc cells keep MinAccum<INT>'s initial state, which spills; the
+    // clause never reads them, so the split by sources stays open.
+    'wcc_one_type',
+    `CREATE QUERY wcc_one_type() FOR GRAPH g {
       MinAccum<INT> @cc; SumAccum<INT> @@components;
       All = {V.*};
       Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
@@ -56,7 +74,9 @@ const QUERIES: [string, string][] = [
           ACCUM @@n += 1, @@mx += v.k * 3, @@mn += v.k - 9, @@o += v.k == 45, @@a += v.w > 0.0;
       L = SELECT v FROM All:v WHERE v.k > 80 LIMIT 7;
       H = SELECT v FROM All:v WHERE v.k < 30 HAVING v.w < 2000.0;
-      PRINT R, L, H, @@n, @@mx, @@mn, @@o, @@a;
+      Both = {V.*, W.*};
+      B = SELECT v FROM Both:v WHERE v.k % 5 == 1 ACCUM @@n += 1;
+      PRINT R, L, H, B, @@n, @@mx, @@mn, @@o, @@a;
     }`,
   ],
   [
@@ -98,6 +118,7 @@ before(async () => {
   await db.write((tx) => {
     for (let i = 0; i < N; i++)
       tx.upsertVertex('V', i, { k: { value: r(100), op: 'set' }, w: { value: r(40_000) / 9, op: 'set' } });
+    for (let i = 0; i < N / 2; i++) tx.upsertVertex('W', i, { k: { value: r(100), op: 'set' } });
     // Hubs at low ids, and many small components among the ids past N/2.
     for (let i = 0; i < N; i++) {
       const a = r(3) === 0 ? r(10) : r(N / 2);
@@ -128,6 +149,13 @@ async function answer(name: string, where: ParallelHost | 'here' | 'pool'): Prom
   return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
 }
 
+/** The walks of split ACCUM phases. */
+function walks(jobs: AccumJob[]): Set<string> {
+  return new Set(
+    jobs.filter((j) => j.phase < 0).map((j) => (j.bySource ? 'sources' : j.pull ? 'pull' : 'push')),
+  );
+}
+
 /** The walks of the vertex-only passes (jobs of an ACCUM phase without an edge step). */
 function sourcePasses(jobs: AccumJob[]): string[] {
   return jobs
@@ -144,17 +172,22 @@ function components(): number {
 
 test('a vertex-only pass split by sources answers as one thread does', async () => {
   const wcc = JSON.parse(await answer('wcc', 'here')) as [{ '@@components': number }];
-  assert.equal(wcc[0]['@@components'], components());
-  const walks: Record<string, string[]> = {};
+  // W's vertices have no edges: each is a component of its own.
+  assert.equal(wcc[0]['@@components'], components() + N / 2);
+  const passes: Record<string, string[]> = {};
+  const all: Record<string, Set<string>> = {};
   for (const [name] of QUERIES) {
     const host = new ReverseHost();
     assert.equal(await answer(name, host), await answer(name, 'here'), name);
-    walks[name] = sourcePasses(host.jobs);
+    passes[name] = sourcePasses(host.jobs);
+    all[name] = walks(host.jobs);
   }
-  assert.deepEqual(walks.wcc, ['sources']);
-  assert.deepEqual(walks.filter, ['sources', 'sources', 'sources']);
-  assert.ok(walks.spilled.length === 1 && walks.spilled[0] !== 'sources', walks.spilled.join());
-  assert.deepEqual(walks.not_split, []);
+  assert.deepEqual(passes.wcc, ['sources']);
+  assert.deepEqual(passes.wcc_one_type, ['sources']);
+  assert.deepEqual(all.wcc_one_type, new Set(['sources']));
+  assert.deepEqual(passes.filter, ['sources', 'sources', 'sources', 'sources']);
+  assert.ok(passes.spilled.length === 1 && passes.spilled[0] !== 'sources', passes.spilled.join());
+  assert.deepEqual(passes.not_split, []);
 });
 
 test('vertex-only passes give the same answers on 1 and 2 query workers', async () => {

@@ -11,7 +11,7 @@ import type { Expr } from '../gsql/ast-query.js';
 import type { BoundPredicate, BoundSelect } from './bound-select.js';
 import type { RunContext } from './context.js';
 import { gidList, readableList } from './run-buffers.js';
-import { inStorageOrder, sortCollected } from './storage-order.js';
+import { ascendingList, inStorageOrder, knownAscending, markAscending, sortCollected } from './storage-order.js';
 import { beginClause, endClause } from './select-clauses.js';
 import { startParallelAccum, startParallelPost, worthSplitting } from './parallel.js';
 import { compileSelectKernel, selectKernels } from './select-kernel.js';
@@ -53,17 +53,6 @@ function clearListed(mark: Uint8Array, list: Int32Array, count: number): void {
   else for (let n = 0; n < count; n++) mark[list[n]] = 0;
 }
 
-/** Vertex lists known to be in strictly ascending run-index order (SELECT results are). */
-const ascendingLists = new WeakSet<Int32Array>();
-
-/** Whether `gids` is strictly ascending: in storage order, each vertex once. */
-function ascending(gids: Int32Array): boolean {
-  if (ascendingLists.has(gids)) return true;
-  for (let n = 1; n < gids.length; n++) if (gids[n] <= gids[n - 1]) return false;
-  ascendingLists.add(gids);
-  return true;
-}
-
 /**
  * The run-index ranges of the vertex types whose cells a SELECT's clause may read: the types from
  * its lowest source's to its highest one's, and its target types.
@@ -73,7 +62,7 @@ function clauseRanges(ctx: RunContext, gids: Int32Array, targetTypes: readonly s
   if (gids.length > 0) {
     let lo = gids[0];
     let hi = gids[gids.length - 1];
-    if (!ascendingLists.has(gids))
+    if (!knownAscending(gids))
       for (let n = 0; n < gids.length; n++) {
         if (gids[n] < lo) lo = gids[n];
         if (gids[n] > hi) hi = gids[n];
@@ -420,7 +409,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       k.begin(ctx, selectRun.stamp, clauseRanges(ctx, gids, targetTypes));
       const st = selectRun;
       // The sources as the result (keepsSources): no pass over them, nothing marked or sorted.
-      const kept = keepsSources && ascending(gids) ? readableList(gids) : undefined;
+      const kept = keepsSources && ascendingList(gids) ? readableList(gids) : undefined;
       if (kept) ctx.steps(kept.length);
       else {
         const pendingAccum = beginClause(ctx, deferAccum, true);
@@ -479,7 +468,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       }
       if (k.having) k.having(ctx, st.result, 0, st.resultCount, st);
       const out = new VertexGids(ctx, kept ?? gidList(st.result, st.resultCount));
-      ascendingLists.add(out.gids);
+      markAscending(out.gids);
       if (order.length > 0) return finish(ctx, ctx.vertexList(out) as Vtx[], bind, false);
       // Without ORDER BY, LIMIT takes a slice of the run indexes (no vertex objects).
       return limit || offset ? new VertexGids(ctx, out.gids.subarray(...limitWindow(ctx, out.length))) : out;

@@ -54,3 +54,13 @@ export function ascendingList(gids: Int32Array): boolean {
   ascendingLists.add(gids);
   return true;
 }
+
+/** Records that `gids` is strictly ascending (a SELECT's result list is made so). */
+export function markAscending(gids: Int32Array): void {
+  ascendingLists.add(gids);
+}
+
+/** Whether `gids` is known to be strictly ascending, without checking. */
+export function knownAscending(gids: Int32Array): boolean {
+  return ascendingLists.has(gids);
+}

@@ -88,8 +88,8 @@ export function imageOf(
     fromTypes: new Uint16Array(n),
     toTypes: new Uint16Array(n),
     names,
-    fromIds: idsImage(ops.fromIds, n, transfer, coder),
-    toIds: idsImage(ops.toIds, n, transfer, coder),
+    fromIds: idsImage(ops.fromIds, ops.fromCodes, n, transfer, coder),
+    toIds: idsImage(ops.toIds, ops.toCodes, n, transfer, coder),
     words: coder ? coder.takeNew() : null,
     shape: new Int32Array(n),
     valueAt: new Int32Array(n),
@@ -165,6 +165,8 @@ export function decodeValues(img: BatchImage): void {
  */
 function idsImage(
   ids: readonly ExternalId[],
+  /** The codes the lines gave the ids (-1: none), in `coder`'s dictionary. */
+  codes: readonly number[],
   n: number,
   transfer: ArrayBuffer[],
   coder: WordCoder | undefined,
@@ -172,7 +174,7 @@ function idsImage(
   let numbers = true;
   for (let i = 0; i < n && numbers; i++) numbers = typeof ids[i] === 'number';
   if (!numbers) {
-    const coded = coder?.code(ids, n);
+    const coded = coder?.code(ids, n, codes);
     if (!coded) return ids.slice(0, n);
     transfer.push(coded.buffer as ArrayBuffer);
     return coded;

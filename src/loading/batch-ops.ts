@@ -23,6 +23,9 @@ export interface BatchSink {
     toId: ExternalId,
     attrs: AttrMap,
     stats: ObjectStatistics,
+    /** The ends' codes in the load's dictionary of id words (token-words.ts), or -1. */
+    fromCode?: number,
+    toCode?: number,
   ): void;
   /** upsertEdge with the attributes of an AttrValues, copied (it is reused for the next line). */
   upsertEdgeValues(
@@ -33,6 +36,8 @@ export interface BatchSink {
     toId: ExternalId,
     attrs: AttrValues,
     stats: ObjectStatistics,
+    fromCode?: number,
+    toCode?: number,
   ): void;
   deleteVertex(type: string, id: ExternalId, stats: ObjectStatistics): void;
   deleteEdge(
@@ -65,6 +70,9 @@ export interface BatchOps {
   readonly fromIds: readonly ExternalId[];
   readonly toTypes: readonly string[];
   readonly toIds: readonly ExternalId[];
+  /** The ids' codes in the load's dictionary of id words (-1: not coded). */
+  readonly fromCodes: readonly number[];
+  readonly toCodes: readonly number[];
   readonly attrs: readonly (AttrMap | null)[];
   readonly stats: readonly ObjectStatistics[];
   /** Attributes given as values: a shape's index in `shapeList` (-1: none, see `attrs`), and where its values start. */

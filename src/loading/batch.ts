@@ -6,12 +6,13 @@
  * crosses threads in batch-image.ts, and how an image is applied in apply-image.ts.
  */
 import type { Value } from '../catalog/value.js';
-import { EngineError, type AttrShape, type ExternalId, type WriteTx } from '../engine/api.js';
+import { EngineError, type AttrShape, type EdgeRun, type ExternalId, type WriteTx } from '../engine/api.js';
 import { applyImage, applyRun, type TakenImage } from './apply-image.js';
 import { decodeValues, imageOf, type BatchImage } from './batch-image.js';
 import { edgeRunEnd, OpKind, type AttrMap, type BatchOps, type BatchSink } from './batch-ops.js';
 import type { IdSegment } from './edge-lines.js';
 import type { WordCoder } from './id-words.js';
+import type { TokenWords } from './token-words.js';
 import type { LoadStatistics, ObjectStatistics } from './statistics.js';
 import { EMPTY_ATTRS, type AttrValues } from './targets.js';
 
@@ -30,6 +31,10 @@ export class Batch implements BatchSink, BatchOps {
   readonly fromIds: ExternalId[] = [];
   readonly toTypes: string[] = [];
   readonly toIds: ExternalId[] = [];
+  readonly fromCodes: number[] = [];
+  readonly toCodes: number[] = [];
+  /** The dictionary the codes are of, whose remembered rows the edge runs use (token-words.ts). */
+  words: TokenWords | null = null;
   readonly attrs: (AttrMap | null)[] = [];
   readonly stats: ObjectStatistics[] = [];
   readonly segments: (IdSegment | null)[] = [];
@@ -59,6 +64,8 @@ export class Batch implements BatchSink, BatchOps {
     toId: ExternalId,
     attrs: AttrMap | null,
     stats: ObjectStatistics,
+    fromCode = -1,
+    toCode = -1,
   ): void {
     const n = this.size++;
     this.weight++;
@@ -68,6 +75,8 @@ export class Batch implements BatchSink, BatchOps {
     this.fromIds[n] = fromId;
     this.toTypes[n] = toType;
     this.toIds[n] = toId;
+    this.fromCodes[n] = fromCode;
+    this.toCodes[n] = toCode;
     this.attrs[n] = attrs;
     this.stats[n] = stats;
     this.shapeOf[n] = -1;
@@ -85,8 +94,10 @@ export class Batch implements BatchSink, BatchOps {
     toId: ExternalId,
     attrs: AttrMap,
     stats: ObjectStatistics,
+    fromCode = -1,
+    toCode = -1,
   ): void {
-    this.push(OpKind.Edge, type, fromType, fromId, toType, toId, attrs, stats);
+    this.push(OpKind.Edge, type, fromType, fromId, toType, toId, attrs, stats, fromCode, toCode);
   }
 
   upsertEdgeValues(
@@ -97,6 +108,8 @@ export class Batch implements BatchSink, BatchOps {
     toId: ExternalId,
     attrs: AttrValues,
     stats: ObjectStatistics,
+    fromCode = -1,
+    toCode = -1,
   ): void {
     const n = this.size;
     this.push(
@@ -108,6 +121,8 @@ export class Batch implements BatchSink, BatchOps {
       toId,
       attrs.shape === null ? EMPTY_ATTRS : null,
       stats,
+      fromCode,
+      toCode,
     );
     if (attrs.shape === null) return;
     const list = this.shapeList;
@@ -178,6 +193,15 @@ export class Batch implements BatchSink, BatchOps {
     this.weight += weight - 1;
   }
 
+  /** The codes of operations [start, end) with the rows remembered for them, when every end is coded. */
+  private codesOf(start: number, end: number): EdgeRun['codes'] {
+    const words = this.words;
+    if (words === null) return undefined;
+    const { fromCodes, toCodes } = this;
+    for (let i = start; i < end; i++) if (fromCodes[i] < 0 || toCodes[i] < 0) return undefined;
+    return { from: fromCodes, to: toCodes, cache: words.rows };
+  }
+
   /**
    * Applies every operation inside `tx`, counting into the operations' statistics; `expectEdges`
    * is passed on to upsertEdges (UpsertEdgeOptions).
@@ -197,7 +221,8 @@ export class Batch implements BatchSink, BatchOps {
             const end = edgeRunEnd(this, i);
             const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
             const shapes = { list: this.shapeList, of: this.shapeOf, values: this.values, at: this.valueAt };
-            applyRun(tx, { ...run, fromIds, toIds, attrs, shapes, start: i, end }, edgeOpts, s);
+            const codes = this.codesOf(i, end);
+            applyRun(tx, { ...run, fromIds, toIds, attrs, shapes, codes, start: i, end }, edgeOpts, s);
             i = end - 1;
             break;
           }

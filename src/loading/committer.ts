@@ -10,6 +10,7 @@ import type { InputPlan } from './compiler.js';
 import type { FileFormat } from './format.js';
 import type { LoadingDatabase, RunOptions } from './load-options.js';
 import { LoadStatistics } from './statistics.js';
+import type { TokenWords } from './token-words.js';
 
 /** Commits of one load that may wait for their fsync at the same time. */
 const MAX_IN_FLIGHT = 2;
@@ -39,6 +40,12 @@ export class BatchCommitter {
     private readonly edgeInputBytes?: number,
   ) {
     this.startBytes = live.bytes;
+  }
+
+  /** The dictionary the batches' edge ends are coded in (Batch.words). */
+  codeWords(words: TokenWords): void {
+    this.batch.words = words;
+    this.spare.words = words;
   }
 
   /** The operations expected from the batch being filled on (0: no estimate). */

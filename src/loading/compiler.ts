@@ -33,12 +33,13 @@ import {
   EMPTY_ATTRS,
   NO_ID,
   compileAttrs,
+  compileEndId,
   compileId,
   compileVertex,
   evalAttrs,
   idTypeOf,
   statsOf,
-  type IdFn,
+  type EndId,
   type StmtExec,
 } from './targets.js';
 import { compileTempTable } from './temp-table.js';
@@ -106,8 +107,7 @@ function graphTypes(
   return { vertex, edge };
 }
 
-interface Endpoint {
-  id: IdFn;
+interface Endpoint extends EndId {
   type: string;
   /** Set when the id is a `$n` column of a 64-bit INT/UINT id (read straight from the bytes). */
   int?: IntColumn;
@@ -255,8 +255,8 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
     const fType = idTypeOf(vertexType(ft, fromE));
     const tType = idTypeOf(vertexType(tt, toE));
     return [
-      { id: compileId(fe, fType, scope, needs), type: ft, int: intColumn(fe, fType) },
-      { id: compileId(te, tType, scope, needs), type: tt, int: intColumn(te, tType) },
+      { ...compileEndId(fe, fType, scope, needs), type: ft, int: intColumn(fe, fType) },
+      { ...compileEndId(te, tType, scope, needs), type: tt, int: intColumn(te, tType) },
     ];
   };
 
@@ -402,7 +402,9 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
             if (values !== undefined) {
               const bad = values.eval(row);
               if (bad) return void s[bad]++;
-              return sink.upsertEdgeValues(typeName, from.type, fid, to.type, tid, values, s);
+              const fc = from.word < 0 ? -1 : row.codeAt(from.word);
+              const tc = to.word < 0 ? -1 : row.codeAt(to.word);
+              return sink.upsertEdgeValues(typeName, from.type, fid, to.type, tid, values, s, fc, tc);
             }
             let rec = EMPTY_ATTRS;
             if (attrs.length > 0) {
@@ -410,7 +412,9 @@ export function compileLoadingJob(ast: LoadingJobAst, graphName: string, opts: C
               const bad = evalAttrs(attrs, row, rec);
               if (bad) return void s[bad]++;
             }
-            sink.upsertEdge(typeName, from.type, fid, to.type, tid, rec, s);
+            const fc = from.word < 0 ? -1 : row.codeAt(from.word);
+            const tc = to.word < 0 ? -1 : row.codeAt(to.word);
+            sink.upsertEdge(typeName, from.type, fid, to.type, tid, rec, s, fc, tc);
           });
         }
       }

@@ -18,6 +18,15 @@ export interface Row {
   token(i: number): string;
   /** Token i as a small integer read without decoding, when the row can (CSV lines); else undefined. */
   smallInt(i: number): number | undefined;
+  /**
+   * Token i's code in the load's dictionary of id words (token-words.ts), also kept for `codeAt`;
+   * -1 when the row has no dictionary, the token is quoted with escapes, or the dictionary is full.
+   */
+  wordCode(i: number): number;
+  /** The code `wordCode(i)` gave for this row. */
+  codeAt(i: number): number;
+  /** The word of a code `wordCode` gave. */
+  word(code: number): string;
 }
 
 /** A row backed by an array of strings (JSON lines, TEMP_TABLE rows). */
@@ -31,6 +40,15 @@ export class ArrayRow implements Row {
   }
   smallInt(): number | undefined {
     return undefined;
+  }
+  wordCode(): number {
+    return -1;
+  }
+  codeAt(): number {
+    return -1;
+  }
+  word(): string {
+    return '';
   }
 }
 

@@ -6,10 +6,11 @@
  * hashed again by the id index's Map, and kept alive until its batch is applied (so the young
  * generation's collections copy it). Coded, the main thread looks each id up as the one string it
  * received first, whose hash V8 keeps, and a piece's ids cost one Int32Array. The parse thread's
- * dictionary is dropped once it holds MAX_WORDS words (and the main thread's with it), so memory
- * stays bounded for loads with very many distinct ids.
+ * dictionary is dropped at the start of a piece once it holds MAX_WORDS words (and the main
+ * thread's with it), so memory stays bounded for loads with very many distinct ids.
  */
 import { RowCache, type ExternalId } from '../engine/api.js';
+import { TokenWords } from './token-words.js';
 
 /** Words a dictionary holds before it starts again. */
 const MAX_WORDS = 1 << 20;
@@ -21,35 +22,40 @@ export interface NewWords {
   words: string[];
 }
 
-/** The parse thread's side: codes ids; one per load. */
+/**
+ * The parse thread's side: codes ids; one per load. Its dictionary (token-words.ts) is the one the
+ * thread's lines code their edge ends in, so most ids arrive already coded.
+ */
 export class WordCoder {
-  private readonly codes = new Map<string, number>();
-  private fresh: string[] = [];
+  readonly words: TokenWords;
   private reset = false;
 
-  constructor(private readonly maxWords = MAX_WORDS) {}
+  constructor(maxWords = MAX_WORDS) {
+    this.words = new TokenWords(maxWords);
+  }
 
-  /** Starts a piece: a dictionary that grew too large starts again. */
+  /**
+   * Starts a piece (before its lines are read, since they code into the dictionary): a dictionary
+   * that is full starts again.
+   */
   startPiece(): void {
-    if (this.codes.size < this.maxWords) return;
-    this.codes.clear();
-    this.fresh = [];
+    if (this.words.open) return;
+    this.words.clear();
     this.reset = true;
   }
 
-  /** The first n ids coded, or null when one of them is not a string. */
-  code(ids: readonly ExternalId[], n: number): Int32Array | null {
+  /**
+   * The first n ids coded (`given[i]` where the line coded id i already, else by its text), or
+   * null when one of them is not a string or a full dictionary cannot code it.
+   */
+  code(ids: readonly ExternalId[], n: number, given?: ArrayLike<number>): Int32Array | null {
     for (let i = 0; i < n; i++) if (typeof ids[i] !== 'string') return null;
     const out = new Int32Array(n);
-    const codes = this.codes;
+    const words = this.words;
     for (let i = 0; i < n; i++) {
-      const w = ids[i] as string;
-      let c = codes.get(w);
-      if (c === undefined) {
-        c = codes.size;
-        codes.set(w, c);
-        this.fresh.push(w);
-      }
+      let c = given === undefined ? -1 : given[i];
+      if (c < 0) c = words.codeString(ids[i] as string);
+      if (c < 0) return null;
       out[i] = c;
     }
     return out;
@@ -57,8 +63,7 @@ export class WordCoder {
 
   /** The words coded since the last call, for the piece's answer. */
   takeNew(): NewWords {
-    const added = { reset: this.reset, words: this.fresh };
-    this.fresh = [];
+    const added = { reset: this.reset, words: this.words.takeFresh() };
     this.reset = false;
     return added;
   }

@@ -12,6 +12,7 @@ import { ArrayRow, LoadingJobError, type Row } from './expressions.js';
 import type { FileFormat } from './format.js';
 import { dig, jsonToken } from './json-tokens.js';
 import type { LoadStatistics } from './statistics.js';
+import type { TokenWords } from './token-words.js';
 import { CsvTokenizer, type Line, type TokenizerLimits } from './tokenizer.js';
 
 export class LineLoader {
@@ -34,15 +35,20 @@ export class LineLoader {
     this.needed = this.neededNow();
   }
 
-  /** A tokenizer for the input's format that hands its lines to this loader. */
-  tokenizer(limits: TokenizerLimits): CsvTokenizer {
-    return new CsvTokenizer(
+  /**
+   * A tokenizer for the input's format that hands its lines to this loader; edge ends read from
+   * `$n` columns of STRING ids are coded in `words` when given (token-words.ts).
+   */
+  tokenizer(limits: TokenizerLimits, words: TokenWords | null = null): CsvTokenizer {
+    const t = new CsvTokenizer(
       // A JSON line is parsed whole; quotes inside it must not be taken for CSV quoting.
       this.format.json ? { ...this.format, quote: 0 } : this.format,
       this.onLine,
       () => this.stats.oversizeToken++,
       limits,
     );
+    t.codeWords(words);
+    return t;
   }
 
   /** Named columns count once their positions are known (header line or USER_DEFINED_HEADER). */

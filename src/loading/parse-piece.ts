@@ -48,10 +48,11 @@ export class PieceParser {
     for (const t of this.plan.targets) stats.object(t.kind, t.typeName);
     const batch = this.batch;
     batch.clear();
+    this.coder.startPiece();
     const loader = new LineLoader(this.plan, this.format, () => batch, stats, this.maxTokenBytes, false);
     // A piece that is valid UTF-8 as a whole needs no per-line check.
     loader.checkUtf8 = !isUtf8(bytes);
-    const tokenizer = loader.tokenizer(NO_LINE_LIMIT);
+    const tokenizer = loader.tokenizer(NO_LINE_LIMIT, this.coder.words);
     const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
     const shape = this.plan.intEdge;
     if (this.splitIds && shape) {
@@ -78,7 +79,6 @@ export class PieceParser {
       splitter.finish();
     } else tokenizer.push(buf);
     tokenizer.finish();
-    this.coder.startPiece();
     return { image: batch.image(stats, transfer, this.coder), stats: stats.toJSON() };
   }
 }

@@ -24,6 +24,7 @@ import {
 } from './load-options.js';
 import { loadInputParallel } from './parallel-runner.js';
 import { LoadStatistics } from './statistics.js';
+import { TokenWords } from './token-words.js';
 
 export {
   CHUNK_BYTES,
@@ -52,7 +53,12 @@ export async function loadInput(
   );
   let prevBad = false;
   let lastYield = Date.now();
-  const tokenizer = loader.tokenizer({ maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES });
+  // Edge ends of STRING ids are coded from the lines' bytes: one string per distinct id, and the
+  // rows the writer found remembered by code (token-words.ts). The dictionary only grows (up to
+  // its bound), so a code in a batch still being applied keeps its meaning.
+  const words = new TokenWords();
+  committer.codeWords(words);
+  const tokenizer = loader.tokenizer({ maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES }, words);
   /** The statistics as of the last complete line read (what a commit now covers). */
   const upToLastLine = (): LoadStatistics => {
     const s = stats.clone();

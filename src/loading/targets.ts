@@ -201,6 +201,32 @@ export function compileId(e: LoadExpr, type: AttrType, scope: ExprScope, needs: 
   };
 }
 
+/** An edge end's id, and the token it reads as a word of the load's dictionary (`$n` of a STRING id), or -1. */
+export interface EndId {
+  id: IdFn;
+  word: number;
+}
+
+/**
+ * Compiles an edge end's id. A `$n` feeding a STRING id is coded in the load's dictionary of id
+ * words from the line's bytes (Row.wordCode): the line's id is then the dictionary's one string
+ * for it, and its code (Row.codeAt) finds the row the writer remembered for it.
+ */
+export function compileEndId(e: LoadExpr, type: AttrType, scope: ExprScope, needs: Needs): EndId {
+  const id = compileId(e, type, scope, needs);
+  if (e.kind !== 'position' || type.kind !== 'STRING') return { id, word: -1 };
+  const i = e.index;
+  return {
+    id: (row) => {
+      const c = row.wordCode(i);
+      if (c < 0) return id(row);
+      const w = row.word(c);
+      return w === '' ? NO_ID : w;
+    },
+    word: i,
+  };
+}
+
 export function compileVertex(
   vt: VertexType,
   values: LoadExpr[],

@@ -9,6 +9,7 @@
  * stands for one quote. A quote anywhere else is an ordinary character.
  */
 import type { FileFormat } from './format.js';
+import type { TokenWords } from './token-words.js';
 
 /** One line: token i is bytes [starts[i], ends[i]) of `buf`. Valid only during the callback. */
 export class Line {
@@ -17,6 +18,10 @@ export class Line {
   ends = new Int32Array(16);
   /** 1: quoted token that contains doubled quotes and must be unescaped when decoded. */
   escaped = new Uint8Array(16);
+  /** Codes wordCode gave for this line's tokens. */
+  codes = new Int32Array(16);
+  /** The load's dictionary of id words, where ids are coded (else null). */
+  words: TokenWords | null = null;
   count = 0;
   /** 1-based line number in the input (the header line counts). */
   lineNo = 0;
@@ -52,12 +57,28 @@ export class Line {
     const q = new Uint8Array(size);
     q.set(this.escaped);
     this.escaped = q;
+    this.codes = new Int32Array(size);
   }
 
   /** Token i as a string (UTF-8). */
   token(i: number): string {
     const t = this.buf.toString('utf8', this.starts[i], this.ends[i]);
     return this.escaped[i] === 1 ? t.split(this.quoteChar + this.quoteChar).join(this.quoteChar) : t;
+  }
+
+  wordCode(i: number): number {
+    const w = this.words;
+    const c = w === null || this.escaped[i] === 1 ? -1 : w.code(this.buf, this.starts[i], this.ends[i]);
+    this.codes[i] = c;
+    return c;
+  }
+
+  codeAt(i: number): number {
+    return this.codes[i];
+  }
+
+  word(code: number): string {
+    return (this.words as TokenWords).word(code);
   }
 
   /** Byte length of token i. */
@@ -137,6 +158,11 @@ export class CsvTokenizer {
     this.sep = format.separator;
     this.eol = format.eol;
     this.quote = format.quote;
+  }
+
+  /** Codes id tokens in `words` (Line.wordCode), or not (null). */
+  codeWords(words: TokenWords | null): void {
+    this.line.words = words;
   }
 
   push(chunk: Buffer): void {

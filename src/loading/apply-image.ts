@@ -32,7 +32,7 @@ export interface TakenImage {
 export function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeOptions): void {
   const { img, counters } = taken;
   const { names, kinds, types, fromTypes, toTypes, fromIds, toIds, stats } = img;
-  const shapes = { list: img.shapes, of: img.shape, values: img.values as Value[], at: img.valueAt };
+  const shapes = { list: img.shapes, of: img.shape, values: img.values, at: img.valueAt };
   let seg = 0;
   for (let i = 0; i < img.size; i++) {
     const s = counters[stats[i]];

@@ -78,15 +78,18 @@ function daysFromCivil(y: number, m: number, d: number): number {
 
 const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-function digits(t: string, at: number, n: number): number {
+function digits(b: Uint8Array, at: number, n: number): number {
   let v = 0;
   for (let i = at; i < at + n; i++) {
-    const c = t.charCodeAt(i) - 48;
+    const c = b[i] - 48;
     if (c < 0 || c > 9) return -1;
     v = v * 10 + c;
   }
   return v;
 }
+
+/** A string's first 19 UTF-16 units as bytes (a DATETIME's fast forms are ASCII). */
+const datetimeScratch = new Uint8Array(19);
 
 /**
  * The loader's common DATETIME forms "YYYY-MM-DD" and "YYYY-MM-DD HH:MM:SS" read without regular
@@ -95,20 +98,32 @@ function digits(t: string, at: number, n: number): number {
  */
 export function fastDatetime(t: string): number | undefined {
   const n = t.length;
-  if ((n !== 10 && n !== 19) || t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45) return undefined;
-  const y = digits(t, 0, 4);
-  const m = digits(t, 5, 2);
-  const d = digits(t, 8, 2);
+  if (n !== 10 && n !== 19) return undefined;
+  for (let i = 0; i < n; i++) {
+    const c = t.charCodeAt(i);
+    if (c > 0x7f) return undefined;
+    datetimeScratch[i] = c;
+  }
+  return datetimeBytes(datetimeScratch, 0, n);
+}
+
+/** fastDatetime of the bytes [start, end) of `b` (a token read straight from its line). */
+export function datetimeBytes(b: Uint8Array, start: number, end: number): number | undefined {
+  const n = end - start;
+  if ((n !== 10 && n !== 19) || b[start + 4] !== 45 || b[start + 7] !== 45) return undefined;
+  const y = digits(b, start, 4);
+  const m = digits(b, start + 5, 2);
+  const d = digits(b, start + 8, 2);
   if (y < 0 || m < 1 || m > 12 || d < 1) return undefined;
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   if (d > (m === 2 && leap ? 29 : MONTH_DAYS[m - 1])) return undefined;
   let secs = daysFromCivil(y, m, d) * 86400;
   if (n === 19) {
-    const sep = t.charCodeAt(10);
-    if ((sep !== 32 && sep !== 84) || t.charCodeAt(13) !== 58 || t.charCodeAt(16) !== 58) return undefined;
-    const h = digits(t, 11, 2);
-    const mi = digits(t, 14, 2);
-    const se = digits(t, 17, 2);
+    const sep = b[start + 10];
+    if ((sep !== 32 && sep !== 84) || b[start + 13] !== 58 || b[start + 16] !== 58) return undefined;
+    const h = digits(b, start + 11, 2);
+    const mi = digits(b, start + 14, 2);
+    const se = digits(b, start + 17, 2);
     if (h < 0 || h > 23 || mi < 0 || mi > 59 || se < 0 || se > 59) return undefined;
     secs += h * 3600 + mi * 60 + se;
   }

@@ -27,6 +27,11 @@ export interface Row {
   codeAt(i: number): number;
   /** The word of a code `wordCode` gave. */
   word(code: number): string;
+  /**
+   * Token i read as a DATETIME (epoch seconds) without decoding it, when it is in one of the fast
+   * forms of convert.ts `fastDatetime`; undefined otherwise (the caller takes the string path).
+   */
+  datetime(i: number): number | undefined;
 }
 
 /** A row backed by an array of strings (JSON lines, TEMP_TABLE rows). */
@@ -49,6 +54,9 @@ export class ArrayRow implements Row {
   }
   word(): string {
     return '';
+  }
+  datetime(): number | undefined {
+    return undefined;
   }
 }
 

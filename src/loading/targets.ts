@@ -67,6 +67,8 @@ export interface AttrPlan {
   op: UpsertOp;
   /** Empty tokens leave a non-STRING scalar attribute unset (its default or existing value). */
   emptyMeansUnset: boolean;
+  /** A DATETIME from a `$n` column: the column, read from the line's bytes first (Row.datetime); else -1. */
+  datetimeAt: number;
 }
 
 export function compileAttrs(
@@ -96,9 +98,24 @@ export function compileAttrs(
       conv: converterFor(a.type, catalog),
       op,
       emptyMeansUnset: shape === 'scalar' && a.type.kind !== 'STRING',
+      datetimeAt: a.type.kind === 'DATETIME' && e.kind === 'position' ? e.index : -1,
     });
   });
   return plans;
+}
+
+/** An empty token left the attribute unset (AttrPlan.emptyMeansUnset). */
+const UNSET: unique symbol = Symbol('unset');
+
+/** A plan's value on a row: converted, INVALID or WRONG_LENGTH, or UNSET. */
+function valueOf(p: AttrPlan, row: Row): ReturnType<Converter> | typeof UNSET {
+  if (p.datetimeAt >= 0) {
+    const d = row.datetime(p.datetimeAt);
+    if (d !== undefined) return d;
+  }
+  const produced = p.fn(row);
+  if (produced === '' && p.emptyMeansUnset) return UNSET;
+  return p.conv(produced);
 }
 
 /** Evaluates attribute plans; returns the failure counter to bump, or undefined on success. */
@@ -109,9 +126,8 @@ export function evalAttrs(
 ): 'invalidAttribute' | 'incorrectFixedBinaryLength' | undefined {
   for (let i = 0; i < plans.length; i++) {
     const p = plans[i];
-    const produced = p.fn(row);
-    if (produced === '' && p.emptyMeansUnset) continue;
-    const v = p.conv(produced);
+    const v = valueOf(p, row);
+    if (v === UNSET) continue;
     if (v === INVALID) return 'invalidAttribute';
     if (v === WRONG_LENGTH) return 'incorrectFixedBinaryLength';
     out[p.name] = { value: v, op: p.op };
@@ -152,9 +168,8 @@ export class AttrValues {
     let n = 0;
     for (let i = 0; i < plans.length; i++) {
       const p = plans[i];
-      const produced = p.fn(row);
-      if (produced === '' && p.emptyMeansUnset) continue;
-      const v = p.conv(produced);
+      const v = valueOf(p, row);
+      if (v === UNSET) continue;
       if (v === INVALID) return 'invalidAttribute';
       if (v === WRONG_LENGTH) return 'incorrectFixedBinaryLength';
       values[n++] = v;

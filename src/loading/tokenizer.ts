@@ -8,6 +8,7 @@
  * closing quote; separators and ends of line inside it are ordinary characters and a doubled quote
  * stands for one quote. A quote anywhere else is an ordinary character.
  */
+import { datetimeBytes } from './convert.js';
 import type { FileFormat } from './format.js';
 import type { TokenWords } from './token-words.js';
 
@@ -79,6 +80,10 @@ export class Line {
 
   word(code: number): string {
     return (this.words as TokenWords).word(code);
+  }
+
+  datetime(i: number): number | undefined {
+    return this.escaped[i] === 1 ? undefined : datetimeBytes(this.buf, this.starts[i], this.ends[i]);
   }
 
   /** Byte length of token i. */

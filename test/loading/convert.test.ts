@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { INVALID, fastDatetime, parseBoolToken, parseIntToken } from '../../src/loading/convert.js';
+import { INVALID, datetimeBytes, fastDatetime, parseBoolToken, parseIntToken } from '../../src/loading/convert.js';
+import { CsvTokenizer, type Line } from '../../src/loading/tokenizer.js';
 import { parseDatetime } from '../../src/util/datetime.js';
 
 test('fastDatetime agrees with the general DATETIME parser', () => {
@@ -30,6 +31,36 @@ test('fastDatetime agrees with the general DATETIME parser', () => {
   assert.equal(fastDatetime('2024-02-29 23:59:59'), Date.UTC(2024, 1, 29, 23, 59, 59) / 1000);
   assert.equal(fastDatetime('2023-02-29'), undefined);
   assert.equal(fastDatetime('2023/02/28'), undefined);
+});
+
+test('a DATETIME read from a line\'s bytes is what the string path reads', () => {
+  const texts = [
+    '2024-02-29 23:59:59',
+    '2024-02-29T00:00:01',
+    '2023-02-29',
+    '1970-01-01',
+    '2024-1-01 00:00:00',
+    '2024-01-01 24:00:00',
+    '2024/01/01',
+    'x',
+    '',
+    '２０２４-01-01',
+    '9999-12-31 23:59:59',
+  ];
+  for (const t of texts) {
+    const b = Buffer.from(`,${t},`, 'utf8');
+    assert.equal(datetimeBytes(b, 1, b.length - 1), fastDatetime(t), t);
+  }
+  // Through the tokenizer: a quoted token is read inside its quotes; one with doubled quotes is
+  // left to the string path.
+  const seen: (number | undefined)[] = [];
+  const tok = new CsvTokenizer(
+    { separator: Buffer.from(','), eol: Buffer.from('\n'), quote: 0x22 },
+    (line: Line) => seen.push(line.datetime(1)),
+  );
+  tok.push(Buffer.from('a,2024-03-04 05:06:07\nb,"2024-03-04"\nc,"2024-03-04 05:06:0""7"\nd,\n'));
+  tok.finish();
+  assert.deepEqual(seen, [fastDatetime('2024-03-04 05:06:07'), fastDatetime('2024-03-04'), undefined, undefined]);
 });
 
 test('integer and boolean tokens', () => {

@@ -11,6 +11,7 @@ import {
   type EdgeRun,
   type UpsertEdgeOptions,
   type UpsertOp,
+  type VertexRun,
   type VertexRunColumn,
   type WriteTx,
 } from '../engine/api.js';
@@ -118,14 +119,19 @@ function applyVertexRun(
       columns.push({ name, values, ops: op === 'set' ? null : new Array<UpsertOp>(n).fill(op) });
     });
   }
+  applyVertices(tx, { vertexType, ids, attrs: null, columns, start: 0, end: n }, s);
+}
+
+/** Applies a run of vertex upserts, counting them as upsertVertex one by one would. */
+export function applyVertices(tx: WriteTx, run: VertexRun, s: ObjectStatistics): void {
   try {
-    const c = tx.upsertVertices({ vertexType, ids, attrs: null, columns, start: 0, end: n });
-    // As upsertVertex one by one: every vertex not refused counts, a skipped one included.
+    const c = tx.upsertVertices(run);
+    // Every vertex not refused counts, a skipped one included.
     s.validObject += c.inserted + c.updated + c.skipped;
     s.invalidAttribute += c.invalid;
   } catch (e) {
     if (!(e instanceof EngineError)) throw e;
-    s.invalidAttribute += n;
+    s.invalidAttribute += run.end - run.start;
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Value } from '../catalog/value.js';
 import { EngineError, type AttrShape, type EdgeRun, type ExternalId, type WriteTx } from '../engine/api.js';
-import { applyImage, applyRun, type TakenImage } from './apply-image.js';
+import { applyImage, applyRun, applyVertices, type TakenImage } from './apply-image.js';
 import { decodeValues, imageOf, type BatchImage } from './batch-image.js';
 import { edgeRunEnd, OpKind, type AttrMap, type BatchOps, type BatchSink } from './batch-ops.js';
 import type { IdSegment } from './edge-lines.js';
@@ -213,10 +213,15 @@ export class Batch implements BatchSink, BatchOps {
       const s = stats[i];
       try {
         switch (kinds[i]) {
-          case OpKind.Vertex:
-            tx.upsertVertex(types[i], fromIds[i], attrs[i] as AttrMap);
-            s.validObject++;
+          case OpKind.Vertex: {
+            // Consecutive upserts of one type from one statement go as one run (upsertVertices).
+            let end = i + 1;
+            while (end < this.size && kinds[end] === OpKind.Vertex && types[end] === types[i] && stats[end] === s)
+              end++;
+            applyVertices(tx, { vertexType: types[i], ids: fromIds, attrs, start: i, end }, s);
+            i = end - 1;
             break;
+          }
           case OpKind.Edge: {
             const end = edgeRunEnd(this, i);
             const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };

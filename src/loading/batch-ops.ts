@@ -78,7 +78,7 @@ export interface BatchOps {
   /** Attributes given as values: a shape's index in `shapeList` (-1: none, see `attrs`), and where its values start. */
   readonly shapeOf: readonly number[];
   readonly valueAt: readonly number[];
-  readonly values: readonly Value[];
+  readonly values: ArrayLike<Value>;
   readonly shapeList: readonly AttrShape[];
   /** The id segments of EdgeIds operations; building an image takes them (sets their slots to null). */
   readonly segments: (IdSegment | null)[];

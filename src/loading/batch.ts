@@ -41,7 +41,13 @@ export class Batch implements BatchSink, BatchOps {
   /** Attributes given as values (upsertEdgeValues): the shape's index in `shapeList`, or -1. */
   readonly shapeOf: number[] = [];
   readonly valueAt: number[] = [];
-  readonly values: Value[] = [];
+  /**
+   * The values: in `numbers` while every one of the batch so far is a number (a DATETIME, an INT,
+   * a DOUBLE: no box per value, nothing for the collector), else all in `mixed`.
+   */
+  private numbers = new Float64Array(1024);
+  private readonly mixed: Value[] = [];
+  private allNumbers = true;
   private valueCount = 0;
   readonly shapeList: AttrShape[] = [];
   /** The images of Image operations (taken from parse threads whole). */
@@ -52,7 +58,12 @@ export class Batch implements BatchSink, BatchOps {
     this.size = 0;
     this.weight = 0;
     this.valueCount = 0;
+    this.allNumbers = true;
     this.shapeList.length = 0;
+  }
+
+  get values(): ArrayLike<Value> {
+    return this.allNumbers ? this.numbers : this.mixed;
   }
 
   private push(
@@ -133,12 +144,35 @@ export class Batch implements BatchSink, BatchOps {
       if (k < 0) k = list.push(attrs.shape) - 1;
     }
     this.shapeOf[n] = k;
-    // Written by index over the last batch's values: the array keeps its room from batch to batch.
+    // Written by index over the last batch's values: the arrays keep their room from batch to batch.
     let at = this.valueCount;
     this.valueAt[n] = at;
     const from = attrs.values;
-    for (let j = 0; j < attrs.count; j++) this.values[at++] = from[j];
+    for (let j = 0; j < attrs.count; j++) {
+      const v = from[j];
+      if (this.allNumbers) {
+        if (typeof v === 'number') {
+          if (at === this.numbers.length) this.growNumbers();
+          this.numbers[at++] = v;
+          continue;
+        }
+        this.toMixed(at);
+      }
+      this.mixed[at++] = v;
+    }
     this.valueCount = at;
+  }
+
+  private growNumbers(): void {
+    const b = new Float64Array(this.numbers.length * 2);
+    b.set(this.numbers);
+    this.numbers = b;
+  }
+
+  /** The first `count` values move to `mixed`, which takes every later one of the batch. */
+  private toMixed(count: number): void {
+    for (let k = 0; k < count; k++) this.mixed[k] = this.numbers[k];
+    this.allNumbers = false;
   }
 
   deleteVertex(type: string, id: ExternalId, stats: ObjectStatistics): void {
@@ -216,7 +250,12 @@ export class Batch implements BatchSink, BatchOps {
           case OpKind.Vertex: {
             // Consecutive upserts of one type from one statement go as one run (upsertVertices).
             let end = i + 1;
-            while (end < this.size && kinds[end] === OpKind.Vertex && types[end] === types[i] && stats[end] === s)
+            while (
+              end < this.size &&
+              kinds[end] === OpKind.Vertex &&
+              types[end] === types[i] &&
+              stats[end] === s
+            )
               end++;
             applyVertices(tx, { vertexType: types[i], ids: fromIds, attrs, start: i, end }, s);
             i = end - 1;

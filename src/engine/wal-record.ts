@@ -54,10 +54,18 @@ export class RecordWriter {
   private runAt = -1;
   private runCount = 0;
 
+  /** The last name written and its number (an edge run writes its one attribute name per edge). */
+  private lastName = '';
+  private lastKey = 0;
+
   private name(s: string): void {
+    if (s === this.lastName && this.lastKey > 0) return this.w.varuint(this.lastKey);
     const k = this.names.get(s);
-    if (k !== undefined) this.w.varuint(k);
-    else {
+    if (k !== undefined) {
+      this.w.varuint(k);
+      this.lastName = s;
+      this.lastKey = k;
+    } else {
       this.names.set(s, this.names.size + 1);
       this.w.varuint(0);
       this.w.str(s);

@@ -53,6 +53,19 @@ export class Batch implements BatchSink, BatchOps {
   /** The images of Image operations (taken from parse threads whole). */
   private readonly images: (TakenImage | null)[] = [];
 
+  /**
+   * Empties the batch and drops the ids, attributes and values it still refers to, keeping the
+   * arrays' room, for a later load to take it from the pool (takeBatch).
+   */
+  release(): void {
+    this.clear();
+    this.words = null;
+    this.fromIds.fill('');
+    this.toIds.fill('');
+    this.attrs.fill(null);
+    this.mixed.fill(0);
+  }
+
   /** Empties the batch for reuse (slots are overwritten by later operations). */
   clear(): void {
     this.size = 0;
@@ -303,4 +316,23 @@ export class Batch implements BatchSink, BatchOps {
       }
     }
   }
+}
+
+/** Batches kept between inputs and loads (a committer's two, a parse thread's one). */
+const pool: Batch[] = [];
+const POOL_SIZE = 4;
+
+/**
+ * A batch whose arrays already have room from an earlier input when there is one: growing the
+ * arrays of a new batch to a batch's size, copy after copy, made about 40% of what a load of
+ * short lines allocated.
+ */
+export function takeBatch(): Batch {
+  return pool.pop() ?? new Batch();
+}
+
+/** Gives a batch no one uses any more back to the pool. */
+export function giveBatch(b: Batch): void {
+  b.release();
+  if (pool.length < POOL_SIZE) pool.push(b);
 }

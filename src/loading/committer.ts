@@ -5,7 +5,7 @@
  * (or shares). At most MAX_IN_FLIGHT commits wait at a time, so memory does not grow with the input.
  */
 import type { Catalog } from '../catalog/types.js';
-import { Batch } from './batch.js';
+import { giveBatch, takeBatch } from './batch.js';
 import type { InputPlan } from './compiler.js';
 import type { FileFormat } from './format.js';
 import type { LoadingDatabase, RunOptions } from './load-options.js';
@@ -17,8 +17,8 @@ const MAX_IN_FLIGHT = 2;
 
 export class BatchCommitter {
   /** The batch being filled. */
-  batch = new Batch();
-  private spare = new Batch();
+  batch = takeBatch();
+  private spare = takeBatch();
   private spareApplied: Promise<void> = Promise.resolve();
   /** Commits applied in memory and waiting to be durable, oldest first. */
   private readonly inFlight: Promise<void>[] = [];
@@ -99,6 +99,12 @@ export class BatchCommitter {
   /** Waits until every commit is durable (throws the first failure). */
   async drain(): Promise<void> {
     while (this.inFlight.length > 0) await this.inFlight.shift();
+  }
+
+  /** Gives the batches back to the pool (after drain: nothing is applied from them any more). */
+  release(): void {
+    giveBatch(this.batch);
+    giveBatch(this.spare);
   }
 
   /** Lets every commit in flight settle (after a failure: no write outlives the load). */

@@ -111,6 +111,7 @@ export async function loadInputParallel(
     while (pending.length > 0) await takeOldest();
     await committer.flush(() => stats.clone());
     await committer.drain();
+    committer.release();
     opts.onCommitted?.(stats.clone());
     await db.mergeFresh?.();
   } catch (e) {

@@ -6,7 +6,7 @@
  * EdgeLineSplitter, as the single-threaded edge file reader does.
  */
 import { isUtf8 } from 'node:buffer';
-import { Batch } from './batch.js';
+import { giveBatch, takeBatch } from './batch.js';
 import type { BatchImage } from './batch-image.js';
 import type { InputPlan } from './compiler.js';
 import { workerFormat } from './edge-file-reader.js';
@@ -30,7 +30,7 @@ export interface ParsedPiece {
 }
 
 export class PieceParser {
-  private readonly batch = new Batch();
+  private readonly batch = takeBatch();
   private readonly splitIds: boolean;
   private readonly coder = new WordCoder();
 
@@ -40,6 +40,11 @@ export class PieceParser {
     private readonly maxTokenBytes: number,
   ) {
     this.splitIds = plan.intEdge !== undefined && workerFormat(format);
+  }
+
+  /** Gives the parser's batch back to the pool (the parser is not used any more). */
+  release(): void {
+    giveBatch(this.batch);
   }
 
   /** Parses one piece; the buffers of its id segments are added to `transfer`. */

@@ -26,6 +26,8 @@ parentPort?.on('message', (m: ToParser) => {
   const transfer: ArrayBuffer[] = [];
   try {
     if (m.t === 'setup') {
+      parser?.release();
+      parser = undefined;
       parser = setup(m);
       return;
     }

@@ -93,6 +93,7 @@ export async function loadInput(
     if (!opts.signal?.aborted) tokenizer.finish();
     await committer.flush(upToLastLine);
     await committer.drain();
+    committer.release();
     opts.onCommitted?.(upToLastLine());
     await db.mergeFresh?.();
   } catch (e) {

@@ -12,6 +12,7 @@ import {
   type WriteTx,
 } from '../../src/engine/api.js';
 import type { WriteTxImpl } from '../../src/engine/write-tx.js';
+import { ValueColumn } from '../../src/store/columns.js';
 import { fullCatalog, freshDb, graphSnapshot, tempDir } from './fixtures.js';
 import { lineLogger } from '../../src/util/logger.js';
 
@@ -197,6 +198,33 @@ test('a vertex run is logged as one UPSERT_VERTICES op', async () => {
     // (0, length 3), then the count 3 as u32.
     assert.deepEqual([...bytes.subarray(0, 2)], [3, 1]);
     assert.deepEqual([...bytes.subarray(3, 13)], [6, 0, 3, 78, 117, 109, 3, 0, 0, 0]);
+    await db.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('a run whose vertices partly exist leaves no rows past the table in its value columns', async () => {
+  const t = tempDir();
+  try {
+    const db = await freshDb(t);
+    await db.write((tx) => {
+      tx.upsertVertices({ vertexType: 'Person', ids: ['a', 'b'], attrs: null, start: 0, end: 2 });
+    });
+    await db.write((tx) => {
+      tx.upsertVertices({ vertexType: 'Person', ids: ['a', 'b', 'c'], attrs: null, start: 0, end: 3 });
+    });
+    const r = db.pin();
+    try {
+      const table = r.graphStore.tables.get('Person');
+      assert.equal(table?.count, 3);
+      const ids = table.idColumn;
+      assert.ok(ids instanceof ValueColumn);
+      // Three rows written since the (empty) base, none reserved beyond them: what a merge folds.
+      assert.equal(ids.overlay, 3);
+    } finally {
+      r.release();
+    }
     await db.close();
   } finally {
     t.cleanup();

@@ -7,7 +7,7 @@
  */
 import type { Value } from '../catalog/value.js';
 import { EngineError, type AttrShape, type EdgeRun, type ExternalId, type WriteTx } from '../engine/api.js';
-import { applyImage, applyRun, applyVertices, type TakenImage } from './apply-image.js';
+import { applyImage, applyRun, applyVertices, edgeRun, type TakenImage } from './apply-image.js';
 import { decodeValues, imageOf, type BatchImage } from './batch-image.js';
 import { edgeRunEnd, OpKind, type AttrMap, type BatchOps, type BatchSink } from './batch-ops.js';
 import type { IdSegment } from './edge-lines.js';
@@ -256,6 +256,7 @@ export class Batch implements BatchSink, BatchOps {
   applyTo(tx: WriteTx, createMissingEndpoints: boolean, expectEdges = 0): void {
     const edgeOpts = { createMissingEndpoints, expectEdges };
     const { kinds, types, fromTypes, fromIds, toTypes, toIds, attrs, stats } = this;
+    const typesAt = (i: number): [string, string, string] => [types[i], fromTypes[i], toTypes[i]];
     for (let i = 0; i < this.size; i++) {
       const s = stats[i];
       try {
@@ -276,23 +277,16 @@ export class Batch implements BatchSink, BatchOps {
           }
           case OpKind.Edge: {
             const end = edgeRunEnd(this, i);
-            const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
             const shapes = { list: this.shapeList, of: this.shapeOf, values: this.values, at: this.valueAt };
-            const codes = this.codesOf(i, end);
-            applyRun(tx, { ...run, fromIds, toIds, attrs, shapes, codes, start: i, end }, edgeOpts, s);
+            const run = edgeRun(typesAt(i), fromIds, toIds, attrs, shapes, this.codesOf(i, end), i, end);
+            applyRun(tx, run, edgeOpts, s);
             i = end - 1;
             break;
           }
           case OpKind.EdgeIds: {
             const seg = this.segments[i] as IdSegment;
             this.segments[i] = null;
-            const run = { edgeType: types[i], fromType: fromTypes[i], toType: toTypes[i] };
-            applyRun(
-              tx,
-              { ...run, fromIds: seg.from, toIds: seg.to, attrs: null, start: 0, end: seg.n },
-              edgeOpts,
-              s,
-            );
+            applyRun(tx, edgeRun(typesAt(i), seg.from, seg.to, null, undefined, undefined, 0, seg.n), edgeOpts, s);
             break;
           }
           case OpKind.Image: {

@@ -11,7 +11,7 @@ import type { EdgeAccums } from './edge-accums.js';
 import type { ParallelHost } from './parallel.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
-import { newStamp, RunBuffers } from './run-buffers.js';
+import { newStamp, RunBuffers, typeGidList } from './run-buffers.js';
 import type { VertexAccum } from './scope.js';
 import { QueryRuntimeError, VertexGids, Vtx } from './values.js';
 
@@ -87,6 +87,7 @@ export class RunContext {
   private frontierMark: Uint8Array | null = null;
   private memberMark: Int32Array | null = null;
   private countArrays: Float64Array[] | null = null;
+  private hoistArrays: Float64Array[] = [];
   private bfs: BfsScratch | null = null;
   /** SELECTs that marked vertices and have not cleared their marks yet (see marks()). */
   marksOpen = 0;
@@ -288,10 +289,14 @@ export class RunContext {
 
   /** Every live vertex of the given types, as run indexes in type then row order. */
   typeGids(typeNames: Iterable<string>): VertexGids {
-    const parts = [...new Set(typeNames)].map((tn) => ({ base: this.base(tn), rows: this.graph.rows(tn) }));
-    const out = new Int32Array(parts.reduce((n, p) => n + p.rows.length, 0));
+    const parts = [...new Set(typeNames)].map((tn) => typeGidList(this.graph.rows(tn), this.base(tn)));
+    if (parts.length === 1) return new VertexGids(this, parts[0]);
+    const out = new Int32Array(parts.reduce((n, p) => n + p.length, 0));
     let n = 0;
-    for (const { base, rows } of parts) for (let i = 0; i < rows.length; i++) out[n++] = base + rows[i];
+    for (const p of parts) {
+      out.set(p, n);
+      n += p.length;
+    }
     return new VertexGids(this, out);
   }
 
@@ -343,6 +348,17 @@ export class RunContext {
    */
   memberStamps(): Int32Array {
     return (this.memberMark ??= this.buffers.int32Cells(this.gidLimit()).fill(0));
+  }
+
+  /**
+   * `count` arrays of a pulled ACCUM's hoisted values by run index (parallel.ts), the same ones for
+   * every SELECT of the run and taken from the arrays earlier runs left: a pull writes a cell
+   * before any thread reads it.
+   */
+  hoistCells(count: number): Float64Array[] {
+    const n = this.gidLimit();
+    while (this.hoistArrays.length < count) this.hoistArrays.push(this.buffers.cells(n));
+    return this.hoistArrays.slice(0, count);
   }
 
   /** Two arrays of path counts by run index (a chain step reads one and fills the other). */
@@ -418,6 +434,7 @@ export class RunContext {
     this.buffers.release(this.marksOpen !== 0);
     this.markArrays = null;
     this.gidLists = null;
+    this.hoistArrays = [];
     this.frontierMark = null;
     this.memberMark = null;
     this.countArrays = null;

@@ -247,7 +247,7 @@ export function startParallelAccum(
     st.pullSource = pull.source;
     st.member = member;
     if (phase.hoist) {
-      st.hoisted = hoistBuffers(ctx, st, phase.hoist.count, limit);
+      st.hoisted = hoistBuffers(ctx, st, phase.hoist.count);
       if (st.hoisted === undefined) return false;
       const fills = rangeBounds(gids.length, host.threads);
       const filling = new Int32Array(new SharedArrayBuffer(4 * fills.length));
@@ -328,23 +328,11 @@ function fillHoisted(ctx: RunContext, fill: KernelPhase, job: AccumJob, st: Sele
     }
 }
 
-/** Per run, the shared arrays of pulled ACCUMs' hoisted values (ParallelAccum's `hoist`), reused. */
-const hoistedByRun = new WeakMap<RunContext, Float64Array[]>();
-
 /** `count` shared arrays of `limit` cells for hoisted values; undefined when memory is not shared. */
-function hoistBuffers(
-  ctx: RunContext,
-  st: SelectRun,
-  count: number,
-  limit: number,
-): Float64Array[] | undefined {
+function hoistBuffers(ctx: RunContext, st: SelectRun, count: number): Float64Array[] | undefined {
   if (!(st.result.buffer instanceof SharedArrayBuffer)) return undefined;
-  let arrays = hoistedByRun.get(ctx);
-  if (!arrays) hoistedByRun.set(ctx, (arrays = []));
-  for (let j = 0; j < count; j++)
-    if (arrays[j] === undefined || arrays[j].length < limit)
-      arrays[j] = new Float64Array(new SharedArrayBuffer(Math.max(1, limit) * 8));
-  return arrays.slice(0, count);
+  const arrays = ctx.hoistCells(count);
+  return arrays.every((a) => a.buffer instanceof SharedArrayBuffer) ? arrays : undefined;
 }
 
 /** Moves the partitions' listed targets together (see AccumJob's `listing`): the result in order. */

@@ -60,6 +60,23 @@ export function gidList(list: Int32Array, count: number): Int32Array {
 }
 
 /**
+ * Per live-row list of the snapshot (the store keeps one per vertex type and version) and first
+ * run index: the type's run indexes, ascending, shared with helper threads. Kept while the row
+ * list lives, so a loop of runs over one snapshot (`{T.*}`) builds it once.
+ */
+const typeLists = new WeakMap<Uint32Array, { base: number; gids: Int32Array }>();
+
+/** `base + rows[i]` for every row, as a list to be read only (see typeLists). */
+export function typeGidList(rows: Uint32Array, base: number): Int32Array {
+  const known = typeLists.get(rows);
+  if (known !== undefined && known.base === base) return known.gids;
+  const gids = newInt32(Math.max(1, rows.length)).subarray(0, rows.length);
+  for (let i = 0; i < rows.length; i++) gids[i] = base + rows[i];
+  typeLists.set(rows, { base, gids });
+  return gids;
+}
+
+/**
  * `list` itself when helper threads can read it as it is (shared memory, or not a query worker),
  * else a copy they can: a SELECT that keeps its sources as they are returns them as its result.
  */

@@ -160,11 +160,28 @@ export class VertexTable {
     this.index.rebase();
   }
 
-  /** Live rows at `version`, ascending. */
+  /** The last rowsAt answer for a reader's version (never the writer's: its view still changes). */
+  private liveRows: { version: number; rows: Uint32Array } | undefined;
+
+  /**
+   * Live rows at `version`, ascending; not to be written. What a pinned reader sees never changes
+   * (see the stamps above), so the answer for the last version asked is kept: every query of a
+   * snapshot that starts from a whole type (`{T.*}`) reads it.
+   */
   rowsAt(version: number): Uint32Array {
-    const out = new Uint32Array(this.count);
+    const last = this.liveRows;
+    if (last !== undefined && last.version === version) return last.rows;
+    const count = this.count;
+    const created = this.created;
+    const deleted = this.deleted;
+    const out = new Uint32Array(count);
     let n = 0;
-    for (let r = 0; r < this.count; r++) if (this.isVisible(r, version)) out[n++] = r;
-    return out.subarray(0, n);
+    for (let r = 0; r < count; r++) {
+      const d = deleted[r];
+      if (created[r] <= version && (d === 0 || d > version)) out[n++] = r;
+    }
+    const rows = out.subarray(0, n);
+    if (version !== WRITER_VERSION) this.liveRows = { version, rows };
+    return rows;
   }
 }

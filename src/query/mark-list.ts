@@ -7,6 +7,22 @@
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
+ * Zeroes the marks of `[lo, hi)`, which `list[from..end)` lists (every marked index of the range):
+ * the whole range at once when it is densely marked, else one listed index at a time.
+ */
+export function clearRange(
+  mark: Uint8Array,
+  list: Int32Array,
+  from: number,
+  end: number,
+  lo: number,
+  hi: number,
+): void {
+  if ((end - from) * 16 > hi - lo) mark.fill(0, lo, hi);
+  else for (let n = from; n < end; n++) mark[list[n]] = 0;
+}
+
+/**
  * Lists the marked run indexes of `[lo, hi)` in `list` from `lo` on, ascending; returns where the
  * list ends. Writes only `list[lo..hi)` (a cell past the returned end may be overwritten). Four
  * marks are read as one word: a word of zeros is skipped, and otherwise each index is written and

@@ -28,7 +28,7 @@
 import type { EdgeFilter } from '../engine/api.js';
 import { makeAccum } from './accumulators.js';
 import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
-import { listMarks as listMarked } from './mark-list.js';
+import { clearRange, listMarks as listMarked } from './mark-list.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
@@ -262,6 +262,7 @@ export function startParallelAccum(
   } else ran = runJob(ctx, job, st, phase.accum);
   if (!ran) return false;
   if (job.listing) gather(st, bounds, job.listing.listed);
+  st.resultMarksClear = job.listing !== undefined;
   relist(st, limit, lists, job.listing === undefined);
   return true;
 }
@@ -303,6 +304,7 @@ function splitBySource(
     // Every source range is done now; the ranges no thread listed are listed here.
     listTargets(job, st);
     gather(st, job.listAfter.ranges, job.listing!.listed);
+    st.resultMarksClear = true;
   }
   relist(st, limit, lists, job.listAfter === undefined);
   return 'split';
@@ -460,6 +462,8 @@ function runPartitions(
     if (job.listing) {
       const end = job.pull ? st.resultCount : listMarked(st.result, st.resultMark, st.lo, st.hi);
       job.listing.listed[p] = end - st.lo;
+      // Only this partition marks targets in [lo, hi): listed, their marks are no longer read.
+      clearRange(st.resultMark, st.result, st.lo, end, st.lo, st.hi);
     }
   }
   if (job.listAfter && sourcesDone(job.listAfter.progress, job.bounds.length - 1)) listTargets(job, st);
@@ -497,8 +501,12 @@ function sourcesDone(progress: Int32Array, ranges: number): boolean {
 function listTargets(job: AccumJob, st: SelectRun): void {
   const { ranges, progress } = job.listAfter!;
   const { result, listed } = job.listing!;
-  for (let r = Atomics.add(progress, 0, 1); r + 1 < ranges.length; r = Atomics.add(progress, 0, 1))
-    listed[r] = listMarked(result, st.resultMark, ranges[r], ranges[r + 1]) - ranges[r];
+  for (let r = Atomics.add(progress, 0, 1); r + 1 < ranges.length; r = Atomics.add(progress, 0, 1)) {
+    const end = listMarked(result, st.resultMark, ranges[r], ranges[r + 1]);
+    listed[r] = end - ranges[r];
+    // Every source range is done: nothing marks this range any more, and its marks are listed.
+    clearRange(st.resultMark, result, ranges[r], end, ranges[r], ranges[r + 1]);
+  }
 }
 
 /** The owner adds a helper's partial globals and spilled cells to its own. */

@@ -351,7 +351,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       for (const v of sources) sourceMark[v.gid] = 0;
       for (const v of targets) targetMark[v.gid] = 0;
       const st = selectRun;
-      clearListed(resultMark, st.result, st.resultCount);
+      if (!st.resultMarksClear) clearListed(resultMark, st.result, st.resultCount);
       clearListed(sourceMark, st.sources, st.sourceCount);
       clearListed(targetMark, st.targets, st.targetCount);
     };

@@ -27,6 +27,8 @@ export interface SelectRun {
    */
   result: Int32Array;
   resultCount: number;
+  /** The result's marks were zeroed by the threads that listed them (a split, see parallel.ts). */
+  resultMarksClear: boolean;
   sources: Int32Array;
   sourceCount: number;
   targets: Int32Array;

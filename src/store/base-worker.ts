@@ -1,16 +1,69 @@
 /**
- * The merge thread's entry: builds the new bases of the blocks it is sent (base-builder.ts) and
- * answers with them. The block arrays it reads and the arrays it answers with are shared memory,
- * so neither direction copies edges.
+ * A merge thread's entry: with the other threads of its team (base-thread.ts) it builds the new
+ * bases of the blocks it is sent (base-parallel.ts; a small block on the leader alone, base-builder.ts),
+ * and the leader answers with them. The block arrays read and the arrays answered with are shared
+ * memory, so neither direction copies edges.
  */
-import { parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { type BaseSource, buildBase, type BuiltBase } from './base-builder.js';
+import { buildBaseTeam, type Team } from './base-parallel.js';
 
 export type BaseReply = { built: BuiltBase[] } | { error: string };
 
-parentPort?.on('message', (sources: BaseSource[]) => {
+/** What each thread of a team is sent. */
+export interface BaseTask {
+  sources: BaseSource[];
+  index: number;
+  size: number;
+  /** Barrier words: threads arrived, generation. */
+  barrier: Int32Array;
+  /** The leader's ports to the others (index 0) or this thread's port from the leader. */
+  ports: MessagePort[];
+  /** Blocks with fewer edge ids (base and delta) are built by the leader alone. */
+  teamMinEdges: number;
+}
+
+function teamOf(task: BaseTask): Team {
+  const { index, size, barrier, ports } = task;
+  const sync = (): void => {
+    const gen = Atomics.load(barrier, 1);
+    if (Atomics.add(barrier, 0, 1) === size - 1) {
+      Atomics.store(barrier, 0, 0);
+      Atomics.add(barrier, 1, 1);
+      Atomics.notify(barrier, 1);
+    } else {
+      while (Atomics.load(barrier, 1) === gen) Atomics.wait(barrier, 1, gen);
+    }
+  };
+  const share = <T>(make: () => T): T => {
+    if (index === 0) {
+      const value = make();
+      for (const p of ports) p.postMessage(value);
+      sync();
+      return value;
+    }
+    sync();
+    const got = receiveMessageOnPort(ports[0]);
+    if (got === undefined) throw new Error('the merge team lost a shared array');
+    return got.message as T;
+  };
+  return { index, size, sync, share };
+}
+
+function build(task: BaseTask): BuiltBase[] {
+  const team = teamOf(task);
+  const built: BuiltBase[] = [];
+  for (const src of task.sources) {
+    if (task.size > 1 && src.nBase + src.dCount >= task.teamMinEdges) built.push(buildBaseTeam(src, team));
+    else if (task.index === 0) built.push(buildBase(src));
+  }
+  return built;
+}
+
+parentPort?.once('message', (task: BaseTask) => {
   try {
-    parentPort?.postMessage({ built: sources.map(buildBase) } satisfies BaseReply);
+    const built = build(task);
+    if (task.index === 0) parentPort?.postMessage({ built } satisfies BaseReply);
   } catch (e) {
     parentPort?.postMessage({ error: e instanceof Error ? e.message : String(e) } satisfies BaseReply);
   }

@@ -1,0 +1,97 @@
+/**
+ * The base build split over a team of merge threads (store/base-parallel.ts via base-thread.ts) gives
+ * the same arrays, bit for bit, as the one-thread build (base-builder.ts) on random blocks with a
+ * base, deltas (some written after the merge's version) and tombstones, at several team sizes.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { type BaseSource, buildBase, type BuiltBase } from '../../src/store/base-builder.js';
+import { buildOnThread } from '../../src/store/base-thread.js';
+import { sharedU32 } from '../../src/store/shared.js';
+
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+}
+
+/** A block of `nBase` base edges and `dCount` delta slots over `rows` rows, skewed like a power law. */
+function randomSource(seed: number, rows: number, nBase: number, dCount: number): BaseSource {
+  const next = random(seed);
+  const row = (): number => Math.floor(rows * next() ** 3);
+  const pairs: [number, number][] = Array.from({ length: nBase }, () => [row(), row()]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  // Base rows may be fewer than the table's (trailing rows without edges) or the delta's sources.
+  const baseRows = pairs.reduce((m, p) => Math.max(m, p[0] + 1), 0);
+  const outOffsets = sharedU32(baseRows + 1);
+  const outTargets = sharedU32(nBase);
+  pairs.forEach(([s, d], i) => {
+    outOffsets[s + 1]++;
+    outTargets[i] = d;
+  });
+  for (let r = 0; r < baseRows; r++) outOffsets[r + 1] += outOffsets[r];
+  const version = 10;
+  const dSrc = sharedU32(dCount);
+  const dDst = sharedU32(dCount);
+  const dVersion = sharedU32(dCount);
+  for (let s = 0; s < dCount; s++) {
+    // A few deltas name rows past the table's count (vertices added after planning).
+    dSrc[s] = next() < 0.01 ? rows + Math.floor(next() * 5) : row();
+    dDst[s] = next() < 0.01 ? rows + Math.floor(next() * 5) : row();
+    dVersion[s] = next() < 0.1 ? version + 1 : 1 + Math.floor(next() * version);
+  }
+  const dead = new Set<number>();
+  const deaths = Math.floor((nBase + dCount) * next() * 0.3);
+  for (let i = 0; i < deaths; i++) dead.add(Math.floor(next() * (nBase + dCount + 3)));
+  return {
+    nBase,
+    outOffsets,
+    outTargets,
+    dCount,
+    dSrc,
+    dDst,
+    dVersion,
+    dead: Uint32Array.from(dead),
+    version,
+    fromRows: rows,
+    toRows: rows,
+  };
+}
+
+const ARRAYS = ['outOffsets', 'outTargets', 'inOffsets', 'inSources', 'inEids', 'order'] as const;
+
+function assertSame(got: BuiltBase, want: BuiltBase, what: string): void {
+  assert.equal(got.n, want.n, `${what}: edge count`);
+  for (const k of ARRAYS) assert.deepEqual(Array.from(got[k]), Array.from(want[k]), `${what}: ${k}`);
+  for (const k of ARRAYS) assert.ok(got[k].buffer instanceof SharedArrayBuffer, `${what}: ${k} is shared`);
+}
+
+test('merge team: the same base as one thread at 1, 2 and 3 threads on random blocks', async () => {
+  const sources: BaseSource[] = [];
+  for (let seed = 1; seed <= 24; seed++) {
+    const next = random(seed * 7919);
+    const rows = 1 + Math.floor(next() * 60);
+    const nBase = Math.floor(next() * 400);
+    const dCount = Math.floor(next() * 400);
+    sources.push(randomSource(seed, rows, seed % 5 === 0 ? 0 : nBase, seed % 7 === 0 ? 0 : dCount));
+  }
+  sources.push(randomSource(99, 5, 0, 0), randomSource(98, 3, 2, 1));
+  const want = sources.map(buildBase);
+  for (const threads of [1, 2, 3]) {
+    const got = await buildOnThread(sources, { threads, teamMinEdges: 0 }).done;
+    assert.equal(got.length, sources.length);
+    got.forEach((g, i) => assertSame(g, want[i], `${threads} threads, block ${i}`));
+  }
+});
+
+test('merge team: a large block split over 2 threads next to a small one built by the leader', async () => {
+  const sources = [randomSource(5, 5000, 60_000, 40_000), randomSource(6, 30, 50, 50)];
+  const want = sources.map(buildBase);
+  const got = await buildOnThread(sources, { threads: 2 }).done;
+  got.forEach((g, i) => assertSame(g, want[i], `block ${i}`));
+});
+
+test('merge team: cancelling ends every thread and rejects the build', async () => {
+  const build = buildOnThread([randomSource(7, 5000, 200_000, 200_000)], { threads: 2, teamMinEdges: 0 });
+  build.cancel();
+  await assert.rejects(build.done, /merge thread stopped/);
+});

@@ -1,9 +1,10 @@
 /**
- * The background merge: merges deltas into new bases on the merge thread and folds vertex tables a
+ * The background merge: merges deltas into new bases on the merge threads and folds vertex tables a
  * slice at a time (fresh-merge.ts), after a load, after recovery, and once writes have been quiet
  * for a while (the idle merge); then switches readers to the merged store in one short pause of
  * writes.
  */
+import { availableParallelism } from 'node:os';
 import type { BuiltBase } from '../store/base-builder.js';
 import { type BaseBuild, buildOnThread } from '../store/base-thread.js';
 import type { EdgeBlock } from '../store/edge-block.js';
@@ -178,7 +179,8 @@ export class BackgroundMerge {
   ): Promise<{ built: BuiltBase[]; prepared: EdgeBlock[] } | undefined> {
     if (jobs.length === 0)
       return (await prepareTables(folds, busy)) ? { built: [], prepared: [] } : undefined;
-    const build = buildOnThread(jobs.map((j) => j.source));
+    const threads = this.opts.mergeThreads ?? availableParallelism();
+    const build = buildOnThread(jobs.map((j) => j.source), { threads });
     this.building = build;
     const watch = setInterval(() => {
       if (busy()) build.cancel();

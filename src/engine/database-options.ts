@@ -21,6 +21,11 @@ export interface DatabaseOptions {
    * deletions) is merged in the background; 0 disables it. Default 1 000.
    */
   idleMergeMs?: number;
+  /**
+   * Threads that build a background merge's new bases (the server's `--threads`, at least 1).
+   * Default: the available cores.
+   */
+  mergeThreads?: number;
   /** Wall-clock milliseconds naming rebuild summary files (tests fix it). Default Date.now. */
   clock?: () => number;
 }

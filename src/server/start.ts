@@ -171,6 +171,8 @@ export async function startServers(opts: ServerOptions): Promise<RunningServers>
       logger: logger.child({ component: 'engine' }),
       onFatal: opts.onFatal,
       ...(opts.fileLayer ? { fileLayer: opts.fileLayer } : {}),
+      // The merge after a load builds its bases on as many threads as queries get (at least one).
+      mergeThreads: Math.max(1, opts.threads ?? availableParallelism()),
     }));
   const apps: [ListenerName, FastifyInstance][] = [];
   const started: FastifyInstance[] = [];

@@ -179,8 +179,8 @@ export class BackgroundMerge {
   ): Promise<{ built: BuiltBase[]; prepared: EdgeBlock[] } | undefined> {
     if (jobs.length === 0)
       return (await prepareTables(folds, busy)) ? { built: [], prepared: [] } : undefined;
-    const threads = this.opts.mergeThreads ?? availableParallelism();
-    const build = buildOnThread(jobs.map((j) => j.source), { threads });
+    const sources = jobs.map((j) => j.source);
+    const build = buildOnThread(sources, { threads: this.opts.mergeThreads ?? availableParallelism() });
     this.building = build;
     const watch = setInterval(() => {
       if (busy()) build.cancel();

@@ -25,8 +25,10 @@ export interface BaseBuildOptions {
 const TEAM_MIN_EDGES = 1 << 16;
 
 export function buildOnThread(sources: BaseSource[], opts: BaseBuildOptions = {}): BaseBuild {
-  const size = Math.max(1, Math.floor(opts.threads ?? 1));
   const teamMinEdges = opts.teamMinEdges ?? TEAM_MIN_EDGES;
+  // Helper threads only when some block is split over them.
+  const large = sources.some((s) => s.nBase + s.dCount >= teamMinEdges);
+  const size = large ? Math.max(1, Math.floor(opts.threads ?? 1)) : 1;
   const workers: Worker[] = [];
   const cancel = (): void => {
     for (const w of workers) void w.terminate();

@@ -93,7 +93,7 @@ export class BackgroundMerge {
   /**
    * Merges whatever delta is left once writes have been quiet for `idleMergeMs` (each write moves
    * the moment on), no sooner than IDLE_MERGE_SPACING times the last idle merge's duration after
-   * it, so the merge thread and the slices on the event loop take a bounded share of the time.
+   * it, so the merge threads and the slices on the event loop take a bounded share of the time.
    */
   scheduleIdleMerge(): void {
     const quiet = this.opts.idleMergeMs ?? IDLE_MERGE_MS;
@@ -168,7 +168,7 @@ export class BackgroundMerge {
   }
 
   /**
-   * The merge's new bases: blocks built on the merge thread (their attribute columns carried
+   * The merge's new bases: blocks built on the merge threads (their attribute columns carried
    * after) while the vertex folds are built on the event loop; undefined when `busy` stopped it.
    */
   private async buildMerge(

@@ -99,7 +99,7 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
   // The sorts of buildBase, each split over the team.
   const p0 = teamSort(team, n, keep.to, toRows, keep.id, keep.from);
   const p1 = teamSort(team, n, p0.carriedB, fromRows, p0.carriedA, p0.sortedKeys);
-  const p2 = teamSort(team, n, p1.carriedB, toRows, undefined, p1.sortedKeys);
+  const p2 = teamSort(team, n, p1.carriedB, toRows, undefined, p1.sortedKeys, false);
   return {
     n,
     outOffsets: p1.offsets,
@@ -114,7 +114,8 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
 /**
  * countingSortCarry over the team: each thread counts the keys of its slice, the leader turns the
  * thread × bucket counts into positions (bucket by bucket, threads in order), each thread scatters
- * its slice. `a` undefined carries the item's index (identity).
+ * its slice. `a` undefined carries the item's index (identity); the sorted keys are written only
+ * when `withKeys` (a later pass reads them).
  */
 function teamSort(
   team: Team,
@@ -123,12 +124,13 @@ function teamSort(
   range: number,
   a: Uint32Array | undefined,
   b: Uint32Array,
+  withKeys = true,
 ): { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array } {
   const { index: t, size } = team;
   const out = team.share(() => ({
     counts: sharedU32(size * range),
     offsets: sharedU32(range + 1),
-    sortedKeys: sharedU32(n),
+    sortedKeys: sharedU32(withKeys ? n : 0),
     carriedA: sharedU32(n),
     carriedB: sharedU32(n),
   }));
@@ -153,7 +155,7 @@ function teamSort(
   for (let i = lo; i < hi; i++) {
     const key = keys[i];
     const p = counts[base + key]++;
-    sortedKeys[p] = key;
+    if (withKeys) sortedKeys[p] = key;
     carriedA[p] = a === undefined ? i : a[i];
     carriedB[p] = b[i];
   }

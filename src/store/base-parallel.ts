@@ -78,8 +78,13 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
     fromRows = Math.max(fromRows, stat[3 * u + 1]);
     toRows = Math.max(toRows, stat[3 * u + 2]);
   }
-  // Compact the live edges: old ids, FROM rows and TO rows side by side, in old id order.
-  const keep = team.share(() => ({ id: sharedU32(n), from: sharedU32(n), to: sharedU32(n) }));
+  // Compact the live edges: old ids, FROM rows and TO rows side by side, in old id order. The
+  // sorts' arrays come with them, so that each sort meets only twice (after counting, after placing).
+  const arrays = team.share(() => ({
+    keep: { id: sharedU32(n), from: sharedU32(n), to: sharedU32(n) },
+    sorts: [sortArrays(size, n, toRows), sortArrays(size, n, fromRows), sortArrays(size, n, toRows, false)],
+  }));
+  const { keep, sorts } = arrays;
   let k = start;
   let r = lo < src.nBase ? rowOf(src.outOffsets, lo) : rows;
   for (let e = lo; e < hi; e++) {
@@ -97,9 +102,9 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
   }
   team.sync();
   // The sorts of buildBase, each split over the team.
-  const p0 = teamSort(team, n, keep.to, toRows, keep.id, keep.from);
-  const p1 = teamSort(team, n, p0.carriedB, fromRows, p0.carriedA, p0.sortedKeys);
-  const p2 = teamSort(team, n, p1.carriedB, toRows, undefined, p1.sortedKeys, false);
+  const p0 = teamSort(team, sorts[0], keep.to, keep.id, keep.from);
+  const p1 = teamSort(team, sorts[1], p0.carriedB, p0.carriedA, p0.sortedKeys);
+  const p2 = teamSort(team, sorts[2], p1.carriedB, undefined, p1.sortedKeys);
   return {
     n,
     outOffsets: p1.offsets,
@@ -111,54 +116,66 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
   };
 }
 
-/**
- * countingSortCarry over the team: each thread counts the keys of its slice, the leader turns the
- * thread × bucket counts into positions (bucket by bucket, threads in order), each thread scatters
- * its slice. `a` undefined carries the item's index (identity); the sorted keys are written only
- * when `withKeys` (a later pass reads them).
- */
-function teamSort(
-  team: Team,
-  n: number,
-  keys: Uint32Array,
-  range: number,
-  a: Uint32Array | undefined,
-  b: Uint32Array,
-  withKeys = true,
-): { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array } {
-  const { index: t, size } = team;
-  const out = team.share(() => ({
+/** One team sort's shared arrays: every thread's bucket counts, the offsets and the sorted columns. */
+interface SortArrays {
+  range: number;
+  counts: Uint32Array;
+  offsets: Uint32Array;
+  /** Empty when no later pass reads the sorted keys. */
+  sortedKeys: Uint32Array;
+  carriedA: Uint32Array;
+  carriedB: Uint32Array;
+}
+
+function sortArrays(size: number, n: number, range: number, withKeys = true): SortArrays {
+  return {
+    range,
     counts: sharedU32(size * range),
     offsets: sharedU32(range + 1),
     sortedKeys: sharedU32(withKeys ? n : 0),
     carriedA: sharedU32(n),
     carriedB: sharedU32(n),
-  }));
-  const { counts, offsets, sortedKeys, carriedA, carriedB } = out;
-  const [lo, hi] = slice(n, t, size);
+  };
+}
+
+/**
+ * countingSortCarry over the team: each thread counts the keys of its slice; then each works out
+ * from all threads' counts where its own items of each bucket go (after the bucket's items of the
+ * threads before it) and scatters its slice. `a` undefined carries the item's index (identity).
+ */
+function teamSort(
+  team: Team,
+  out: SortArrays,
+  keys: Uint32Array,
+  a: Uint32Array | undefined,
+  b: Uint32Array,
+): SortArrays {
+  const { index: t, size } = team;
+  const { range, counts, offsets, sortedKeys, carriedA, carriedB } = out;
+  const withKeys = sortedKeys.length > 0;
+  const [lo, hi] = slice(carriedA.length, t, size);
   const base = t * range;
   for (let i = lo; i < hi; i++) counts[base + keys[i]]++;
   team.sync();
-  if (t === 0) {
-    let s = 0;
-    for (let key = 0; key < range; key++) {
-      offsets[key] = s;
-      for (let u = 0; u < size; u++) {
-        const c = counts[u * range + key];
-        counts[u * range + key] = s;
-        s += c;
-      }
+  // Only this thread's positions are written (the leader also writes the offsets): the counts stay
+  // as they are for the other threads to read.
+  const pos = new Uint32Array(range);
+  let s = 0;
+  for (let key = 0; key < range; key++) {
+    if (t === 0) offsets[key] = s;
+    for (let u = 0; u < size; u++) {
+      if (u === t) pos[key] = s;
+      s += counts[u * range + key];
     }
-    offsets[range] = s;
   }
-  team.sync();
+  if (t === 0) offsets[range] = s;
   for (let i = lo; i < hi; i++) {
     const key = keys[i];
-    const p = counts[base + key]++;
+    const p = pos[key]++;
     if (withKeys) sortedKeys[p] = key;
     carriedA[p] = a === undefined ? i : a[i];
     carriedB[p] = b[i];
   }
   team.sync();
-  return { offsets, sortedKeys, carriedA, carriedB };
+  return out;
 }

@@ -86,7 +86,7 @@ test('merge team: the same base as one thread at 1, 2 and 3 threads on random bl
 test('merge team: a large block split over 2 threads next to a small one built by the leader', async () => {
   const sources = [randomSource(5, 5000, 60_000, 40_000), randomSource(6, 30, 50, 50)];
   const want = sources.map(buildBase);
-  const got = await buildOnThread(sources, { threads: 2 }).done;
+  const got = await buildOnThread(sources, { threads: 2, teamMinEdges: 50_000 }).done;
   got.forEach((g, i) => assertSame(g, want[i], `block ${i}`));
 });
 

@@ -74,7 +74,7 @@ export class Checkpoints {
   /** See Database.rebuild; `writeSummary` is false for the automatic rebuild. */
   async rebuild(opts: RebuildOptions, writeSummary: boolean): Promise<RebuildResult> {
     this.host.checkWritable(false);
-    // Large deltas are merged first on the merge thread, so the pause below merges only the rest.
+    // Large deltas are merged first off the event loop (the merge threads), so the pause below merges only the rest.
     await this.host.mergeFresh();
     // Writes pause only for the in-memory merge and the snapshot encoding. The snapshot's big
     // arrays are immutable base arrays; values a later write changes in place may reach the file,

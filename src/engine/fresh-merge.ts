@@ -1,9 +1,10 @@
 /**
  * The background merge (docs/architecture.md, "Fresh data"): after a load, blocks whose delta is
- * large get a new base built on a merge thread from their edges live at a published version V,
- * while writes go on; then, with writes paused for a moment, a new GraphStore takes the new bases
- * and re-applies what was written after V (delta edges, tombstones) as deltas over them. Readers
- * pinned to the old store keep it; new readers see the merged one.
+ * large get a new base built off the event loop (a merge thread, with helpers for large blocks)
+ * from their edges live at a published version V, while writes go on; then, with writes paused
+ * for a moment, a new GraphStore takes the new bases and re-applies what was written after V
+ * (delta edges, tombstones) as deltas over them. Readers pinned to the old store keep it; new
+ * readers see the merged one.
  *
  * Vertex tables are folded the same way, on the main thread a slice at a time: the values written
  * to value columns (strings, collections) since their heap was built, and the id index's keyed

@@ -10,22 +10,14 @@
  * split took.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { VertexRef } from '../../src/catalog/value.js';
 import { Database } from '../../src/engine/database.js';
-import {
-  executeQuery,
-  parallelSelect,
-  registryFor,
-  shareRunArrays,
-  type ParallelHost,
-} from '../../src/query/index.js';
+import { executeQuery, registryFor, type ParallelHost } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import { LOWERED, type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 1500;
@@ -138,16 +130,13 @@ const QUERIES: [string, string, Record<string, unknown>][] = [
 
 let dir = '';
 let db: Database;
-const saved = { ...parallelSelect };
-const LOWERED = { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 };
+let lowered: LoweredDb;
 /** Edges of the graph, for the independent count of components. */
 const edges: [number, number][] = [];
 
 before(async () => {
-  shareRunArrays();
-  Object.assign(parallelSelect, LOWERED);
-  dir = await mkdtemp(join(tmpdir(), 'ocelot-accum-'));
-  db = await queryDb(dir, SCHEMA, QUERIES);
+  lowered = await loweredQueryDb('ocelot-accum-', SCHEMA, QUERIES);
+  ({ dir, db } = lowered);
   const r = rnd(4242);
   await db.write((tx) => {
     for (let i = 0; i < N; i++)
@@ -168,11 +157,7 @@ before(async () => {
   await db.rebuild({ path: join(dir, 'summary') });
 });
 
-after(async () => {
-  Object.assign(parallelSelect, saved);
-  await db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => lowered.close());
 
 /** Every query's answer, here (through `host` when given) or on the attached pool. */
 async function answers(where: ParallelHost | 'here' | 'pool'): Promise<string[]> {

@@ -1,11 +1,21 @@
 /**
  * What the parallel SELECT tests share: a seeded generator, a host that plays the other threads
- * on the test's own thread, and a database with a schema and installed queries.
+ * on the test's own thread, and a database with a schema and installed queries whose SELECTs split
+ * on small graphs.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../../src/engine/database.js';
-import { registryFor, type AccumJob, type CompiledQuery, type ParallelHost } from '../../src/query/index.js';
+import {
+  parallelSelect,
+  registryFor,
+  shareRunArrays,
+  type AccumJob,
+  type CompiledQuery,
+  type ParallelHost,
+} from '../../src/query/index.js';
 import { runScript } from '../../src/shell/run-script.js';
 
 /** A seeded xorshift generator of integers in [0, m). */
@@ -68,4 +78,41 @@ export async function queryDb(
     assert.equal(await runScript(db, `USE GRAPH g\n${q}`, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
   await registryFor(db).install('g', 'all', db.catalog, true);
   return db;
+}
+
+/** Split thresholds low enough for the tests' graphs of a few hundred vertices to split. */
+export const LOWERED = { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 };
+
+/** A test database (queryDb) in a fresh temporary directory, and how to be done with it. */
+export interface LoweredDb {
+  dir: string;
+  db: Database;
+  /** Puts the split thresholds back, closes the database and removes the directory. */
+  close(): Promise<void>;
+}
+
+/**
+ * queryDb in a new directory named from `prefix`, with run arrays in shared memory (as a query
+ * worker keeps them) and SELECTs splitting at `thresholds` until `close()`.
+ */
+export async function loweredQueryDb(
+  prefix: string,
+  schema: string,
+  queries: readonly (readonly [string, string, ...unknown[]])[],
+  thresholds: Partial<typeof parallelSelect> = LOWERED,
+): Promise<LoweredDb> {
+  const saved = { ...parallelSelect };
+  shareRunArrays();
+  Object.assign(parallelSelect, thresholds);
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const db = await queryDb(dir, schema, queries);
+  return {
+    dir,
+    db,
+    close: async () => {
+      Object.assign(parallelSelect, saved);
+      await db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

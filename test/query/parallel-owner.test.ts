@@ -5,20 +5,12 @@
  * values in them (sources without edges are never filled, and never read).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
-import {
-  executeQuery,
-  parallelSelect,
-  registryFor,
-  shareRunArrays,
-  type ParallelHost,
-} from '../../src/query/index.js';
+import { executeQuery, registryFor, type ParallelHost } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
-import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import { type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
 const SCHEMA = `
 CREATE VERTEX V (PRIMARY_ID id INT, w DOUBLE)
@@ -46,14 +38,12 @@ const QUERIES: [string, string][] = [
 
 let dir = '';
 let db: Database;
-const saved = { ...parallelSelect };
+let lowered: LoweredDb;
 const N = 600;
 
 before(async () => {
-  shareRunArrays();
-  Object.assign(parallelSelect, { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 });
-  dir = await mkdtemp(join(tmpdir(), 'ocelot-owner-'));
-  db = await queryDb(dir, SCHEMA, QUERIES);
+  lowered = await loweredQueryDb('ocelot-owner-', SCHEMA, QUERIES);
+  ({ dir, db } = lowered);
   const r = rnd(4242);
   await db.write((tx) => {
     for (let i = 0; i < N; i++) tx.upsertVertex('V', i, { w: { value: r(10_000) / 7, op: 'set' } });
@@ -66,11 +56,7 @@ before(async () => {
   await db.rebuild({ path: join(dir, 'summary') });
 });
 
-after(async () => {
-  Object.assign(parallelSelect, saved);
-  await db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => lowered.close());
 
 async function answer(host?: ParallelHost): Promise<string> {
   const query = registryFor(db).installed('g', 'rank', db.catalog);

@@ -8,20 +8,12 @@
  * walk each split took.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
-import {
-  executeQuery,
-  parallelSelect,
-  registryFor,
-  shareRunArrays,
-  type ParallelHost,
-} from '../../src/query/index.js';
+import { executeQuery, registryFor, type ParallelHost } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
-import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import { type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
 const SCHEMA = `
 CREATE VERTEX V (PRIMARY_ID id INT, k INT, w DOUBLE)
@@ -142,14 +134,12 @@ const QUERIES: [string, string][] = [
 
 let dir = '';
 let db: Database;
-const saved = { ...parallelSelect };
+let lowered: LoweredDb;
 
 before(async () => {
-  shareRunArrays();
-  Object.assign(parallelSelect, { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 });
-  dir = await mkdtemp(join(tmpdir(), 'ocelot-pull-'));
   // No idle merge: the first test reads the deltas as written (a merge would let its SELECTs pull).
-  db = await queryDb(dir, SCHEMA, QUERIES);
+  lowered = await loweredQueryDb('ocelot-pull-', SCHEMA, QUERIES);
+  ({ dir, db } = lowered);
   const r = rnd(12345);
   const n = 700;
   await db.write((tx) => {
@@ -168,11 +158,7 @@ before(async () => {
   });
 });
 
-after(async () => {
-  Object.assign(parallelSelect, saved);
-  await db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => lowered.close());
 
 async function answer(name: string, host?: ParallelHost): Promise<string> {
   const query = registryFor(db).installed('g', name, db.catalog);

@@ -8,18 +8,14 @@
  * plays a helper thread on this one shows which phases were split.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
 import {
   executeQuery,
   helpParallelAccum,
-  parallelSelect,
   registryFor,
   selectKernels,
-  shareRunArrays,
   type AccumJob,
   type CompiledQuery,
   type HelperOutcome,
@@ -27,7 +23,7 @@ import {
 } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, runQuery } from '../../src/workers/index.js';
-import { queryDb, rnd } from './parallel-fixture.js';
+import { LOWERED, type LoweredDb, loweredQueryDb, rnd } from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 
@@ -145,14 +141,11 @@ class HelperHost implements ParallelHost {
 
 let dir = '';
 let db: Database;
-const saved = { ...parallelSelect };
-const thresholds = { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 };
+let lowered: LoweredDb;
 
 before(async () => {
-  shareRunArrays();
-  Object.assign(parallelSelect, thresholds);
-  dir = await mkdtemp(join(tmpdir(), 'ocelot-serial-'));
-  db = await queryDb(dir, SCHEMA, QUERIES);
+  lowered = await loweredQueryDb('ocelot-serial-', SCHEMA, QUERIES);
+  ({ dir, db } = lowered);
   const r = rnd(4242);
   const n = 700;
   await db.write((tx) => {
@@ -166,11 +159,7 @@ before(async () => {
   await db.rebuild({ path: join(dir, 'summary') });
 });
 
-after(async () => {
-  Object.assign(parallelSelect, saved);
-  await db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => lowered.close());
 
 function text(results: unknown): string {
   return results instanceof JsonText
@@ -233,7 +222,7 @@ test("a vertex-only SELECT's sources, kept as they are, are the next round's lis
 test('answers are the same at 1, 2 and 4 worker threads', async () => {
   const reference = await Promise.all(QUERIES.map(([name]) => answer(name, { closures: true })));
   for (const threads of [1, 2, 4]) {
-    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: thresholds });
+    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
     attachPool(db, pool);
     try {
       for (let i = 0; i < QUERIES.length; i++) {
@@ -250,7 +239,7 @@ test('answers are the same at 1, 2 and 4 worker threads', async () => {
 });
 
 test('a splitting query gets its helper with the task, one query right after another', async () => {
-  const pool = new QueryPool(db, { threads: 2, entry: ENTRY, parallelSelect: thresholds });
+  const pool = new QueryPool(db, { threads: 2, entry: ENTRY, parallelSelect: LOWERED });
   attachPool(db, pool);
   try {
     const query = registryFor(db).installed('g', 'ranks', db.catalog);

@@ -5,8 +5,6 @@
  * which threads list a split by sources' targets (query/parallel.ts's sourcesDone: real workers).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { VertexRef } from '../../src/catalog/value.js';
@@ -19,11 +17,10 @@ import {
   type ParallelHost,
   parallelSelect,
   registryFor,
-  shareRunArrays,
 } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import { type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 3000;
@@ -84,13 +81,12 @@ const QUERIES: [string, string, Record<string, unknown>?][] = [
 
 let dir = '';
 let db: Database;
+let lowered: LoweredDb;
 const saved = { ...parallelSelect };
 
 before(async () => {
-  shareRunArrays();
-  Object.assign(parallelSelect, LOWERED);
-  dir = await mkdtemp(join(tmpdir(), 'ocelot-tail-'));
-  db = await queryDb(dir, SCHEMA, QUERIES);
+  lowered = await loweredQueryDb('ocelot-tail-', SCHEMA, QUERIES, LOWERED);
+  ({ dir, db } = lowered);
   const r = rnd(777);
   await db.write((tx) => {
     for (let i = 0; i < N; i++) tx.upsertVertex('V', i, { k: { value: r(100), op: 'set' } });
@@ -104,11 +100,7 @@ before(async () => {
   await db.rebuild({ path: join(dir, 'summary') });
 });
 
-after(async () => {
-  Object.assign(parallelSelect, saved);
-  await db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => lowered.close());
 
 /**
  * Plays a helper that took a split's first partition and ends it only after the owner ran out of

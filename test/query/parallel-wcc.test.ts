@@ -9,22 +9,13 @@
  * where the clause writes a vertex accumulator or sums floats.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
-import {
-  executeQuery,
-  parallelSelect,
-  registryFor,
-  shareRunArrays,
-  type AccumJob,
-  type ParallelHost,
-} from '../../src/query/index.js';
+import { executeQuery, registryFor, type AccumJob, type ParallelHost } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { queryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import { LOWERED, type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 1200;
@@ -105,15 +96,12 @@ const QUERIES: [string, string][] = [
 
 let dir = '';
 let db: Database;
-const saved = { ...parallelSelect };
-const LOWERED = { minSources: 16, minPartition: 32, sourceCost: 2, pullCost: 1 };
+let lowered: LoweredDb;
 const edges: [number, number][] = [];
 
 before(async () => {
-  shareRunArrays();
-  Object.assign(parallelSelect, LOWERED);
-  dir = await mkdtemp(join(tmpdir(), 'ocelot-wcc-'));
-  db = await queryDb(dir, SCHEMA, QUERIES);
+  lowered = await loweredQueryDb('ocelot-wcc-', SCHEMA, QUERIES);
+  ({ dir, db } = lowered);
   const r = rnd(2025);
   await db.write((tx) => {
     for (let i = 0; i < N; i++)
@@ -134,11 +122,7 @@ before(async () => {
   await db.rebuild({ path: join(dir, 'summary') });
 });
 
-after(async () => {
-  Object.assign(parallelSelect, saved);
-  await db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => lowered.close());
 
 async function answer(name: string, where: ParallelHost | 'here' | 'pool'): Promise<string> {
   const query = registryFor(db).installed('g', name, db.catalog);

@@ -23,14 +23,15 @@ export function clearRange(
 }
 
 /**
- * Lists the marked run indexes of `[lo, hi)` in `list` from `lo` on, ascending; returns where the
- * list ends. Writes only `list[lo..hi)` (a cell past the returned end may be overwritten). Four
+ * Lists the marked run indexes of `[lo, hi)` in `list` from `at` (by default `lo`) on, ascending;
+ * returns where the list ends. Writes only `list[at..at + hi - lo)` (a cell past the returned end
+ * may be overwritten). Four
  * marks are read as one word: a word of zeros is skipped, and otherwise each index is written and
  * the count advanced by its mark, without a branch per mark (with half of a range marked at random,
  * a branch per mark mispredicts half the time and costs six times as much).
  */
-export function listMarks(list: Int32Array, mark: Uint8Array, lo: number, hi: number): number {
-  let n = lo;
+export function listMarks(list: Int32Array, mark: Uint8Array, lo: number, hi: number, at = lo): number {
+  let n = at;
   let g = lo;
   if (!LITTLE_ENDIAN || (mark.byteOffset & 3) !== 0) {
     for (; g < hi; g++) if (mark[g] === 1) list[n++] = g;

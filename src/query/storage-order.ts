@@ -4,11 +4,14 @@
  * order whichever way the SELECT ran, so the next SELECT reads its sources' adjacencies and
  * accumulator cells front to back instead of at random.
  */
+import { listMarks } from './mark-list.js';
 
 /**
  * Sorts list[0..count) ascending. Every listed index is marked (mark[g] === 1) and no other index
- * in the list's range is, so a dense list is rebuilt by scanning the marks of its range, which is
- * cheaper than a comparison sort once the list covers more than about 1/16 of that range.
+ * in the list's range is, so a dense list is rebuilt from the marks of its range, four at a time
+ * (mark-list.ts), which is cheaper than a comparison sort once the list covers more than about
+ * 1/64 of that range (a million run indexes: 0.6 ms against 0.8 ms to sort 20,000 of them, 0.7
+ * against 3.2 ms for 60,000). Cells from list[count] on may be overwritten.
  */
 export function sortCollected(list: Int32Array, count: number, mark: Uint8Array): void {
   if (count < 2) return;
@@ -22,12 +25,11 @@ export function sortCollected(list: Int32Array, count: number, mark: Uint8Array)
     else if (g > hi) hi = g;
   }
   if (sorted) return;
-  if (hi - lo > count * 16) {
+  if (hi - lo > count * 64) {
     list.subarray(0, count).sort();
     return;
   }
-  let n = 0;
-  for (let g = lo; g <= hi; g++) if (mark[g] === 1) list[n++] = g;
+  listMarks(list, mark, lo, hi + 1, 0);
 }
 
 /** The same order for a list of distinct vertex objects (the closure path). */

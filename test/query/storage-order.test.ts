@@ -22,11 +22,37 @@ test('a dense list is rebuilt from its marks; a sparse one is sorted', () => {
   sortCollected(a.list, dense.length, a.mark);
   assert.deepEqual([...a.list.subarray(0, dense.length)], [2, 3, 4, 5, 6, 7]);
 
-  const sparse = [90, 1, 50];
-  const b = collected(sparse, 100);
-  b.list[3] = 42; // past count: left alone
+  const sparse = [900, 1, 500];
+  const b = collected(sparse, 1000);
+  b.list[3] = 42; // past count: a sort leaves it alone
   sortCollected(b.list, sparse.length, b.mark);
-  assert.deepEqual([...b.list.subarray(0, 4)], [1, 50, 90, 42]);
+  assert.deepEqual([...b.list.subarray(0, 4)], [1, 500, 900, 42]);
+});
+
+test('a list of 1/64 of its range or more comes back ascending from its marks, any alignment', () => {
+  let x = 12345;
+  const next = (m: number): number => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x % m;
+  };
+  for (const [size, count] of [
+    [10_000, 300],
+    [10_000, 2_000],
+    [4_099, 4_000],
+    [70, 5],
+  ]) {
+    const seen = new Set<number>();
+    // Ranges starting and ending off a 4-byte word.
+    while (seen.size < count) seen.add(3 + next(size - 6));
+    const gids = [...seen];
+    const c = collected(gids, size);
+    sortCollected(c.list, count, c.mark);
+    assert.deepEqual(
+      [...c.list.subarray(0, count)],
+      [...gids].sort((p, q) => p - q),
+      `${count} of ${size}`,
+    );
+  }
 });
 
 test('lists already in order, and vertex objects, are put in run-index order', () => {

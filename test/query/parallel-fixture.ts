@@ -116,3 +116,21 @@ export async function loweredQueryDb(
     },
   };
 }
+
+/**
+ * The text of a WCC query over edge type E in both directions, as the bench and the algorithm
+ * library write it: `getvid` labels, MinAccum propagation while anything changed, a Roots pass.
+ * `sources`: the vertex set it starts from (e.g. `V.*`); `print`: what it prints beside the count.
+ */
+export function labelsQuery(name: string, sources: string, print: string): string {
+  return `CREATE QUERY ${name}() FOR GRAPH g {
+      MinAccum<INT> @cc; SumAccum<INT> @@components;
+      All = {${sources}};
+      Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
+      WHILE Changed.size() > 0 DO
+        Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@cc < t.@cc ACCUM t.@cc += v.@cc;
+      END;
+      Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
+      PRINT @@components, ${print};
+    }`;
+}

@@ -20,7 +20,7 @@ import {
 } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import { labelsQuery, type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 3000;
@@ -49,19 +49,7 @@ const QUERIES: [string, string, Record<string, unknown>?][] = [
       PRINT @@total, All;
     }`,
   ],
-  [
-    'labels',
-    `CREATE QUERY labels() FOR GRAPH g {
-      MinAccum<INT> @cc; SumAccum<INT> @@components;
-      All = {V.*};
-      Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
-      WHILE Changed.size() > 0 DO
-        Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@cc < t.@cc ACCUM t.@cc += v.@cc;
-      END;
-      Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
-      PRINT @@components, All;
-    }`,
-  ],
+  ['labels', labelsQuery('labels', 'V.*', 'All')],
   [
     'reach',
     `CREATE QUERY reach(VERTEX<V> s) FOR GRAPH g {

@@ -15,7 +15,14 @@ import { Database } from '../../src/engine/database.js';
 import { executeQuery, registryFor, type AccumJob, type ParallelHost } from '../../src/query/index.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { LOWERED, type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import {
+  labelsQuery,
+  LOWERED,
+  type LoweredDb,
+  loweredQueryDb,
+  ReverseHost,
+  rnd,
+} from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 1200;
@@ -28,33 +35,12 @@ CREATE GRAPH g (*)
 `;
 
 const QUERIES: [string, string][] = [
-  [
-    'wcc',
-    `CREATE QUERY wcc() FOR GRAPH g {
-      MinAccum<INT> @cc; SumAccum<INT> @@components;
-      All = {V.*, W.*};
-      Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
-      WHILE Changed.size() > 0 DO
-        Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@cc < t.@cc ACCUM t.@cc += v.@cc;
-      END;
-      Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
-      PRINT @@components, Roots;
-    }`,
-  ],
+  ['wcc', labelsQuery('wcc', 'V.*, W.*', 'Roots')],
   [
     // Over one type of two: W's @cc cells keep MinAccum<INT>'s initial state, which spills; the
     // clause never reads them, so the split by sources stays open.
     'wcc_one_type',
-    `CREATE QUERY wcc_one_type() FOR GRAPH g {
-      MinAccum<INT> @cc; SumAccum<INT> @@components;
-      All = {V.*};
-      Changed = SELECT v FROM All:v POST-ACCUM v.@cc = getvid(v);
-      WHILE Changed.size() > 0 DO
-        Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@cc < t.@cc ACCUM t.@cc += v.@cc;
-      END;
-      Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
-      PRINT @@components, Roots;
-    }`,
+    labelsQuery('wcc_one_type', 'V.*', 'Roots'),
   ],
   [
     'filter',

@@ -50,6 +50,7 @@ import type {
   SelectRun,
 } from './select-kernel-types.js';
 import { newSelectRun } from './select-run.js';
+import { piecesList } from './run-buffers.js';
 import type { AccumT } from './types.js';
 
 /** What the owner of a SELECT asks of the other threads (see the file's header). */
@@ -337,14 +338,13 @@ function hoistBuffers(ctx: RunContext, st: SelectRun, count: number): Float64Arr
   return arrays.every((a) => a.buffer instanceof SharedArrayBuffer) ? arrays : undefined;
 }
 
-/** Moves the partitions' listed targets together (see AccumJob's `listing`): the result in order. */
+/**
+ * The partitions' listed targets (see AccumJob's `listing`) as the result, in order: one new list
+ * (run-buffers.ts's piecesList), which the SELECT returns as it is.
+ */
 function gather(st: SelectRun, bounds: number[], listed: Int32Array): void {
-  let n = 0;
-  for (let p = 0; p + 1 < bounds.length; p++) {
-    if (bounds[p] !== n) st.result.copyWithin(n, bounds[p], bounds[p] + listed[p]);
-    n += listed[p];
-  }
-  st.resultCount = n;
+  st.result = piecesList(st.result, bounds, listed);
+  st.resultCount = st.result.length;
 }
 
 /**

@@ -49,13 +49,35 @@ function giveBack<A extends Int32Array | Float64Array | Float32Array | Uint8Arra
 }
 
 /**
- * A copy of `list[0..count)` that helper threads can read without another copy (shared memory on a
- * query worker, see shareRunArrays): a SELECT's result is the next SELECT's sources.
+ * A list of exactly `count` run indexes that helper threads can read without another copy (shared
+ * memory on a query worker, see shareRunArrays): a SELECT's result is the next SELECT's sources,
+ * so it is written once, into the list the SELECT returns.
  */
+export function newGidList(count: number): Int32Array {
+  return shared ? newInt32(Math.max(1, count)).subarray(0, count) : new Int32Array(count);
+}
+
+/** A copy of `list[0..count)` as a new list (newGidList). */
 export function gidList(list: Int32Array, count: number): Int32Array {
-  if (!shared) return list.slice(0, count);
-  const out = newInt32(Math.max(1, count)).subarray(0, count);
+  const out = newGidList(count);
   out.set(list.subarray(0, count));
+  return out;
+}
+
+/**
+ * The pieces `list[bounds[p] .. bounds[p] + counts[p])`, in order, as one new list (newGidList): a
+ * split's partitions list their targets where their range starts (parallel.ts), and the result is
+ * made from them in one copy instead of moving them together in place and copying them again.
+ */
+export function piecesList(list: Int32Array, bounds: readonly number[], counts: Int32Array): Int32Array {
+  let count = 0;
+  for (let p = 0; p + 1 < bounds.length; p++) count += counts[p];
+  const out = newGidList(count);
+  let n = 0;
+  for (let p = 0; p + 1 < bounds.length; p++) {
+    out.set(list.subarray(bounds[p], bounds[p] + counts[p]), n);
+    n += counts[p];
+  }
   return out;
 }
 

@@ -11,7 +11,14 @@ import type { Expr } from '../gsql/ast-query.js';
 import type { BoundPredicate, BoundSelect } from './bound-select.js';
 import type { RunContext } from './context.js';
 import { gidList, readableList } from './run-buffers.js';
-import { ascendingList, inStorageOrder, knownAscending, markAscending, sortCollected } from './storage-order.js';
+import {
+  ascendingList,
+  inStorageOrder,
+  knownAscending,
+  markAscending,
+  sortCollected,
+  sortedList,
+} from './storage-order.js';
 import { beginClause, endClause } from './select-clauses.js';
 import { startParallelAccum, startParallelPost, worthSplitting } from './parallel.js';
 import { compileSelectKernel, selectKernels } from './select-kernel.js';
@@ -408,6 +415,8 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       selectKernels.runs++;
       k.begin(ctx, selectRun.stamp, clauseRanges(ctx, gids, targetTypes));
       const st = selectRun;
+      // The run's own result buffer: the result list is made anew (written once) unless it stays here.
+      const runResult = st.result;
       // The sources as the result (keepsSources): no pass over them, nothing marked or sorted.
       const kept = keepsSources && ascendingList(gids) ? readableList(gids) : undefined;
       if (kept) ctx.steps(kept.length);
@@ -435,7 +444,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
         pendingAccum?.apply();
         // A split lists its result, sources and targets in run-index order already (parallel.ts).
         if (!parallel) {
-          sortCollected(st.result, st.resultCount, st.resultMark);
+          st.result = sortedList(st.result, st.resultCount, st.resultMark);
           sortCollected(st.sources, st.sourceCount, st.sourceMark);
           sortCollected(st.targets, st.targetCount, st.targetMark);
         }
@@ -467,7 +476,8 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
         pendingPost?.apply();
       }
       if (k.having) k.having(ctx, st.result, 0, st.resultCount, st);
-      const out = new VertexGids(ctx, kept ?? gidList(st.result, st.resultCount));
+      const made = st.result !== runResult ? st.result.subarray(0, st.resultCount) : undefined;
+      const out = new VertexGids(ctx, kept ?? made ?? gidList(st.result, st.resultCount));
       markAscending(out.gids);
       if (order.length > 0) return finish(ctx, ctx.vertexList(out) as Vtx[], bind, false);
       // Without ORDER BY, LIMIT takes a slice of the run indexes (no vertex objects).

@@ -1,0 +1,201 @@
+/**
+ * A SELECT's result list is written once (query/run-buffers.ts's piecesList, storage-order.ts's
+ * sortedList): a split's partitions' listed targets become the result in one copy, and a SELECT on
+ * one thread lists a dense result from its marks straight into the list it returns. k-hop reach
+ * (each hop's result is the next hop's sources, and its POST-ACCUM walks it) must give the
+ * frontiers a breadth-first search computes here, in storage order, on one thread, with every
+ * partition taken in reverse, and on 2 and 4 query workers.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { VertexRef } from '../../src/catalog/value.js';
+import type { Database } from '../../src/engine/database.js';
+import { executeQuery, type ParallelHost, registryFor } from '../../src/query/index.js';
+import { newGidList, piecesList } from '../../src/query/run-buffers.js';
+import { sortedList } from '../../src/query/storage-order.js';
+import { JsonText } from '../../src/util/json.js';
+import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
+import { type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
+
+const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
+const N = 3000;
+const LOWERED = { minSources: 16, minPartition: 16, sourceCost: 2, pullCost: 1 };
+
+const SCHEMA = `
+CREATE VERTEX V (PRIMARY_ID id INT, n INT, k INT)
+CREATE DIRECTED EDGE E (FROM V, TO V) WITH REVERSE_EDGE="rE"
+CREATE GRAPH g (*)
+`;
+
+/** Each hop's frontier, printed: the result lists themselves, in the order the SELECTs return them. */
+const HOPS = `CREATE QUERY hops(VERTEX<V> s, INT k) FOR GRAPH g {
+  OrAccum @seen; ListAccum<INT> @@sizes; ListAccum<INT> @@order; INT i = 0;
+  F = {s};
+  F = SELECT v FROM F:v POST-ACCUM v.@seen += true;
+  WHILE i < k AND F.size() > 0 DO
+    F = SELECT t FROM F:v -(E>)- V:t WHERE t.@seen == false POST-ACCUM t.@seen += true;
+    @@sizes += F.size();
+    Order = SELECT v FROM F:v ACCUM @@order += v.n;
+    i = i + 1;
+  END;
+  PRINT @@sizes, @@order;
+}`;
+
+/** The same walk keeping only targets with an even k (HAVING compacts the result list in place). */
+const EVEN = `CREATE QUERY even(VERTEX<V> s, INT k) FOR GRAPH g {
+  OrAccum @seen; ListAccum<INT> @@sizes; INT i = 0;
+  F = {s};
+  F = SELECT v FROM F:v POST-ACCUM v.@seen += true;
+  WHILE i < k AND F.size() > 0 DO
+    F = SELECT t FROM F:v -(E>)- V:t WHERE t.@seen == false POST-ACCUM t.@seen += true HAVING t.k % 2 == 0;
+    @@sizes += F.size();
+    i = i + 1;
+  END;
+  PRINT @@sizes, F.size() AS last;
+}`;
+
+const QUERIES: [string, string][] = [
+  ['hops', HOPS],
+  ['even', EVEN],
+];
+
+let lowered: LoweredDb;
+let db: Database;
+/** Out-neighbours and k by id, as written (the reference's own copy of the graph). */
+const out: number[][] = Array.from({ length: N }, () => []);
+const ks: number[] = [];
+
+before(async () => {
+  lowered = await loweredQueryDb('ocelot-khop-', SCHEMA, QUERIES, LOWERED);
+  db = lowered.db;
+  const r = rnd(4242);
+  await db.write((tx) => {
+    for (let i = 0; i < N; i++) {
+      ks.push(r(100));
+      tx.upsertVertex('V', i, { n: { value: i, op: 'set' }, k: { value: ks[i], op: 'set' } });
+    }
+    // Hubs at low ids (as an RMAT load puts them): a hop from a few sources reaches many targets.
+    const seen = new Set<number>();
+    for (let i = 0; i < N * 5; i++) {
+      const a = r(3) === 0 ? r(40) : r(N);
+      const b = r(3) === 0 ? r(40) : r(N);
+      if (seen.has(a * N + b)) continue;
+      seen.add(a * N + b);
+      out[a].push(b);
+      tx.upsertEdge('E', 'V', a, 'V', b, {});
+    }
+  });
+  await db.rebuild({ path: join(lowered.dir, 'summary') });
+});
+
+after(() => lowered.close());
+
+/** Breadth-first frontiers from s (k hops), each in storage order (ids were inserted in order). */
+function bfs(s: number, k: number, keep: (v: number) => boolean = () => true): number[][] {
+  const seen = new Uint8Array(N);
+  seen[s] = 1;
+  let frontier = [s];
+  const hops: number[][] = [];
+  for (let i = 0; i < k && frontier.length > 0; i++) {
+    const next: number[] = [];
+    for (const v of frontier)
+      for (const t of out[v])
+        if (seen[t] === 0) {
+          seen[t] = 1;
+          next.push(t);
+        }
+    frontier = next.filter(keep).sort((a, b) => a - b);
+    hops.push(frontier);
+  }
+  return hops;
+}
+
+async function answer(name: string, args: Record<string, unknown>, host?: ParallelHost | 'pool'): Promise<unknown> {
+  const query = registryFor(db).installed('g', name, db.catalog);
+  const r =
+    host === 'pool'
+      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args })
+      : await executeQuery(db, query, args, host ? { parallel: host } : {});
+  return JSON.parse(r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results));
+}
+
+/** Seeds: hubs, vertices a few hops from them, and one without out-edges. */
+const SEEDS = [0, 3, 17, 250, 1234, 2999];
+
+function expected(name: string, s: number, k: number): unknown {
+  if (name === 'hops') {
+    const hops = bfs(s, k);
+    return [{ '@@sizes': hops.map((h) => h.length), '@@order': hops.flat() }];
+  }
+  const hops = bfs(s, k, (v) => ks[v] % 2 === 0);
+  return [{ '@@sizes': hops.map((h) => h.length), last: hops[hops.length - 1].length }];
+}
+
+test('piecesList: the pieces in order, in one list of their total length', () => {
+  const r = rnd(9);
+  const list = new Int32Array(1000).map(() => r(1 << 20));
+  const bounds = [0, 100, 350, 351, 700, 1000];
+  const counts = new Int32Array([40, 0, 1, 349, 300]);
+  const want: number[] = [];
+  for (let p = 0; p + 1 < bounds.length; p++) want.push(...list.subarray(bounds[p], bounds[p] + counts[p]));
+  assert.deepEqual([...piecesList(list, bounds, counts)], want);
+  assert.equal(piecesList(list, [0, 1000], new Int32Array([0])).length, 0);
+});
+
+test('sortedList: ascending, exactly the listed cells, whether sorted, dense or sparse', () => {
+  const r = rnd(11);
+  const mark = new Uint8Array(1 << 16);
+  for (const [count, range] of [
+    [0, 10],
+    [1, 10],
+    [5000, 20_000],
+    [300, 60_000],
+    [2000, 1 << 16],
+  ]) {
+    const picked = new Set<number>();
+    while (picked.size < count) picked.add(r(range));
+    const list = newGidList(count + 7);
+    let n = 0;
+    for (const g of picked) {
+      list[n++] = g;
+      mark[g] = 1;
+    }
+    list.fill(-1, n);
+    const want = [...picked].sort((a, b) => a - b);
+    assert.deepEqual([...sortedList(list, count, mark)], want, `${count} of ${range}`);
+    list.set(want);
+    assert.deepEqual([...sortedList(list, count, mark)], want, `${count} of ${range}, sorted`);
+    for (const g of picked) mark[g] = 0;
+  }
+});
+
+test('k-hop frontiers equal a breadth-first search, on one thread and split in any order', async () => {
+  for (const [name] of QUERIES)
+    for (const s of SEEDS)
+      for (const k of [1, 2, 3]) {
+        const args = { s: new VertexRef('V', String(s)), k };
+        const want = expected(name, s, k);
+        assert.deepEqual(await answer(name, args), want, `${name} from ${s}, ${k} hops`);
+        const host = new ReverseHost();
+        assert.deepEqual(await answer(name, args, host), want, `${name} from ${s}, ${k} hops, split`);
+        if (s === 0 && k === 3) assert.ok(host.jobs.some((j) => j.listing), `${name}: a split listed its targets`);
+      }
+});
+
+test('k-hop frontiers equal a breadth-first search on 2 and 4 query workers', async () => {
+  for (const threads of [2, 4]) {
+    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
+    attachPool(db, pool);
+    try {
+      for (const [name] of QUERIES)
+        for (const s of SEEDS) {
+          const args = { s: new VertexRef('V', String(s)), k: 3 };
+          assert.deepEqual(await answer(name, args, 'pool'), expected(name, s, 3), `${name} from ${s}, ${threads} threads`);
+        }
+      assert.ok(pool.stats.helped > 0, 'some SELECT was split');
+    } finally {
+      await releasePool(db);
+    }
+  }
+});

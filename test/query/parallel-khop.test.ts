@@ -111,7 +111,11 @@ function bfs(s: number, k: number, keep: (v: number) => boolean = () => true): n
   return hops;
 }
 
-async function answer(name: string, args: Record<string, unknown>, host?: ParallelHost | 'pool'): Promise<unknown> {
+async function answer(
+  name: string,
+  args: Record<string, unknown>,
+  host?: ParallelHost | 'pool',
+): Promise<unknown> {
   const query = registryFor(db).installed('g', name, db.catalog);
   const r =
     host === 'pool'
@@ -179,7 +183,11 @@ test('k-hop frontiers equal a breadth-first search, on one thread and split in a
         assert.deepEqual(await answer(name, args), want, `${name} from ${s}, ${k} hops`);
         const host = new ReverseHost();
         assert.deepEqual(await answer(name, args, host), want, `${name} from ${s}, ${k} hops, split`);
-        if (s === 0 && k === 3) assert.ok(host.jobs.some((j) => j.listing), `${name}: a split listed its targets`);
+        if (s === 0 && k === 3)
+          assert.ok(
+            host.jobs.some((j) => j.listing),
+            `${name}: a split listed its targets`,
+          );
       }
 });
 
@@ -191,7 +199,11 @@ test('k-hop frontiers equal a breadth-first search on 2 and 4 query workers', as
       for (const [name] of QUERIES)
         for (const s of SEEDS) {
           const args = { s: new VertexRef('V', String(s)), k: 3 };
-          assert.deepEqual(await answer(name, args, 'pool'), expected(name, s, 3), `${name} from ${s}, ${threads} threads`);
+          assert.deepEqual(
+            await answer(name, args, 'pool'),
+            expected(name, s, 3),
+            `${name} from ${s}, ${threads} threads`,
+          );
         }
       assert.ok(pool.stats.helped > 0, 'some SELECT was split');
     } finally {

@@ -184,7 +184,8 @@ function parallelSourcePass(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
  * `list[from..to)` with edges in the block's steps (a pull only runs over compacted adjacencies):
  * the same code the rows would run, once per source, with the phase's constants, columns and
  * temporaries. A source without edges has no rows (and may have no value: PageRank divides by its
- * out-degree), so it gets none, and no error is made for it.
+ * out-degree), so it gets none, and no error is made for it. One adjacency (PageRank's) is read
+ * directly: at RMAT 2^20 the loop over the plan's hops took half of a 7.5 ms fill of 650k sources.
  */
 function hoistPhase(out: KernelSource, b: KernelBlock): KernelPhase {
   const fills = out.hoisted.map((src, j) => `try { H${j}[sg] = ${src}; } catch { H${j}[sg] = NaN; }`);
@@ -194,16 +195,23 @@ function hoistPhase(out: KernelSource, b: KernelBlock): KernelPhase {
 ${columnLocals(out)}
 ${out.tempDecls()}
 ${hoistedLocals(out)}
-let start = 0, end = 0, plan = null;
+let start = 0, end = 0, plan = null, one = null;
 for (let n = from; n < to; n++) {
   const sg = list[n];
-  if (sg < start || sg >= end) { plan = st.locate(sg); start = st.start; end = st.end; }
+  if (sg < start || sg >= end) {
+    plan = st.locate(sg); start = st.start; end = st.end;
+    one = plan.length === 1 && plan[0].length === 1 ? plan[0][0].view.offsets : null;
+  }
   const row = sg - start;
   let rows = false;
-  for (let k = 0; k < plan.length && !rows; k++)
-    for (const { view } of plan[k]) {
-      const off = view.offsets;
-      if (row + 1 < off.length && off[row + 1] > off[row]) rows = true;
+  if (one !== null) rows = row + 1 < one.length && one[row + 1] > one[row];
+  else
+    for (let k = 0; k < plan.length && !rows; k++) {
+      const hops = plan[k];
+      for (let h = 0; h < hops.length && !rows; h++) {
+        const off = hops[h].view.offsets;
+        rows = row + 1 < off.length && off[row + 1] > off[row];
+      }
     }
   if (!rows) continue;
   vars[${b.sourceSlot}] = undefined; gids[${b.sourceSlot}] = sg;

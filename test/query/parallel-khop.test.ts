@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { VertexRef } from '../../src/catalog/value.js';
 import type { Database } from '../../src/engine/database.js';
-import { executeQuery, type ParallelHost, registryFor } from '../../src/query/index.js';
+import { executeQuery, type ParallelHost, parallelSelect, registryFor } from '../../src/query/index.js';
+import { guidedCuts } from '../../src/query/parallel-plan.js';
 import { newGidList, piecesList } from '../../src/query/run-buffers.js';
 import { sortedList } from '../../src/query/storage-order.js';
 import { JsonText } from '../../src/util/json.js';
@@ -135,6 +136,31 @@ function expected(name: string, s: number, k: number): unknown {
   const hops = bfs(s, k, (v) => ks[v] % 2 === 0);
   return [{ '@@sizes': hops.map((h) => h.length), last: hops[hops.length - 1].length }];
 }
+
+test('guided cuts end in equal partitions of at most the least size, never growing', () => {
+  for (const total of [1000, 12_345.6, 1e6])
+    for (const threads of [2, 4])
+      for (const most of [3, 64, 1000, 1e9]) {
+        const cuts = guidedCuts(total, threads, most);
+        const sizes = [...cuts, total].map((c, i) => c - (i === 0 ? 0 : cuts[i - 1]));
+        const least = total / Math.min(most, parallelSelect.tailParts);
+        const what = `${total} on ${threads} threads, at most ${most}`;
+        assert.ok(
+          sizes.length <= Math.min(most, parallelSelect.tailParts),
+          `${what}: ${sizes.length} partitions`,
+        );
+        sizes.forEach((size, i) => {
+          assert.ok(size > 0, what);
+          if (i > 0) assert.ok(size <= sizes[i - 1] * (1 + 1e-9), `${what}: partition ${i} grows`);
+        });
+        // The last is one of the tail's: no larger than the least, no smaller than half of it.
+        const last = sizes[sizes.length - 1];
+        assert.ok(last <= least * (1 + 1e-9) && last >= least / 2, `${what}: last ${last} of least ${least}`);
+      }
+  assert.equal(guidedCuts(1000, 2, 1000)[0], 250);
+  assert.deepEqual(guidedCuts(0, 2, 100), []);
+  assert.deepEqual(guidedCuts(1000, 2, 1), []);
+});
 
 test('piecesList: the pieces in order, in one list of their total length', () => {
   const r = rnd(9);

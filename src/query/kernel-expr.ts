@@ -32,6 +32,11 @@ export class KernelSource {
    * closures over the source alone see it bound once per source vertex.
    */
   rowClosures = false;
+  /**
+   * Whether the code calls any closure that may read an alias through ctx.vars/ctx.gids (the
+   * source's included): a pull binds the source per in-edge only then.
+   */
+  closures = false;
   /** Whether some statement runs as its closure (it may update anything). */
   stmtClosures = false;
   /** Expressions run as closures that a helper thread may not compute the same (see parallel.ts). */
@@ -300,6 +305,7 @@ function fallback(ks: KernelScope, e: Expr, perSource: boolean): Code {
   const x = compileExpr(ks.cx, e);
   if (!helperSafe(ks, e)) ks.out.fallbacks++;
   if (!perSource) ks.out.rowClosures = true;
+  ks.out.closures = true;
   return { src: `${ks.out.constant(x.f)}(ctx)`, t: x.t, perSource, trivial: false };
 }
 
@@ -366,6 +372,7 @@ export function emitExpr(ks: KernelScope, e: Expr): Code {
       const x = compileExpr(ks.cx, e);
       // The edge types may be an expression: its closure reads what the row binds.
       if (!perSource) ks.out.rowClosures = true;
+      ks.out.closures = true;
       const filters = ks.out.constant(edgeFilters(ks.cx, e));
       return {
         src: `${ks.out.constant(outdegreeOfGid)}(ctx, ${filters}(ctx), ${g})`,

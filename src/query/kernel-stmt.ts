@@ -205,6 +205,7 @@ export function emitStmts(
       const inline = emitAccumUpdate(ks, s, deferred) ?? emitGlobalUpdate(ks, s);
       if (inline !== undefined) return inline;
       ks.out.rowClosures = true;
+      ks.out.closures = true;
       ks.out.stmtClosures = true;
       return `${ks.out.constant(rows[k])}(ctx);`;
     })

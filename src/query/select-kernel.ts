@@ -407,7 +407,20 @@ for (let n = from; n < to; n++) {
       : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }';
     const memos = out.memoNames();
     const locals = [...out.locals];
-    const rowCode = { S, T, rep, where, accum, closures, memos, keepTargetResult, keepTarget, locals };
+    const bindSource = out.closures;
+    const rowCode = {
+      S,
+      T,
+      rep,
+      where,
+      accum,
+      closures,
+      bindSource,
+      memos,
+      keepTargetResult,
+      keepTarget,
+      locals,
+    };
     if (walk === 'pull') body = pullBody({ ...rowCode, keepSource: `${keepSourceResult} ${keepSource}` });
     else
       body = `let start = 0, end = 0, plan = null;
@@ -480,6 +493,8 @@ interface RowCode {
   where: string;
   accum: string;
   closures: boolean;
+  /** Whether some closure may read the source alias (KernelSource's `closures`): bound per row then. */
+  bindSource: boolean;
   memos: string[];
   keepTargetResult: string;
   keepTarget: string;
@@ -517,7 +532,7 @@ for (let tg = plo; tg < phi; tg++) {
       if (skip && sr === row) continue;
       const sg = base + sr;
       if (member !== null && member[sg] !== stamp) continue;
-      vars[${r.S}] = undefined; gids[${r.S}] = sg;
+      ${r.bindSource ? `vars[${r.S}] = undefined; gids[${r.S}] = sg;` : ''}
       ${r.rep}
       ${r.memos.map((m) => `${m} = undefined;`).join(' ')}
       ${r.where}

@@ -56,9 +56,22 @@ const EVEN = `CREATE QUERY even(VERTEX<V> s, INT k) FOR GRAPH g {
   PRINT @@sizes, F.size() AS last;
 }`;
 
+/**
+ * A pulled ACCUM whose row calls a closure over the source (`floor`: no inline code), beside a
+ * hoisted float value: the pull binds the source per in-edge for the closure.
+ */
+const PULLED = `CREATE QUERY pulled() FOR GRAPH g {
+  MaxAccum<INT> @m = -1; SumAccum<DOUBLE> @r;
+  All = {V.*};
+  X = SELECT t FROM All:v -(E>)- V:t ACCUM t.@m += floor(v.k * 1.5), t.@r += v.k / 4.0;
+  All = SELECT v FROM All:v ACCUM @@m += v.@m, @@r += v.@r;
+  PRINT @@m, @@r;
+}`.replace('MaxAccum<INT> @m = -1;', 'MaxAccum<INT> @m = -1; ListAccum<INT> @@m; ListAccum<DOUBLE> @@r;');
+
 const QUERIES: [string, string][] = [
   ['hops', HOPS],
   ['even', EVEN],
+  ['pulled', PULLED],
 ];
 
 let lowered: LoweredDb;
@@ -124,6 +137,9 @@ async function answer(
       : await executeQuery(db, query, args, host ? { parallel: host } : {});
   return JSON.parse(r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results));
 }
+
+/** The k-hop queries (checked against bfs). */
+const WALKS = ['hops', 'even'];
 
 /** Seeds: hubs, vertices a few hops from them, and one without out-edges. */
 const SEEDS = [0, 3, 17, 250, 1234, 2999];
@@ -200,8 +216,30 @@ test('sortedList: ascending, exactly the listed cells, whether sorted, dense or 
   }
 });
 
+test('a pulled row whose closure reads the source gets it bound', async () => {
+  const m = new Array<number>(N).fill(-1);
+  const sum = new Array<number>(N).fill(0);
+  for (let v = 0; v < N; v++)
+    for (const t of [...out[v]].sort((a, b) => a - b)) {
+      m[t] = Math.max(m[t], Math.floor(ks[v] * 1.5));
+      sum[t] += ks[v] / 4;
+    }
+  const host = new ReverseHost();
+  const got = (await answer('pulled', {}, host)) as [{ '@@m': number[]; '@@r': number[] }];
+  assert.ok(
+    host.jobs.some((j) => j.pull),
+    'the ACCUM was pulled',
+  );
+  assert.deepEqual(got[0]['@@m'], m);
+  assert.deepEqual(
+    got[0]['@@r'].map((x) => Math.round(x * 1e6)),
+    sum.map((x) => Math.round(x * 1e6)),
+  );
+  assert.deepEqual(await answer('pulled', {}), got);
+});
+
 test('k-hop frontiers equal a breadth-first search, on one thread and split in any order', async () => {
-  for (const [name] of QUERIES)
+  for (const name of WALKS)
     for (const s of SEEDS)
       for (const k of [1, 2, 3]) {
         const args = { s: new VertexRef('V', String(s)), k };
@@ -222,7 +260,7 @@ test('k-hop frontiers equal a breadth-first search on 2 and 4 query workers', as
     const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
     attachPool(db, pool);
     try {
-      for (const [name] of QUERIES)
+      for (const name of WALKS)
         for (const s of SEEDS) {
           const args = { s: new VertexRef('V', String(s)), k: 3 };
           assert.deepEqual(

@@ -29,6 +29,7 @@ import type { EdgeFilter } from '../engine/api.js';
 import { makeAccum } from './accumulators.js';
 import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import { clearRange, listMarks as listMarked } from './mark-list.js';
+import { applyProposals, joinOwned, ownedJob, worthOwning, type OwnedJob } from './parallel-owned.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
@@ -143,6 +144,11 @@ export interface AccumJob {
    * left after the split.
    */
   listAfter?: { ranges: number[]; progress: Int32Array };
+  /**
+   * A split by sources with `listAfter` whose threads write only their own targets (ParallelAccum's
+   * bySource `owned`, parallel-owned.ts): the listing applies the proposals first.
+   */
+  owned?: OwnedJob;
 }
 
 /** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`) and their hoisted values. */
@@ -295,12 +301,17 @@ function splitBySource(
   if (job.columns.some((c) => c.spill.length > 0 || c.snap.length > 0)) return 'other walk';
   job.bySource = true;
   const limit = ctx.gidLimit();
+  let fn = own.accum;
   if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer) {
     const ranges = equalBounds(limit, host.threads * 4);
     job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(ranges.length * 4)) };
     job.listAfter = { ranges, progress: new Int32Array(new SharedArrayBuffer(8)) };
+    if (own.owned && worthOwning(gids.length, limit, host.threads)) {
+      job.owned = ownedJob(ctx, own.owned, limit, host.threads);
+      if (job.owned) fn = own.owned.accum;
+    }
   }
-  if (!runJob(ctx, job, st, own.accum)) return 'alone';
+  if (!runJob(ctx, job, st, fn)) return 'alone';
   if (job.listAfter) {
     // Every source range is done now; the ranges no thread listed are listed here.
     listTargets(job, st);
@@ -448,7 +459,9 @@ function runPartitions(
   fill?: KernelPhase,
 ): void {
   if (job.pull?.hoisted && fill) fillHoisted(ctx, fill, job, st);
-  for (let p = take(); p >= 0; p = take()) {
+  // A thread left without a slot of an owned split takes no source range (it may still list).
+  const joined = job.owned === undefined || joinOwned(job.owned, st);
+  for (let p = joined ? take() : -1; p >= 0; p = take()) {
     if (job.phase >= 0 || job.bySource) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
       if (job.listAfter && Atomics.add(job.listAfter.progress, 1, 1) + 2 === job.bounds.length)
@@ -469,6 +482,7 @@ function runPartitions(
   if (job.listAfter && sourcesDone(job.listAfter.progress, job.bounds.length - 1)) listTargets(job, st);
   st.lo = 0;
   st.hi = 0x7fffffff;
+  st.owned = undefined;
 }
 
 /**
@@ -502,6 +516,7 @@ function listTargets(job: AccumJob, st: SelectRun): void {
   const { ranges, progress } = job.listAfter!;
   const { result, listed } = job.listing!;
   for (let r = Atomics.add(progress, 0, 1); r + 1 < ranges.length; r = Atomics.add(progress, 0, 1)) {
+    if (job.owned) applyProposals(job.owned, st.resultMark, ranges[r], ranges[r + 1]);
     const end = listMarked(result, st.resultMark, ranges[r], ranges[r + 1]);
     listed[r] = end - ranges[r];
     // Every source range is done: nothing marks this range any more, and its marks are listed.
@@ -562,7 +577,9 @@ export function helpParallelAccum(
       ? job.pull
         ? wide?.parallel?.pull
         : job.bySource
-          ? wide?.parallel?.bySource?.accum
+          ? job.owned
+            ? wide?.parallel?.bySource?.owned?.accum
+            : wide?.parallel?.bySource?.accum
           : wide?.parallel?.accum
       : wide?.parallelPosts[job.phase]
         ? wide.posts[job.phase]

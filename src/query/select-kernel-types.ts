@@ -59,6 +59,11 @@ export interface SelectRun {
   member: Int32Array | null;
   /** For a pulled ACCUM with `hoist`: per hoisted value, its value at each source's run index. */
   hoisted?: Float64Array[];
+  /**
+   * For ParallelAccum's `owned` walk: the target run indexes `[lo, hi)` this thread alone writes,
+   * and its proposals for every other target (see parallel-owned.ts).
+   */
+  owned?: { lo: number; hi: number; proposals: Int32Array };
 }
 
 /** A phase over the vertices with run indexes `list[from..to)`. */
@@ -103,9 +108,25 @@ export interface ParallelAccum {
    * it updates, which must keep no `@x'` in the run; no integer cell the clause touches may have
    * spilled (parallel.ts checks both).
    */
-  bySource?: { accum: KernelPhase; writes: number[] };
+  bySource?: { accum: KernelPhase; writes: number[]; owned?: OwnedAccum };
   /** The global accumulators the phase updates: slot and type. */
   globals: [number, AccumT][];
+}
+
+/**
+ * The rows of the sources `list[from..to)` of a label propagation (`WHERE s.@a < t.@a ACCUM
+ * t.@a += s.@a` on a 32-bit Min column, or `>` on a Max one, and nothing else per row) where each
+ * thread writes only the cells and result marks of its own range of targets (`st.owned`): a row
+ * into another range keeps the best value per target in the thread's own proposals instead, and
+ * the proposals are applied range by range after every source range is done (parallel-owned.ts).
+ * No cache line of cells or marks is then written by two threads during the rows.
+ */
+export interface OwnedAccum {
+  accum: KernelPhase;
+  /** The accumulator index of the column. */
+  column: number;
+  /** A Min column (else Max). */
+  min: boolean;
 }
 
 /**

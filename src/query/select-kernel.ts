@@ -11,14 +11,15 @@
  * (when every read and update of it is inline) or its updates wait in `ctx.pending` for the
  * clause's end, as with the closures.
  */
-import type { Expr } from '../gsql/ast-query.js';
+import type { Expr, Stmt } from '../gsql/ast-query.js';
 import { DenseKind } from './accum-dense.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
-import { emitStmts } from './kernel-stmt.js';
+import { emitStmts, int32Check } from './kernel-stmt.js';
 import type { Cx, VertexAccum } from './scope.js';
 import { conjuncts } from './select-clauses.js';
 import type {
   KernelPhase,
+  OwnedAccum,
   ParallelAccum,
   ParallelPost,
   KernelVariant,
@@ -89,7 +90,8 @@ function accumPhase(
   walk: Walk = 'whole',
 ): Phase & { out: KernelSource } {
   const source = (out: KernelSource): KernelSource => {
-    out.atomic = walk === 'sources';
+    out.atomic = walk === 'sources' || walk === 'owned';
+    out.owned = walk === 'owned';
     out.hoist = walk === 'pull';
     out.targetLocals = walk === 'pull';
     return out;
@@ -141,9 +143,11 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
       : {};
   const own = accumPhase(cx, b, true, 'sources');
   // A target collected on its cell's first change needs that change to be seen by one thread.
+  const ownedCol = ownedColumn(cx, b, own.out);
+  const owned = ownedCol && { owned: { accum: accumPhase(cx, b, true, 'owned').fn, ...ownedCol } };
   const bySource =
     !own.out.notAtomic && own.out.collectOnChange === undefined
-      ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites] } }
+      ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites], ...owned } }
       : {};
   return {
     accum: p.fn,
@@ -323,12 +327,48 @@ function monotoneFilter(cx: Cx, b: KernelBlock, va: VertexAccum): boolean {
 }
 
 /**
+ * The column of a clause whose split by sources may write only each thread's own targets
+ * (ParallelAccum's bySource `owned`): a monotone filter (see monotoneFilter) on a 32-bit Min or
+ * Max column as the whole WHERE and the only statement, whose result is the target alone (no
+ * other alias kept, no POST-ACCUM, no path counts). A row into another thread's targets then
+ * needs nothing but its source's value: the best one per target is kept as a proposal, and
+ * applying it later (when it beats the cell) changes and collects exactly the targets the rows
+ * would have (see parallel-owned.ts).
+ */
+function ownedColumn(cx: Cx, b: KernelBlock, out: KernelSource): Omit<OwnedAccum, 'accum'> | undefined {
+  if (!b.resultIsTarget || b.needSources || b.needTargets || b.counted || b.posts.length > 0) return undefined;
+  if (!b.where || conjuncts(b.where).length !== 1 || out.rowClosures || out.notAtomic) return undefined;
+  const [s] = b.accum.stmts;
+  if (s?.kind !== 'assign' || s.target.kind !== 'vattach') return undefined;
+  const va = cx.vaccs.get(s.target.name);
+  if (!va || !out.liveTargets.has(va.index) || !monotoneFilter(cx, b, va)) return undefined;
+  if (va.dense !== DenseKind.MinInt && va.dense !== DenseKind.MaxInt) return undefined;
+  return { column: va.index, min: va.dense === DenseKind.MinInt };
+}
+
+/**
+ * An `owned` walk's row into another thread's targets (see ownedColumn): the source's value, kept
+ * in the thread's proposals (`PR`) when it beats the best one so far.
+ */
+function emitProposal(ks: KernelScope, b: KernelBlock): string {
+  const s = b.accum.stmts[0] as Stmt & { kind: 'assign' };
+  const min = ks.cx.vaccs.get((s.target as Expr & { kind: 'vattach' }).name)!.dense === DenseKind.MinInt;
+  const v = ks.out.temp();
+  // The statement's value is read a second time here: not a use the snapshot decision counts.
+  const uses = new Map(ks.out.inlineUses);
+  const value = ks.cx.inClause('ACCUM', () => use(ks, emitExpr(ks, s.value)));
+  for (const [i, n] of uses) ks.out.inlineUses.set(i, n);
+  return `${v} = ${value}; ${int32Check(v)} if (${v} ${min ? '<' : '>'} PR[tg]) PR[tg] = ${v};`;
+}
+
+/**
  * How an ACCUM phase walks its rows: every source's edges ('whole'), every source's edges into the
  * targets `[st.lo, st.hi)` ('partitioned'), those targets' in-edges back to the sources ('pull'),
- * or every source's edges with updates that threads may make at once ('sources', ParallelAccum's
- * `bySource`).
+ * every source's edges with updates that threads may make at once ('sources', ParallelAccum's
+ * `bySource`), or with updates only of the thread's own targets and proposals for the others
+ * ('owned', bySource's `owned`).
  */
-type Walk = 'whole' | 'partitioned' | 'pull' | 'sources';
+type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'owned';
 
 function emitAccumPhase(
   cx: Cx,
@@ -391,10 +431,14 @@ for (let n = from; n < to; n++) {
     // Closures read the aliases through ctx.vars/ctx.gids (a Vtx made on first read); code whose
     // closures read only the source binds nothing per row.
     const closures = out.rowClosures;
+    // An owned walk's marks are listed after the split; a row into another range only proposes.
     const keepTargetResult =
-      b.resultIsTarget && out.collectOnChange === undefined
-        ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
-        : '';
+      walk === 'owned'
+        ? 'if (resultMark[tg] === 0) resultMark[tg] = 1;'
+        : b.resultIsTarget && out.collectOnChange === undefined
+          ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
+          : '';
+    const foreign = walk === 'owned' ? `if (tg < olo || tg >= ohi) { ${emitProposal(ks, b)} continue; }` : '';
     const keepTarget =
       b.needTargets && !b.resultIsTarget
         ? 'if (targetMark[tg] === 0) { targetMark[tg] = 1; targets[st.targetCount++] = tg; }'
@@ -451,6 +495,7 @@ for (let n = from; n < to; n++) {
         if (skip && tr === row) continue;
         const tg = base + tr;
         ${walk === 'partitioned' ? 'if (tg < plo || tg >= phi) continue;' : ''}
+        ${foreign}
         ${closures ? `vars[${T}] = undefined; gids[${T}] = tg;` : ''}
         ${where}
         ${accum}
@@ -467,6 +512,7 @@ for (let n = from; n < to; n++) {
 const stamp = st.stamp, resultMark = st.resultMark, sourceMark = st.sourceMark, targetMark = st.targetMark;
 const plo = st.lo, phi = st.hi;
 const result = st.result, sources = st.sources, targets = st.targets, counts = st.counts;
+${walk === 'owned' ? 'const own = st.owned, olo = own.lo, ohi = own.hi, PR = own.proposals;' : ''}
 ${columnLocals(out)}
 ${out.tempDecls()}
 ${hoistedLocals(out)}`;

@@ -1,0 +1,160 @@
+/**
+ * Label propagation split by sources where each thread writes only its own targets
+ * (query/parallel-owned.ts, ParallelAccum's bySource `owned`): rows into another thread's range
+ * become proposals, applied when every source range is done. Min labels (WCC) and Max labels
+ * (target-first filter) must equal the components found by union-find and the one-thread answers:
+ * through a host that runs every partition here with four thread slots (so three quarters of the
+ * targets go through the proposals), and on 2 and 4 query workers. A clause with any other WHERE
+ * term keeps the compare-and-swap walk.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Database } from '../../src/engine/database.js';
+import { executeQuery, registryFor } from '../../src/query/index.js';
+import type { SelectKernel } from '../../src/query/select-kernel-types.js';
+import { JsonText } from '../../src/util/json.js';
+import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
+import { LOWERED, type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
+
+const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
+const N = 1500;
+
+const SCHEMA = `
+CREATE VERTEX V (PRIMARY_ID id INT, k INT)
+CREATE DIRECTED EDGE E (FROM V, TO V) WITH REVERSE_EDGE="rE"
+CREATE GRAPH g (*)
+`;
+
+/** Min labels by a source-first filter, then Max labels by a target-first one. */
+const LABELS = `CREATE QUERY labels() FOR GRAPH g {
+  MinAccum<INT> @lo; MaxAccum<INT> @hi;
+  All = {V.*};
+  Changed = SELECT v FROM All:v POST-ACCUM v.@lo = v.k, v.@hi = v.k;
+  WHILE Changed.size() > 0 DO
+    Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@lo < t.@lo ACCUM t.@lo += v.@lo;
+  END;
+  Changed = All;
+  WHILE Changed.size() > 0 DO
+    Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE t.@hi < v.@hi ACCUM t.@hi += v.@hi;
+  END;
+  PRINT All[All.@lo, All.@hi];
+}`;
+
+/** A second WHERE term: the rows into other targets need it, so no proposals. */
+const FILTERED = `CREATE QUERY filtered() FOR GRAPH g {
+  MinAccum<INT> @lo;
+  All = {V.*};
+  Changed = SELECT v FROM All:v POST-ACCUM v.@lo = v.k;
+  WHILE Changed.size() > 0 DO
+    Changed = SELECT t FROM Changed:v -(E>|<E:e)- V:t WHERE v.@lo < t.@lo AND t.k % 5 != 1 ACCUM t.@lo += v.@lo;
+  END;
+  PRINT All[All.@lo];
+}`;
+
+const QUERIES: [string, string][] = [
+  ['labels', LABELS],
+  ['filtered', FILTERED],
+];
+
+let db: Database;
+let lowered: LoweredDb;
+const edges: [number, number][] = [];
+
+before(async () => {
+  lowered = await loweredQueryDb('ocelot-owned-', SCHEMA, QUERIES);
+  db = lowered.db;
+  const r = rnd(77);
+  await db.write((tx) => {
+    // Keys in reverse of the ids: the smallest label sits at the highest run indexes.
+    for (let i = 0; i < N; i++) tx.upsertVertex('V', i, { k: { value: 5 * (N - i), op: 'set' } });
+    // Hubs at the lowest ids, one large component among the first half, small ones after it,
+    // and the last vertices without edges.
+    for (let i = 0; i < N; i++) {
+      const a = r(3) === 0 ? r(8) : r(N / 2);
+      const b = r(N / 2);
+      tx.upsertEdge('E', 'V', a, 'V', b, {});
+      edges.push([a, b]);
+    }
+    for (let i = N / 2; i + 3 < N - 40; i += 3) {
+      tx.upsertEdge('E', 'V', i, 'V', i + 2, {});
+      tx.upsertEdge('E', 'V', i + 1, 'V', i + 2, {});
+      edges.push([i, i + 2], [i + 1, i + 2]);
+    }
+  });
+  await db.rebuild({ path: join(lowered.dir, 'summary') });
+});
+
+after(() => lowered.close());
+
+/** Each vertex's lowest and highest key in its component, by union-find. */
+function reference(): Map<number, [number, number]> {
+  const up = Array.from({ length: N }, (_, i) => i);
+  const root = (x: number): number => (up[x] === x ? x : (up[x] = root(up[x])));
+  for (const [a, b] of edges) up[root(a)] = root(b);
+  const k = (i: number): number => 5 * (N - i);
+  const lo = new Map<number, number>();
+  const hi = new Map<number, number>();
+  for (let i = 0; i < N; i++) {
+    const c = root(i);
+    lo.set(c, Math.min(lo.get(c) ?? Infinity, k(i)));
+    hi.set(c, Math.max(hi.get(c) ?? -Infinity, k(i)));
+  }
+  return new Map(Array.from({ length: N }, (_, i) => [i, [lo.get(root(i))!, hi.get(root(i))!]]));
+}
+
+async function answer(name: string, where: ReverseHost | 'here' | 'pool'): Promise<string> {
+  const query = registryFor(db).installed('g', name, db.catalog);
+  const r =
+    where === 'pool'
+      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args: {} })
+      : await executeQuery(db, query, {}, where === 'here' ? {} : { parallel: where });
+  return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
+}
+
+type Printed = [{ All: { v_id: string; attributes: Record<string, number> }[] }];
+
+test('label propagation through proposals gives the union-find labels and one thread’s answer', async () => {
+  const want = reference();
+  const here = await answer('labels', 'here');
+  const printed = (JSON.parse(here) as Printed)[0].All;
+  assert.equal(printed.length, N);
+  for (const v of printed) {
+    const [lo, hi] = want.get(Number(v.v_id))!;
+    assert.deepEqual([v.attributes['All.@lo'], v.attributes['All.@hi']], [lo, hi], `vertex ${v.v_id}`);
+  }
+  const host = new ReverseHost();
+  assert.equal(await answer('labels', host), here);
+  const owned = host.jobs.filter((j) => j.owned !== undefined);
+  // Min and Max rounds both took the owned walk, with four slots over the run indexes.
+  assert.ok(owned.some((j) => j.owned!.min) && owned.some((j) => !j.owned!.min), 'both kinds owned');
+  for (const j of owned) assert.equal(j.owned!.proposals.length, 4);
+});
+
+test('a clause with another WHERE term keeps the compare-and-swap walk, same answers', async () => {
+  const query = registryFor(db).installed('g', 'filtered', db.catalog);
+  const kernels = (query.kernels ?? []) as SelectKernel[];
+  assert.ok(kernels.some((k) => k.wide.parallel?.bySource !== undefined), 'split by sources');
+  assert.ok(kernels.every((k) => k.wide.parallel?.bySource?.owned === undefined), 'no owned walk');
+  const host = new ReverseHost();
+  assert.equal(await answer('filtered', host), await answer('filtered', 'here'));
+  assert.ok(host.jobs.some((j) => j.bySource) && host.jobs.every((j) => j.owned === undefined));
+});
+
+test('owned label propagation gives the same answers on 2 and 4 query workers', async () => {
+  const want = new Map<string, string>();
+  for (const [name] of QUERIES) want.set(name, await answer(name, 'here'));
+  for (const threads of [2, 4]) {
+    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
+    attachPool(db, pool);
+    try {
+      // Twice: the second run reuses the proposal arrays of the worker's run.
+      for (let run = 0; run < 2; run++)
+        for (const [name] of QUERIES)
+          assert.equal(await answer(name, 'pool'), want.get(name), `${name} on ${threads} threads`);
+      assert.ok(pool.stats.helped > 0, 'some SELECT was split');
+    } finally {
+      await releasePool(db);
+    }
+  }
+});

@@ -29,7 +29,7 @@ import type { EdgeFilter } from '../engine/api.js';
 import { makeAccum } from './accumulators.js';
 import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import { clearRange, listMarks as listMarked } from './mark-list.js';
-import { applyProposals, joinOwned, ownedJob, worthOwning, type OwnedJob } from './parallel-owned.js';
+import { joinOwned, labelJob, listChanged, type LabelJob } from './parallel-labels.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
@@ -145,10 +145,11 @@ export interface AccumJob {
    */
   listAfter?: { ranges: number[]; progress: Int32Array };
   /**
-   * A split by sources with `listAfter` whose threads write only their own targets (ParallelAccum's
-   * bySource `owned`, parallel-owned.ts): the listing applies the proposals first.
+   * A label propagation split by sources with `listAfter` (ParallelAccum's bySource `labels`,
+   * parallel-labels.ts): the listing lists the changed cells, after applying the proposals of an
+   * owned walk.
    */
-  owned?: OwnedJob;
+  labels?: LabelJob;
 }
 
 /** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`) and their hoisted values. */
@@ -306,9 +307,10 @@ function splitBySource(
     const ranges = equalBounds(limit, host.threads * 4);
     job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(ranges.length * 4)) };
     job.listAfter = { ranges, progress: new Int32Array(new SharedArrayBuffer(8)) };
-    if (own.owned && worthOwning(gids.length, limit, host.threads)) {
-      job.owned = ownedJob(ctx, own.owned, limit, host.threads);
-      if (job.owned) fn = own.owned.accum;
+    if (own.labels) {
+      const sizes = { limit, sources: gids.length, threads: host.threads };
+      job.labels = labelJob(ctx, own.labels, sizes);
+      if (job.labels) fn = job.labels.owned ? own.labels.owned : own.labels.unmarked;
     }
   }
   if (!runJob(ctx, job, st, fn)) return 'alone';
@@ -460,7 +462,7 @@ function runPartitions(
 ): void {
   if (job.pull?.hoisted && fill) fillHoisted(ctx, fill, job, st);
   // A thread left without a slot of an owned split takes no source range (it may still list).
-  const joined = job.owned === undefined || joinOwned(job.owned, st);
+  const joined = job.labels?.owned === undefined || joinOwned(job.labels, st);
   for (let p = joined ? take() : -1; p >= 0; p = take()) {
     if (job.phase >= 0 || job.bySource) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
@@ -516,8 +518,9 @@ function listTargets(job: AccumJob, st: SelectRun): void {
   const { ranges, progress } = job.listAfter!;
   const { result, listed } = job.listing!;
   for (let r = Atomics.add(progress, 0, 1); r + 1 < ranges.length; r = Atomics.add(progress, 0, 1)) {
-    if (job.owned) applyProposals(job.owned, st.resultMark, ranges[r], ranges[r + 1]);
-    const end = listMarked(result, st.resultMark, ranges[r], ranges[r + 1]);
+    const end = job.labels
+      ? listChanged(job.labels, result, ranges[r], ranges[r + 1])
+      : listMarked(result, st.resultMark, ranges[r], ranges[r + 1]);
     listed[r] = end - ranges[r];
     // Every source range is done: nothing marks this range any more, and its marks are listed.
     clearRange(st.resultMark, result, ranges[r], end, ranges[r], ranges[r + 1]);
@@ -577,8 +580,8 @@ export function helpParallelAccum(
       ? job.pull
         ? wide?.parallel?.pull
         : job.bySource
-          ? job.owned
-            ? wide?.parallel?.bySource?.owned?.accum
+          ? job.labels
+            ? wide?.parallel?.bySource?.labels?.[job.labels.owned ? 'owned' : 'unmarked']
             : wide?.parallel?.bySource?.accum
           : wide?.parallel?.accum
       : wide?.parallelPosts[job.phase]

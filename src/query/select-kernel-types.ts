@@ -108,21 +108,24 @@ export interface ParallelAccum {
    * it updates, which must keep no `@x'` in the run; no integer cell the clause touches may have
    * spilled (parallel.ts checks both).
    */
-  bySource?: { accum: KernelPhase; writes: number[]; owned?: OwnedAccum };
+  bySource?: { accum: KernelPhase; writes: number[]; labels?: LabelAccum };
   /** The global accumulators the phase updates: slot and type. */
   globals: [number, AccumT][];
 }
 
 /**
- * The rows of the sources `list[from..to)` of a label propagation (`WHERE s.@a < t.@a ACCUM
- * t.@a += s.@a` on a 32-bit Min column, or `>` on a Max one, and nothing else per row) where each
- * thread writes only the cells and result marks of its own range of targets (`st.owned`): a row
- * into another range keeps the best value per target in the thread's own proposals instead, and
- * the proposals are applied range by range after every source range is done (parallel-owned.ts).
- * No cache line of cells or marks is then written by two threads during the rows.
+ * A label propagation split by sources (`WHERE s.@a < t.@a ACCUM t.@a += s.@a` on a 32-bit Min
+ * column, or `>` on a Max one, and nothing else per row): its result is exactly the targets whose
+ * cell changed, so the rows set no result marks and the targets are listed by comparing the
+ * cells with the clause's snapshot after every source range is done (parallel.ts). `unmarked`: the
+ * rows of the sources `list[from..to)` with compare-and-swap on the shared cells. `owned`: the same
+ * rows where each thread writes only the cells of its own range of targets (`st.owned`) and keeps
+ * the best value for any other target in proposals of its own, applied range by range before the
+ * listing (parallel-owned.ts), so no cache line of cells is written by two threads during the rows.
  */
-export interface OwnedAccum {
-  accum: KernelPhase;
+export interface LabelAccum {
+  unmarked: KernelPhase;
+  owned: KernelPhase;
   /** The accumulator index of the column. */
   column: number;
   /** A Min column (else Max). */

@@ -19,7 +19,7 @@ import type { Cx, VertexAccum } from './scope.js';
 import { conjuncts } from './select-clauses.js';
 import type {
   KernelPhase,
-  OwnedAccum,
+  LabelAccum,
   ParallelAccum,
   ParallelPost,
   KernelVariant,
@@ -90,7 +90,7 @@ function accumPhase(
   walk: Walk = 'whole',
 ): Phase & { out: KernelSource } {
   const source = (out: KernelSource): KernelSource => {
-    out.atomic = walk === 'sources' || walk === 'owned';
+    out.atomic = walk === 'sources' || walk === 'unmarked' || walk === 'owned';
     out.owned = walk === 'owned';
     out.hoist = walk === 'pull';
     out.targetLocals = walk === 'pull';
@@ -143,11 +143,17 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
       : {};
   const own = accumPhase(cx, b, true, 'sources');
   // A target collected on its cell's first change needs that change to be seen by one thread.
-  const ownedCol = ownedColumn(cx, b, own.out);
-  const owned = ownedCol && { owned: { accum: accumPhase(cx, b, true, 'owned').fn, ...ownedCol } };
+  const label = labelColumn(cx, b, own.out);
+  const labels = label && {
+    labels: {
+      unmarked: accumPhase(cx, b, true, 'unmarked').fn,
+      owned: accumPhase(cx, b, true, 'owned').fn,
+      ...label,
+    },
+  };
   const bySource =
     !own.out.notAtomic && own.out.collectOnChange === undefined
-      ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites], ...owned } }
+      ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites], ...labels } }
       : {};
   return {
     accum: p.fn,
@@ -327,15 +333,18 @@ function monotoneFilter(cx: Cx, b: KernelBlock, va: VertexAccum): boolean {
 }
 
 /**
- * The column of a clause whose split by sources may write only each thread's own targets
- * (ParallelAccum's bySource `owned`): a monotone filter (see monotoneFilter) on a 32-bit Min or
- * Max column as the whole WHERE and the only statement, whose result is the target alone (no
- * other alias kept, no POST-ACCUM, no path counts). A row into another thread's targets then
- * needs nothing but its source's value: the best one per target is kept as a proposal, and
- * applying it later (when it beats the cell) changes and collects exactly the targets the rows
- * would have (see parallel-owned.ts).
+ * The column of a label propagation (ParallelAccum's bySource `labels`): a monotone filter (see
+ * monotoneFilter) on a 32-bit Min or Max column as the whole WHERE and the only statement, whose
+ * result is the target alone (no other alias kept, no POST-ACCUM, no path counts). A target is
+ * then collected exactly when its cell changes, and a row into another thread's targets needs
+ * nothing but its source's value: the best one per target may wait as a proposal, and applying it
+ * later (when it beats the cell) changes the cells the rows would have (see parallel-owned.ts).
  */
-function ownedColumn(cx: Cx, b: KernelBlock, out: KernelSource): Omit<OwnedAccum, 'accum'> | undefined {
+function labelColumn(
+  cx: Cx,
+  b: KernelBlock,
+  out: KernelSource,
+): Omit<LabelAccum, 'unmarked' | 'owned'> | undefined {
   if (!b.resultIsTarget || b.needSources || b.needTargets || b.counted || b.posts.length > 0) return undefined;
   if (!b.where || conjuncts(b.where).length !== 1 || out.rowClosures || out.notAtomic) return undefined;
   const [s] = b.accum.stmts;
@@ -347,7 +356,7 @@ function ownedColumn(cx: Cx, b: KernelBlock, out: KernelSource): Omit<OwnedAccum
 }
 
 /**
- * An `owned` walk's row into another thread's targets (see ownedColumn): the source's value, kept
+ * An `owned` walk's row into another thread's targets (see labelColumn): the source's value, kept
  * in the thread's proposals (`PR`) when it beats the best one so far.
  */
 function emitProposal(ks: KernelScope, b: KernelBlock): string {
@@ -365,10 +374,11 @@ function emitProposal(ks: KernelScope, b: KernelBlock): string {
  * How an ACCUM phase walks its rows: every source's edges ('whole'), every source's edges into the
  * targets `[st.lo, st.hi)` ('partitioned'), those targets' in-edges back to the sources ('pull'),
  * every source's edges with updates that threads may make at once ('sources', ParallelAccum's
- * `bySource`), or with updates only of the thread's own targets and proposals for the others
- * ('owned', bySource's `owned`).
+ * `bySource`), the same for a label propagation without result marks ('unmarked', bySource's
+ * `labels`), or with updates only of the thread's own targets and proposals for the others
+ * ('owned', `labels` too).
  */
-type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'owned';
+type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'unmarked' | 'owned';
 
 function emitAccumPhase(
   cx: Cx,
@@ -431,10 +441,10 @@ for (let n = from; n < to; n++) {
     // Closures read the aliases through ctx.vars/ctx.gids (a Vtx made on first read); code whose
     // closures read only the source binds nothing per row.
     const closures = out.rowClosures;
-    // An owned walk's marks are listed after the split; a row into another range only proposes.
+    // A label propagation's result is listed from the changed cells after the split.
     const keepTargetResult =
-      walk === 'owned'
-        ? 'if (resultMark[tg] === 0) resultMark[tg] = 1;'
+      walk === 'owned' || walk === 'unmarked'
+        ? ''
         : b.resultIsTarget && out.collectOnChange === undefined
           ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
           : '';

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
 import { executeQuery, registryFor } from '../../src/query/index.js';
+import { labelWalks } from '../../src/query/parallel-labels.js';
 import type { SelectKernel } from '../../src/query/select-kernel-types.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
@@ -125,20 +126,32 @@ test('label propagation through proposals gives the union-find labels and one th
   }
   const host = new ReverseHost();
   assert.equal(await answer('labels', host), here);
-  const owned = host.jobs.filter((j) => j.owned !== undefined);
-  // Min and Max rounds both took the owned walk, with four slots over the run indexes.
-  assert.ok(owned.some((j) => j.owned!.min) && owned.some((j) => !j.owned!.min), 'both kinds owned');
-  for (const j of owned) assert.equal(j.owned!.proposals.length, 4);
+  const labels = host.jobs.filter((j) => j.labels !== undefined);
+  const owned = labels.filter((j) => j.labels!.owned !== undefined);
+  // Min and Max rounds of many sources took the owned walk, with four slots over the run indexes;
+  // the rounds of few sources compare-and-swapped (unmarked).
+  assert.ok(owned.some((j) => j.labels!.min) && owned.some((j) => !j.labels!.min), 'both kinds owned');
+  for (const j of owned) assert.equal(j.labels!.owned!.proposals.length, 4);
+  // The unmarked walk (compare-and-swap on the cells) everywhere gives the same.
+  labelWalks.owned = false;
+  try {
+    const unmarked = new ReverseHost();
+    assert.equal(await answer('labels', unmarked), here);
+    const walks = unmarked.jobs.filter((j) => j.labels !== undefined);
+    assert.ok(walks.length > 0 && walks.every((j) => j.labels!.owned === undefined), 'unmarked walks');
+  } finally {
+    labelWalks.owned = true;
+  }
 });
 
 test('a clause with another WHERE term keeps the compare-and-swap walk, same answers', async () => {
   const query = registryFor(db).installed('g', 'filtered', db.catalog);
   const kernels = (query.kernels ?? []) as SelectKernel[];
   assert.ok(kernels.some((k) => k.wide.parallel?.bySource !== undefined), 'split by sources');
-  assert.ok(kernels.every((k) => k.wide.parallel?.bySource?.owned === undefined), 'no owned walk');
+  assert.ok(kernels.every((k) => k.wide.parallel?.bySource?.labels === undefined), 'no label walk');
   const host = new ReverseHost();
   assert.equal(await answer('filtered', host), await answer('filtered', 'here'));
-  assert.ok(host.jobs.some((j) => j.bySource) && host.jobs.every((j) => j.owned === undefined));
+  assert.ok(host.jobs.some((j) => j.bySource) && host.jobs.every((j) => j.labels === undefined));
 });
 
 test('owned label propagation gives the same answers on 2 and 4 query workers', async () => {

@@ -57,12 +57,6 @@ export class KernelSource {
   /** With `atomic`: the columns the code updates. */
   readonly atomicWrites = new Set<number>();
   /**
-   * With `atomic`, for select-kernel.ts's `owned` walk: the code updates only the targets of the
-   * thread's own range, which no other thread writes meanwhile, so a Min or Max update is a plain
-   * compare and store.
-   */
-  owned = false;
-  /**
    * For a pulled ACCUM (select-kernel.ts's `hoist`): floating-point values over the source alone
    * are read from per-source arrays (`H<j>`, filled once per source before the rows) instead of
    * being computed per row; `hoisted[j]` is the code that computes `H<j>`.

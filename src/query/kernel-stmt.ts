@@ -155,11 +155,9 @@ function atomicUpdate(
     case DenseKind.MaxInt: {
       if (!int32) break;
       const better = kind === DenseKind.MinInt ? '<' : '>';
-      const check = `${u.value} ${int32Check(v)} `;
-      if (ks.out.owned) return `${check}if (${v} ${better} ${cell}) ${cell} = ${v};`;
       const c = ks.out.temp();
       return (
-        check +
+        `${u.value} if ((${v} | 0) !== ${v} || ${v} === ${INT32_SPILL}) throw new RangeError('parallel SELECT: not a 32-bit value'); ` +
         `for (;;) { ${c} = ${cell}; if (!(${v} ${better} ${c}) || Atomics.compareExchange(V${i}, ${g}, ${c}, ${v}) === ${c}) break; }`
       );
     }
@@ -167,10 +165,6 @@ function atomicUpdate(
   ks.out.notAtomic = true;
   return '';
 }
-
-/** Code that stops a split clause whose Min or Max value `v` is not a 32-bit integer (see atomicUpdate). */
-export const int32Check = (v: string): string =>
-  `if ((${v} | 0) !== ${v} || ${v} === ${INT32_SPILL}) throw new RangeError('parallel SELECT: not a 32-bit value');`;
 
 const GLOBAL_INLINE = new Set(['SumAccum', 'MinAccum', 'MaxAccum', 'OrAccum', 'AndAccum']);
 

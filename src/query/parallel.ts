@@ -29,7 +29,7 @@ import type { EdgeFilter } from '../engine/api.js';
 import { makeAccum } from './accumulators.js';
 import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
 import { clearRange, listMarks as listMarked } from './mark-list.js';
-import { joinOwned, labelJob, listChanged, type LabelJob } from './parallel-labels.js';
+import { labelJob, listChanged, type LabelJob } from './parallel-labels.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
@@ -146,8 +146,7 @@ export interface AccumJob {
   listAfter?: { ranges: number[]; progress: Int32Array };
   /**
    * A label propagation split by sources with `listAfter` (ParallelAccum's bySource `labels`,
-   * parallel-labels.ts): the listing lists the changed cells, after applying the proposals of an
-   * owned walk.
+   * parallel-labels.ts): its rows set no marks, the listing lists the changed cells.
    */
   labels?: LabelJob;
 }
@@ -308,9 +307,8 @@ function splitBySource(
     job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(ranges.length * 4)) };
     job.listAfter = { ranges, progress: new Int32Array(new SharedArrayBuffer(8)) };
     if (own.labels) {
-      const sizes = { limit, sources: gids.length, threads: host.threads };
-      job.labels = labelJob(ctx, own.labels, sizes);
-      if (job.labels) fn = job.labels.owned ? own.labels.owned : own.labels.unmarked;
+      job.labels = labelJob(ctx, own.labels, limit);
+      if (job.labels) fn = own.labels.accum;
     }
   }
   if (!runJob(ctx, job, st, fn)) return 'alone';
@@ -461,9 +459,7 @@ function runPartitions(
   fill?: KernelPhase,
 ): void {
   if (job.pull?.hoisted && fill) fillHoisted(ctx, fill, job, st);
-  // A thread left without a slot of an owned split takes no source range (it may still list).
-  const joined = job.labels?.owned === undefined || joinOwned(job.labels, st);
-  for (let p = joined ? take() : -1; p >= 0; p = take()) {
+  for (let p = take(); p >= 0; p = take()) {
     if (job.phase >= 0 || job.bySource) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
       if (job.listAfter && Atomics.add(job.listAfter.progress, 1, 1) + 2 === job.bounds.length)
@@ -484,7 +480,6 @@ function runPartitions(
   if (job.listAfter && sourcesDone(job.listAfter.progress, job.bounds.length - 1)) listTargets(job, st);
   st.lo = 0;
   st.hi = 0x7fffffff;
-  st.owned = undefined;
 }
 
 /**
@@ -581,7 +576,7 @@ export function helpParallelAccum(
         ? wide?.parallel?.pull
         : job.bySource
           ? job.labels
-            ? wide?.parallel?.bySource?.labels?.[job.labels.owned ? 'owned' : 'unmarked']
+            ? wide?.parallel?.bySource?.labels?.accum
             : wide?.parallel?.bySource?.accum
           : wide?.parallel?.accum
       : wide?.parallelPosts[job.phase]

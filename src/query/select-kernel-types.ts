@@ -59,11 +59,6 @@ export interface SelectRun {
   member: Int32Array | null;
   /** For a pulled ACCUM with `hoist`: per hoisted value, its value at each source's run index. */
   hoisted?: Float64Array[];
-  /**
-   * For ParallelAccum's `owned` walk: the target run indexes `[lo, hi)` this thread alone writes,
-   * and its proposals for every other target (see parallel-owned.ts).
-   */
-  owned?: { lo: number; hi: number; proposals: Int32Array };
 }
 
 /** A phase over the vertices with run indexes `list[from..to)`. */
@@ -116,16 +111,12 @@ export interface ParallelAccum {
 /**
  * A label propagation split by sources (`WHERE s.@a < t.@a ACCUM t.@a += s.@a` on a 32-bit Min
  * column, or `>` on a Max one, and nothing else per row): its result is exactly the targets whose
- * cell changed, so the rows set no result marks and the targets are listed by comparing the
- * cells with the clause's snapshot after every source range is done (parallel.ts). `unmarked`: the
- * rows of the sources `list[from..to)` with compare-and-swap on the shared cells. `owned`: the same
- * rows where each thread writes only the cells of its own range of targets (`st.owned`) and keeps
- * the best value for any other target in proposals of its own, applied range by range before the
- * listing (parallel-owned.ts), so no cache line of cells is written by two threads during the rows.
+ * cell changed, so `accum`, the rows of the sources `list[from..to)` with compare-and-swap on the
+ * shared cells, sets no result marks, and the targets are listed by comparing the cells with the
+ * clause's snapshot once every source range is done (parallel-labels.ts).
  */
 export interface LabelAccum {
-  unmarked: KernelPhase;
-  owned: KernelPhase;
+  accum: KernelPhase;
   /** The accumulator index of the column. */
   column: number;
   /** A Min column (else Max). */

@@ -11,10 +11,10 @@
  * (when every read and update of it is inline) or its updates wait in `ctx.pending` for the
  * clause's end, as with the closures.
  */
-import type { Expr, Stmt } from '../gsql/ast-query.js';
+import type { Expr } from '../gsql/ast-query.js';
 import { DenseKind } from './accum-dense.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
-import { emitStmts, int32Check } from './kernel-stmt.js';
+import { emitStmts } from './kernel-stmt.js';
 import type { Cx, VertexAccum } from './scope.js';
 import { conjuncts } from './select-clauses.js';
 import type {
@@ -90,8 +90,7 @@ function accumPhase(
   walk: Walk = 'whole',
 ): Phase & { out: KernelSource } {
   const source = (out: KernelSource): KernelSource => {
-    out.atomic = walk === 'sources' || walk === 'unmarked' || walk === 'owned';
-    out.owned = walk === 'owned';
+    out.atomic = walk === 'sources' || walk === 'unmarked';
     out.hoist = walk === 'pull';
     out.targetLocals = walk === 'pull';
     return out;
@@ -144,13 +143,7 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
   const own = accumPhase(cx, b, true, 'sources');
   // A target collected on its cell's first change needs that change to be seen by one thread.
   const label = labelColumn(cx, b, own.out);
-  const labels = label && {
-    labels: {
-      unmarked: accumPhase(cx, b, true, 'unmarked').fn,
-      owned: accumPhase(cx, b, true, 'owned').fn,
-      ...label,
-    },
-  };
+  const labels = label && { labels: { accum: accumPhase(cx, b, true, 'unmarked').fn, ...label } };
   const bySource =
     !own.out.notAtomic && own.out.collectOnChange === undefined
       ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites], ...labels } }
@@ -336,15 +329,13 @@ function monotoneFilter(cx: Cx, b: KernelBlock, va: VertexAccum): boolean {
  * The column of a label propagation (ParallelAccum's bySource `labels`): a monotone filter (see
  * monotoneFilter) on a 32-bit Min or Max column as the whole WHERE and the only statement, whose
  * result is the target alone (no other alias kept, no POST-ACCUM, no path counts). A target is
- * then collected exactly when its cell changes, and a row into another thread's targets needs
- * nothing but its source's value: the best one per target may wait as a proposal, and applying it
- * later (when it beats the cell) changes the cells the rows would have (see parallel-owned.ts).
+ * then collected exactly when its cell changes (a row that passes the live filter changes it).
  */
 function labelColumn(
   cx: Cx,
   b: KernelBlock,
   out: KernelSource,
-): Omit<LabelAccum, 'unmarked' | 'owned'> | undefined {
+): Omit<LabelAccum, 'accum'> | undefined {
   if (!b.resultIsTarget || b.needSources || b.needTargets || b.counted || b.posts.length > 0) return undefined;
   if (!b.where || conjuncts(b.where).length !== 1 || out.rowClosures || out.notAtomic) return undefined;
   const [s] = b.accum.stmts;
@@ -356,29 +347,13 @@ function labelColumn(
 }
 
 /**
- * An `owned` walk's row into another thread's targets (see labelColumn): the source's value, kept
- * in the thread's proposals (`PR`) when it beats the best one so far.
- */
-function emitProposal(ks: KernelScope, b: KernelBlock): string {
-  const s = b.accum.stmts[0] as Stmt & { kind: 'assign' };
-  const min = ks.cx.vaccs.get((s.target as Expr & { kind: 'vattach' }).name)!.dense === DenseKind.MinInt;
-  const v = ks.out.temp();
-  // The statement's value is read a second time here: not a use the snapshot decision counts.
-  const uses = new Map(ks.out.inlineUses);
-  const value = ks.cx.inClause('ACCUM', () => use(ks, emitExpr(ks, s.value)));
-  for (const [i, n] of uses) ks.out.inlineUses.set(i, n);
-  return `${v} = ${value}; ${int32Check(v)} if (${v} ${min ? '<' : '>'} PR[tg]) PR[tg] = ${v};`;
-}
-
-/**
  * How an ACCUM phase walks its rows: every source's edges ('whole'), every source's edges into the
  * targets `[st.lo, st.hi)` ('partitioned'), those targets' in-edges back to the sources ('pull'),
  * every source's edges with updates that threads may make at once ('sources', ParallelAccum's
- * `bySource`), the same for a label propagation without result marks ('unmarked', bySource's
- * `labels`), or with updates only of the thread's own targets and proposals for the others
- * ('owned', `labels` too).
+ * `bySource`), or the same for a label propagation without result marks ('unmarked', bySource's
+ * `labels`).
  */
-type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'unmarked' | 'owned';
+type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'unmarked';
 
 function emitAccumPhase(
   cx: Cx,
@@ -443,12 +418,11 @@ for (let n = from; n < to; n++) {
     const closures = out.rowClosures;
     // A label propagation's result is listed from the changed cells after the split.
     const keepTargetResult =
-      walk === 'owned' || walk === 'unmarked'
+      walk === 'unmarked'
         ? ''
         : b.resultIsTarget && out.collectOnChange === undefined
           ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
           : '';
-    const foreign = walk === 'owned' ? `if (tg < olo || tg >= ohi) { ${emitProposal(ks, b)} continue; }` : '';
     const keepTarget =
       b.needTargets && !b.resultIsTarget
         ? 'if (targetMark[tg] === 0) { targetMark[tg] = 1; targets[st.targetCount++] = tg; }'
@@ -505,7 +479,6 @@ for (let n = from; n < to; n++) {
         if (skip && tr === row) continue;
         const tg = base + tr;
         ${walk === 'partitioned' ? 'if (tg < plo || tg >= phi) continue;' : ''}
-        ${foreign}
         ${closures ? `vars[${T}] = undefined; gids[${T}] = tg;` : ''}
         ${where}
         ${accum}
@@ -522,7 +495,6 @@ for (let n = from; n < to; n++) {
 const stamp = st.stamp, resultMark = st.resultMark, sourceMark = st.sourceMark, targetMark = st.targetMark;
 const plo = st.lo, phi = st.hi;
 const result = st.result, sources = st.sources, targets = st.targets, counts = st.counts;
-${walk === 'owned' ? 'const own = st.owned, olo = own.lo, ohi = own.hi, PR = own.proposals;' : ''}
 ${columnLocals(out)}
 ${out.tempDecls()}
 ${hoistedLocals(out)}`;

@@ -1,18 +1,17 @@
 /**
- * Label propagation split by sources where each thread writes only its own targets
- * (query/parallel-owned.ts, ParallelAccum's bySource `owned`): rows into another thread's range
- * become proposals, applied when every source range is done. Min labels (WCC) and Max labels
- * (target-first filter) must equal the components found by union-find and the one-thread answers:
- * through a host that runs every partition here with four thread slots (so three quarters of the
- * targets go through the proposals), and on 2 and 4 query workers. A clause with any other WHERE
- * term keeps the compare-and-swap walk.
+ * Label propagation split by sources (query/parallel-labels.ts, ParallelAccum's bySource
+ * `labels`): the rows set no result marks, and the result is listed from the cells that changed.
+ * Min labels (WCC, source-first filter) and Max labels (target-first filter) must equal the
+ * components found by union-find and the one-thread answers, through a host that runs every
+ * partition here and on 2 and 4 query workers (twice: each WHILE round's result feeds the next,
+ * so a wrong listing ends the loop early or never). A clause with any other WHERE term keeps the
+ * marking walk.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
 import { executeQuery, registryFor } from '../../src/query/index.js';
-import { labelWalks } from '../../src/query/parallel-labels.js';
 import type { SelectKernel } from '../../src/query/select-kernel-types.js';
 import { JsonText } from '../../src/util/json.js';
 import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
@@ -63,7 +62,7 @@ let lowered: LoweredDb;
 const edges: [number, number][] = [];
 
 before(async () => {
-  lowered = await loweredQueryDb('ocelot-owned-', SCHEMA, QUERIES);
+  lowered = await loweredQueryDb('ocelot-labels-', SCHEMA, QUERIES);
   db = lowered.db;
   const r = rnd(77);
   await db.write((tx) => {
@@ -115,7 +114,7 @@ async function answer(name: string, where: ReverseHost | 'here' | 'pool'): Promi
 
 type Printed = [{ All: { v_id: string; attributes: Record<string, number> }[] }];
 
-test('label propagation through proposals gives the union-find labels and one thread’s answer', async () => {
+test('label propagation listed from changed cells gives the union-find labels and one thread’s answer', async () => {
   const want = reference();
   const here = await answer('labels', 'here');
   const printed = (JSON.parse(here) as Printed)[0].All;
@@ -124,27 +123,21 @@ test('label propagation through proposals gives the union-find labels and one th
     const [lo, hi] = want.get(Number(v.v_id))!;
     assert.deepEqual([v.attributes['All.@lo'], v.attributes['All.@hi']], [lo, hi], `vertex ${v.v_id}`);
   }
+  const query = registryFor(db).installed('g', 'labels', db.catalog);
+  const labels = ((query.kernels ?? []) as SelectKernel[]).flatMap((k) => k.wide.parallel?.bySource?.labels ?? []);
+  assert.deepEqual(
+    labels.map((l) => l.min),
+    [true, false],
+    'both loops are label propagations (Min, Max)',
+  );
   const host = new ReverseHost();
   assert.equal(await answer('labels', host), here);
-  const labels = host.jobs.filter((j) => j.labels !== undefined);
-  const owned = labels.filter((j) => j.labels!.owned !== undefined);
-  // Min and Max rounds of many sources took the owned walk, with four slots over the run indexes;
-  // the rounds of few sources compare-and-swapped (unmarked).
-  assert.ok(owned.some((j) => j.labels!.min) && owned.some((j) => !j.labels!.min), 'both kinds owned');
-  for (const j of owned) assert.equal(j.labels!.owned!.proposals.length, 4);
-  // The unmarked walk (compare-and-swap on the cells) everywhere gives the same.
-  labelWalks.owned = false;
-  try {
-    const unmarked = new ReverseHost();
-    assert.equal(await answer('labels', unmarked), here);
-    const walks = unmarked.jobs.filter((j) => j.labels !== undefined);
-    assert.ok(walks.length > 0 && walks.every((j) => j.labels!.owned === undefined), 'unmarked walks');
-  } finally {
-    labelWalks.owned = true;
-  }
+  const listed = host.jobs.filter((j) => j.labels !== undefined);
+  assert.ok(listed.length >= 2, 'rounds of both loops split');
+  for (const j of listed) assert.ok(j.bySource && j.listAfter !== undefined);
 });
 
-test('a clause with another WHERE term keeps the compare-and-swap walk, same answers', async () => {
+test('a clause with another WHERE term keeps the marking walk, same answers', async () => {
   const query = registryFor(db).installed('g', 'filtered', db.catalog);
   const kernels = (query.kernels ?? []) as SelectKernel[];
   assert.ok(kernels.some((k) => k.wide.parallel?.bySource !== undefined), 'split by sources');
@@ -154,14 +147,14 @@ test('a clause with another WHERE term keeps the compare-and-swap walk, same ans
   assert.ok(host.jobs.some((j) => j.bySource) && host.jobs.every((j) => j.labels === undefined));
 });
 
-test('owned label propagation gives the same answers on 2 and 4 query workers', async () => {
+test('label propagation gives the same answers on 2 and 4 query workers', async () => {
   const want = new Map<string, string>();
   for (const [name] of QUERIES) want.set(name, await answer(name, 'here'));
   for (const threads of [2, 4]) {
     const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
     attachPool(db, pool);
     try {
-      // Twice: the second run reuses the proposal arrays of the worker's run.
+      // Twice: the second run starts from the workers' pooled run arrays.
       for (let run = 0; run < 2; run++)
         for (const [name] of QUERIES)
           assert.equal(await answer(name, 'pool'), want.get(name), `${name} on ${threads} threads`);

@@ -27,9 +27,11 @@
  */
 import type { EdgeFilter } from '../engine/api.js';
 import { makeAccum } from './accumulators.js';
-import { DenseColumn, type Cells, type DenseKind } from './accum-dense.js';
+import { DenseColumn } from './accum-dense.js';
 import { clearRange, listMarks as listMarked } from './mark-list.js';
-import { labelJob, listChanged, type LabelJob } from './parallel-labels.js';
+import { labelJob } from './parallel-labels.js';
+import type { AccumJob, HelperOutcome, Relisted, SharedColumn } from './parallel-job.js';
+import { gather, listTargets, relist, sourcesDone } from './parallel-list.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import type { QueryGraph } from './graph.js';
@@ -51,25 +53,9 @@ import type {
   SelectRun,
 } from './select-kernel-types.js';
 import { newSelectRun } from './select-run.js';
-import { piecesList } from './run-buffers.js';
 import type { AccumT } from './types.js';
 
-/** What the owner of a SELECT asks of the other threads (see the file's header). */
-export interface ParallelHost {
-  /**
-   * Runs `job`'s partitions on other threads as well; `ownShare` runs partitions here (it returns
-   * once the shared counter is exhausted). Returns the helpers' outcomes once every partition is
-   * done and no helper touches the run's arrays any more. Undefined: nothing started (no helper
-   * thread at hand).
-   */
-  accum(query: CompiledQuery, job: AccumJob, ownShare: () => void): HelperOutcome[] | undefined;
-  /** Takes the next partition (from the shared counter): its index, or -1 when none is left. */
-  take(): number;
-  /** Threads that may work on one SELECT (this one included). */
-  readonly threads: number;
-  /** The query may split SELECTs (splitsSelects): find helpers now, so they are ready for the first. */
-  expect(): void;
-}
+export type { AccumJob, HelperOutcome, ParallelHost, PullJob, Relisted, SharedColumn } from './parallel-job.js';
 
 /** Whether some SELECT of the query may run on several threads (a wide kernel with a split phase). */
 export function splitsSelects(query: CompiledQuery): boolean {
@@ -77,98 +63,6 @@ export function splitsSelects(query: CompiledQuery): boolean {
     const wide = (k as SelectKernel).wide;
     return wide.parallel !== undefined || wide.parallelPosts.some((p) => p !== undefined);
   });
-}
-
-/** A dense column's shared arrays, by accumulator index. */
-export interface SharedColumn {
-  index: number;
-  kind: DenseKind;
-  vals: Cells;
-  prevAt: Int32Array | null;
-  prevVals: Float64Array | null;
-  snapVals: Cells | null;
-  /**
-   * The owner's spilled cells (integer values past a cell's range, kept in objects, not in the
-   * shared arrays): current values, `@x'` values and snapshot values, so that a helper reads and
-   * updates them from their true values.
-   */
-  spill: [number, unknown][];
-  prev: [number, unknown][];
-  snap: [number, unknown][];
-}
-
-/** A structured-cloneable description of one partitioned ACCUM (see the file's header). */
-export interface AccumJob {
-  kernel: number;
-  /** The wide variant's phase: -1 its ACCUM split by target, i >= 0 POST-ACCUM group i by ranges. */
-  phase: number;
-  stamp: number;
-  gids: Int32Array;
-  count: number;
-  counts: Float64Array | null;
-  marks: [Uint8Array, Uint8Array, Uint8Array];
-  layout: { types: string[]; starts: number[]; end: number };
-  steps: EdgeFilter[];
-  targetTypes: string[];
-  /** Query variables a kernel may read inline (numbers, booleans, strings and lists of them). */
-  vars: [number, unknown][];
-  columns: SharedColumn[];
-  globals: [number, AccumT][];
-  /**
-   * Partition boundaries: partition p covers target run indexes [bounds[p], bounds[p + 1]) of a
-   * split ACCUM, list positions of a split POST-ACCUM.
-   */
-  bounds: number[];
-  /** The owner's deadline (epoch ms). */
-  deadline?: number;
-  /** A split ACCUM that pulls (ParallelAccum's `pull`): the sources' type and list marks. */
-  pull?: PullJob;
-  /**
-   * A split ACCUM by ranges of its sources (ParallelAccum's `bySource`): partition p covers list
-   * positions [bounds[p], bounds[p + 1]).
-   */
-  bySource?: boolean;
-  /**
-   * A split ACCUM whose result is its targets lists them where they lie, on the thread that did
-   * the partition: partition p's targets go to `result` from `bounds[p]` on in ascending order
-   * (a pull meets them in that order; after a push the thread lists its range's marks), and their
-   * count to `listed[p]`.
-   */
-  listing?: { result: Int32Array; listed: Int32Array };
-  /**
-   * A split by sources whose result is its targets lists them the same way (into `listing`, range r
-   * of `ranges` standing for partition r) once every source range is done: `progress[1]` counts
-   * the source ranges done, `progress[0]` hands out the ranges of run indexes to list. A thread
-   * that ends its share before the last source range is done waits a little for it (sourcesDone),
-   * then lists with the others, or lists nothing if it does not come; the owner lists what is
-   * left after the split.
-   */
-  listAfter?: { ranges: number[]; progress: Int32Array };
-  /**
-   * A label propagation split by sources with `listAfter` (ParallelAccum's bySource `labels`,
-   * parallel-labels.ts): its rows set no marks, the listing lists the changed cells.
-   */
-  labels?: LabelJob;
-}
-
-/** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`) and their hoisted values. */
-export interface PullJob {
-  source: string;
-  member: Int32Array | null;
-  /**
-   * ParallelAccum's `hoist`: the arrays, filled by the threads before any pulls, for ranges of the
-   * sources (list positions `fills[f]` to `fills[f + 1]`) taken from `filling[0]`; `filling[1 + f]`
-   * is 1 once range f is filled.
-   */
-  hoisted?: { arrays: Float64Array[]; fills: number[]; filling: Int32Array };
-}
-
-/** What a helper thread did besides writing shared cells and marks. */
-export interface HelperOutcome {
-  /** Its partial value of each global it updated (slot, value). */
-  globals: [number, unknown][];
-  /** Cells it spilled, by accumulator index. */
-  spills: [number, ReturnType<DenseColumn['spills']>][];
 }
 
 function shareable(v: unknown): boolean {
@@ -350,15 +244,6 @@ function hoistBuffers(ctx: RunContext, st: SelectRun, count: number): Float64Arr
 }
 
 /**
- * The partitions' listed targets (see AccumJob's `listing`) as the result, in order: one new list
- * (run-buffers.ts's piecesList), which the SELECT returns as it is.
- */
-function gather(st: SelectRun, bounds: number[], listed: Int32Array): void {
-  st.result = piecesList(st.result, bounds, listed);
-  st.resultCount = st.result.length;
-}
-
-/**
  * The owner's side of a split POST-ACCUM group: threads take ranges of `list[0..count)` (each
  * vertex's statements touch only its own cells, see select-kernel.ts's ParallelPost). False: it
  * must run here alone.
@@ -482,46 +367,6 @@ function runPartitions(
   st.hi = 0x7fffffff;
 }
 
-/**
- * How long a thread out of source ranges waits for the others' last ones to list the targets
- * with them (ms): with guided ranges the last is small, and the listing (a pass over every run
- * index's mark, about 1.3 ms of a 3-hop reach on RMAT 2^20) is then shared instead of done by the
- * thread that ends last. The owner would wait for its helpers anyway; a helper would idle. The
- * bound only keeps a thread from waiting on one that failed or was lost.
- */
-const LIST_WAIT_MS = 20;
-
-/**
- * Whether all `ranges` source ranges of a split by sources are done (AccumJob's `listAfter`),
- * waiting up to LIST_WAIT_MS for the ones other threads still run.
- */
-function sourcesDone(progress: Int32Array, ranges: number): boolean {
-  const until = performance.now() + LIST_WAIT_MS;
-  for (let done = Atomics.load(progress, 1); done < ranges; done = Atomics.load(progress, 1)) {
-    const left = until - performance.now();
-    if (left <= 0) return false;
-    Atomics.wait(progress, 1, done, left);
-  }
-  return true;
-}
-
-/**
- * A split by sources' listing (AccumJob's `listAfter`), once every source range is done: lists the
- * marked targets of the run-index ranges not taken yet.
- */
-function listTargets(job: AccumJob, st: SelectRun): void {
-  const { ranges, progress } = job.listAfter!;
-  const { result, listed } = job.listing!;
-  for (let r = Atomics.add(progress, 0, 1); r + 1 < ranges.length; r = Atomics.add(progress, 0, 1)) {
-    const end = job.labels
-      ? listChanged(job.labels, result, ranges[r], ranges[r + 1])
-      : listMarked(result, st.resultMark, ranges[r], ranges[r + 1]);
-    listed[r] = end - ranges[r];
-    // Every source range is done: nothing marks this range any more, and its marks are listed.
-    clearRange(st.resultMark, result, ranges[r], end, ranges[r], ranges[r + 1]);
-  }
-}
-
 /** The owner adds a helper's partial globals and spilled cells to its own. */
 function merge(ctx: RunContext, o: HelperOutcome): void {
   for (const [slot, v] of o.globals) {
@@ -533,29 +378,10 @@ function merge(ctx: RunContext, o: HelperOutcome): void {
   for (const [i, s] of o.spills) ctx.dense[i]?.adoptSpills({ ...s, snap: [] });
 }
 
-/** Which lists besides the result a SELECT reads after its ACCUM (its POST-ACCUM's aliases). */
-export interface Relisted {
-  sources: boolean;
-  targets: boolean;
-  /** The result is the target alias (the threads list it per partition, see AccumJob's `listing`). */
-  resultIsTarget: boolean;
-}
-
 function shareGids(gids: Int32Array): Int32Array {
   const list = new Int32Array(new SharedArrayBuffer(Math.max(1, gids.length) * 4)).subarray(0, gids.length);
   list.set(gids);
   return list;
-}
-
-/**
- * Lists the marked vertices again (the threads each listed theirs), in run-index order: the result
- * and the lists the SELECT reads later.
- */
-function relist(st: SelectRun, limit: number, lists: Relisted, result: boolean): void {
-  const fill = (list: Int32Array, mark: Uint8Array): number => listMarked(list, mark, 0, limit);
-  if (result) st.resultCount = fill(st.result, st.resultMark);
-  if (lists.sources) st.sourceCount = fill(st.sources, st.sourceMark);
-  if (lists.targets) st.targetCount = fill(st.targets, st.targetMark);
 }
 
 /**

@@ -16,7 +16,8 @@ export interface LabelJob {
   snap: Int32Array;
 }
 
-const shared = (a: unknown): a is Int32Array => a instanceof Int32Array && a.buffer instanceof SharedArrayBuffer;
+const shared = (a: unknown): a is Int32Array =>
+  a instanceof Int32Array && a.buffer instanceof SharedArrayBuffer;
 
 /**
  * The job of a label propagation split over `limit` run indexes; undefined when the column's cells

@@ -126,7 +126,8 @@ export function labelColumn(
   b: KernelBlock,
   out: KernelSource,
 ): Omit<LabelAccum, 'accum'> | undefined {
-  if (!b.resultIsTarget || b.needSources || b.needTargets || b.counted || b.posts.length > 0) return undefined;
+  if (!b.resultIsTarget || b.needSources || b.needTargets || b.counted || b.posts.length > 0)
+    return undefined;
   if (!b.where || conjuncts(b.where).length !== 1 || out.rowClosures || out.notAtomic) return undefined;
   const [s] = b.accum.stmts;
   if (s?.kind !== 'assign' || s.target.kind !== 'vattach') return undefined;

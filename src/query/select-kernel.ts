@@ -130,12 +130,12 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
       : {};
   const own = accumPhase(cx, b, true, 'sources');
   // A target collected on its cell's first change needs that change to be seen by one thread.
-  const label = labelColumn(cx, b, own.out);
+  const sources = !own.out.notAtomic && own.out.collectOnChange === undefined;
+  const label = sources ? labelColumn(cx, b, own.out) : undefined;
   const labels = label && { labels: { accum: accumPhase(cx, b, true, 'unmarked').fn, ...label } };
-  const bySource =
-    !own.out.notAtomic && own.out.collectOnChange === undefined
-      ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites], ...labels } }
-      : {};
+  const bySource = sources
+    ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites], ...labels } }
+    : {};
   return {
     accum: p.fn,
     pull: pull.fn,

@@ -124,7 +124,9 @@ test('label propagation listed from changed cells gives the union-find labels an
     assert.deepEqual([v.attributes['All.@lo'], v.attributes['All.@hi']], [lo, hi], `vertex ${v.v_id}`);
   }
   const query = registryFor(db).installed('g', 'labels', db.catalog);
-  const labels = ((query.kernels ?? []) as SelectKernel[]).flatMap((k) => k.wide.parallel?.bySource?.labels ?? []);
+  const labels = ((query.kernels ?? []) as SelectKernel[]).flatMap(
+    (k) => k.wide.parallel?.bySource?.labels ?? [],
+  );
   assert.deepEqual(
     labels.map((l) => l.min),
     [true, false],
@@ -140,8 +142,14 @@ test('label propagation listed from changed cells gives the union-find labels an
 test('a clause with another WHERE term keeps the marking walk, same answers', async () => {
   const query = registryFor(db).installed('g', 'filtered', db.catalog);
   const kernels = (query.kernels ?? []) as SelectKernel[];
-  assert.ok(kernels.some((k) => k.wide.parallel?.bySource !== undefined), 'split by sources');
-  assert.ok(kernels.every((k) => k.wide.parallel?.bySource?.labels === undefined), 'no label walk');
+  assert.ok(
+    kernels.some((k) => k.wide.parallel?.bySource !== undefined),
+    'split by sources',
+  );
+  assert.ok(
+    kernels.every((k) => k.wide.parallel?.bySource?.labels === undefined),
+    'no label walk',
+  );
   const host = new ReverseHost();
   assert.equal(await answer('filtered', host), await answer('filtered', 'here'));
   assert.ok(host.jobs.some((j) => j.bySource) && host.jobs.every((j) => j.labels === undefined));

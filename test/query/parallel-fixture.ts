@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../../src/engine/database.js';
 import {
+  executeQuery,
   parallelSelect,
   registryFor,
   shareRunArrays,
@@ -17,6 +18,8 @@ import {
   type ParallelHost,
 } from '../../src/query/index.js';
 import { runScript } from '../../src/shell/run-script.js';
+import { JsonText } from '../../src/util/json.js';
+import { runQuery } from '../../src/workers/index.js';
 
 /** A seeded xorshift generator of integers in [0, m). */
 export function rnd(seed: number): (m: number) => number {
@@ -133,4 +136,21 @@ export function labelsQuery(name: string, sources: string, print: string): strin
       Roots = SELECT v FROM All:v WHERE v.@cc == getvid(v) POST-ACCUM @@components += 1;
       PRINT @@components, ${print};
     }`;
+}
+
+/**
+ * What an installed query of graph g prints, as JSON text: run here on one thread, here with a
+ * host playing the other threads, or on the database's attached query pool.
+ */
+export async function printedAnswer(
+  db: Database,
+  name: string,
+  where: ParallelHost | 'here' | 'pool',
+): Promise<string> {
+  const query = registryFor(db).installed('g', name, db.catalog);
+  const r =
+    where === 'pool'
+      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args: {} })
+      : await executeQuery(db, query, {}, where === 'here' ? {} : { parallel: where });
+  return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
 }

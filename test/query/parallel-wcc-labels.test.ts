@@ -11,11 +11,17 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
-import { executeQuery, registryFor } from '../../src/query/index.js';
+import { registryFor } from '../../src/query/index.js';
 import type { SelectKernel } from '../../src/query/select-kernel-types.js';
-import { JsonText } from '../../src/util/json.js';
-import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { LOWERED, type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import { attachPool, QueryPool, releasePool } from '../../src/workers/index.js';
+import {
+  LOWERED,
+  type LoweredDb,
+  loweredQueryDb,
+  printedAnswer,
+  ReverseHost,
+  rnd,
+} from './parallel-fixture.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 1500;
@@ -103,14 +109,8 @@ function reference(): Map<number, [number, number]> {
   return new Map(Array.from({ length: N }, (_, i) => [i, [lo.get(root(i))!, hi.get(root(i))!]]));
 }
 
-async function answer(name: string, where: ReverseHost | 'here' | 'pool'): Promise<string> {
-  const query = registryFor(db).installed('g', name, db.catalog);
-  const r =
-    where === 'pool'
-      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args: {} })
-      : await executeQuery(db, query, {}, where === 'here' ? {} : { parallel: where });
-  return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
-}
+const answer = (name: string, where: ReverseHost | 'here' | 'pool'): Promise<string> =>
+  printedAnswer(db, name, where);
 
 type Printed = [{ All: { v_id: string; attributes: Record<string, number> }[] }];
 

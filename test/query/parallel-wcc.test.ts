@@ -12,14 +12,14 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
-import { executeQuery, registryFor, type AccumJob, type ParallelHost } from '../../src/query/index.js';
-import { JsonText } from '../../src/util/json.js';
-import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
+import { type AccumJob, type ParallelHost } from '../../src/query/index.js';
+import { attachPool, QueryPool, releasePool } from '../../src/workers/index.js';
 import {
   labelsQuery,
   LOWERED,
   type LoweredDb,
   loweredQueryDb,
+  printedAnswer,
   ReverseHost,
   rnd,
 } from './parallel-fixture.js';
@@ -110,14 +110,8 @@ before(async () => {
 
 after(() => lowered.close());
 
-async function answer(name: string, where: ParallelHost | 'here' | 'pool'): Promise<string> {
-  const query = registryFor(db).installed('g', name, db.catalog);
-  const r =
-    where === 'pool'
-      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args: {} })
-      : await executeQuery(db, query, {}, where === 'here' ? {} : { parallel: where });
-  return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
-}
+const answer = (name: string, where: ParallelHost | 'here' | 'pool'): Promise<string> =>
+  printedAnswer(db, name, where);
 
 /** The walks of split ACCUM phases. */
 function walks(jobs: AccumJob[]): Set<string> {

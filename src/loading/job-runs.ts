@@ -13,6 +13,7 @@ import { LoadingJobError } from './expressions.js';
 import type { FileRoot } from '../auth/file-roots.js';
 import { chunksOf, planFiles, prepareJob, type RunFilesOptions } from './job.js';
 import { fileChunks, loadInput, type LoadingDatabase } from './runner.js';
+import { withoutMerge } from './load-options.js';
 import { LoadStatistics } from './statistics.js';
 
 export type RunState = 'RUNNING' | 'FINISHED' | 'ABORTED' | 'PAUSED' | 'FAILED';
@@ -170,13 +171,16 @@ export class LoadingJobRun {
     const log = this.runs.logger.child({ component: 'loader', jobId: this.id });
     log.info({ job: this.jobName, graph: this.graph, files: this.tasks.length }, 'loading job running');
     try {
+      // The files are merged once, after the last one (or the stop), not after each.
+      const unmerged = withoutMerge(db);
       for (; this.current < this.tasks.length; this.current++) {
         const task = this.tasks[this.current];
         if (task.done) continue;
-        await this.loadFile(db, job, task);
+        await this.loadFile(unmerged, job, task);
         if (this.controller.signal.aborted) break;
         task.done = true;
       }
+      await db.mergeFresh?.();
       this.state = this.controller.signal.aborted ? (this.pauseRequested ? 'PAUSED' : 'ABORTED') : 'FINISHED';
     } catch (e) {
       this.state = 'FAILED';

@@ -24,7 +24,7 @@ import {
   type LoadingDatabase,
   type RunOptions,
 } from './runner.js';
-import { parallelLoad } from './load-options.js';
+import { parallelLoad, withoutMerge } from './load-options.js';
 import { LoadStatistics } from './statistics.js';
 
 /** Parses and compiles a stored job for the catalog as it is now. */
@@ -131,11 +131,13 @@ export async function runJobOnFiles(
   opts: RunFilesOptions,
 ): Promise<FileResult[]> {
   const results: FileResult[] = [];
-  for (const { plan, path } of await planFiles(job, opts.roots, opts.paths)) {
+  const files = await planFiles(job, opts.roots, opts.paths);
+  for (const [k, { plan, path }] of files.entries()) {
     opts.onFile?.(plan.key, path);
     const started = Date.now();
     const sized = { ...opts, source: job.source, sizeHint: await sizeOf(path) };
-    const stats = await loadInput(db, plan, await chunksOf(plan, path, sized), sized);
+    const into = k === files.length - 1 ? db : withoutMerge(db);
+    const stats = await loadInput(into, plan, await chunksOf(plan, path, sized), sized);
     results.push({ key: plan.key, path, stats, elapsedMs: Date.now() - started });
   }
   return results;

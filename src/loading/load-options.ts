@@ -15,6 +15,19 @@ export interface LoadingDatabase {
   mergeFresh?(): Promise<void>;
 }
 
+/**
+ * The database without its merge, for every file of a job but the last: a job's files are merged
+ * once, after the last one, not a merge (a thread start, folds of the same tables) per file.
+ */
+export function withoutMerge(db: LoadingDatabase): LoadingDatabase {
+  return {
+    get catalog() {
+      return db.catalog;
+    },
+    write: (fn) => db.write(fn),
+  };
+}
+
 export interface RunOptions {
   /** Operations per write transaction (default 65 536). */
   batchSize?: number;

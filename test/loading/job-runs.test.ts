@@ -221,3 +221,38 @@ test('a missing file or an unknown variable is refused before anything loads', a
     await t.close();
   }
 });
+
+test('a run of several files merges once, after its last file', async () => {
+  const t = await openTestDb(SCHEMA);
+  try {
+    const dir = join(t.dir, 'in');
+    await mkdir(dir);
+    await t.file('in/a.csv', csv(0, 2_000));
+    await t.file('in/b.csv', csv(2_000, 3_000));
+    let commits = 0;
+    const merges: number[] = [];
+    const db: LoadingDatabase = {
+      ...hooked(t, (n) => (commits = Math.max(commits, n))),
+      mergeFresh: async () => {
+        merges.push(commits);
+        await t.db.mergeFresh();
+      },
+    };
+    const run = await new LoadingJobRuns().start(db, {
+      graph: 'shop',
+      jobName: 'load_items',
+      jobText: JOB,
+      paths: new Map([['f', dir]]),
+      roots: t.roots,
+      load: SMALL,
+    });
+    await run.done;
+    assert.equal(run.state, 'FINISHED');
+    // One merge, after every commit of both files.
+    assert.ok(commits >= 2, `${commits} commits`);
+    assert.deepEqual(merges, [commits]);
+    assert.equal(items(t).length, 3_000);
+  } finally {
+    await t.close();
+  }
+});

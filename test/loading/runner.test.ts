@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { prepareJob, runJobOnData, runJobOnFiles } from '../../src/loading/job.js';
+import type { WriteTx } from '../../src/engine/api.js';
 import { openTestDb, SOCIAL_SCHEMA } from './helpers.js';
 
 const JOB = `CREATE LOADING JOB load_social FOR GRAPH social {
@@ -246,6 +247,46 @@ test('header names match without the blanks around them ("name, age" has a colum
       runJobOnData(t.db, job, 'file1', Buffer.from('name, sex, age, state\nIvo,m,40,wa\n')),
       /Column "gender" is not in the header line/,
     );
+  } finally {
+    await t.close();
+  }
+});
+
+test('a job of several files merges once, after its last file has committed', async () => {
+  const t = await openTestDb(SOCIAL_SCHEMA);
+  try {
+    const job = prepareJob(JOB, 'social', t.db);
+    let commits = 0;
+    const merges: number[] = [];
+    const db = {
+      get catalog() {
+        return t.db.catalog;
+      },
+      write: async <T>(fn: (tx: WriteTx) => T): Promise<T> => {
+        const r = await t.db.write(fn);
+        commits++;
+        return r;
+      },
+      mergeFresh: async (): Promise<void> => {
+        merges.push(commits);
+        await t.db.mergeFresh();
+      },
+    };
+    const results = await runJobOnFiles(db, job, {
+      roots: t.roots,
+      batchSize: 4,
+      paths: new Map([
+        ['file1', await t.file('person.csv', PERSONS)],
+        ['file2', await t.file('friendship.csv', FRIENDS)],
+      ]),
+    });
+    assert.deepEqual(
+      results.map((r) => r.stats.validLine),
+      [8, 9],
+    );
+    // One merge, after every commit of both files.
+    assert.ok(commits >= 2, `${commits} commits`);
+    assert.deepEqual(merges, [commits]);
   } finally {
     await t.close();
   }

@@ -93,12 +93,22 @@ export class ByteWriter {
    * cheaper than a TextEncoder call per string. False, writing nothing, for any other string.
    */
   private ascii(s: string): boolean {
+    return this.asciiFrom(this.pos, s);
+  }
+
+  /**
+   * Writes `s` (shorter than 64 units) at `p` as ascii() does, in one pass: the bytes go in as
+   * they are read, and `pos` moves only once the whole string was ASCII (room for it is made).
+   */
+  private asciiFrom(p: number, s: string): boolean {
     const n = s.length;
-    for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false;
     const buf = this.buf;
-    let p = this.pos;
     buf[p++] = n; // n < 64: a one-byte varuint
-    for (let i = 0; i < n; i++) buf[p++] = s.charCodeAt(i);
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c > 0x7f) return false;
+      buf[p++] = c;
+    }
     this.pos = p;
     return true;
   }
@@ -145,6 +155,12 @@ export class ByteWriter {
         }
         return;
       case 'string':
+        // The common case (STRING ids and short text): tag and ASCII text with one bounds check.
+        if (v.length < 64) {
+          this.room(v.length + 2);
+          this.buf[this.pos] = 5;
+          if (this.asciiFrom(this.pos + 1, v)) return;
+        }
         this.u8(5);
         this.str(v);
         return;

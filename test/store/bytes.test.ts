@@ -65,3 +65,15 @@ test('numbers round-trip through the byte writer, small integers in their short 
     [4, 0, 0, 0, 0, 0, 0, 0, 0x80],
   ]);
 });
+
+test('a short string value is its tag, a one-byte length and its bytes, also after non-ASCII text fell back', () => {
+  const w = new ByteWriter(2);
+  w.value('p12');
+  assert.deepEqual([...w.result()], [5, 3, 0x70, 0x31, 0x32]);
+  // Non-ASCII at the end of a short string: the one-pass write stops there and the UTF-8 path writes it.
+  w.value('abcé');
+  w.value('x');
+  assert.deepEqual([...w.result().subarray(5)], [5, 5, 0x61, 0x62, 0x63, 0xc3, 0xa9, 5, 1, 0x78]);
+  const r = new ByteReader(w.result());
+  assert.deepEqual([r.value(), r.value(), r.value()], ['p12', 'abcé', 'x']);
+});

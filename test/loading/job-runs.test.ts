@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { WriteTx } from '../../src/engine/api.js';
-import { LoadingJobRuns, type LoadingJobRun } from '../../src/loading/job-runs.js';
+import { LoadingJobRuns, type LoadingJobRun, type StartOptions } from '../../src/loading/job-runs.js';
 import { progressLine, statusLines } from '../../src/loading/job-status-text.js';
 import type { LoadingDatabase } from '../../src/loading/runner.js';
 import { openTestDb, type TestDb } from './helpers.js';
@@ -55,6 +55,18 @@ function items(t: TestDb): number[] {
 /** Small reads and batches, so that a 20 000-line file is many commits. */
 const SMALL = { readBytes: 16 * 1024, batchSize: 500 };
 
+/** What starts load_items on `path` (a file or a folder) with SMALL reads. */
+function itemsOn(t: TestDb, path: string): StartOptions {
+  return {
+    graph: 'shop',
+    jobName: 'load_items',
+    jobText: JOB,
+    paths: new Map([['f', path]]),
+    roots: t.roots,
+    load: SMALL,
+  };
+}
+
 test('abort keeps the committed lines; resume loads the rest, each line once', async () => {
   const t = await openTestDb(SCHEMA);
   try {
@@ -67,14 +79,7 @@ test('abort keeps the committed lines; resume loads the rest, each line once', a
     const db = hooked(t, (n) => {
       if (n === 3) box.run?.stop(false);
     });
-    const run = (box.run = await runs.start(db, {
-      graph: 'shop',
-      jobName: 'load_items',
-      jobText: JOB,
-      paths: new Map([['f', dir]]),
-      roots: t.roots,
-      load: SMALL,
-    }));
+    const run = (box.run = await runs.start(db, itemsOn(t, dir)));
     assert.match(run.id, /^shop\.load_items\.file\.m1\.\d+$/);
     assert.equal(run.state, 'RUNNING');
     await run.done;
@@ -126,14 +131,7 @@ test('pause stops like abort and is resumable; a finished run is not', async () 
     const db = hooked(t, (n) => {
       if (n === 2) box.run?.stop(true);
     });
-    const run = (box.run = await runs.start(db, {
-      graph: 'shop',
-      jobName: 'load_items',
-      jobText: JOB,
-      paths: new Map([['f', file]]),
-      roots: t.roots,
-      load: SMALL,
-    }));
+    const run = (box.run = await runs.start(db, itemsOn(t, file)));
     await run.done;
     assert.equal(run.state, 'PAUSED');
     assert.equal(run.stop(false), false, 'only a running job stops');
@@ -164,14 +162,7 @@ test('progress: percent, rates and ETA from the clock; one progress line', async
       seen = box.run.progress();
       line = progressLine(box.run);
     });
-    const run = (box.run = await runs.start(db, {
-      graph: 'shop',
-      jobName: 'load_items',
-      jobText: JOB,
-      paths: new Map([['f', file]]),
-      roots: t.roots,
-      load: SMALL,
-    }));
+    const run = (box.run = await runs.start(db, itemsOn(t, file)));
     await run.done;
     assert.ok(seen);
     const size = run.tasks[0].size;
@@ -238,14 +229,7 @@ test('a run of several files merges once, after its last file', async () => {
         await t.db.mergeFresh();
       },
     };
-    const run = await new LoadingJobRuns().start(db, {
-      graph: 'shop',
-      jobName: 'load_items',
-      jobText: JOB,
-      paths: new Map([['f', dir]]),
-      roots: t.roots,
-      load: SMALL,
-    });
+    const run = await new LoadingJobRuns().start(db, itemsOn(t, dir));
     await run.done;
     assert.equal(run.state, 'FINISHED');
     // One merge, after every commit of both files.

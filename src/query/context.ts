@@ -86,6 +86,7 @@ export class RunContext {
   private gidLists: Int32Array[] | null = null;
   private frontierMark: Uint8Array | null = null;
   private memberMark: Int32Array | null = null;
+  private memberBitArray: Int32Array | null = null;
   private countArrays: Float64Array[] | null = null;
   private hoistArrays: Float64Array[] = [];
   private bfs: BfsScratch | null = null;
@@ -351,6 +352,14 @@ export class RunContext {
   }
 
   /**
+   * A bottom-up step's sources as one bit per run index (select-bottom-up.ts): zero between steps
+   * (a step clears the words it set).
+   */
+  memberBits(): Int32Array {
+    return (this.memberBitArray ??= this.buffers.int32Cells((this.gidLimit() >>> 5) + 1).fill(0));
+  }
+
+  /**
    * `count` arrays of a pulled ACCUM's hoisted values by run index (parallel.ts), the same ones for
    * every SELECT of the run and taken from the arrays earlier runs left: a pull writes a cell
    * before any thread reads it.
@@ -437,6 +446,7 @@ export class RunContext {
     this.hoistArrays = [];
     this.frontierMark = null;
     this.memberMark = null;
+    this.memberBitArray = null;
     this.countArrays = null;
     this.bfs = null;
     this.dense.length = 0;

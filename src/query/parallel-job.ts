@@ -102,6 +102,11 @@ export interface PullJob {
   source: string;
   member: Int32Array | null;
   /**
+   * A bottom-up step (ParallelAccum's `exists`, select-bottom-up.ts) rather than the pulled ACCUM:
+   * `member` holds one bit per run index.
+   */
+  exists?: boolean;
+  /**
    * ParallelAccum's `hoist`: the arrays, filled by the threads before any pulls, for ranges of the
    * sources (list positions `fills[f]` to `fills[f + 1]`) taken from `filling[0]`; `filling[1 + f]`
    * is 1 once range f is filled.

@@ -32,6 +32,11 @@ export const parallelSelect = {
    * (0.6-1.7 ms measured); a partition costs a few microseconds (a take and a phase's set-up).
    */
   tailParts: 256,
+  /**
+   * An existence-only hop goes bottom-up when its rows times this reach the target types' in-edges
+   * plus run indexes (bottomUpSources; measured, see docs/performance.md "Wave 8: bottom-up k-hop").
+   */
+  bottomUpAlpha: 6,
 };
 
 /**
@@ -129,20 +134,18 @@ export function rangeBounds(count: number, threads: number): number[] {
 }
 
 /**
- * A split by sources' partitions (ParallelAccum's `bySource`): guided ranges (guidedCuts) of the
- * list positions `[0, gids.length)`, a source weighing one plus its rows in the block's steps (hubs
- * cluster at low rows), taken from the shared counter. Beyond 4096 sources the
+ * The weights of a list of sources, a source weighing one plus its rows in the block's steps:
+ * `weight[s]` is the weight of the list positions before s × `stride`. Beyond 4096 sources the
  * weights are those of every k-th source, each standing for the k from it (a pass over every
- * source's offsets would cost a large frontier about a tenth of its split). The answer does not
- * depend on the ranges. Undefined when the whole weighs less than `minSources` × 16 (what
- * worthSplitting asks of a few sources' rows): no thread walks another's sources, so only the
- * split's own cost (a round of messages and wake-ups) can outweigh what it saves.
+ * source's offsets would cost a large frontier about a tenth of its split).
  */
-export function sourceBounds(st: SelectRun, gids: Int32Array, threads: number): number[] | undefined {
+function sourceWeights(
+  st: SelectRun,
+  gids: Int32Array,
+): { weight: Float64Array; stride: number; samples: number; total: number } {
   const n = gids.length;
   const stride = Math.max(1, Math.floor(n / 4096));
   const samples = Math.ceil(n / stride);
-  // weight[s]: the weight of the list positions before s × stride.
   const weight = new Float64Array(samples + 1);
   let start = 0;
   let end = 0;
@@ -166,6 +169,20 @@ export function sourceBounds(st: SelectRun, gids: Int32Array, threads: number): 
     w += rows * Math.min(stride, n - s * stride);
     weight[s + 1] = w;
   }
+  return { weight, stride, samples, total: w };
+}
+
+/**
+ * A split by sources' partitions (ParallelAccum's `bySource`): guided ranges (guidedCuts) of the
+ * list positions `[0, gids.length)`, a source weighing one plus its rows in the block's steps (hubs
+ * cluster at low rows; sourceWeights), taken from the shared counter. The answer does not
+ * depend on the ranges. Undefined when the whole weighs less than `minSources` × 16 (what
+ * worthSplitting asks of a few sources' rows): no thread walks another's sources, so only the
+ * split's own cost (a round of messages and wake-ups) can outweigh what it saves.
+ */
+export function sourceBounds(st: SelectRun, gids: Int32Array, threads: number): number[] | undefined {
+  const n = gids.length;
+  const { weight, stride, samples, total: w } = sourceWeights(st, gids);
   if (w < parallelSelect.minSources * 16) return undefined;
   const bounds = [0];
   let s = 0;
@@ -226,22 +243,28 @@ function sortedRows(view: AdjacencyView): boolean {
 const edgesOf = (hops: KernelHop[]): number =>
   hops.reduce((n, { view }) => n + view.offsets[view.offsets.length - 1] + view.deltaCount, 0);
 
+/** A list of sources a pull may read back to: their type, and whether they are all of it. */
+export interface PullSources {
+  source: string;
+  full: boolean;
+  /** The in-edges of the target types over the reverse hops, and the target run indexes. */
+  inEdges: number;
+  targets: number;
+}
+
 /**
- * Whether a split ACCUM pulls (ParallelAccum's `pull`), and from which source type: the sources
- * are of one type and in storage order (ascending run indexes, the order a pull meets them in),
- * every adjacency is compacted both ways with the same edges, a clause whose effects depend on
- * the order of a target's rows has one hop into each target type with in-edges sorted by source
- * (then a target's rows come in the push order: the same updates bit for bit), and walking every
- * in-edge of the target types costs less than each thread walking every source (the push's
- * partitions each read every source's offsets) plus its share of the sources' rows.
+ * Whether a pull may read the rows of a SELECT from `gids` back from its targets: the sources are
+ * of one type and in storage order (ascending run indexes, the order a pull meets them in), every
+ * adjacency is compacted both ways with the same edges, and, unless the clause is `orderFree`, one
+ * hop reaches each target type with in-edges sorted by source (then a target's rows come in the
+ * push order: the same updates bit for bit).
  */
-export function pullSources(
+function pullable(
   ctx: RunContext,
   st: SelectRun,
   gids: Int32Array,
-  phase: ParallelAccum,
-  threads: number,
-): { source: string; full: boolean } | undefined {
+  orderFree: boolean,
+): PullSources | undefined {
   const n = gids.length;
   if (n === 0) return undefined;
   const ti = ctx.typeIndexAt(gids[0]);
@@ -258,17 +281,51 @@ export function pullSources(
     const into = fwd.filter((h) => h.view.targetType === type);
     const back = st.pullPlan(tr.start);
     if (back.some((h) => !h.view.clean) || edgesOf(back) !== edgesOf(into)) return undefined;
-    if (!phase.orderFree && (into.length !== 1 || back.length !== 1 || !sortedRows(back[0].view)))
-      return undefined;
+    if (!orderFree && (into.length !== 1 || back.length !== 1 || !sortedRows(back[0].view))) return undefined;
     inEdges += edgesOf(back);
     targets += tr.end - tr.start;
   }
+  return { source: range.type, full: n === range.end - range.start, inEdges, targets };
+}
+
+/**
+ * Whether a split ACCUM pulls (ParallelAccum's `pull`), and from which source type: the rows may
+ * be pulled (pullable) and walking every in-edge of the target types costs less than each thread
+ * walking every source (the push's partitions each read every source's offsets) plus its share of
+ * the sources' rows.
+ */
+export function pullSources(
+  ctx: RunContext,
+  st: SelectRun,
+  gids: Int32Array,
+  phase: ParallelAccum,
+  threads: number,
+): PullSources | undefined {
+  const p = pullable(ctx, st, gids, phase.orderFree);
+  if (!p) return undefined;
   // Per thread, a pull reads (in-edges + targets) / threads (pullCost per in-edge), a push reads
   // every source's offsets (sourceCost) plus its share of the rows (from the average degree).
+  const n = gids.length;
+  const range = ctx.typeRange(ctx.typeIndexAt(gids[0]));
   const sources = range.end - range.start;
-  const rows = (n * inEdges) / Math.max(1, sources);
+  const rows = (n * p.inEdges) / Math.max(1, sources);
   // A pull that reads its values over the source from hoisted arrays costs what a pushed row does.
-  const pulled = (phase.hoist ? 1 : parallelSelect.pullCost) * inEdges + targets;
+  const pulled = (phase.hoist ? 1 : parallelSelect.pullCost) * p.inEdges + p.targets;
   if (pulled > threads * parallelSelect.sourceCost * n + rows) return undefined;
-  return { source: range.type, full: n === sources };
+  return p;
+}
+
+/**
+ * Whether an existence-only SELECT hop (ParallelAccum's `exists`) takes the bottom-up step
+ * (select-bottom-up.ts), at any thread count: its rows may be pulled and the push's rows (the
+ * sources' out-edges, estimated from samples as sourceBounds weighs them) are at least
+ * 1/`bottomUpAlpha` of the target types' in-edges and run indexes, the most a bottom-up step reads
+ * (Beamer et al.'s switch from top-down to bottom-up: the step stops at a target's first source,
+ * so it reads far fewer when the frontier is large).
+ */
+export function bottomUpSources(ctx: RunContext, st: SelectRun, gids: Int32Array): PullSources | undefined {
+  const p = pullable(ctx, st, gids, true);
+  if (!p) return undefined;
+  const rows = sourceWeights(st, gids).total - gids.length;
+  return rows * parallelSelect.bottomUpAlpha >= p.inEdges + p.targets ? p : undefined;
 }

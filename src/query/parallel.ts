@@ -55,7 +55,14 @@ import type {
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 
-export type { AccumJob, HelperOutcome, ParallelHost, PullJob, Relisted, SharedColumn } from './parallel-job.js';
+export type {
+  AccumJob,
+  HelperOutcome,
+  ParallelHost,
+  PullJob,
+  Relisted,
+  SharedColumn,
+} from './parallel-job.js';
 
 /** Whether some SELECT of the query may run on several threads (a wide kernel with a split phase). */
 export function splitsSelects(query: CompiledQuery): boolean {
@@ -266,7 +273,7 @@ export function startParallelPost(
 }
 
 /** The job of a wide kernel's phase, or undefined when the run's arrays are not all shared. */
-function describe(
+export function describe(
   ctx: RunContext,
   kernel: SelectKernel,
   st: SelectRun,
@@ -321,7 +328,13 @@ function describe(
  * Runs a job with the host and merges what the helpers did; false when no helper was at hand.
  * `fill`: a hoisting pull's fill (PullJob's `hoisted`).
  */
-function runJob(ctx: RunContext, job: AccumJob, st: SelectRun, fn: KernelPhase, fill?: KernelPhase): boolean {
+export function runJob(
+  ctx: RunContext,
+  job: AccumJob,
+  st: SelectRun,
+  fn: KernelPhase,
+  fill?: KernelPhase,
+): boolean {
   const host = ctx.opts.parallel!;
   const outcomes = host.accum(ctx.query!, job, () =>
     runPartitions(ctx, fn, job, st, () => host.take(), fill),
@@ -399,7 +412,9 @@ export function helpParallelAccum(
   const fn =
     job.phase < 0
       ? job.pull
-        ? wide?.parallel?.pull
+        ? job.pull.exists
+          ? wide?.parallel?.exists
+          : wide?.parallel?.pull
         : job.bySource
           ? job.labels
             ? wide?.parallel?.bySource?.labels?.accum

@@ -21,6 +21,8 @@ import {
 } from './storage-order.js';
 import { beginClause, endClause } from './select-clauses.js';
 import { startParallelAccum, startParallelPost, worthSplitting } from './parallel.js';
+import { bottomUpSources } from './parallel-plan.js';
+import { bottomUpStep } from './select-bottom-up.js';
 import { compileSelectKernel, selectKernels } from './select-kernel.js';
 import { selectFinish } from './select-finish.js';
 import { newSelectRun } from './select-run.js';
@@ -185,6 +187,14 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
   // every source: when they come in storage order, once each, they are its result as they are.
   const keepsSources =
     !hasEdge && block.where.length === 0 && b.accum.stmts.length === 0 && b.having === undefined;
+  // Only whether some row reaches a target matters (no ACCUM, WHERE on the target alone, nothing
+  // lists the sources): the hop may go bottom-up (select-bottom-up.ts).
+  const exists =
+    hasEdge &&
+    resultIsTarget &&
+    b.accum.stmts.length === 0 &&
+    !needSources &&
+    block.where.every((w) => w.hops.size === 0 && [...w.vertices].every((v) => v === targetVertex));
   const allTypes = cx.vertexTypeNames();
   const kernel =
     fast && (!hasEdge || steps.every((st) => st.edgeType !== undefined))
@@ -200,6 +210,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
           accum: { stmts: b.accum.stmts, rows: accum, deferred: deferAccum },
           posts: postGroups.map((g) => ({ slot: g.slot, stmts: g.ast, rows: g.stmts })),
           ...(b.having ? { having: b.having.expr } : {}),
+          exists,
           querySlots: b.querySlots,
         })
       : undefined;
@@ -397,16 +408,22 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
   ): SelectGen {
     const usable = kernel !== undefined && selectKernels.enabled && kernel.usable(ctx);
     const gids = usable ? ctx.gidsOf(src) : undefined;
+    // An existence-only hop from a large frontier goes bottom-up, at any thread count (parallel-plan.ts).
+    const up =
+      gids !== undefined && kernel?.wide.parallel?.exists !== undefined
+        ? bottomUpSources(ctx, selectRun, gids)
+        : undefined;
     // A clause other threads may share runs wide when that is worth it (parallel.ts); a pass over
     // the sources alone only when they are many enough for the wide variant anyway.
     const split =
+      up === undefined &&
       gids !== undefined &&
       kernel?.wide.parallel !== undefined &&
       (hasEdge || wide) &&
       worthSplitting(ctx, gids, selectRun);
     const k =
       kernel !== undefined && gids !== undefined
-        ? (selectKernels.force ?? (wide || split ? 'wide' : 'narrow')) === 'wide'
+        ? up !== undefined || (selectKernels.force ?? (wide || split ? 'wide' : 'narrow')) === 'wide'
           ? kernel.wide
           : kernel.narrow
         : undefined;
@@ -424,20 +441,33 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
         const pendingAccum = beginClause(ctx, deferAccum, true);
         let parallel = false;
         try {
-          // A wide clause may run on several threads (parallel.ts).
-          parallel =
-            split &&
-            k === kernel.wide &&
-            startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, {
-              sources: needSources && resultIsTarget,
-              targets: needTargets && !resultIsTarget,
-              resultIsTarget,
-            });
-          if (!parallel)
-            for (let from = 0; from < gids.length; from += CHUNK) {
-              k.accum(ctx, gids, from, Math.min(gids.length, from + CHUNK), selectRun);
-              yield;
-            }
+          const lists = {
+            sources: needSources && resultIsTarget,
+            targets: needTargets && !resultIsTarget,
+            resultIsTarget,
+          };
+          if (up && kernel)
+            parallel = yield* bottomUpStep(
+              ctx,
+              kernel,
+              gids,
+              st,
+              { steps: runSteps, targetTypes },
+              lists,
+              up,
+            );
+          else {
+            // A wide clause may run on several threads (parallel.ts).
+            parallel =
+              split &&
+              k === kernel.wide &&
+              startParallelAccum(ctx, kernel, k, gids, selectRun, runSteps, targetTypes, lists);
+            if (!parallel)
+              for (let from = 0; from < gids.length; from += CHUNK) {
+                k.accum(ctx, gids, from, Math.min(gids.length, from + CHUNK), selectRun);
+                yield;
+              }
+          }
         } finally {
           endClause(ctx);
         }

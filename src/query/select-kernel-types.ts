@@ -57,6 +57,7 @@ export interface SelectRun {
   pullSource: string;
   /** For a pulled ACCUM: `stamp` at the run index of each source in the list (null: every vertex of the type is one). */
   member: Int32Array | null;
+  /* For a bottom-up step (ParallelAccum's `exists`), `member` holds one bit per run index instead. */
   /** For a pulled ACCUM with `hoist`: per hoisted value, its value at each source's run index. */
   hoisted?: Float64Array[];
 }
@@ -94,6 +95,13 @@ export interface ParallelAccum {
    * a computation that throws leaves NaN, and the row computes it again). `count`: how many.
    */
   hoist?: { fill: KernelPhase; count: number };
+  /**
+   * A bottom-up step for a clause where only whether some row reaches a target matters
+   * (KernelBlock's `exists`): for each target of `[st.lo, st.hi)`, its in-edges until the first
+   * source whose bit is set in `st.member` (one bit per run index), then WHERE once; writes only the marks of its own targets
+   * (select-bottom-up.ts).
+   */
+  exists?: KernelPhase;
   /** Whether the clause's effects do not depend on the order of a target's rows (see orderFree). */
   orderFree: boolean;
   /**
@@ -179,6 +187,11 @@ export interface KernelBlock {
   accum: { stmts: readonly Stmt[]; rows: readonly RowStmt[]; deferred: boolean };
   posts: { slot: number; stmts: readonly Stmt[]; rows: readonly RowStmt[] }[];
   having?: Expr;
+  /**
+   * Only whether some row reaches a target matters: the result is the target, no ACCUM, WHERE reads
+   * only the target (and query state), nothing lists the sources (select-bottom-up.ts).
+   */
+  exists?: boolean;
   /** Slots below this belong to the query body. */
   querySlots: number;
 }

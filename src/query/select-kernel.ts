@@ -15,6 +15,7 @@ import type { Expr } from '../gsql/ast-query.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
 import { emitStmts } from './kernel-stmt.js';
 import type { Cx, VertexAccum } from './scope.js';
+import { existsBody } from './select-bottom-up-code.js';
 import { changeCollected, labelColumn, mentions, monotoneFilter, orderFree } from './select-kernel-shape.js';
 import type {
   KernelPhase,
@@ -140,6 +141,7 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
     accum: p.fn,
     pull: pull.fn,
     ...hoist,
+    ...(b.exists ? { exists: accumPhase(cx, b, true, 'exists').fn } : {}),
     orderFree: orderFree(out),
     globals: [...out.globals],
     ...bySource,
@@ -224,7 +226,7 @@ const hoistedLocals = (out: KernelSource): string =>
  * `bySource`), or the same for a label propagation without result marks ('unmarked', bySource's
  * `labels`).
  */
-type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'unmarked';
+type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'unmarked' | 'exists';
 
 function emitAccumPhase(
   cx: Cx,
@@ -321,6 +323,7 @@ for (let n = from; n < to; n++) {
       locals,
     };
     if (walk === 'pull') body = pullBody({ ...rowCode, keepSource: `${keepSourceResult} ${keepSource}` });
+    else if (walk === 'exists') body = existsBody(rowCode);
     else
       body = `let start = 0, end = 0, plan = null;
 ${memos.length > 0 ? `let ${memos.join(', ')};` : ''}

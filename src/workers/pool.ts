@@ -52,6 +52,7 @@ export interface PoolOptions {
     sourceCost?: number;
     pullCost?: number;
     tailParts?: number;
+    bottomUpAlpha?: number;
   };
 }
 

@@ -234,12 +234,27 @@ test('which walk each clause takes: by sources only where every update may run a
     return new Set(
       host.jobs
         .filter((j) => j.phase < 0)
-        .map((j) => (j.bySource ? 'sources' : j.pull?.hoisted ? 'hoisted pull' : j.pull ? 'pull' : 'push')),
+        .map((j) =>
+          j.bySource
+            ? 'sources'
+            : j.pull?.exists
+              ? 'bottom-up'
+              : j.pull?.hoisted
+                ? 'hoisted pull'
+                : j.pull
+                  ? 'pull'
+                  : 'push',
+        ),
     );
   };
   assert.deepEqual(await walks('labels'), new Set(['sources']));
   assert.deepEqual(await walks('kinds'), new Set(['sources']));
-  assert.deepEqual(await walks('khop', { s: new VertexRef('V', '3'), k: 3 }), new Set(['sources']));
+  // k-hop's frontiers have no ACCUM: the large ones go bottom-up (select-bottom-up.ts).
+  const khop = await walks('khop', { s: new VertexRef('V', '3'), k: 3 });
+  assert.ok(
+    khop.has('bottom-up') && [...khop].every((w) => w === 'bottom-up' || w === 'sources'),
+    [...khop].join(),
+  );
   assert.ok((await walks('rank')).has('hoisted pull'));
   const others = await walks('not_by_source');
   assert.ok(others.size > 0 && !others.has('sources'), [...others].join());

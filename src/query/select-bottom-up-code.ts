@@ -3,6 +3,8 @@
  * where only whether some row reaches a target matters (KernelBlock's `exists`).
  */
 
+import type { KernelBlock, KernelPhase, ParallelPost } from './select-kernel-types.js';
+
 /** The parts of a kernel row the bottom-up step uses (select-kernel.ts's RowCode). */
 export interface ExistsCode {
   /** The target alias's slot. */
@@ -14,6 +16,27 @@ export interface ExistsCode {
   memos: string[];
   /** Marks and lists the target as a result. */
   keepTargetResult: string;
+  /**
+   * The constant naming the POST-ACCUM group's phase to run over the targets the call listed
+   * (fusedPost), if any.
+   */
+  post?: string;
+}
+
+/**
+ * The POST-ACCUM phase a bottom-up step runs itself over the targets it lists (ParallelAccum's
+ * `existsPosts`), saving the split POST-ACCUM's own round of messages: the block's one group, over
+ * the target (the result), that threads may split and that updates no global (then no target's
+ * WHERE can see another target's POST-ACCUM: WHERE reads only its own target's cells and query
+ * state, and a split group touches only its vertex's own cells).
+ */
+export function fusedPost(
+  b: KernelBlock,
+  posts: readonly { fn: KernelPhase; split: ParallelPost | undefined }[],
+): KernelPhase | undefined {
+  if (!b.exists || b.posts.length !== 1 || b.posts[0].slot !== b.targetSlot) return undefined;
+  const split = posts[0].split;
+  return split !== undefined && split.globals.length === 0 ? posts[0].fn : undefined;
 }
 
 /**
@@ -21,11 +44,12 @@ export interface ExistsCode {
  * `st.pullPlan`) until the first source whose bit is set in `st.member` (one bit per run index:
  * 128 KiB for 2^20 vertices stays in cache where a byte or a stamp per vertex would not; every
  * vertex of the source type when null), then WHERE once, then the result mark. A thread writes only its own targets' marks
- * and meets them in ascending order; the scan stops at the first source found (in-edges are sorted
+ * and meets them in ascending order, then runs the fused POST-ACCUM (fusedPost) over them; the scan stops at the first source found (in-edges are sorted
  * by source, and loads give hubs, which large frontiers hold, the low rows).
  */
 export function existsBody(r: ExistsCode): string {
   return `let start = 0, end = 0, plan = null;
+const first = st.resultCount;
 const member = st.member;
 ${r.memos.length > 0 ? `let ${r.memos.join(', ')};` : ''}
 for (let tg = plo; tg < phi; tg++) {
@@ -57,5 +81,6 @@ for (let tg = plo; tg < phi; tg++) {
   ${r.memos.map((m) => `${m} = undefined;`).join(' ')}
   ${r.where}
   ${r.keepTargetResult}
-}`;
+}
+${r.post ? `${r.post}(ctx, result, first, st.resultCount, st);` : ''}`;
 }

@@ -102,6 +102,8 @@ export interface ParallelAccum {
    * (select-bottom-up.ts).
    */
   exists?: KernelPhase;
+  /** `exists` also runs the block's POST-ACCUM group over the targets it lists (fusedPost). */
+  existsPosts?: boolean;
   /** Whether the clause's effects do not depend on the order of a target's rows (see orderFree). */
   orderFree: boolean;
   /**

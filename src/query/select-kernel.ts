@@ -15,7 +15,7 @@ import type { Expr } from '../gsql/ast-query.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
 import { emitStmts } from './kernel-stmt.js';
 import type { Cx, VertexAccum } from './scope.js';
-import { existsBody } from './select-bottom-up-code.js';
+import { existsBody, fusedPost } from './select-bottom-up-code.js';
 import { changeCollected, labelColumn, mentions, monotoneFilter, orderFree } from './select-kernel-shape.js';
 import type {
   KernelPhase,
@@ -77,6 +77,7 @@ function accumPhase(
   b: KernelBlock,
   wide: boolean,
   walk: Walk = 'whole',
+  post?: KernelPhase,
 ): Phase & { out: KernelSource } {
   const source = (out: KernelSource): KernelSource => {
     out.atomic = walk === 'sources' || walk === 'unmarked';
@@ -84,7 +85,7 @@ function accumPhase(
     out.targetLocals = walk === 'pull';
     return out;
   };
-  const first = emitAccumPhase(cx, b, source(new KernelSource(wide)), walk);
+  const first = emitAccumPhase(cx, b, source(new KernelSource(wide)), walk, post);
   const snapshot = new Set<number>();
   for (const i of first.deferredWrites) {
     const va = first.columns.get(i)!;
@@ -96,7 +97,13 @@ function accumPhase(
     collect = undefined;
   if (snapshot.size === 0 && collect === undefined) return { ...first.phase, out: first.out };
   const liveTargets = new Set([...snapshot].filter((i) => monotoneFilter(cx, b, first.columns.get(i)!)));
-  const second = emitAccumPhase(cx, b, source(new KernelSource(wide, snapshot, liveTargets, collect)), walk);
+  const second = emitAccumPhase(
+    cx,
+    b,
+    source(new KernelSource(wide, snapshot, liveTargets, collect)),
+    walk,
+    post,
+  );
   return { ...second.phase, out: second.out };
 }
 
@@ -116,7 +123,7 @@ function splittable(out: KernelSource): boolean {
 }
 
 /** The partitioned ACCUM phase (ParallelAccum) of a wide kernel, when the clause allows one. */
-function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
+function parallelAccum(cx: Cx, b: KernelBlock, existsPost?: KernelPhase): ParallelAccum | undefined {
   // Virtual edges live in this run's memory, which helper threads do not see.
   if (cx.virtualEdges.size > 0) return undefined;
   if (!b.hasEdge) return parallelSourcePass(cx, b);
@@ -141,7 +148,9 @@ function parallelAccum(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
     accum: p.fn,
     pull: pull.fn,
     ...hoist,
-    ...(b.exists ? { exists: accumPhase(cx, b, true, 'exists').fn } : {}),
+    ...(b.exists
+      ? { exists: accumPhase(cx, b, true, 'exists', existsPost).fn, existsPosts: existsPost !== undefined }
+      : {}),
     orderFree: orderFree(out),
     globals: [...out.globals],
     ...bySource,
@@ -233,6 +242,7 @@ function emitAccumPhase(
   b: KernelBlock,
   out: KernelSource,
   walk: Walk = 'whole',
+  post?: KernelPhase,
 ): {
   out: KernelSource;
   phase: Phase;
@@ -323,7 +333,7 @@ for (let n = from; n < to; n++) {
       locals,
     };
     if (walk === 'pull') body = pullBody({ ...rowCode, keepSource: `${keepSourceResult} ${keepSource}` });
-    else if (walk === 'exists') body = existsBody(rowCode);
+    else if (walk === 'exists') body = existsBody({ ...rowCode, post: post && out.constant(post) });
     else
       body = `let start = 0, end = 0, plan = null;
 ${memos.length > 0 ? `let ${memos.join(', ')};` : ''}
@@ -537,7 +547,7 @@ function variant(cx: Cx, b: KernelBlock, wide: boolean): KernelVariant & { phase
   const having = b.having ? havingPhase(cx, b, b.having, wide) : undefined;
   const phases = having ? [accum, ...posts, having] : [accum, ...posts];
   const columns = [...new Set(phases.flatMap((p) => [...p.columns.keys()]))];
-  const parallel = wide ? parallelAccum(cx, b) : undefined;
+  const parallel = wide ? parallelAccum(cx, b, fusedPost(b, posts)) : undefined;
   return {
     ...(parallel ? { parallel } : {}),
     accum: accum.fn,

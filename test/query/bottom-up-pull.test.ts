@@ -55,19 +55,26 @@ function hops(name: string, step: string, where = 't.@seen == false'): [string, 
   ];
 }
 
-/** One hop into W from every V, from V's with odd k, and from none; WHERE on the target. */
+/**
+ * One hop into W from every V, from V's with odd k, and from none; WHERE on the target. The
+ * POST-ACCUM over the target runs once per target (fused into the step when it updates no global,
+ * on its own when it does).
+ */
 const INTO_W = `CREATE QUERY into_w() FOR GRAPH g {
   ListAccum<INT> @@all; ListAccum<INT> @@odd; ListAccum<INT> @@none; SumAccum<INT> @hits;
+  SumAccum<INT> @@hitSum; SumAccum<INT> @@inW;
   All = {V.*};
   A = SELECT t FROM All:v -(VW>)- W:t WHERE t.k % 3 != 0 POST-ACCUM t.@hits += 1;
   X = SELECT v FROM A:v ACCUM @@all += v.n;
+  D = SELECT t FROM All:v -(VW>)- W:t POST-ACCUM t.@hits += 1, @@inW += 1;
+  X = SELECT v FROM D:v ACCUM @@hitSum += v.@hits;
   Odd = SELECT v FROM All:v WHERE v.k % 2 == 1;
   B = SELECT t FROM Odd:v -(VW>)- W:t;
   X = SELECT v FROM B:v ACCUM @@odd += v.n;
   None = SELECT v FROM All:v WHERE v.k < 0;
   C = SELECT t FROM None:v -(E>)- V:t;
   X = SELECT v FROM C:v ACCUM @@none += v.n;
-  PRINT @@all, @@odd, @@none;
+  PRINT @@all, @@odd, @@none, @@hitSum, @@inW;
 }`;
 
 /**
@@ -199,6 +206,9 @@ function oneHops(): { into_w: unknown; all_e: unknown } {
         '@@all': w(() => true).filter((t) => wk[t] % 3 !== 0),
         '@@odd': w((v) => ks[v] % 2 === 1),
         '@@none': [],
+        // A's targets got two hits, D's others one.
+        '@@hitSum': w(() => true).length + w(() => true).filter((t) => wk[t] % 3 !== 0).length,
+        '@@inW': w(() => true).length,
       },
     ],
     all_e: [

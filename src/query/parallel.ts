@@ -55,14 +55,7 @@ import type {
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 
-export type {
-  AccumJob,
-  HelperOutcome,
-  ParallelHost,
-  PullJob,
-  Relisted,
-  SharedColumn,
-} from './parallel-job.js';
+export type { AccumJob, HelperOutcome, ParallelHost, PullJob, Relisted, SharedColumn } from './parallel-job.js';
 
 /** Whether some SELECT of the query may run on several threads (a wide kernel with a split phase). */
 export function splitsSelects(query: CompiledQuery): boolean {

@@ -8,8 +8,9 @@
  * one bit per run index in `memberBits`, or none when S is the whole type), then WHERE once
  * (ParallelAccum's `exists`, select-bottom-up-code.ts). Threads split the target run indexes, so
  * each writes only its own targets' result marks (a split by sources had both cores write marks of
- * random targets in the same cache lines) and lists them in ascending order; one thread runs the
- * same step over every target, so the answer and its order are the same at any thread count.
+ * random targets in the same cache lines) and lists them in ascending order, then runs the hop's
+ * POST-ACCUM over them when it touches only their cells (fusedPost); one thread runs the same step
+ * over every target, so the answer and its order are the same at any thread count.
  */
 import type { EdgeFilter } from '../engine/api.js';
 import type { RunContext } from './context.js';

@@ -55,9 +55,11 @@ export interface SelectRun {
   pullPlan(gid: number): KernelHop[];
   /** For a pulled ACCUM: the vertex type of every source in the list. */
   pullSource: string;
-  /** For a pulled ACCUM: `stamp` at the run index of each source in the list (null: every vertex of the type is one). */
+  /**
+   * For a pulled ACCUM: `stamp` at the run index of each source in the list (null: every vertex of
+   * the type is one); for a bottom-up step (ParallelAccum's `exists`), one bit per run index.
+   */
   member: Int32Array | null;
-  /* For a bottom-up step (ParallelAccum's `exists`), `member` holds one bit per run index instead. */
   /** For a pulled ACCUM with `hoist`: per hoisted value, its value at each source's run index. */
   hoisted?: Float64Array[];
 }
@@ -98,8 +100,8 @@ export interface ParallelAccum {
   /**
    * A bottom-up step for a clause where only whether some row reaches a target matters
    * (KernelBlock's `exists`): for each target of `[st.lo, st.hi)`, its in-edges until the first
-   * source whose bit is set in `st.member` (one bit per run index), then WHERE once; writes only the marks of its own targets
-   * (select-bottom-up.ts).
+   * source whose bit is set in `st.member` (one bit per run index), then WHERE once; writes only
+   * the marks of its own targets (select-bottom-up.ts).
    */
   exists?: KernelPhase;
   /** `exists` also runs the block's POST-ACCUM group over the targets it lists (fusedPost). */

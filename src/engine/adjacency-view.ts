@@ -11,6 +11,7 @@ export function view(
   version: number,
   skipSelfLoops = false,
 ): AdjacencyView {
+  b.settle();
   const offsets = forward ? b.outOffsets : b.inOffsets;
   const targets = forward ? b.outTargets : b.inSources;
   const eids = forward ? null : b.inEids;

@@ -226,6 +226,13 @@ export interface UpsertEdgeOptions {
    * come. A hint only: what is written does not depend on it.
    */
   expectEdges?: number;
+  /**
+   * Edges of a directed type without attributes and discriminator may be appended without looking
+   * for their pair first (upsertEdges only; store/edge-block.ts `appendUnchecked`): a repeated pair
+   * is found later, when a reader or the writer's next lookup settles the block, or dropped by the
+   * merge's sort. What readers see is the same; counts say `inserted` for every such edge.
+   */
+  unchecked?: boolean;
 }
 
 export type UpsertResult = 'inserted' | 'updated' | 'skipped';

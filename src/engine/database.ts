@@ -160,6 +160,7 @@ export class Database implements CatalogStore {
   }
 
   read(): ReadTx {
+    this.readStore.settle();
     return this.pin();
   }
 

@@ -108,6 +108,8 @@ export class EdgeRunWriter {
   private readonly fSegs: SegmentMarks;
   private readonly tSegs: SegmentMarks;
   private readonly hints: Hints | undefined;
+  /** Edges are appended without the pair lookup (UpsertEdgeOptions.unchecked; checked in the constructor). */
+  private readonly unchecked: boolean;
   /** Each chunk's endpoint rows from touchChunk (-1: to be looked up per edge). */
   private readonly fRows = new Int32Array(CHUNK);
   private readonly tRows = new Int32Array(CHUNK);
@@ -149,6 +151,8 @@ export class EdgeRunWriter {
     this.defaults = this.attributes.map((a) => attributeDefault(store.catalog, a));
     this.shared = this.defaults.map((d) => typeof d !== 'object' || d === null);
     this.values = this.defaults.slice();
+    this.unchecked =
+      opts.unchecked === true && et.directed && et.discriminator.length === 0 && this.attributes.length === 0;
     this.block = route.block;
     if (this.block) this.useBlock(this.block);
     this.fSegs = new SegmentMarks(ft);
@@ -195,7 +199,9 @@ export class EdgeRunWriter {
   }
 
   private useBlock(b: EdgeBlock): void {
-    b.reserve(Math.max(this.run.end - this.run.start, this.opts.expectEdges ?? 0));
+    const room = Math.max(this.run.end - this.run.start, this.opts.expectEdges ?? 0);
+    if (this.unchecked) b.reserveSlots(room);
+    else b.reserve(room);
     this.cols = this.attributes.map((a) => b.columns.get(a.name) as Column);
   }
 
@@ -225,7 +231,7 @@ export class EdgeRunWriter {
     writerRows(this.tt, tRows, n);
     let sink = 0;
     const block = this.block;
-    if (block !== undefined)
+    if (block !== undefined && !this.unchecked)
       for (let k = 0; k < n; k++) {
         const f = fRows[k];
         const t = tRows[k];
@@ -265,6 +271,10 @@ export class EdgeRunWriter {
     this.tSegs.mark(tRow);
     const fVal = this.fr.keyIsValue ? fKey : this.ft.idColumn.get(fRow);
     const tVal = this.tr.keyIsValue ? tKey : this.tt.idColumn.get(tRow);
+    if (this.unchecked) {
+      this.append(fRow, tRow, fVal, tVal);
+      return;
+    }
     const block = this.block;
     const eid = block === undefined ? -1 : block.findOne(fRow, tRow, WRITER_VERSION);
     if (eid >= 0) this.update(block as EdgeBlock, eid, checked, fVal, tVal);
@@ -352,15 +362,27 @@ export class EdgeRunWriter {
     }
   }
 
+  /** Appends an edge without its pair lookup (no attributes to write: see `unchecked`). */
+  private append(fRow: number, tRow: number, fVal: Value, tVal: Value): void {
+    const block = this.block ?? this.newBlock();
+    this.tx.changes.markBlock(block);
+    block.appendUnchecked(fRow, tRow, this.tx.commitVersion);
+    block.live.current++;
+    this.counts.inserted++;
+    this.tx.record.runEdge(fVal, tVal, 0);
+  }
+
+  private newBlock(): EdgeBlock {
+    const block = this.tx.graph.ensureBlock(this.et, this.ft.type.name, this.tt.type.name, this.tx.commitVersion);
+    this.route.block = block;
+    this.block = block;
+    this.useBlock(block);
+    return block;
+  }
+
   /** Adds a new edge with the given values, defaults for the rest. */
   private insert(fRow: number, tRow: number, checked: Checked[], fVal: Value, tVal: Value): void {
-    let block = this.block;
-    if (block === undefined) {
-      block = this.tx.graph.ensureBlock(this.et, this.ft.type.name, this.tt.type.name, this.tx.commitVersion);
-      this.route.block = block;
-      this.block = block;
-      this.useBlock(block);
-    }
+    const block = this.block ?? this.newBlock();
     this.tx.changes.markBlock(block);
     const eid = block.addEdge(fRow, tRow, this.tx.commitVersion);
     block.live.current++;

@@ -12,6 +12,7 @@
  * row (store/mirror.ts); what was written meanwhile stays overlaid.
  */
 import type { BaseSource, BuiltBase } from '../store/base-builder.js';
+import { countAt } from '../store/counter.js';
 import { baseSource, blockOnBase, carryColumns, type EdgeBlock, sealColumns } from '../store/edge-block.js';
 import { type PendingHeap, ValueColumn } from '../store/columns.js';
 import { GraphStore } from '../store/graph-store.js';
@@ -166,7 +167,9 @@ export function installMerged(
   const next = new GraphStore(store.catalog, now, store.tables);
   for (const b of store.blocks) {
     const k = byBlock.get(b);
-    next.addBlock(k === undefined ? b : withLaterWrites(b, prepared[k], built[k], mergedAt, now));
+    next.addBlock(
+      k === undefined ? b : withLaterWrites(b, prepared[k], built[k], mergedAt, now, jobs[k].source.dedupe === true),
+    );
   }
   return next;
 }
@@ -178,6 +181,8 @@ function withLaterWrites(
   built: BuiltBase,
   mergedAt: number,
   now: number,
+  /** The build dropped repeated pairs (edges appended unchecked), which `old`'s counts still hold. */
+  deduped: boolean,
 ): EdgeBlock {
   let inverse: Int32Array | undefined;
   // New id of an edge of the new base; the inverse of `order` is built once, when first needed.
@@ -200,6 +205,11 @@ function withLaterWrites(
   const moved = new Map<number, number>();
   for (let s = 0; s < old.dCount; s++) {
     if (old.dVersion[s] <= mergedAt) continue;
+    // Still unsettled (the slots from old.settled on): unsettled in `b` too, counted as they were.
+    if (s >= old.settled) {
+      b.appendUnchecked(old.dSrc[s], old.dDst[s], old.dVersion[s]);
+      continue;
+    }
     const eid = b.addEdge(old.dSrc[s], old.dDst[s], old.dVersion[s]);
     for (const [name, col] of b.columns)
       col.init(eid, (old.columns.get(name) as typeof col).get(old.nBase + s));
@@ -210,8 +220,11 @@ function withLaterWrites(
     const id = moved.get(eid) ?? baseId(eid);
     if (id >= 0) b.bury(id, v);
   }
-  b.live.current = old.live.current;
-  b.live.log = [now, old.live.current];
+  // What `old` still counts of the duplicates the build dropped (settle takes a duplicate off the
+  // count of its version on, so the count at mergedAt holds exactly the ones not settled yet).
+  const dropped = deduped ? countAt(old.live, mergedAt) - built.n : 0;
+  b.live.current = old.live.current - dropped;
+  b.live.log = [now, b.live.current];
   b.dirty = b.dCount > 0 || b.tomb.size > 0;
   return b;
 }

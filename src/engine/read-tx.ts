@@ -288,7 +288,10 @@ export class ReadTxImpl implements ReadTx {
 
   edgeCount(edgeType?: string, fromType?: string, toType?: string): number {
     let n = 0;
-    for (const b of this.blocksFor(edgeType, fromType, toType)) n += this.count(b.live);
+    for (const b of this.blocksFor(edgeType, fromType, toType)) {
+      b.settle();
+      n += this.count(b.live);
+    }
     return n;
   }
 

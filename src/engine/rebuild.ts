@@ -37,6 +37,7 @@ function asList<T>(v: T | readonly T[] | undefined): readonly T[] | undefined {
 function outEdgesPerSegment(blocks: EdgeBlock[], segments: number, version: number): Float64Array {
   const counts = new Float64Array(segments);
   for (const b of blocks) {
+    b.settle();
     const rows = b.outOffsets.length - 1;
     for (let r = 0; r < rows; r++) counts[r >>> SEGMENT_BITS] += b.outOffsets[r + 1] - b.outOffsets[r];
     for (const [eid, v] of b.tomb) {

@@ -23,6 +23,8 @@ export interface TableMark {
 export interface BlockMark {
   dCount: number;
   live: number;
+  /** Duplicates settled edges had (EdgeBlock.dupCount): those settled later below dCount stay off live. */
+  dups: number;
 }
 
 export class TxChanges {
@@ -49,7 +51,7 @@ export class TxChanges {
     if (b === this.lastMarked?.[0]) return this.lastMarked[1];
     let m = this.blockMarks.get(b);
     if (!m) {
-      m = { dCount: b.dCount, live: b.live.current };
+      m = { dCount: b.dCount, live: b.live.current, dups: b.dupCount };
       this.blockMarks.set(b, m);
       this.touchedCounters.add(b.live);
     }
@@ -80,7 +82,7 @@ export class TxChanges {
     this.undo = [];
     for (const [b, m] of this.blockMarks) {
       b.truncateDelta(m.dCount);
-      b.live.current = m.live;
+      b.live.current = m.live - (b.dupCount - m.dups);
     }
     for (const [t, m] of this.tableMarks) {
       for (let row = t.count - 1; row >= m.count; row--) {

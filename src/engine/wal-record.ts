@@ -330,7 +330,7 @@ function replayEdgeRun(r: ByteReader, names: NameReader, tx: WriteTxImpl): void 
   }
   const c = tx.upsertEdges(
     { edgeType, fromType, toType, fromIds, toIds, attrs, start: 0, end: n },
-    { createMissingEndpoints: true },
+    { createMissingEndpoints: true, unchecked: true },
   );
   if (c.invalid > 0)
     throw new EngineError(

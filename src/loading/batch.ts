@@ -254,7 +254,7 @@ export class Batch implements BatchSink, BatchOps {
    * is passed on to upsertEdges (UpsertEdgeOptions).
    */
   applyTo(tx: WriteTx, createMissingEndpoints: boolean, expectEdges = 0): void {
-    const edgeOpts = { createMissingEndpoints, expectEdges };
+    const edgeOpts = { createMissingEndpoints, expectEdges, unchecked: true };
     const { kinds, types, fromTypes, fromIds, toTypes, toIds, attrs, stats } = this;
     const typesAt = (i: number): [string, string, string] => [types[i], fromTypes[i], toTypes[i]];
     for (let i = 0; i < this.size; i++) {

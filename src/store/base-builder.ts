@@ -24,6 +24,11 @@ export interface BaseSource {
   version: number;
   fromRows: number;
   toRows: number;
+  /**
+   * Pairs may repeat (edges appended unchecked, edge-block.ts): only the first edge of each (FROM
+   * row, TO row), the lowest old id, is kept, as the upserts would have kept it.
+   */
+  dedupe?: boolean;
 }
 
 /** A new base: `n` edges, both directions, and each new edge id's old id. */
@@ -77,13 +82,15 @@ export function buildBase(src: BaseSource): BuiltBase {
   // TO row, old id) in linear time, whatever the degrees.
   const p0 = countingSortCarry(n, keepDst, maxDst, keep, keepSrc, false);
   const p1 = countingSortCarry(n, p0.carriedB, maxSrc, p0.carriedA, p0.sortedKeys);
-  const order = p1.carriedA;
-  const targets = p1.carriedB;
-  const offsets = p1.offsets;
+  const out = src.dedupe ? firstOfPairs(p1, n) : { n, ...p1 };
+  n = out.n;
+  const order = out.carriedA;
+  const targets = out.carriedB;
+  const offsets = out.offsets;
   // In-adjacency: sort the new edge ids by TO row, carrying each edge's FROM row.
   const identity = new Uint32Array(n);
   for (let i = 0; i < n; i++) identity[i] = i;
-  const p2 = countingSortCarry(n, targets, maxDst, identity, p1.sortedKeys);
+  const p2 = countingSortCarry(n, targets, maxDst, identity, out.sortedKeys);
   return {
     n,
     outOffsets: offsets,
@@ -93,6 +100,38 @@ export function buildBase(src: BaseSource): BuiltBase {
     inSources: p2.carriedB,
     order,
   };
+}
+
+/** Whether item i of edges sorted by (FROM, TO, old id) is the first of its pair. */
+export function firstOfPair(from: Uint32Array, to: Uint32Array, i: number): boolean {
+  return i === 0 || to[i] !== to[i - 1] || from[i] !== from[i - 1];
+}
+
+/** The out-direction sort's result without the repeats of a pair (see BaseSource.dedupe). */
+function firstOfPairs(
+  p: { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array },
+  n: number,
+): { n: number; offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array } {
+  const from = p.sortedKeys;
+  const to = p.carriedB;
+  let k = 0;
+  for (let i = 0; i < n; i++) if (firstOfPair(from, to, i)) k++;
+  if (k === n) return { n, ...p };
+  const offsets = sharedU32(p.offsets.length);
+  const sortedKeys = new Uint32Array(k);
+  const carriedA = sharedU32(k);
+  const carriedB = sharedU32(k);
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    if (!firstOfPair(from, to, i)) continue;
+    sortedKeys[j] = from[i];
+    carriedA[j] = p.carriedA[i];
+    carriedB[j] = to[i];
+    offsets[from[i] + 1]++;
+    j++;
+  }
+  for (let r = 0; r + 1 < offsets.length; r++) offsets[r + 1] += offsets[r];
+  return { n: k, offsets, sortedKeys, carriedA, carriedB };
 }
 
 /**

@@ -6,7 +6,7 @@
  * stays stable (thread t's items of a bucket go after those of threads before t, and within a
  * thread in input order).
  */
-import type { BaseSource, BuiltBase } from './base-builder.js';
+import { type BaseSource, type BuiltBase, firstOfPair } from './base-builder.js';
 import { sharedU8, sharedU32 } from './shared.js';
 
 /** One thread's view of the team building a base together. */
@@ -82,7 +82,12 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
   // sorts' arrays come with them, so that each sort meets only twice (after counting, after placing).
   const arrays = team.share(() => ({
     keep: { id: sharedU32(n), from: sharedU32(n), to: sharedU32(n) },
-    sorts: [sortArrays(size, n, toRows), sortArrays(size, n, fromRows), sortArrays(size, n, toRows, false)],
+    sorts: [
+      sortArrays(size, n, toRows),
+      sortArrays(size, n, fromRows),
+      // With duplicates to drop, the in-direction sort's size is known only after the drop.
+      src.dedupe ? undefined : sortArrays(size, n, toRows, false),
+    ] as [SortArrays, SortArrays, SortArrays | undefined],
   }));
   const { keep, sorts } = arrays;
   let k = start;
@@ -103,8 +108,15 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
   team.sync();
   // The sorts of buildBase, each split over the team.
   const p0 = teamSort(team, sorts[0], keep.to, keep.id, keep.from);
-  const p1 = teamSort(team, sorts[1], p0.carriedB, p0.carriedA, p0.sortedKeys);
-  const p2 = teamSort(team, sorts[2], p1.carriedB, undefined, p1.sortedKeys);
+  let p1 = teamSort(team, sorts[1], p0.carriedB, p0.carriedA, p0.sortedKeys);
+  let sort2 = sorts[2];
+  if (sort2 === undefined) {
+    const kept = firstOfPairsTeam(team, p1, n, stat, toRows);
+    p1 = kept.out;
+    n = kept.n;
+    sort2 = kept.sort2;
+  }
+  const p2 = teamSort(team, sort2, p1.carriedB, undefined, p1.sortedKeys);
   return {
     n,
     outOffsets: p1.offsets,
@@ -114,6 +126,62 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
     inSources: p2.carriedB,
     order: p1.carriedA,
   };
+}
+
+/**
+ * The out-direction sort's result without the repeats of a pair (BaseSource.dedupe), over the
+ * team: each thread keeps the first edges of pairs in its slice and writes them after the kept
+ * edges of the threads before it; the new offsets of the rows up to each kept edge's FROM row are
+ * written by the thread holding the row's first kept edge (a repeat has its pair's FROM row, so
+ * the kept edge before a slice has the FROM row of the slice's previous item).
+ */
+function firstOfPairsTeam(
+  team: Team,
+  p1: SortArrays,
+  n: number,
+  stat: Uint32Array,
+  toRows: number,
+): { out: SortArrays; n: number; sort2: SortArrays } {
+  const { index: t, size } = team;
+  const from = p1.sortedKeys;
+  const to = p1.carriedB;
+  const [lo, hi] = slice(n, t, size);
+  let count = 0;
+  for (let i = lo; i < hi; i++) if (firstOfPair(from, to, i)) count++;
+  stat[3 * t] = count;
+  team.sync();
+  let k = 0;
+  let start = 0;
+  for (let u = 0; u < size; u++) {
+    if (u === t) start = k;
+    k += stat[3 * u];
+  }
+  const range = p1.range;
+  const arrays = team.share(() => ({
+    out: {
+      range,
+      counts: p1.counts,
+      offsets: sharedU32(range + 1),
+      sortedKeys: sharedU32(k),
+      carriedA: sharedU32(k),
+      carriedB: sharedU32(k),
+    },
+    sort2: sortArrays(size, k, toRows, false),
+  }));
+  const out = arrays.out;
+  let j = start;
+  for (let i = lo; i < hi; i++) {
+    if (!firstOfPair(from, to, i)) continue;
+    const f = from[i];
+    for (let r = i > 0 ? from[i - 1] + 1 : 0; r <= f; r++) out.offsets[r] = j;
+    out.sortedKeys[j] = f;
+    out.carriedA[j] = p1.carriedA[i];
+    out.carriedB[j] = to[i];
+    j++;
+  }
+  if (t === size - 1) for (let r = n > 0 ? from[n - 1] + 1 : 0; r <= range; r++) out.offsets[r] = k;
+  team.sync();
+  return { out, n: k, sort2: arrays.sort2 };
 }
 
 /** One team sort's shared arrays: every thread's bucket counts, the offsets and the sorted columns. */

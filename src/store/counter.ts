@@ -31,3 +31,10 @@ export function trimCount(c: Counter, minVersion: number): void {
   for (let i = 0; i < c.log.length; i += 2) if (c.log[i] <= minVersion) keepFrom = i;
   if (keepFrom > 0) c.log.splice(0, keepFrom);
 }
+
+/** Takes `n` off the count from `version` on (current and published), for edges found dead after the fact. */
+export function uncount(c: Counter, version: number, n: number): void {
+  c.current -= n;
+  const log = c.log;
+  for (let i = log.length - 2; i >= 0 && log[i] >= version; i -= 2) log[i + 1] -= n;
+}

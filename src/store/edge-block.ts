@@ -23,14 +23,24 @@
  * the whole set if a running worker task may read it (epochs.ts; `born` dates the slot arrays).
  * Readers bound delta slots by their version's `dCount`. Tombstones are a Map on each thread: the
  * writer logs them (`tombLog`) for the mirrors.
+ *
+ * Appended, not yet settled: a bulk load of an edge type with neither attributes nor discriminator
+ * appends its edges to the slot arrays only (`appendUnchecked`: no duplicate check, no lists, no
+ * hash), counting each one live. Slots from `settled` on are in that state; `settle` links them in
+ * slot order, tombstoning each one whose pair already had a live edge (that edge's id stays, as an
+ * upsert keeps it) and taking it off the live counts, which is the state the upserts would have
+ * left. Everything that reads the delta on the writer's thread settles first (findOne, find,
+ * forEachOut, forEachIn, addEdge, adjacency views), and so do new readers (Database.read) and a
+ * worker's image (mirror.ts); a merge instead drops the duplicates while it sorts (`dedupe`).
  */
 import type { EdgeType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import { type BaseSource, buildBase, type BuiltBase } from './base-builder.js';
 import { type Column, makeColumn, newUid, ValueColumn } from './columns.js';
-import { type Counter, newCounter } from './counter.js';
+import { type Counter, newCounter, uncount } from './counter.js';
 import { epochs } from './epochs.js';
 import { grownShared, sharedI32, sharedU32 } from './shared.js';
+import { WRITER_VERSION } from './vertex-table.js';
 
 function pairHash(src: number, dst: number): number {
   let h = Math.imul(src, 0x9e3779b1) ^ Math.imul(dst + 0x7f4a7c15, 0x85ebca77);
@@ -72,6 +82,10 @@ export class EdgeBlock {
   readonly live: Counter;
   /** Changed since the last rebuild. */
   dirty = false;
+  /** Delta slots below this are in the lists and the hash; the rest wait for `settle`. */
+  settled = 0;
+  /** Edge ids `settle` tombstoned as duplicates (an abort takes back those it drops). */
+  private readonly dupIds: number[] = [];
 
   constructor(
     readonly edgeType: EdgeType,
@@ -108,6 +122,7 @@ export class EdgeBlock {
 
   /** Appends a delta edge; the caller initialises its attribute columns. */
   addEdge(src: number, dst: number, version: number): number {
+    if (this.settled !== this.dCount) this.settle();
     const s = this.dCount;
     const n = s + 1;
     if (n > this.dSrc.length || src >= this.outHead.length || dst >= this.inHead.length)
@@ -120,12 +135,82 @@ export class EdgeBlock {
     Atomics.store(this.outHead, src, s);
     Atomics.store(this.inHead, dst, s);
     this.dCount = n;
+    this.settled = n;
     if (n * 2 > this.hash.length) this.rehash(this.hash.length * 2);
     else this.hashInsert(s);
     const eid = this.nBase + s;
     if (this.columns.size > 0) for (const c of this.columns.values()) c.ensure(eid + 1);
     this.dirty = true;
     return eid;
+  }
+
+  /**
+   * Appends a delta edge without checking for its pair or linking it (see the file's header): for
+   * edge types without attributes and discriminator only, and counted live by the caller.
+   */
+  appendUnchecked(src: number, dst: number, version: number): number {
+    const s = this.dCount;
+    if (s + 1 > this.dSrc.length) this.growDelta(s + 1, 0, 0);
+    this.dSrc[s] = src;
+    this.dDst[s] = dst;
+    this.dVersion[s] = version;
+    this.dCount = s + 1;
+    this.dirty = true;
+    return this.nBase + s;
+  }
+
+  /** Duplicates `settle` tombstoned that stand (a transaction mark keeps it, see tx-changes.ts). */
+  get dupCount(): number {
+    return this.dupIds.length;
+  }
+
+  /**
+   * Links the slots appended unchecked into the lists and the hash, in slot order; a slot whose
+   * pair has a live edge already is tombstoned at its own version (never visible) and taken off
+   * the live counts of its version on.
+   */
+  settle(): void {
+    const from = this.settled;
+    const to = this.dCount;
+    if (from === to) return;
+    let maxSrc = 0;
+    let maxDst = 0;
+    for (let s = from; s < to; s++) {
+      if (this.dSrc[s] >= maxSrc) maxSrc = this.dSrc[s] + 1;
+      if (this.dDst[s] >= maxDst) maxDst = this.dDst[s] + 1;
+    }
+    if (maxSrc > this.outHead.length || maxDst > this.inHead.length) this.growDelta(0, maxSrc, maxDst);
+    if (to * 2 > this.hash.length) this.rehash(to * 2);
+    let dups = 0;
+    let dupVersion = 0;
+    for (let s = from; s < to; s++) {
+      const src = this.dSrc[s];
+      const dst = this.dDst[s];
+      const v = this.dVersion[s];
+      const dup = this.firstLive(src, dst, WRITER_VERSION) >= 0;
+      this.outNext[s] = this.outHead[src];
+      this.inNext[s] = this.inHead[dst];
+      Atomics.store(this.outHead, src, s);
+      Atomics.store(this.inHead, dst, s);
+      this.settled = s + 1;
+      this.hashInsert(s);
+      if (!dup) continue;
+      this.bury(this.nBase + s, v);
+      this.dupIds.push(this.nBase + s);
+      if (v !== dupVersion && dups > 0) {
+        uncount(this.live, dupVersion, dups);
+        dups = 0;
+      }
+      dupVersion = v;
+      dups++;
+    }
+    if (dups > 0) uncount(this.live, dupVersion, dups);
+  }
+
+  /** Makes room for `extra` more slots, for edges appended unchecked (no hash to size). */
+  reserveSlots(extra: number): void {
+    const n = this.dCount + extra;
+    if (n > this.dSrc.length) this.growDelta(n, 0, 0);
   }
 
   /** Makes room for `extra` more delta edges, so that a bulk run appends without regrowing or rehashing. */
@@ -171,7 +256,7 @@ export class EdgeBlock {
     const hash = sharedI32(cap);
     this.hash = hash;
     const mask = cap - 1;
-    const n = this.dCount;
+    const n = this.settled;
     const hs = new Uint32Array(Math.min(n, REHASH_CHUNK));
     // In chunks: the pair hashes first, with a read of each home entry, so that the CPU overlaps
     // the cache misses of many inserts (a large table is mostly out of cache) before they are made.
@@ -199,11 +284,16 @@ export class EdgeBlock {
     if (mark === this.dCount) return;
     // A running worker task may be walking the slots about to be reused: give it the old set.
     if (epochs.exposed(this.born)) this.growDelta(0, 0, 0, true);
-    for (let s = this.dCount - 1; s >= mark; s--) {
+    for (let s = this.settled - 1; s >= mark; s--) {
       this.outHead[this.dSrc[s]] = this.outNext[s];
       this.inHead[this.dDst[s]] = this.inNext[s];
     }
+    // Duplicates settle tombstoned among the dropped slots go with them.
+    const limit = this.nBase + mark;
+    while (this.dupIds.length > 0 && this.dupIds[this.dupIds.length - 1] >= limit)
+      this.unbury(this.dupIds.pop() as number);
     this.dCount = mark;
+    if (this.settled > mark) this.settled = mark;
     this.rehash(mark * 2);
   }
 
@@ -220,6 +310,11 @@ export class EdgeBlock {
 
   /** The first live edge id from `src` to `dst` at `version`, or -1 (for types without discriminator). */
   findOne(src: number, dst: number, version: number): number {
+    if (this.settled !== this.dCount) this.settle();
+    return this.firstLive(src, dst, version);
+  }
+
+  private firstLive(src: number, dst: number, version: number): number {
     if (src + 1 < this.outOffsets.length) {
       let lo = this.outOffsets[src];
       const end = this.outOffsets[src + 1];
@@ -231,7 +326,7 @@ export class EdgeBlock {
       }
       for (let i = lo; i < end && this.outTargets[i] === dst; i++) if (this.isLive(i, version)) return i;
     }
-    if (this.dCount > 0) {
+    if (this.settled > 0) {
       const mask = this.hash.length - 1;
       const h = pairHash(src, dst);
       const tag = h & ~mask;
@@ -249,6 +344,7 @@ export class EdgeBlock {
 
   /** Edge ids from `src` to `dst` live at `version`, base first. */
   find(src: number, dst: number, version: number): number[] {
+    if (this.settled !== this.dCount) this.settle();
     const out: number[] = [];
     if (src + 1 < this.outOffsets.length) {
       let lo = this.outOffsets[src];
@@ -281,6 +377,7 @@ export class EdgeBlock {
 
   /** Calls fn(target row, edge id) for every out-edge of `src` live at `version`, oldest first. */
   forEachOut(src: number, version: number, fn: (dst: number, eid: number) => void): void {
+    if (this.settled !== this.dCount) this.settle();
     if (src + 1 < this.outOffsets.length) {
       const end = this.outOffsets[src + 1];
       for (let i = this.outOffsets[src]; i < end; i++) if (this.isLive(i, version)) fn(this.outTargets[i], i);
@@ -297,6 +394,7 @@ export class EdgeBlock {
 
   /** Calls fn(source row, edge id) for every in-edge of `dst` live at `version`, oldest first. */
   forEachIn(dst: number, version: number, fn: (src: number, eid: number) => void): void {
+    if (this.settled !== this.dCount) this.settle();
     if (dst + 1 < this.inOffsets.length) {
       const end = this.inOffsets[dst + 1];
       for (let i = this.inOffsets[dst]; i < end; i++) {
@@ -349,6 +447,7 @@ export function baseSource(b: EdgeBlock, version: number, fromRows: number, toRo
     version,
     fromRows,
     toRows,
+    dedupe: b.settled < b.dCount,
   };
 }
 

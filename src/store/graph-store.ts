@@ -58,6 +58,11 @@ export class GraphStore {
     push(this.inBlocks, b.toType, id);
     return b;
   }
+
+  /** Settles the edges appended unchecked in every block (edge-block.ts), before readers see them. */
+  settle(): void {
+    for (const b of this.blocks) b.settle();
+  }
 }
 
 function push(m: Map<string, number[]>, k: string, v: number): void {

@@ -127,7 +127,12 @@ export class MirrorExporter {
     this.catalog = undefined;
   }
 
-  image(store: GraphStore, version: number): StoreImage {
+  /**
+   * The image of `store` at `version`. Edges appended unchecked are settled first (edge-block.ts);
+   * `settle` false (an idle worker's refresh, which runs nothing on it) leaves them and the image
+   * stops before them, so that a refresh during a load does not do the load's duplicate checks.
+   */
+  image(store: GraphStore, version: number, settle = true): StoreImage {
     const next = new Map<number, Held>();
     const take = (uid: number): Held => {
       const h = this.held.get(uid) ?? heldZero();
@@ -136,7 +141,7 @@ export class MirrorExporter {
     };
     const tables: TableImage[] = [];
     for (const [name, t] of store.tables) tables.push(this.table(name, t, version, take));
-    const blocks = store.blocks.map((b) => this.block(b, version, take));
+    const blocks = store.blocks.map((b) => this.block(b, version, take, settle));
     this.held = next;
     const img: StoreImage = {
       store: storeUid(store),
@@ -188,7 +193,8 @@ export class MirrorExporter {
     return img;
   }
 
-  private block(b: EdgeBlock, version: number, take: (uid: number) => Held): BlockImage {
+  private block(b: EdgeBlock, version: number, take: (uid: number) => Held, settle: boolean): BlockImage {
+    if (settle) b.settle();
     const h = take(b.uid);
     const img: BlockImage = {
       uid: b.uid,
@@ -197,7 +203,7 @@ export class MirrorExporter {
       to: b.toType,
       live: countOf(b.live, version),
       nBase: b.nBase,
-      dCount: b.dCount,
+      dCount: b.settled,
       tombs: b.tombLog.slice(h.log),
       columns: [...b.columns].map(([n, c]) => [n, column(c, b.edgeLimit, version, take)]),
     };
@@ -370,6 +376,7 @@ export class MirrorImporter {
     if (bi.delta) [b.dSrc, b.dDst, b.dVersion, b.outNext, b.inNext, b.outHead, b.inHead, b.hash] = bi.delta;
     b.nBase = bi.nBase;
     b.dCount = bi.dCount;
+    b.settled = bi.dCount;
     pinCount(b.live, bi.live, version);
     for (let i = 0; i < bi.tombs.length; i += 2) {
       const v = bi.tombs[i + 1];

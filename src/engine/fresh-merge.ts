@@ -168,7 +168,9 @@ export function installMerged(
   for (const b of store.blocks) {
     const k = byBlock.get(b);
     next.addBlock(
-      k === undefined ? b : withLaterWrites(b, prepared[k], built[k], mergedAt, now, jobs[k].source.dedupe === true),
+      k === undefined
+        ? b
+        : withLaterWrites(b, prepared[k], built[k], mergedAt, now, jobs[k].source.dedupe === true),
     );
   }
   return next;

@@ -111,7 +111,13 @@ export function firstOfPair(from: Uint32Array, to: Uint32Array, i: number): bool
 function firstOfPairs(
   p: { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array },
   n: number,
-): { n: number; offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array } {
+): {
+  n: number;
+  offsets: Uint32Array;
+  sortedKeys: Uint32Array;
+  carriedA: Uint32Array;
+  carriedB: Uint32Array;
+} {
   const from = p.sortedKeys;
   const to = p.carriedB;
   let k = 0;

@@ -560,7 +560,10 @@ export class QueryPool {
       if (slot.running || !slot.worker || slot.imaged < 0 || slot.imaged === this.db.version) continue;
       const pin = this.db.pin();
       try {
-        const msg: ToWorker = { kind: 'refresh', image: slot.exporter.image(pin.graphStore, pin.version, false) };
+        const msg: ToWorker = {
+          kind: 'refresh',
+          image: slot.exporter.image(pin.graphStore, pin.version, false),
+        };
         slot.imaged = pin.version;
         slot.worker.postMessage(msg);
       } finally {

@@ -32,7 +32,8 @@ const edgeArb: fc.Arbitrary<Edge> = fc.record({
 });
 
 /** What happens after a batch of edges. */
-type Between = 'nothing' | 'read' | 'merge' | 'rebuild' | 'delete-edge' | 'delete-vertex' | 'abort' | 'abort-after-lookup';
+type Between =
+  'nothing' | 'read' | 'merge' | 'rebuild' | 'delete-edge' | 'delete-vertex' | 'abort' | 'abort-after-lookup';
 
 type Script = { batches: { edges: Edge[]; then: Between; victim: number }[] };
 
@@ -67,7 +68,7 @@ function oneByOne(tx: WriteTx, edges: Edge[]): void {
 
 /** The same edges in runs of one type, appended unchecked. */
 function unchecked(tx: WriteTx, edges: Edge[]): void {
-  for (let i = 0; i < edges.length; ) {
+  for (let i = 0; i < edges.length;) {
     let end = i + 1;
     while (end < edges.length && edges[end].type === edges[i].type) end++;
     tx.upsertEdges(
@@ -90,11 +91,7 @@ function unchecked(tx: WriteTx, edges: Edge[]): void {
 class Aborted extends Error {}
 
 /** Applies a script's batches to `db`, writing edges with `write`. */
-async function run(
-  db: Database,
-  script: Script,
-  write: (tx: WriteTx, edges: Edge[]) => void,
-): Promise<void> {
+async function run(db: Database, script: Script, write: (tx: WriteTx, edges: Edge[]) => void): Promise<void> {
   for (const b of script.batches) {
     if (b.then === 'abort' || b.then === 'abort-after-lookup') {
       await assert.rejects(

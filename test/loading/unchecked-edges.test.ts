@@ -60,10 +60,22 @@ test('loading jobs give the graph of edge-by-edge upserts, repeats within a file
       const paths = await Promise.all(files.map((f, i) => t.file(`f${i}.csv`, text(f))));
       const opts = { roots: t.roots, threads, parallelMinBytes: 0, batchSize: 700 };
       // Job 1: two files with repeats inside each and across both; it ends with the merge.
-      const first = await runJobOnFiles(t.db, job, { ...opts, paths: new Map([['a', paths[0]], ['b', paths[1]]]) });
+      const first = await runJobOnFiles(t.db, job, {
+        ...opts,
+        paths: new Map([
+          ['a', paths[0]],
+          ['b', paths[1]],
+        ]),
+      });
       await t.db.mergeFresh({ minDelta: 1, share: 1e9 });
       // Job 2: repeats of the first job's edges (now in the base) and of its own.
-      const second = await runJobOnFiles(t.db, job, { ...opts, paths: new Map([['a', paths[2]], ['b', paths[3]]]) });
+      const second = await runJobOnFiles(t.db, job, {
+        ...opts,
+        paths: new Map([
+          ['a', paths[2]],
+          ['b', paths[3]],
+        ]),
+      });
       const stats = [...first, ...second].map((x) => x.stats.toJSON().edge[0].validObject);
       assert.deepEqual(
         stats,

@@ -123,10 +123,18 @@ test('merge with repeated pairs dropped: the first edge of each pair stays, the 
     const next = random(seed * 104729);
     // Few rows and many edges: most pairs repeat, in the base, among the deltas and across both.
     const rows = 1 + Math.floor(next() * 12);
-    const src = randomSource(seed, rows, seed % 5 === 0 ? 0 : Math.floor(next() * 200), Math.floor(next() * 400));
+    const src = randomSource(
+      seed,
+      rows,
+      seed % 5 === 0 ? 0 : Math.floor(next() * 200),
+      Math.floor(next() * 400),
+    );
     sources.push({ ...src, dedupe: true });
   }
-  sources.push({ ...randomSource(99, 5, 0, 0), dedupe: true }, { ...randomSource(98, 3, 2, 1), dedupe: true });
+  sources.push(
+    { ...randomSource(99, 5, 0, 0), dedupe: true },
+    { ...randomSource(98, 3, 2, 1), dedupe: true },
+  );
   const want = sources.map((s) => buildBase(repeatsDead({ ...s, dedupe: false })));
   sources.forEach((s, i) => assertSame(buildBase(s), want[i], `one thread, block ${i}`));
   assert.ok(

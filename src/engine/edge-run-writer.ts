@@ -114,9 +114,11 @@ export class EdgeRunWriter {
   private readonly fRows = new Int32Array(CHUNK);
   private readonly tRows = new Int32Array(CHUNK);
   private chunkStart = 0;
-  /** The rows of the edge being written, once its endpoints are found or created. */
+  /** The rows of the edge being written, once its endpoints are found or created, and their ids. */
   private fRow = -1;
   private tRow = -1;
+  private fVal: Value = 0;
+  private tVal: Value = 0;
   /** The edge being written, for error messages. */
   private curFrom: ExternalId = '';
   private curTo: ExternalId = '';
@@ -147,7 +149,8 @@ export class EdgeRunWriter {
     this.attributes = et.attributes;
     const store = tx.graph;
     // This run only writes its own block (the same as the reverse one when both ends have one type).
-    this.reverse = et.directed || this.sameType ? undefined : store.getBlock(et.name, tt.type.name, ft.type.name);
+    this.reverse =
+      et.directed || this.sameType ? undefined : store.getBlock(et.name, tt.type.name, ft.type.name);
     this.defaults = this.attributes.map((a) => attributeDefault(store.catalog, a));
     this.shared = this.defaults.map((d) => typeof d !== 'object' || d === null);
     this.values = this.defaults.slice();
@@ -174,6 +177,7 @@ export class EdgeRunWriter {
     const { start, end } = this.run;
     const record = this.tx.record;
     let touched = 0;
+    const unchecked = this.unchecked;
     record.beginEdgeRun(this.et.name, this.ft.type.name, this.tt.type.name);
     try {
       for (let lo = start; lo < end; lo += CHUNK) {
@@ -182,7 +186,8 @@ export class EdgeRunWriter {
         touched ^= this.touchChunk(lo, hi);
         for (let i = lo; i < hi; i++) {
           try {
-            this.edge(i);
+            if (unchecked) this.appendEdge(i);
+            else this.edge(i);
           } catch (e) {
             if (!(e instanceof EngineError)) throw e;
             this.counts.invalid++;
@@ -242,13 +247,42 @@ export class EdgeRunWriter {
 
   /** Upserts edge i of the run. */
   private edge(i: number): void {
+    const checked = this.checkedOf(i);
+    if (!this.ends(i)) return;
+    const { fRow, tRow, fVal, tVal } = this;
+    const block = this.block;
+    const eid = block === undefined ? -1 : block.findOne(fRow, tRow, WRITER_VERSION);
+    if (eid >= 0) this.update(block as EdgeBlock, eid, checked, fVal, tVal);
+    else if (!this.updateReverse(fRow, tRow, checked, fVal, tVal))
+      this.insert(fRow, tRow, checked, fVal, tVal);
+  }
+
+  /**
+   * Appends edge i of the run without its pair lookup (see `unchecked`). A method of its own, so
+   * that a load of such edges leaves `edge` uncompiled for a later load that needs it, rather than
+   * compiled without the paths that load takes.
+   */
+  private appendEdge(i: number): void {
+    if (!this.ends(i)) return;
+    const block = this.block ?? this.newBlock();
+    this.tx.changes.markBlock(block);
+    block.appendUnchecked(this.fRow, this.tRow, this.tx.commitVersion);
+    block.live.current++;
+    this.counts.inserted++;
+    this.tx.record.runEdge(this.fVal, this.tVal, 0);
+  }
+
+  /**
+   * Finds (or creates) both ends of edge i into fRow/tRow and their id values into fVal/tVal;
+   * false, counted as skipped, when the edge is skipped instead.
+   */
+  private ends(i: number): boolean {
     const fid = this.fIds[i];
     const tid = this.tIds[i];
     this.curFrom = fid;
     this.curTo = tid;
     const fKey = this.fr.keyOf(fid);
     const tKey = this.tr.keyOf(tid);
-    const checked = this.checkedOf(i);
     const k = i - this.chunkStart;
     let fRow = this.fRows[k];
     let tRow = this.tRows[k];
@@ -257,7 +291,7 @@ export class EdgeRunWriter {
     if (fRow < 0 || tRow < 0) {
       if (!this.endpoints(fKey, tKey, fRow, tRow)) {
         this.counts.skipped++;
-        return;
+        return false;
       }
       fRow = this.fRow;
       tRow = this.tRow;
@@ -269,16 +303,11 @@ export class EdgeRunWriter {
     }
     this.fSegs.mark(fRow);
     this.tSegs.mark(tRow);
-    const fVal = this.fr.keyIsValue ? fKey : this.ft.idColumn.get(fRow);
-    const tVal = this.tr.keyIsValue ? tKey : this.tt.idColumn.get(tRow);
-    if (this.unchecked) {
-      this.append(fRow, tRow, fVal, tVal);
-      return;
-    }
-    const block = this.block;
-    const eid = block === undefined ? -1 : block.findOne(fRow, tRow, WRITER_VERSION);
-    if (eid >= 0) this.update(block as EdgeBlock, eid, checked, fVal, tVal);
-    else if (!this.updateReverse(fRow, tRow, checked, fVal, tVal)) this.insert(fRow, tRow, checked, fVal, tVal);
+    this.fRow = fRow;
+    this.tRow = tRow;
+    this.fVal = this.fr.keyIsValue ? fKey : this.ft.idColumn.get(fRow);
+    this.tVal = this.tr.keyIsValue ? tKey : this.tt.idColumn.get(tRow);
+    return true;
   }
 
   /** The checked attribute values of edge i (into the run's scratch). */
@@ -301,7 +330,14 @@ export class EdgeRunWriter {
       this.lastShape = shape;
       this.lastDeclared = declared;
     }
-    return this.tx.checkShaped(shape, this.lastDeclared, shapes.values, shapes.at[i], this.where, this.scratch);
+    return this.tx.checkShaped(
+      shape,
+      this.lastDeclared,
+      shapes.values,
+      shapes.at[i],
+      this.where,
+      this.scratch,
+    );
   }
 
   /**
@@ -317,7 +353,8 @@ export class EdgeRunWriter {
     )
       return false;
     if (fRow < 0) fRow = this.newEndpoint(ft, this.fr, this.curFrom, fKey);
-    if (tRow < 0) tRow = this.sameType && fKey === tKey ? fRow : this.newEndpoint(tt, this.tr, this.curTo, tKey);
+    if (tRow < 0)
+      tRow = this.sameType && fKey === tKey ? fRow : this.newEndpoint(tt, this.tr, this.curTo, tKey);
     this.fRow = fRow;
     this.tRow = tRow;
     return true;
@@ -362,18 +399,13 @@ export class EdgeRunWriter {
     }
   }
 
-  /** Appends an edge without its pair lookup (no attributes to write: see `unchecked`). */
-  private append(fRow: number, tRow: number, fVal: Value, tVal: Value): void {
-    const block = this.block ?? this.newBlock();
-    this.tx.changes.markBlock(block);
-    block.appendUnchecked(fRow, tRow, this.tx.commitVersion);
-    block.live.current++;
-    this.counts.inserted++;
-    this.tx.record.runEdge(fVal, tVal, 0);
-  }
-
   private newBlock(): EdgeBlock {
-    const block = this.tx.graph.ensureBlock(this.et, this.ft.type.name, this.tt.type.name, this.tx.commitVersion);
+    const block = this.tx.graph.ensureBlock(
+      this.et,
+      this.ft.type.name,
+      this.tt.type.name,
+      this.tx.commitVersion,
+    );
     this.route.block = block;
     this.block = block;
     this.useBlock(block);

@@ -183,7 +183,12 @@ export class EdgeBlock {
     if (to * 2 > this.hash.length) this.rehash(to * 2);
     let dups = 0;
     let dupVersion = 0;
+    let sink = 0;
     for (let s = from; s < to; s++) {
+      // A chunk's cache lines are read ahead, so that their misses overlap (see touch).
+      if ((s - from) % REHASH_CHUNK === 0)
+        for (let k = s, end = Math.min(to, s + REHASH_CHUNK); k < end; k++)
+          sink ^= this.touch(this.dSrc[k], this.dDst[k]);
       const src = this.dSrc[s];
       const dst = this.dDst[s];
       const v = this.dVersion[s];
@@ -205,6 +210,7 @@ export class EdgeBlock {
       dups++;
     }
     if (dups > 0) uncount(this.live, dupVersion, dups);
+    _rehashSink ^= sink;
   }
 
   /** Makes room for `extra` more slots, for edges appended unchecked (no hash to size). */

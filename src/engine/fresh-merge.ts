@@ -12,7 +12,6 @@
  * row (store/mirror.ts); what was written meanwhile stays overlaid.
  */
 import type { BaseSource, BuiltBase } from '../store/base-builder.js';
-import { countAt } from '../store/counter.js';
 import { baseSource, blockOnBase, carryColumns, type EdgeBlock, sealColumns } from '../store/edge-block.js';
 import { type PendingHeap, ValueColumn } from '../store/columns.js';
 import { GraphStore } from '../store/graph-store.js';
@@ -23,6 +22,8 @@ import type { VertexTable } from '../store/vertex-table.js';
 export interface MergeJob {
   block: EdgeBlock;
   source: BaseSource;
+  /** The block's duplicates settled so far (EdgeBlock.dupCount), for the switch's count. */
+  dups: number;
 }
 
 /**
@@ -50,7 +51,7 @@ export function planMerge(store: GraphStore, version: number, policy: MergePolic
     if (!worth(b.dCount + b.tomb.size, b.nBase, policy)) continue;
     const from = store.tables.get(b.fromType) as VertexTable;
     const to = store.tables.get(b.toType) as VertexTable;
-    jobs.push({ block: b, source: baseSource(b, version, from.count, to.count) });
+    jobs.push({ block: b, source: baseSource(b, version, from.count, to.count), dups: b.dupCount });
   }
   return jobs;
 }
@@ -168,9 +169,7 @@ export function installMerged(
   for (const b of store.blocks) {
     const k = byBlock.get(b);
     next.addBlock(
-      k === undefined
-        ? b
-        : withLaterWrites(b, prepared[k], built[k], mergedAt, now, jobs[k].source.dedupe === true),
+      k === undefined ? b : withLaterWrites(b, prepared[k], built[k], mergedAt, now, jobs[k].dups),
     );
   }
   return next;
@@ -183,8 +182,8 @@ function withLaterWrites(
   built: BuiltBase,
   mergedAt: number,
   now: number,
-  /** The build dropped repeated pairs (edges appended unchecked), which `old`'s counts still hold. */
-  deduped: boolean,
+  /** `old`'s settled duplicates when the merge was planned. */
+  dupsAtPlan: number,
 ): EdgeBlock {
   let inverse: Int32Array | undefined;
   // New id of an edge of the new base; the inverse of `order` is built once, when first needed.
@@ -222,9 +221,9 @@ function withLaterWrites(
     const id = moved.get(eid) ?? baseId(eid);
     if (id >= 0) b.bury(id, v);
   }
-  // What `old` still counts of the duplicates the build dropped (settle takes a duplicate off the
-  // count of its version on, so the count at mergedAt holds exactly the ones not settled yet).
-  const dropped = deduped ? countAt(old.live, mergedAt) - built.n : 0;
+  // The repeats the build dropped are still counted by `old`, but for those `settle` took off the
+  // counts while the merge ran (it settles slots in order, so those are the ones past dupsAtPlan).
+  const dropped = built.dropped - old.dupsSince(dupsAtPlan, mergedAt);
   b.live.current = old.live.current - dropped;
   b.live.log = [now, b.live.current];
   b.dirty = b.dCount > 0 || b.tomb.size > 0;

@@ -40,6 +40,8 @@ export interface BuiltBase {
   inSources: Uint32Array;
   inEids: Uint32Array;
   order: Uint32Array;
+  /** Repeats of a pair left out (BaseSource.dedupe), counted live by the block until now. */
+  dropped: number;
 }
 
 export function buildBase(src: BaseSource): BuiltBase {
@@ -83,6 +85,7 @@ export function buildBase(src: BaseSource): BuiltBase {
   const p0 = countingSortCarry(n, keepDst, maxDst, keep, keepSrc, false);
   const p1 = countingSortCarry(n, p0.carriedB, maxSrc, p0.carriedA, p0.sortedKeys);
   const out = src.dedupe ? firstOfPairs(p1, n) : { n, ...p1 };
+  const dropped = n - out.n;
   n = out.n;
   const order = out.carriedA;
   const targets = out.carriedB;
@@ -99,6 +102,7 @@ export function buildBase(src: BaseSource): BuiltBase {
     inEids: p2.carriedA,
     inSources: p2.carriedB,
     order,
+    dropped,
   };
 }
 

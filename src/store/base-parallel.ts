@@ -110,9 +110,11 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
   const p0 = teamSort(team, sorts[0], keep.to, keep.id, keep.from);
   let p1 = teamSort(team, sorts[1], p0.carriedB, p0.carriedA, p0.sortedKeys);
   let sort2 = sorts[2];
+  let dropped = 0;
   if (sort2 === undefined) {
     const kept = firstOfPairsTeam(team, p1, n, stat, toRows);
     p1 = kept.out;
+    dropped = n - kept.n;
     n = kept.n;
     sort2 = kept.sort2;
   }
@@ -125,6 +127,7 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
     inEids: p2.carriedA,
     inSources: p2.carriedB,
     order: p1.carriedA,
+    dropped,
   };
 }
 

@@ -6,6 +6,12 @@ export interface Counter {
   current: number;
   /** Flat pairs: version, count, version, count, ... in ascending version order. */
   log: number[];
+  /**
+   * What `current` holds of versions after the given one that a publish must leave out (an edge
+   * block's edges appended unchecked: `settle` takes repeats off the counts of their version on,
+   * which is right only if no earlier version's count holds them).
+   */
+  later?: (version: number) => number;
 }
 
 export function newCounter(version: number, count = 0): Counter {
@@ -15,8 +21,9 @@ export function newCounter(version: number, count = 0): Counter {
 /** Records the count as of a committed version. */
 export function publishCount(c: Counter, version: number): void {
   const n = c.log.length;
-  if (c.log[n - 2] === version) c.log[n - 1] = c.current;
-  else if (c.log[n - 1] !== c.current) c.log.push(version, c.current);
+  const count = c.later === undefined ? c.current : c.current - c.later(version);
+  if (c.log[n - 2] === version) c.log[n - 1] = count;
+  else if (c.log[n - 1] !== count) c.log.push(version, count);
 }
 
 export function countAt(c: Counter, version: number): number {

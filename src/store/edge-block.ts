@@ -95,6 +95,20 @@ export class EdgeBlock {
   ) {
     for (const a of edgeType.attributes) this.columns.set(a.name, makeColumn(a.type));
     this.live = newCounter(version);
+    this.live.later = (v) => this.unsettledAfter(v);
+  }
+
+  /** Unsettled slots of versions after `version` (slots are in version order: a binary search). */
+  private unsettledAfter(version: number): number {
+    let lo = this.settled;
+    let hi = this.dCount;
+    if (lo === hi || this.dVersion[hi - 1] <= version) return 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.dVersion[mid] > version) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.dCount - lo;
   }
 
   get edgeLimit(): number {
@@ -157,6 +171,14 @@ export class EdgeBlock {
     this.dCount = s + 1;
     this.dirty = true;
     return this.nBase + s;
+  }
+
+  /** Of the duplicates `settle` tombstoned from the `from`th on, those of versions up to `version`. */
+  dupsSince(from: number, version: number): number {
+    let n = 0;
+    for (let i = from; i < this.dupIds.length; i++)
+      if (this.dVersion[this.dupIds[i] - this.nBase] <= version) n++;
+    return n;
   }
 
   /** Duplicates `settle` tombstoned that stand (a transaction mark keeps it, see tx-changes.ts). */

@@ -153,38 +153,41 @@ test('edges appended unchecked give the graph edge-by-edge upserts give, between
   );
 });
 
-test('a merge of edges appended unchecked drops repeats the counts already had, with writes going on meanwhile', async () => {
-  const ta = tempDir();
-  const tb = tempDir();
-  try {
-    const a = await freshDb(ta);
-    const b = await freshDb(tb);
-    const batch = (k: number): Edge[] =>
-      Array.from({ length: 200 }, (_, i) => ({ type: 'link', from: (i * 7 + k) % 13, to: (i * 11) % 17 }));
-    for (let k = 0; k < 3; k++) {
-      await a.write((tx) => oneByOne(tx, batch(k)));
-      await b.write((tx) => unchecked(tx, batch(k)));
+for (const readDuring of [false, true])
+  test(`a merge of edges appended unchecked drops repeats the counts already had, with writes${readDuring ? ' and a reader (which settles)' : ''} going on meanwhile`, async () => {
+    const ta = tempDir();
+    const tb = tempDir();
+    try {
+      const a = await freshDb(ta);
+      const b = await freshDb(tb);
+      const batch = (k: number): Edge[] =>
+        Array.from({ length: 200 }, (_, i) => ({ type: 'link', from: (i * 7 + k) % 13, to: (i * 11) % 17 }));
+      for (let k = 0; k < 3; k++) {
+        await a.write((tx) => oneByOne(tx, batch(k)));
+        await b.write((tx) => unchecked(tx, batch(k)));
+      }
+      // Merged while more edges are appended (and not settled): they stay appended over the new base.
+      const merges = [a.mergeFresh({ minDelta: 1, share: 1e9 }), b.mergeFresh({ minDelta: 1, share: 1e9 })];
+      for (let k = 3; k < 6; k++) {
+        await a.write((tx) => oneByOne(tx, batch(k)));
+        await b.write((tx) => unchecked(tx, batch(k)));
+      }
+      // A reader while the merge runs settles the repeats the merge drops too: counted off once.
+      if (readDuring) assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
+      await Promise.all(merges);
+      const ra = a.read();
+      const rb = b.read();
+      assert.equal(rb.edgeCount('link'), ra.edgeCount('link'));
+      ra.release();
+      rb.release();
+      assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
+      await a.close();
+      await b.close();
+    } finally {
+      ta.cleanup();
+      tb.cleanup();
     }
-    // Merged while more edges are appended (and not settled): they stay appended over the new base.
-    const merges = [a.mergeFresh({ minDelta: 1, share: 1e9 }), b.mergeFresh({ minDelta: 1, share: 1e9 })];
-    for (let k = 3; k < 6; k++) {
-      await a.write((tx) => oneByOne(tx, batch(k)));
-      await b.write((tx) => unchecked(tx, batch(k)));
-    }
-    await Promise.all(merges);
-    const ra = a.read();
-    const rb = b.read();
-    assert.equal(rb.edgeCount('link'), ra.edgeCount('link'));
-    ra.release();
-    rb.release();
-    assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
-    await a.close();
-    await b.close();
-  } finally {
-    ta.cleanup();
-    tb.cleanup();
-  }
-});
+  });
 
 test('a crash after edges were appended unchecked, before any reader or merge, keeps every acknowledged edge once', async () => {
   const ta = tempDir();
@@ -205,6 +208,31 @@ test('a crash after edges were appended unchecked, before any reader or merge, k
     await fs.crash();
     await b.close().catch(() => undefined);
     b = await tb.open({ fileLayer: fs });
+    assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
+    await a.close();
+    await b.close();
+  } finally {
+    ta.cleanup();
+    tb.cleanup();
+  }
+});
+
+test('edge counts are right when appended edges commit while the next transactions are already applied', async () => {
+  const ta = tempDir();
+  const tb = tempDir();
+  try {
+    // sync always: each commit waits for its fsync while the next transactions are applied.
+    const a = await freshDb(ta, { sync: 'always' });
+    const b = await freshDb(tb, { sync: 'always' });
+    const batch = (k: number): Edge[] =>
+      Array.from({ length: 300 }, (_, i) => ({ type: 'link', from: (i * 5 + k) % 11, to: (i * 3 + k) % 19 }));
+    await Promise.all(Array.from({ length: 8 }, (_, k) => a.write((tx) => oneByOne(tx, batch(k)))));
+    await Promise.all(Array.from({ length: 8 }, (_, k) => b.write((tx) => unchecked(tx, batch(k)))));
+    const ra = a.read();
+    const rb = b.read();
+    assert.equal(rb.edgeCount('link'), ra.edgeCount('link'));
+    ra.release();
+    rb.release();
     assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
     await a.close();
     await b.close();

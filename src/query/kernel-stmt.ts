@@ -157,7 +157,7 @@ function atomicUpdate(
       const better = kind === DenseKind.MinInt ? '<' : '>';
       const c = ks.out.temp();
       return (
-        `${u.value} if ((${v} | 0) !== ${v} || ${v} === ${INT32_SPILL}) throw new RangeError('parallel SELECT: not a 32-bit value'); ` +
+        `${u.value} ${int32Check(v)} ` +
         `for (;;) { ${c} = ${cell}; if (!(${v} ${better} ${c}) || Atomics.compareExchange(V${i}, ${g}, ${c}, ${v}) === ${c}) break; }`
       );
     }
@@ -165,6 +165,10 @@ function atomicUpdate(
   ks.out.notAtomic = true;
   return '';
 }
+
+/** Code that stops a split clause whose Min or Max value `v` is not a 32-bit integer (see atomicUpdate). */
+export const int32Check = (v: string): string =>
+  `if ((${v} | 0) !== ${v} || ${v} === ${INT32_SPILL}) throw new RangeError('parallel SELECT: not a 32-bit value');`;
 
 const GLOBAL_INLINE = new Set(['SumAccum', 'MinAccum', 'MaxAccum', 'OrAccum', 'AndAccum']);
 

@@ -5,39 +5,167 @@
  * `listAfter`, range by range) lists the targets whose cell differs from the clause's snapshot.
  * The marks were a second random write per changed target, made by every thread on every target's
  * cache line (the hubs' most of all), and a random read per row that passed the filter.
+ *
+ * With `owned`, no thread writes memory another thread writes while the rows run: each thread
+ * (one slot per thread) keeps the best value of its rows for every target in a proposal array of
+ * its own, which starts as a copy of the clause's snapshot (a row proposes only what beats the
+ * cell's value before the clause and the thread's own earlier proposals). The cells are written
+ * by the listing alone, one thread per range of run indexes: a cell becomes the best of the
+ * proposals of every thread that took part. Min and Max do not depend on the order of updates,
+ * so the cells, and with them the result, are the ones one thread gives. When both cores
+ * compare-and-swapped the same random cache lines, their CPU rose by a quarter to a half in some
+ * minutes on the 2-core box (docs/performance.md, "Wave 8: WCC owner-only writes").
  */
+import { INT32_SPILL } from './accum-dense.js';
 import type { RunContext } from './context.js';
-import type { LabelAccum } from './select-kernel-types.js';
+import type { LabelAccum, SelectRun } from './select-kernel-types.js';
 
 /** What the threads of a label propagation split share (AccumJob's `labels`). */
 export interface LabelJob {
   /** The column's cells and the clause's snapshot of them (shared). */
   cells: Int32Array;
   snap: Int32Array;
+  min: boolean;
+  /**
+   * When the query reads `@x'` of the column: its shared arrays (DenseColumn's `prevAt` and
+   * `prevVals`) and the SELECT's stamp. The rows keep no previous values; the listing records
+   * the snapshot's value of each cell it lists (changed in this clause).
+   */
+  prev?: { at: Int32Array; vals: Float64Array; stamp: number };
+  /** The owned walk's proposals (see the file's header); absent: compare-and-swap on the cells. */
+  owned?: OwnedLabels;
 }
+
+/** An owned walk's thread slots and their proposals. */
+export interface OwnedLabels {
+  /** One proposal array per thread slot (run-sized). */
+  proposals: Int32Array[];
+  /**
+   * `slots[0]`: the slots handed out so far (one per thread that joined); `slots[1 + s]`: 1 once
+   * slot s's proposals hold the snapshot (before its thread takes a source range).
+   */
+  slots: Int32Array;
+  /** `applied[0]`: the cells the listing changed (what tests observe). */
+  applied: Int32Array;
+}
+
+/**
+ * The owned walk is taken when the sources number at least limit × threads / OWNED_SHARE: each
+ * thread copies the snapshot into its proposals and the listing reads every thread's proposals
+ * over every run index, which a split of few sources would not repay.
+ */
+const OWNED_SHARE = 32;
+
+/** Whether label propagation splits may take the owned walk (tests compare it with compare-and-swap). */
+export const labelWalks: { owned: boolean } = { owned: true };
+
+/** Per query run, its proposal arrays (kept for the run's next owned split: WCC's next round). */
+const pools = new WeakMap<RunContext, Int32Array[]>();
 
 const shared = (a: unknown): a is Int32Array =>
   a instanceof Int32Array && a.buffer instanceof SharedArrayBuffer;
 
 /**
- * The job of a label propagation split over `limit` run indexes; undefined when the column's cells
- * or its snapshot are not 32-bit integers in shared memory over every run index.
+ * The job of a label propagation split over `limit` run indexes of `sources` sources in the SELECT
+ * with `stamp`, owned when allowed and worth it for `threads` threads; undefined when the column's
+ * cells, its snapshot or its previous values are not in shared memory over every run index.
  */
-export function labelJob(ctx: RunContext, labels: LabelAccum, limit: number): LabelJob | undefined {
+export function labelJob(
+  ctx: RunContext,
+  labels: LabelAccum,
+  sizes: { limit: number; sources: number; threads: number; stamp: number },
+): LabelJob | undefined {
+  const { limit, sources, threads, stamp } = sizes;
   const col = ctx.dense[labels.column];
   const cells = col?.vals;
   const snap = col?.snapVals;
   if (!shared(cells) || !shared(snap) || snap.length < limit || cells.length < limit) return undefined;
-  return { cells, snap };
+  const job: LabelJob = { cells, snap, min: labels.min };
+  if (col!.prevAt !== null) {
+    const [at, vals] = [col!.prevAt, col!.prevVals!];
+    if (!shared(at) || !(vals.buffer instanceof SharedArrayBuffer) || at.length < limit) return undefined;
+    job.prev = { at, vals, stamp };
+  }
+  if (!labelWalks.owned || threads < 2 || sources * OWNED_SHARE < limit * threads) return job;
+  let arrays = pools.get(ctx);
+  if (!arrays || arrays.length < threads || arrays[0].length < limit) {
+    arrays = Array.from({ length: threads }, () => new Int32Array(new SharedArrayBuffer(limit * 4)));
+    pools.set(ctx, arrays);
+  }
+  job.owned = {
+    proposals: arrays.slice(0, threads),
+    slots: new Int32Array(new SharedArrayBuffer(4 * (1 + threads))),
+    applied: new Int32Array(new SharedArrayBuffer(4)),
+  };
+  return job;
+}
+
+/**
+ * A thread joins an owned split: takes the next slot, fills its proposals from the snapshot over
+ * the listing's run indexes (`limit`) and points `st.owned` at them. False when every slot is
+ * taken (more threads than the job has slots): the thread must take no source range.
+ */
+export function joinOwned(job: LabelJob, st: SelectRun, limit: number): boolean {
+  const owned = job.owned!;
+  const s = Atomics.add(owned.slots, 0, 1);
+  if (s >= owned.proposals.length) return false;
+  const p = owned.proposals[s];
+  p.set(job.snap.subarray(0, limit));
+  Atomics.store(owned.slots, 1 + s, 1);
+  st.owned = { proposals: p };
+  return true;
 }
 
 /**
  * Lists into `list` from `lo` on the targets of `[lo, hi)` whose cell changed (every source range
- * is done, and this thread alone lists the range); returns the end of the list.
+ * is done, and this thread alone lists the range), after applying the proposals of every slot that
+ * took part to them; returns the end of the list.
  */
 export function listChanged(job: LabelJob, list: Int32Array, lo: number, hi: number): number {
-  const { cells, snap } = job;
+  const owned = job.owned;
+  if (owned) {
+    const joined = Math.min(owned.proposals.length, Atomics.load(owned.slots, 0));
+    let applied = 0;
+    // A slot still filling its proposals took no source range.
+    for (let s = 0; s < joined; s++)
+      if (Atomics.load(owned.slots, 1 + s) === 1) applied += apply(job, owned.proposals[s], lo, hi);
+    if (applied > 0) Atomics.add(owned.applied, 0, applied);
+  }
+  const { cells, snap, prev } = job;
   let n = lo;
-  for (let t = lo; t < hi; t++) if (cells[t] !== snap[t]) list[n++] = t;
+  if (prev === undefined) {
+    for (let t = lo; t < hi; t++) if (cells[t] !== snap[t]) list[n++] = t;
+    return n;
+  }
+  for (let t = lo; t < hi; t++)
+    if (cells[t] !== snap[t]) {
+      list[n++] = t;
+      prev.at[t] = prev.stamp;
+      prev.vals[t] = snap[t];
+    }
   return n;
+}
+
+/** Applies the proposals `p` to the cells of `[lo, hi)`; returns how many it changed. */
+function apply(job: LabelJob, p: Int32Array, lo: number, hi: number): number {
+  const cells = job.cells;
+  let changed = 0;
+  if (job.min) {
+    for (let t = lo; t < hi; t++) {
+      const v = p[t];
+      if (v < cells[t] && v !== INT32_SPILL) {
+        cells[t] = v;
+        changed++;
+      }
+    }
+  } else {
+    for (let t = lo; t < hi; t++) {
+      const v = p[t];
+      if (v > cells[t]) {
+        cells[t] = v;
+        changed++;
+      }
+    }
+  }
+  return changed;
 }

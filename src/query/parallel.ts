@@ -29,7 +29,7 @@ import type { EdgeFilter } from '../engine/api.js';
 import { makeAccum } from './accumulators.js';
 import { DenseColumn } from './accum-dense.js';
 import { clearRange, listMarks as listMarked } from './mark-list.js';
-import { labelJob } from './parallel-labels.js';
+import { joinOwned, labelJob } from './parallel-labels.js';
 import type { AccumJob, HelperOutcome, Relisted, SharedColumn } from './parallel-job.js';
 import { gather, listTargets, relist, sourcesDone } from './parallel-list.js';
 import type { CompiledQuery } from './compile-query.js';
@@ -186,7 +186,14 @@ function splitBySource(
 ): 'split' | 'alone' | 'other walk' {
   const host = ctx.opts.parallel!;
   const own = phase.bySource!;
-  if (own.writes.some((i) => ctx.dense[i]?.prevAt !== null)) return 'other walk';
+  const limit = ctx.gidLimit();
+  const listed = lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer;
+  const sizes = { limit, sources: gids.length, threads: host.threads, stamp: st.stamp };
+  const labels = own.labels && listed ? labelJob(ctx, own.labels, sizes) : undefined;
+  if (own.onlyLabels && !labels) return 'other walk';
+  // A label walk records `@x'` of the cells it changed as it lists them (parallel-labels.ts).
+  const keepsPrevious = (i: number): boolean => ctx.dense[i]?.prevAt !== null && i !== own.labels?.column;
+  if (own.writes.some((i) => (labels ? keepsPrevious(i) : ctx.dense[i]?.prevAt !== null))) return 'other walk';
   const bounds = sourceBounds(st, gids, host.threads);
   if (!bounds) return 'alone';
   const where = { phase: -1, steps, targetTypes, bounds };
@@ -194,15 +201,14 @@ function splitBySource(
   if (!job) return 'alone';
   if (job.columns.some((c) => c.spill.length > 0 || c.snap.length > 0)) return 'other walk';
   job.bySource = true;
-  const limit = ctx.gidLimit();
   let fn = own.accum;
-  if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer) {
+  if (listed) {
     const ranges = equalBounds(limit, host.threads * 4);
     job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(ranges.length * 4)) };
     job.listAfter = { ranges, progress: new Int32Array(new SharedArrayBuffer(8)) };
-    if (own.labels) {
-      job.labels = labelJob(ctx, own.labels, limit);
-      if (job.labels) fn = own.labels.accum;
+    if (labels) {
+      job.labels = labels;
+      fn = labels.owned ? own.labels!.owned : own.labels!.accum;
     }
   }
   if (!runJob(ctx, job, st, fn)) return 'alone';
@@ -350,7 +356,9 @@ function runPartitions(
   fill?: KernelPhase,
 ): void {
   if (job.pull?.hoisted && fill) fillHoisted(ctx, fill, job, st);
-  for (let p = take(); p >= 0; p = take()) {
+  // A thread left without a slot of an owned split takes no source range (it may still list).
+  const joined = job.labels?.owned === undefined || joinOwned(job.labels, st, job.listAfter!.ranges.at(-1)!);
+  for (let p = joined ? take() : -1; p >= 0; p = take()) {
     if (job.phase >= 0 || job.bySource) {
       fn(ctx, job.gids, job.bounds[p], job.bounds[p + 1], st);
       if (job.listAfter && Atomics.add(job.listAfter.progress, 1, 1) + 2 === job.bounds.length)
@@ -371,6 +379,7 @@ function runPartitions(
   if (job.listAfter && sourcesDone(job.listAfter.progress, job.bounds.length - 1)) listTargets(job, st);
   st.lo = 0;
   st.hi = 0x7fffffff;
+  st.owned = undefined;
 }
 
 /** The owner adds a helper's partial globals and spilled cells to its own. */
@@ -410,7 +419,7 @@ export function helpParallelAccum(
           : wide?.parallel?.pull
         : job.bySource
           ? job.labels
-            ? wide?.parallel?.bySource?.labels?.accum
+            ? wide?.parallel?.bySource?.labels?.[job.labels.owned ? 'owned' : 'accum']
             : wide?.parallel?.bySource?.accum
           : wide?.parallel?.accum
       : wide?.parallelPosts[job.phase]

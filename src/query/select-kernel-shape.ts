@@ -78,6 +78,25 @@ export function changeCollected(
 }
 
 const MIN_KINDS = [DenseKind.MinInt, DenseKind.MinFloat];
+
+/** Whether `e` reads `va` (now, not `@x'`) of the alias in `slot`. */
+function readsOf(cx: Cx, va: VertexAccum, e: Expr | undefined, slot: number): boolean {
+  return (
+    e?.kind === 'vattach' &&
+    e.name === va.name &&
+    !e.prev &&
+    !e.index &&
+    e.target?.kind === 'name' &&
+    cx.lookup(e.target.name)?.slot === slot
+  );
+}
+
+/** Whether the clause's ACCUM is `t.@a += s.@a` on `va` and nothing else (t the target, s the source). */
+function propagates(cx: Cx, b: KernelBlock, va: VertexAccum): boolean {
+  const [s] = b.accum.stmts;
+  if (b.accum.stmts.length !== 1 || s.kind !== 'assign' || s.op !== '+=') return false;
+  return readsOf(cx, va, s.target, b.targetSlot) && readsOf(cx, va, s.value, b.sourceSlot);
+}
 const MAX_KINDS = [DenseKind.MaxInt, DenseKind.MaxFloat];
 
 /**
@@ -92,17 +111,8 @@ const MAX_KINDS = [DenseKind.MaxInt, DenseKind.MaxFloat];
 export function monotoneFilter(cx: Cx, b: KernelBlock, va: VertexAccum): boolean {
   const min = MIN_KINDS.includes(va.dense!);
   if (!min && !MAX_KINDS.includes(va.dense!)) return false;
-  const aliasRead = (e: Expr | undefined, slot: number): boolean =>
-    e?.kind === 'vattach' &&
-    e.name === va.name &&
-    !e.prev &&
-    !e.index &&
-    e.target?.kind === 'name' &&
-    cx.lookup(e.target.name)?.slot === slot;
-  const [s] = b.accum.stmts;
-  if (b.accum.stmts.length !== 1 || s.kind !== 'assign' || s.op !== '+=') return false;
-  if (!aliasRead(s.target, b.targetSlot) || !aliasRead(s.value, b.sourceSlot)) return false;
-  if (!b.where) return false;
+  const aliasRead = (e: Expr | undefined, slot: number): boolean => readsOf(cx, va, e, slot);
+  if (!propagates(cx, b, va) || !b.where) return false;
   const terms = conjuncts(b.where);
   const filters = terms.filter((e) => mentions(e, va.name) > 0);
   if (filters.length !== 1) return false;
@@ -116,23 +126,32 @@ export function monotoneFilter(cx: Cx, b: KernelBlock, va: VertexAccum): boolean
 }
 
 /**
- * The column of a label propagation (ParallelAccum's bySource `labels`): a monotone filter (see
- * monotoneFilter) on a 32-bit Min or Max column as the whole WHERE and the only statement, whose
- * result is the target alone (no other alias kept, no POST-ACCUM, no path counts). A target is
- * then collected exactly when its cell changes (a row that passes the live filter changes it).
+ * The column of a label propagation (ParallelAccum's bySource `labels`): `t.@a += s.@a` on a
+ * 32-bit Min or Max column as the only statement, whose result is the target alone (no other
+ * alias kept, no POST-ACCUM, no path counts), and either a monotone filter (see monotoneFilter)
+ * as the whole WHERE, or no WHERE and the algorithm library's `HAVING t.@a != t.@a'` (see
+ * changeCollected). A target is then collected exactly when its cell changes: a row that passes
+ * the live filter changes it; without the filter, HAVING keeps exactly the changed targets, and
+ * `@a'` of a changed target is its snapshot value (the listing records it, parallel-labels.ts).
  */
 export function labelColumn(
   cx: Cx,
   b: KernelBlock,
   out: KernelSource,
-): Omit<LabelAccum, 'accum'> | undefined {
+): Omit<LabelAccum, 'accum' | 'owned'> | undefined {
   if (!b.resultIsTarget || b.needSources || b.needTargets || b.counted || b.posts.length > 0)
     return undefined;
-  if (!b.where || conjuncts(b.where).length !== 1 || out.rowClosures || out.notAtomic) return undefined;
+  if (out.rowClosures || out.notAtomic) return undefined;
   const [s] = b.accum.stmts;
   if (s?.kind !== 'assign' || s.target.kind !== 'vattach') return undefined;
   const va = cx.vaccs.get(s.target.name);
-  if (!va || !out.liveTargets.has(va.index) || !monotoneFilter(cx, b, va)) return undefined;
-  if (va.dense !== DenseKind.MinInt && va.dense !== DenseKind.MaxInt) return undefined;
+  if (!va || (va.dense !== DenseKind.MinInt && va.dense !== DenseKind.MaxInt)) return undefined;
+  const filtered =
+    b.where !== undefined &&
+    conjuncts(b.where).length === 1 &&
+    out.liveTargets.has(va.index) &&
+    monotoneFilter(cx, b, va);
+  const kept = b.where === undefined && out.collectOnChange === va.index && propagates(cx, b, va);
+  if (!filtered && !kept) return undefined;
   return { column: va.index, min: va.dense === DenseKind.MinInt };
 }

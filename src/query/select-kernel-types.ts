@@ -62,6 +62,8 @@ export interface SelectRun {
   member: Int32Array | null;
   /** For a pulled ACCUM with `hoist`: per hoisted value, its value at each source's run index. */
   hoisted?: Float64Array[];
+  /** For a label propagation's `owned` walk: this thread's proposals (see parallel-labels.ts). */
+  owned?: { proposals: Int32Array };
 }
 
 /** A phase over the vertices with run indexes `list[from..to)`. */
@@ -115,7 +117,16 @@ export interface ParallelAccum {
    * it updates, which must keep no `@x'` in the run; no integer cell the clause touches may have
    * spilled (parallel.ts checks both).
    */
-  bySource?: { accum: KernelPhase; writes: number[]; labels?: LabelAccum };
+  bySource?: {
+    accum: KernelPhase;
+    writes: number[];
+    labels?: LabelAccum;
+    /**
+     * The clause collects its targets on their cell's change (KernelSource's `collectOnChange`):
+     * `accum` collects nothing, and only the label walk may run (listing the changed cells).
+     */
+    onlyLabels: boolean;
+  };
   /** The global accumulators the phase updates: slot and type. */
   globals: [number, AccumT][];
 }
@@ -123,12 +134,16 @@ export interface ParallelAccum {
 /**
  * A label propagation split by sources (`WHERE s.@a < t.@a ACCUM t.@a += s.@a` on a 32-bit Min
  * column, or `>` on a Max one, and nothing else per row): its result is exactly the targets whose
- * cell changed, so `accum`, the rows of the sources `list[from..to)` with compare-and-swap on the
- * shared cells, sets no result marks, and the targets are listed by comparing the cells with the
- * clause's snapshot once every source range is done (parallel-labels.ts).
+ * cell changed, so its rows set no result marks, and the targets are listed by comparing the
+ * cells with the clause's snapshot once every source range is done (parallel-labels.ts). `accum`:
+ * the rows of the sources `list[from..to)` with compare-and-swap on the shared cells. `owned`: the
+ * same rows where each thread keeps the best value for each target in proposals of its own
+ * (`st.owned`), applied range by range before the listing, so no cache line is written by two
+ * threads during the rows.
  */
 export interface LabelAccum {
   accum: KernelPhase;
+  owned: KernelPhase;
   /** The accumulator index of the column. */
   column: number;
   /** A Min column (else Max). */

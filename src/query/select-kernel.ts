@@ -11,9 +11,10 @@
  * (when every read and update of it is inline) or its updates wait in `ctx.pending` for the
  * clause's end, as with the closures.
  */
-import type { Expr } from '../gsql/ast-query.js';
+import type { Expr, Stmt } from '../gsql/ast-query.js';
+import { DenseKind } from './accum-dense.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
-import { emitStmts } from './kernel-stmt.js';
+import { emitStmts, int32Check } from './kernel-stmt.js';
 import type { Cx, VertexAccum } from './scope.js';
 import { existsBody, fusedPost } from './select-bottom-up-code.js';
 import { changeCollected, labelColumn, mentions, monotoneFilter, orderFree } from './select-kernel-shape.js';
@@ -80,7 +81,7 @@ function accumPhase(
   post?: KernelPhase,
 ): Phase & { out: KernelSource } {
   const source = (out: KernelSource): KernelSource => {
-    out.atomic = walk === 'sources' || walk === 'unmarked';
+    out.atomic = walk === 'sources' || walk === 'unmarked' || walk === 'owned';
     out.hoist = walk === 'pull';
     out.targetLocals = walk === 'pull';
     return out;
@@ -137,13 +138,21 @@ function parallelAccum(cx: Cx, b: KernelBlock, existsPost?: KernelPhase): Parall
       ? { hoist: { fill: hoistPhase(pull.out, b), count: pull.out.hoisted.length } }
       : {};
   const own = accumPhase(cx, b, true, 'sources');
-  // A target collected on its cell's first change needs that change to be seen by one thread.
-  const sources = !own.out.notAtomic && own.out.collectOnChange === undefined;
-  const label = sources ? labelColumn(cx, b, own.out) : undefined;
-  const labels = label && { labels: { accum: accumPhase(cx, b, true, 'unmarked').fn, ...label } };
-  const bySource = sources
-    ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites], ...labels } }
-    : {};
+  const label = own.out.notAtomic ? undefined : labelColumn(cx, b, own.out);
+  const labels = label && {
+    labels: {
+      accum: accumPhase(cx, b, true, 'unmarked').fn,
+      owned: accumPhase(cx, b, true, 'owned').fn,
+      ...label,
+    },
+  };
+  // A target collected on its cell's first change needs that change to be seen by one thread:
+  // only a label walk, which lists the changed cells after the rows, collects it then.
+  const onlyLabels = own.out.collectOnChange !== undefined;
+  const bySource =
+    !own.out.notAtomic && (!onlyLabels || labels)
+      ? { bySource: { accum: own.fn, writes: [...own.out.atomicWrites], onlyLabels, ...labels } }
+      : {};
   return {
     accum: p.fn,
     pull: pull.fn,
@@ -177,7 +186,7 @@ function parallelSourcePass(cx: Cx, b: KernelBlock): ParallelAccum | undefined {
     pull: partitioned,
     orderFree: orderFree(own.out),
     globals: [...own.out.globals],
-    bySource: { accum: own.fn, writes: [] },
+    bySource: { accum: own.fn, writes: [], onlyLabels: false },
   };
 }
 
@@ -232,10 +241,28 @@ const hoistedLocals = (out: KernelSource): string =>
  * How an ACCUM phase walks its rows: every source's edges ('whole'), every source's edges into the
  * targets `[st.lo, st.hi)` ('partitioned'), those targets' in-edges back to the sources ('pull'),
  * every source's edges with updates that threads may make at once ('sources', ParallelAccum's
- * `bySource`), or the same for a label propagation without result marks ('unmarked', bySource's
- * `labels`).
+ * `bySource`), the same for a label propagation without result marks ('unmarked', bySource's
+ * `labels`) or with every update kept in the thread's own proposals ('owned', `labels` too), or
+ * a bottom-up step of an existence-only hop ('exists', select-bottom-up-code.ts).
  */
-type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'unmarked' | 'exists';
+type Walk = 'whole' | 'partitioned' | 'pull' | 'sources' | 'unmarked' | 'owned' | 'exists';
+
+/**
+ * An `owned` walk's row (see labelColumn): the source's value, kept in the thread's proposals
+ * (`PR`) when it beats the best one so far. The proposals start as the
+ * clause's snapshot, so this is the WHERE of the row against the snapshot and the thread's own
+ * earlier rows; the listing applies what beats the cell (parallel-labels.ts).
+ */
+function emitProposal(ks: KernelScope, b: KernelBlock): string {
+  const s = b.accum.stmts[0] as Stmt & { kind: 'assign' };
+  const min = ks.cx.vaccs.get((s.target as Expr & { kind: 'vattach' }).name)!.dense === DenseKind.MinInt;
+  const v = ks.out.temp();
+  // The statement's value is read a second time here: not a use the snapshot decision counts.
+  const uses = new Map(ks.out.inlineUses);
+  const value = ks.cx.inClause('ACCUM', () => use(ks, emitExpr(ks, s.value)));
+  for (const [i, n] of uses) ks.out.inlineUses.set(i, n);
+  return `${v} = ${value}; ${int32Check(v)} if (${v} ${min ? '<' : '>'} PR[tg]) PR[tg] = ${v};`;
+}
 
 function emitAccumPhase(
   cx: Cx,
@@ -301,7 +328,7 @@ for (let n = from; n < to; n++) {
     const closures = out.rowClosures;
     // A label propagation's result is listed from the changed cells after the split.
     const keepTargetResult =
-      walk === 'unmarked'
+      walk === 'unmarked' || walk === 'owned'
         ? ''
         : b.resultIsTarget && out.collectOnChange === undefined
           ? 'if (resultMark[tg] === 0) { resultMark[tg] = 1; result[st.resultCount++] = tg; }'
@@ -316,6 +343,8 @@ for (let n = from; n < to; n++) {
     const keepSourceResult = b.resultIsTarget
       ? ''
       : 'if (resultMark[sg] === 0) { resultMark[sg] = 1; result[st.resultCount++] = sg; }';
+    // An owned walk's row only proposes (its WHERE is the proposal's test, see emitProposal).
+    const [rowTest, rowUpdate] = walk === 'owned' ? ['', emitProposal(ks, b)] : [where, accum];
     const memos = out.memoNames();
     const locals = [...out.locals];
     const bindSource = out.closures;
@@ -364,8 +393,8 @@ for (let n = from; n < to; n++) {
         const tg = base + tr;
         ${walk === 'partitioned' ? 'if (tg < plo || tg >= phi) continue;' : ''}
         ${closures ? `vars[${T}] = undefined; gids[${T}] = tg;` : ''}
-        ${where}
-        ${accum}
+        ${rowTest}
+        ${rowUpdate}
         ${keepTargetResult}
         ${keepTarget}
         ${sourceKept ? 'kept = true;' : ''}
@@ -381,7 +410,8 @@ const plo = st.lo, phi = st.hi;
 const result = st.result, sources = st.sources, targets = st.targets, counts = st.counts;
 ${columnLocals(out)}
 ${out.tempDecls()}
-${hoistedLocals(out)}`;
+${hoistedLocals(out)}
+${walk === 'owned' ? 'const PR = st.owned.proposals;' : ''}`;
   return {
     out,
     phase: {

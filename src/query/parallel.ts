@@ -55,7 +55,14 @@ import type {
 import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 
-export type { AccumJob, HelperOutcome, ParallelHost, PullJob, Relisted, SharedColumn } from './parallel-job.js';
+export type {
+  AccumJob,
+  HelperOutcome,
+  ParallelHost,
+  PullJob,
+  Relisted,
+  SharedColumn,
+} from './parallel-job.js';
 
 /** Whether some SELECT of the query may run on several threads (a wide kernel with a split phase). */
 export function splitsSelects(query: CompiledQuery): boolean {
@@ -193,7 +200,8 @@ function splitBySource(
   if (own.onlyLabels && !labels) return 'other walk';
   // A label walk records `@x'` of the cells it changed as it lists them (parallel-labels.ts).
   const keepsPrevious = (i: number): boolean => ctx.dense[i]?.prevAt !== null && i !== own.labels?.column;
-  if (own.writes.some((i) => (labels ? keepsPrevious(i) : ctx.dense[i]?.prevAt !== null))) return 'other walk';
+  if (own.writes.some((i) => (labels ? keepsPrevious(i) : ctx.dense[i]?.prevAt !== null)))
+    return 'other walk';
   const bounds = sourceBounds(st, gids, host.threads);
   if (!bounds) return 'alone';
   const where = { phase: -1, steps, targetTypes, bounds };

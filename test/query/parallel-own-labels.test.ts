@@ -109,7 +109,10 @@ before(async () => {
     // Hubs at low ids and one large component in the first half of V; chains in the second half;
     // W joined to V by U and to itself by UW; the last 30 of each type isolated.
     for (let i = 0; i < NV; i++) add(['E', r(3) === 0 ? r(8) : r(NV / 2), 'V', r(NV / 2)]);
-    for (let i = NV / 2; i + 3 < NV - 30; i += 3) add(['E', i, 'V', i + 2]), add(['E', i + 1, 'V', i + 2]);
+    for (let i = NV / 2; i + 3 < NV - 30; i += 3) {
+      add(['E', i, 'V', i + 2]);
+      add(['E', i + 1, 'V', i + 2]);
+    }
     for (let i = 0; i < NW - 30; i += 2) add(['U', NV / 2 + r(NV / 2 - 30), 'W', i]);
     for (let i = 1; i + 1 < NW - 30; i += 4) add(['UW', i, 'W', i + 1]);
   });

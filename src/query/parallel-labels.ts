@@ -16,7 +16,6 @@
  * compare-and-swapped the same random cache lines, their CPU rose by a quarter to a half in some
  * minutes on the 2-core box (docs/performance.md, "Wave 8: WCC owner-only writes").
  */
-import { INT32_SPILL } from './accum-dense.js';
 import type { RunContext } from './context.js';
 import type { LabelAccum, SelectRun } from './select-kernel-types.js';
 
@@ -52,9 +51,12 @@ export interface OwnedLabels {
 /**
  * The owned walk is taken when the sources number at least limit × threads / OWNED_SHARE: each
  * thread copies the snapshot into its proposals and the listing reads every thread's proposals
- * over every run index, which a split of few sources would not repay.
+ * over every run index, a cost per thread of a few passes over the run, which a thread's share of
+ * the rows must outweigh. At 8, on RMAT (32 rows per vertex), each thread has at least 4 rows per
+ * run index: WCC's first four rounds at 2 threads (a half to all of the vertices, 60–100% of the
+ * edges), not the fifth (a tenth to a third of the vertices, 1% of the edges).
  */
-const OWNED_SHARE = 32;
+const OWNED_SHARE = 8;
 
 /** Whether label propagation splits may take the owned walk (tests compare it with compare-and-swap). */
 export const labelWalks: { owned: boolean } = { owned: true };
@@ -122,15 +124,7 @@ export function joinOwned(job: LabelJob, st: SelectRun, limit: number): boolean 
  * took part to them; returns the end of the list.
  */
 export function listChanged(job: LabelJob, list: Int32Array, lo: number, hi: number): number {
-  const owned = job.owned;
-  if (owned) {
-    const joined = Math.min(owned.proposals.length, Atomics.load(owned.slots, 0));
-    let applied = 0;
-    // A slot still filling its proposals took no source range.
-    for (let s = 0; s < joined; s++)
-      if (Atomics.load(owned.slots, 1 + s) === 1) applied += apply(job, owned.proposals[s], lo, hi);
-    if (applied > 0) Atomics.add(owned.applied, 0, applied);
-  }
+  if (job.owned) return listProposed(job, job.owned, list, lo, hi);
   const { cells, snap, prev } = job;
   let n = lo;
   if (prev === undefined) {
@@ -146,26 +140,35 @@ export function listChanged(job: LabelJob, list: Int32Array, lo: number, hi: num
   return n;
 }
 
-/** Applies the proposals `p` to the cells of `[lo, hi)`; returns how many it changed. */
-function apply(job: LabelJob, p: Int32Array, lo: number, hi: number): number {
-  const cells = job.cells;
-  let changed = 0;
-  if (job.min) {
-    for (let t = lo; t < hi; t++) {
-      const v = p[t];
-      if (v < cells[t] && v !== INT32_SPILL) {
-        cells[t] = v;
-        changed++;
-      }
+/**
+ * listChanged for an owned walk, in one pass: each cell becomes the best of its value and the
+ * proposals of the slots that took part (a slot still filling its proposals took no source range).
+ * No proposal is a spill mark: the split runs only when no cell of the column has spilled, and
+ * the rows stop at a value that is not a 32-bit integer.
+ */
+function listProposed(job: LabelJob, owned: OwnedLabels, list: Int32Array, lo: number, hi: number): number {
+  const joined = Math.min(owned.proposals.length, Atomics.load(owned.slots, 0));
+  const ps = owned.proposals.filter((_, s) => s < joined && Atomics.load(owned.slots, 1 + s) === 1);
+  const { cells, snap, prev, min } = job;
+  let n = lo;
+  let applied = 0;
+  for (let t = lo; t < hi; t++) {
+    let best = cells[t];
+    for (let s = 0; s < ps.length; s++) {
+      const v = ps[s][t];
+      if (min ? v < best : v > best) best = v;
     }
-  } else {
-    for (let t = lo; t < hi; t++) {
-      const v = p[t];
-      if (v > cells[t]) {
-        cells[t] = v;
-        changed++;
-      }
+    if (best !== cells[t]) {
+      cells[t] = best;
+      applied++;
+    }
+    if (best === snap[t]) continue;
+    list[n++] = t;
+    if (prev !== undefined) {
+      prev.at[t] = prev.stamp;
+      prev.vals[t] = snap[t];
     }
   }
-  return changed;
+  if (applied > 0) Atomics.add(owned.applied, 0, applied);
+  return n;
 }

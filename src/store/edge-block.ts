@@ -255,7 +255,8 @@ export class EdgeBlock {
    * each time would cost a bulk load that reserved many slots a copy of all of them per growth.
    */
   private growDelta(slots: number, outRows: number, inRows: number, copy = false): void {
-    if (copy || slots > this.dSrc.length) {
+    const moved = copy || slots > this.dSrc.length;
+    if (moved) {
       this.dSrc = grownShared(this.dSrc, slots, undefined, copy);
       this.dDst = grownShared(this.dDst, slots, undefined, copy);
       this.dVersion = grownShared(this.dVersion, slots, undefined, copy);
@@ -264,8 +265,10 @@ export class EdgeBlock {
       // Only the slot arrays are rewritten in place by truncateDelta: their birth is what counts.
       this.born = epochs.current;
     }
-    this.outHead = grownShared(this.outHead, outRows, -1, copy);
-    this.inHead = grownShared(this.inHead, inRows, -1, copy);
+    // A reader pinned before keeps the old slot arrays: a head it shares must never name a slot
+    // past them (it would follow that slot off its arrays), so the heads move with the slots.
+    this.outHead = grownShared(this.outHead, outRows, -1, moved);
+    this.inHead = grownShared(this.inHead, inRows, -1, moved);
     this.gen++;
   }
 

@@ -165,75 +165,95 @@ function apply(tx: WriteTx, op: Op): void {
   }
 }
 
-test('a mirror reads its pinned version exactly while writes, aborts and rebuilds go on', async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 60 }), async (ops) => {
-      const t = tempDir();
-      const db = await freshDb(t);
-      const exporter = new MirrorExporter();
-      const importer = new MirrorImporter();
-      // Each rebuild writes its summary to a folder of its own: names are per millisecond.
-      let rebuilds = 0;
-      let pinned: { main: ReadTxImpl; mirror: ReadTx; expected: unknown; epoch: number } | undefined;
-      const check = (): void => {
-        if (!pinned) return;
-        assert.deepEqual(dump(pinned.mirror), pinned.expected, `mirror at version ${pinned.main.version}`);
-      };
-      const unpin = (): void => {
-        if (!pinned) return;
-        check();
-        epochs.end(pinned.epoch);
-        pinned.main.release();
-        pinned = undefined;
-      };
-      try {
-        for (const op of ops) {
-          if (op.kind === 'pin') {
-            unpin();
-            // With `staged`, pin while a write is applied but not yet durable (so not visible).
-            let writing: Promise<unknown> | undefined;
-            if (op.staged >= 0) {
-              const before = db.stagedVersion;
-              writing = db.write((tx) =>
-                tx.upsertVertex('Person', PERSONS[op.staged], {
-                  age: { value: 1000, op: 'set' },
-                  name2: { value: 'staged', op: 'set' },
-                }),
-              );
-              while (db.stagedVersion === before) await null;
-            }
-            const main = db.pin();
-            const epoch = epochs.begin();
-            const img = structuredClone(exporter.image(main.graphStore, main.version));
-            const store = importer.apply(img);
-            const mirror = new ReadTxImpl(store, main.version, () => undefined);
-            pinned = { main, mirror, expected: dump(main), epoch };
-            await writing;
-          } else if (op.kind === 'check') check();
-          else if (op.kind === 'refresh') {
-            // An idle worker's refresh (nothing pinned on it): what is appended unchecked stays
-            // unsettled and out of it.
-            unpin();
-            const main = db.pin();
-            importer.apply(structuredClone(exporter.image(main.graphStore, main.version, false)));
-            main.release();
-          } else if (op.kind === 'rebuild') await db.rebuild({ path: `${t.dir}/s${rebuilds++}` });
-          else {
-            try {
-              await db.write((tx) => apply(tx, op));
-            } catch (e) {
-              if (!(e instanceof EngineError)) throw e;
-            }
-          }
+/** Plays `ops` on a fresh database, checking each pinned mirror against the main thread's reads. */
+async function play(ops: Op[]): Promise<void> {
+  const t = tempDir();
+  const db = await freshDb(t);
+  const exporter = new MirrorExporter();
+  const importer = new MirrorImporter();
+  // Each rebuild writes its summary to a folder of its own: names are per millisecond.
+  let rebuilds = 0;
+  let pinned: { main: ReadTxImpl; mirror: ReadTx; expected: unknown; epoch: number } | undefined;
+  const check = (): void => {
+    if (!pinned) return;
+    assert.deepEqual(dump(pinned.mirror), pinned.expected, `mirror at version ${pinned.main.version}`);
+  };
+  const unpin = (): void => {
+    if (!pinned) return;
+    check();
+    epochs.end(pinned.epoch);
+    pinned.main.release();
+    pinned = undefined;
+  };
+  try {
+    for (const op of ops) {
+      if (op.kind === 'pin') {
+        unpin();
+        // With `staged`, pin while a write is applied but not yet durable (so not visible).
+        let writing: Promise<unknown> | undefined;
+        if (op.staged >= 0) {
+          const before = db.stagedVersion;
+          writing = db.write((tx) =>
+            tx.upsertVertex('Person', PERSONS[op.staged], {
+              age: { value: 1000, op: 'set' },
+              name2: { value: 'staged', op: 'set' },
+            }),
+          );
+          while (db.stagedVersion === before) await null;
         }
+        const main = db.pin();
+        const epoch = epochs.begin();
+        const img = structuredClone(exporter.image(main.graphStore, main.version));
+        const store = importer.apply(img);
+        const mirror = new ReadTxImpl(store, main.version, () => undefined);
+        pinned = { main, mirror, expected: dump(main), epoch };
+        await writing;
+      } else if (op.kind === 'check') check();
+      else if (op.kind === 'refresh') {
+        // An idle worker's refresh (nothing pinned on it): what is appended unchecked stays
+        // unsettled and out of it.
         unpin();
-      } finally {
-        unpin();
-        await db.close();
-        t.cleanup();
+        const main = db.pin();
+        importer.apply(structuredClone(exporter.image(main.graphStore, main.version, false)));
+        main.release();
+      } else if (op.kind === 'rebuild') await db.rebuild({ path: `${t.dir}/s${rebuilds++}` });
+      else {
+        try {
+          await db.write((tx) => apply(tx, op));
+        } catch (e) {
+          if (!(e instanceof EngineError)) throw e;
+        }
       }
-    }),
-    { numRuns: 40 },
-  );
+    }
+    unpin();
+  } finally {
+    unpin();
+    await db.close();
+    t.cleanup();
+  }
+}
+
+test('a mirror reads its pinned version exactly while writes, aborts and rebuilds go on', async () => {
+  await fc.assert(fc.asyncProperty(fc.array(opArb, { minLength: 5, maxLength: 60 }), play), { numRuns: 40 });
+  assert.equal(epochs.active, 0);
+});
+
+test('a mirror pinned before the writer moves the delta to larger arrays still reads its version', async () => {
+  // New edges past the slot arrays the mirror holds, linked at the heads it shares.
+  const grow: Op[] = [
+    { kind: 'link', a: 0, b: 0 },
+    { kind: 'pin', staged: -1 },
+  ];
+  for (let b = 1; b < 30; b++) grow.push({ kind: 'link', a: 0, b });
+  await play([...grow, { kind: 'check' }]);
+  // The same with edges appended unchecked, linked when the rebuild settles them.
+  const pairs: [number, number][] = Array.from({ length: 16 }, () => [0, 0]);
+  await play([
+    { kind: 'link', a: 0, b: 0 },
+    { kind: 'pin', staged: 0 },
+    { kind: 'links', pairs: pairs.slice(0, 9) },
+    { kind: 'links', pairs: pairs.slice(9) },
+    { kind: 'rebuild' },
+  ]);
   assert.equal(epochs.active, 0);
 });

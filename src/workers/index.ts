@@ -13,7 +13,7 @@ export {
   type StopReason,
   type TaskControl,
 } from './pool.js';
-export { LINK } from './protocol.js';
+export { LINK, LINK_END } from './protocol.js';
 export type { FromWorker, PackedArg, RunSpec, TaskResult, TaskSpec, ToWorker } from './protocol.js';
 export { serveLink } from './help-loop.js';
 export { QueryTasks } from './query-task.js';

@@ -19,7 +19,14 @@ import {
 } from 'node:worker_threads';
 import type { AccumJob, CompiledQuery, HelperOutcome, ParallelHost } from '../query/index.js';
 import { type ErrorImage, errorFromImage } from './errors.js';
-import { type FromWorker, LINK, type LinkMessage, type LinkOutcome, type TaskSpec } from './protocol.js';
+import {
+  type FromWorker,
+  LINK,
+  LINK_END,
+  type LinkMessage,
+  type LinkOutcome,
+  type TaskSpec,
+} from './protocol.js';
 
 /** ctl words of a job: the next partition, and (helpers working) * 2 + (1 once closed). */
 const NEXT = 0;
@@ -37,6 +44,8 @@ export class WorkerParallelHost implements ParallelHost {
   private parts = 0;
   private nextJob = 1;
   private links: OwnerLink[] = [];
+  /** False once a job was left with a helper still on it (a helper thread was lost meanwhile). */
+  private settled = true;
   /** The task this thread runs and its query (set by the worker for each query task). */
   task: { id: number; query: TaskSpec & { kind: 'query' | 'interpret' } } | undefined;
 
@@ -128,7 +137,10 @@ export class WorkerParallelHost implements ParallelHost {
       s = was;
     }
     for (s = Atomics.load(ctl, JOINED); s >> 1 > 0; s = Atomics.load(ctl, JOINED)) {
-      if (links.some((l) => Atomics.load(l.state, LINK.DEAD) === 1)) return true;
+      if (links.some((l) => Atomics.load(l.state, LINK.DEAD) === 1)) {
+        this.settled = false;
+        return true;
+      }
       Atomics.wait(ctl, JOINED, s, WAIT_SLICE_MS);
     }
     return false;
@@ -143,9 +155,15 @@ export class WorkerParallelHost implements ParallelHost {
     this.links.push(...links);
   }
 
-  /** The task ended: its helpers go back to the pool. */
-  endTask(): void {
+  /**
+   * The task ended: its helpers go back to the pool. When it succeeded and no job was left with a
+   * helper on it, the pool frees them on the task's answer, so they need not tell it
+   * (protocol.ts's LINK.END).
+   */
+  endTask(succeeded: boolean): void {
+    const settled = succeeded && this.settled;
     for (const l of this.links) {
+      if (settled) Atomics.compareExchange(l.state, LINK.END, LINK_END.OPEN, LINK_END.OWNER);
       Atomics.store(l.state, LINK.RELEASE, 1);
       Atomics.add(l.state, LINK.MAIL, 1);
       Atomics.notify(l.state, LINK.MAIL);
@@ -153,6 +171,7 @@ export class WorkerParallelHost implements ParallelHost {
     }
     this.links = [];
     this.task = undefined;
+    this.settled = true;
   }
 }
 

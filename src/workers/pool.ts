@@ -31,6 +31,7 @@ import {
   type HelpLink,
   type HelpRequest,
   LINK,
+  LINK_END,
   type TaskResult,
   type TaskSpec,
   type ToWorker,
@@ -155,11 +156,20 @@ export class QueryPool {
    */
   readonly stats = { tasks: 0, started: 0, helped: 0, asked: 0 };
   private readonly refresher: NodeJS.Timeout;
+  /** A task's own heap limit below this runs alone (runAlone): the workers' limit in MiB. */
+  private readonly heapCap: number;
+  /**
+   * One timer for every task's deadline, set for the earliest one it knows of: a task whose
+   * deadline is later than the timer's sets none, so a query costs no timer of its own.
+   */
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private deadlineAt = Infinity;
 
   constructor(
     private readonly db: Database,
     readonly opts: PoolOptions,
   ) {
+    this.heapCap = opts.memoryMb ?? getHeapStatistics().heap_size_limit / 2 ** 20;
     const n = Math.max(1, Math.floor(opts.threads));
     for (let i = 0; i < n; i++)
       this.slots.push({ worker: undefined, exporter: new MirrorExporter(), running: undefined, imaged: -1 });
@@ -191,8 +201,7 @@ export class QueryPool {
     if (this.closed) return Promise.reject(new TaskStopped('closed', 'The server is shutting down.'));
     if (control.signal?.aborted) return Promise.reject(this.stopped('aborted'));
     const mb = control.memoryMb;
-    const cap = this.opts.memoryMb ?? getHeapStatistics().heap_size_limit / 2 ** 20;
-    if (mb !== undefined && mb > 0 && mb < cap) return this.runAlone(task, control, mb);
+    if (mb !== undefined && mb > 0 && mb < this.heapCap) return this.runAlone(task, control, mb);
     return new Promise((resolve, reject) => {
       this.queue.push({ task, control, resolve, reject });
       this.pump();
@@ -338,13 +347,37 @@ export class QueryPool {
       return;
     }
     const { deadline, signal } = q.control;
-    if (deadline !== undefined) {
-      run.timers.push(setTimeout(() => this.stop(slot, run, 'timeout'), Math.max(0, deadline - Date.now())));
-    }
+    if (deadline !== undefined) this.watchDeadline(deadline);
     if (signal) {
       run.onAbort = () => this.stop(slot, run, 'aborted');
       signal.addEventListener('abort', run.onAbort, { once: true });
     }
+  }
+
+  /** Makes the deadline timer fire by `at` (epoch ms). */
+  private watchDeadline(at: number): void {
+    if (this.deadlineAt <= at) return;
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlineAt = at;
+    this.deadlineTimer = setTimeout(() => this.checkDeadlines(), Math.max(0, at - Date.now()));
+    // A pending deadline alone does not keep the process alive (the task's worker does).
+    this.deadlineTimer.unref();
+  }
+
+  /** Stops the tasks past their deadline, and sets the timer for the next one. */
+  private checkDeadlines(): void {
+    this.deadlineTimer = undefined;
+    this.deadlineAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    for (const slot of [...this.slots, ...this.alone]) {
+      const run = slot.running;
+      const at = run?.kind === 'task' ? run.control.deadline : undefined;
+      if (run?.kind !== 'task' || at === undefined || run.stopping) continue;
+      if (at <= now) this.stop(slot, run, 'timeout');
+      else next = Math.min(next, at);
+    }
+    if (next < Infinity) this.watchDeadline(next);
   }
 
   /** Asks the worker to stop the task, and terminates it if it does not in time. */
@@ -363,28 +396,37 @@ export class QueryPool {
   }
 
   /**
-   * The owner answered 'done': it ended its task, released its helper links and had waited for
-   * every job a helper joined (parallel-host.ts), so its helpers read nothing of the task any more
-   * and are free at once, ready to come with the next task (a query that splits gets them as it
-   * starts) instead of after their 'helped' comes back. (A failed owner may have stopped waiting
-   * when one helper died while another still worked: its helpers end the old way.)
+   * Releases the task's helper links and frees the helpers that read nothing of the task any more,
+   * ready to come with the next task (a query that splits gets them as it starts) instead of after
+   * their 'helped' comes back: those whose owner settled the link (protocol.ts's LINK.END), and,
+   * once the owner answered 'done' (`settled`: it had waited for every job a helper joined,
+   * parallel-host.ts), all of them. The others (a failed owner may have stopped waiting when one
+   * helper died while another still worked) are freed by their 'helped'.
    */
-  private freeHelpers(run: Running): void {
+  private endHelpers(run: Running, settled: boolean): void {
     for (const s of this.slots) {
       const h = s.running;
       if (h?.kind !== 'help' || h.task !== run) continue;
       release(h.link);
+      let end = Atomics.load(h.link, LINK.END);
+      if (settled && end === LINK_END.OPEN) {
+        end = Atomics.compareExchange(h.link, LINK.END, LINK_END.OPEN, LINK_END.OWNER);
+        if (end === LINK_END.OPEN) end = LINK_END.OWNER;
+      }
+      if (end === LINK_END.HELPER) {
+        if (!settled) continue;
+        // Its 'helped' is on the way and ends nothing.
+        s.helpsEnding = (s.helpsEnding ?? 0) + 1;
+      } else if (end !== LINK_END.OWNER) continue;
       h.unpin();
       s.running = undefined;
-      s.helpsEnding = (s.helpsEnding ?? 0) + 1;
     }
   }
 
   /** The slot's task is over: timers, pin, abort listener, helpers; the slot takes the next task. */
   private finish(slot: Slot, run: Running): void {
     for (const t of run.timers) clearTimeout(t);
-    for (const s of this.slots)
-      if (s.running?.kind === 'help' && s.running.task === run) release(s.running.link);
+    this.endHelpers(run, false);
     run.unpin();
     if (run.onAbort) run.control.signal?.removeEventListener('abort', run.onAbort);
     if (slot.running === run) slot.running = undefined;
@@ -445,7 +487,7 @@ export class QueryPool {
     }
     // done: the worker no longer reads the snapshot.
     run.unpin();
-    this.freeHelpers(run);
+    this.endHelpers(run, true);
     const result = m.result;
     if (result.kind !== 'query' || (result.dml.length === 0 && !result.files)) {
       this.finish(slot, run);
@@ -576,6 +618,7 @@ export class QueryPool {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.refresher);
+    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
     for (const q of this.queue.splice(0)) q.reject(this.stopped('closed'));
     for (const q of this.aloneWaiting.splice(0)) q.reject(this.stopped('closed'));
     await Promise.all(

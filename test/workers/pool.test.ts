@@ -52,6 +52,32 @@ test('a task past its deadline is stopped by terminating its worker; the pool go
   assert.equal(epochs.active, 0, 'no task still counts as running');
 });
 
+test('one timer serves every deadline: a later task with an earlier deadline is stopped first', async () => {
+  const pool = new QueryPool(db, { threads: 2, entry: ENTRY });
+  try {
+    // The first task's far deadline sets the timer; the second's nearer one must move it.
+    const far = stopped(
+      pool.run({ kind: 'call', fn: 'spin', input: null }, { deadline: Date.now() + 60_000 }),
+    );
+    const near = await stopped(
+      pool.run({ kind: 'call', fn: 'spin', input: null }, { deadline: Date.now() + 200 }),
+    );
+    assert.equal(near.reason, 'timeout');
+    // A task that answers before its deadline is not stopped, and the timer still serves the rest.
+    const r = await pool.run({ kind: 'call', fn: 'echo', input: 1 }, { deadline: Date.now() + 100 });
+    assert.deepEqual(r, { kind: 'call', output: { input: 1, version: db.version } });
+    const next = await stopped(
+      pool.run({ kind: 'call', fn: 'spin', input: null }, { deadline: Date.now() + 300 }),
+    );
+    assert.equal(next.reason, 'timeout');
+    await pool.close();
+    assert.equal((await far).reason, 'closed', 'the far deadline had not passed');
+  } finally {
+    await pool.close();
+  }
+  assert.equal(epochs.active, 0, 'no task still counts as running');
+});
+
 test('an abort stops a task whose worker never reads it; waiting tasks run', async () => {
   const pool = new QueryPool(db, { threads: 1, entry: ENTRY });
   try {

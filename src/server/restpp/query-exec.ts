@@ -172,7 +172,12 @@ export async function runTracked(
   };
   const outcome = body(opts).then(
     (results) => {
-      registry.finish(run, 'success', { ok: true, resultsJson: resultsJson(results) });
+      // Only a detached run keeps its outcome (for /query_result); the others answer with it here.
+      registry.finish(
+        run,
+        'success',
+        run.detached ? { ok: true, resultsJson: resultsJson(results) } : undefined,
+      );
       return results;
     },
     (e: unknown) => {

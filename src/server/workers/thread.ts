@@ -18,6 +18,7 @@ import {
   type TaskResult,
   type ToWorker,
   LINK,
+  LINK_END,
   serveLink,
   WorkerParallelHost,
 } from '../../workers/index.js';
@@ -85,7 +86,9 @@ function help(m: ToWorker & { kind: 'help' }): void {
     // The owner sees the released link and runs the rest itself.
     Atomics.store(m.link.state, LINK.RELEASE, 1);
   } finally {
-    send({ kind: 'helped' });
+    // Unless the owner settled the link: the pool frees this worker on the owner's answer.
+    if (Atomics.compareExchange(m.link.state, LINK.END, LINK_END.OPEN, LINK_END.HELPER) !== LINK_END.OWNER)
+      send({ kind: 'helped' });
   }
 }
 
@@ -98,12 +101,12 @@ port.on('message', (m: ToWorker) => {
       runTask(m).then(
         (result) => {
           running = undefined;
-          host.endTask();
+          host.endTask(true);
           send({ kind: 'done', id: m.id, result });
         },
         (e: unknown) => {
           running = undefined;
-          host.endTask();
+          host.endTask(false);
           send({ kind: 'failed', id: m.id, error: errorImage(e) });
         },
       );

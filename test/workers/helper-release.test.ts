@@ -1,0 +1,91 @@
+/**
+ * A query's helpers go back to the pool when it ends: after a successful query the owner settles
+ * its links and the pool frees the helpers on its answer (no message from them), so the next
+ * query gets them at once; after a failed one they are freed when they say they left. Either way
+ * every answer is right and no worker stays bound to a finished query.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { Database } from '../../src/engine/database.js';
+import { QueryRuntimeError, registryFor } from '../../src/query/index.js';
+import { runScript } from '../../src/shell/run-script.js';
+import { JsonText } from '../../src/util/json.js';
+import { attachPool, QueryPool, runQuery } from '../../src/workers/index.js';
+
+const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
+
+const SCRIPT = `
+CREATE VERTEX V (PRIMARY_ID id INT)
+CREATE DIRECTED EDGE E (FROM V, TO V)
+CREATE GRAPH g (*)
+USE GRAPH g
+CREATE QUERY spread(INT d) FOR GRAPH g {
+  SumAccum<INT> @n; SumAccum<INT> @@total;
+  All = {V.*};
+  R = SELECT t FROM All:v -(E>)- V:t ACCUM t.@n += 1, @@total += 1;
+  PRINT @@total / d AS total;
+}
+`;
+
+test('helpers are free again after a query that succeeded (at once) and one that failed', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ocelot-helpers-'));
+  const db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0 });
+  try {
+    let out = '';
+    assert.equal(await runScript(db, SCRIPT, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
+    await registryFor(db).install('g', 'all', db.catalog, true);
+    const n = 2000;
+    await db.write((tx) => {
+      for (let i = 0; i < n; i++) tx.upsertVertex('V', i, {});
+      for (let i = 0; i < n; i++)
+        for (const d of [1, 7, 31]) tx.upsertEdge('E', 'V', i, 'V', (i + d) % n, {});
+    });
+    await db.rebuild({ path: join(dir, 'summary') });
+    const pool = new QueryPool(db, {
+      threads: 2,
+      entry: ENTRY,
+      parallelSelect: { minSources: 16, minPartition: 64 },
+    });
+    attachPool(db, pool);
+    try {
+      const query = registryFor(db).installed('g', 'spread', db.catalog);
+      const run = async (d: number): Promise<{ answer: string; helped: number }> => {
+        const before = pool.stats.helped;
+        const r = await runQuery(db, { kind: 'installed', graph: 'g', query, args: { d } });
+        const answer = r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
+        return { answer, helped: pool.stats.helped - before };
+      };
+      // The workers start with the pool: wait until the first query gets its helper.
+      let first = await run(1);
+      for (let i = 0; i < 50 && first.helped === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        first = await run(1);
+      }
+      assert.equal(first.helped, 1, 'a helper joined');
+      const expected = JSON.stringify([{ total: 3 * n }]);
+      for (let i = 0; i < 12; i++) {
+        const r = await run(1);
+        assert.equal(r.answer, expected);
+        assert.equal(r.helped, 1, `query ${i} right after the previous one got the helper`);
+      }
+      await assert.rejects(run(0), (e: unknown) => e instanceof QueryRuntimeError && e.code === 'GSQL-2500');
+      // The failed query's helper is freed when its message arrives: bounded tries.
+      let after = await run(2);
+      for (let i = 0; i < 50 && after.helped === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        after = await run(2);
+      }
+      assert.equal(after.answer, JSON.stringify([{ total: (3 * n) / 2 }]));
+      assert.equal(after.helped, 1, 'the helper came back after the failed query');
+      assert.equal((await run(1)).helped, 1);
+    } finally {
+      await pool.close();
+    }
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -3,11 +3,20 @@
  * posts on the link, one after another, blocked in Atomics.wait in between, until the link is
  * released. A job is joined only while the owner has not closed it; the outcome goes back on the
  * port before the helper counts itself out, so the owner finds it there once no helper works.
+ * A port kept between two workers may still hold messages of an earlier task: they are skipped.
  */
-import { receiveMessageOnPort } from 'node:worker_threads';
+import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import type { AccumJob, HelperOutcome } from '../query/index.js';
 import { errorImage } from './errors.js';
-import { type HelpLink, LINK, type LinkMessage, type LinkOutcome } from './protocol.js';
+import { LINK, type LinkMessage, type LinkOutcome } from './protocol.js';
+
+/** A link as the helper serves it: the owner's task, and whether the port is kept afterwards. */
+export interface ServedLink {
+  state: Int32Array;
+  port: MessagePort;
+  task: number;
+  kept: boolean;
+}
 
 /** ctl words of a job (see parallel-host.ts). */
 const NEXT = 0;
@@ -17,26 +26,26 @@ const JOINED = 1;
 export type JobRunner = (job: AccumJob, take: () => number) => HelperOutcome;
 
 /** Serves the link's jobs with `run` until the link is released. */
-export function serveLink(link: HelpLink, run: JobRunner): void {
+export function serveLink(link: ServedLink, run: JobRunner): void {
   const { state, port } = link;
   try {
     for (;;) {
       const seen = Atomics.load(state, LINK.MAIL);
       for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
-        const msg = m.message as LinkMessage;
+        const msg = m.message as LinkMessage | LinkOutcome;
         if (Atomics.load(state, LINK.RELEASE) === 1) return;
-        serveJob(link, msg, run);
+        if ('job' in msg && msg.task === link.task) serveJob(link, msg, run);
       }
       if (Atomics.load(state, LINK.RELEASE) === 1) return;
       Atomics.wait(state, LINK.MAIL, seen);
     }
   } finally {
     Atomics.store(state, LINK.RELEASE, 1);
-    port.close();
+    if (!link.kept) port.close();
   }
 }
 
-function serveJob(link: HelpLink, msg: LinkMessage, run: JobRunner): void {
+function serveJob(link: ServedLink, msg: LinkMessage, run: JobRunner): void {
   const ctl = msg.ctl;
   for (let s = Atomics.load(ctl, JOINED); ;) {
     if ((s & 1) === 1) return;

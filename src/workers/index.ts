@@ -14,7 +14,7 @@ export {
   type TaskControl,
 } from './pool.js';
 export { LINK, LINK_END } from './protocol.js';
-export type { FromWorker, PackedArg, RunSpec, TaskResult, TaskSpec, ToWorker } from './protocol.js';
+export type { FromWorker, HelpLink, PackedArg, RunSpec, TaskResult, TaskSpec, ToWorker } from './protocol.js';
 export { serveLink } from './help-loop.js';
 export { QueryTasks } from './query-task.js';
 export { WorkerParallelHost } from './parallel-host.js';

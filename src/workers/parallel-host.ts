@@ -37,6 +37,8 @@ const WAIT_SLICE_MS = 50;
 interface OwnerLink {
   state: Int32Array;
   port: MessagePort;
+  /** A port kept between two workers (protocol.ts's HelpLink): not closed when the link ends. */
+  kept?: boolean;
 }
 
 export class WorkerParallelHost implements ParallelHost {
@@ -65,13 +67,14 @@ export class WorkerParallelHost implements ParallelHost {
   }
 
   accum(_query: CompiledQuery, job: AccumJob, ownShare: () => void): HelperOutcome[] | undefined {
-    if (this.allowed() < 2 || !this.task || job.bounds.length < 3) return undefined;
+    const task = this.task;
+    if (this.allowed() < 2 || !task || job.bounds.length < 3) return undefined;
     const links = this.live();
     if (links.length === 0) return undefined;
     const id = this.nextJob++;
     this.ctl = new Int32Array(new SharedArrayBuffer(8));
     this.parts = job.bounds.length - 1;
-    const msg: LinkMessage = { id, job, ctl: this.ctl };
+    const msg: LinkMessage = { id, task: task.id, job, ctl: this.ctl };
     for (const l of links) post(l, msg);
     let own: unknown;
     try {
@@ -86,8 +89,9 @@ export class WorkerParallelHost implements ParallelHost {
     let error: Error | undefined;
     for (const l of links) {
       for (let m = receiveMessageOnPort(l.port); m !== undefined; m = receiveMessageOnPort(l.port)) {
-        const o = m.message as LinkOutcome;
-        if (o.id !== id) continue;
+        const o = m.message as LinkOutcome | LinkMessage;
+        // A kept port may hold an earlier task's messages (jobs too, when the roles were turned).
+        if (o.id !== id || 'job' in o) continue;
         if (o.outcome) outcomes.push(o.outcome);
         if (o.error) error ??= errorFromImage(o.error as ErrorImage);
       }
@@ -106,7 +110,7 @@ export class WorkerParallelHost implements ParallelHost {
     const keep: OwnerLink[] = [];
     for (const l of this.links) {
       if (Atomics.load(l.state, LINK.RELEASE) === 0 && Atomics.load(l.state, LINK.DEAD) === 0) keep.push(l);
-      else l.port.close();
+      else if (!l.kept) l.port.close();
     }
     this.links = keep;
     if (keep.length === 0 && this.task) {
@@ -151,7 +155,7 @@ export class WorkerParallelHost implements ParallelHost {
   }
 
   /** Links to helpers the pool gave the task with it (their ends here). */
-  adopt(links: readonly { state: Int32Array; port: MessagePort }[]): void {
+  adopt(links: readonly OwnerLink[]): void {
     this.links.push(...links);
   }
 
@@ -167,7 +171,7 @@ export class WorkerParallelHost implements ParallelHost {
       Atomics.store(l.state, LINK.RELEASE, 1);
       Atomics.add(l.state, LINK.MAIL, 1);
       Atomics.notify(l.state, LINK.MAIL);
-      l.port.close();
+      if (!l.kept) l.port.close();
     }
     this.links = [];
     this.task = undefined;

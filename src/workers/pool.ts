@@ -18,7 +18,7 @@
  * replaced are not kept alive by them.
  */
 import { getHeapStatistics } from 'node:v8';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Database } from '../engine/database.js';
 import type { ReadTxImpl } from '../engine/read-tx.js';
 import { QueryRuntimeError } from '../query/index.js';
@@ -148,6 +148,8 @@ export class QueryPool {
   private readonly aloneWaiting: { start: () => void; reject: (e: Error) => void }[] = [];
   private aloneTurns = 0;
   private readonly queue: Queued[] = [];
+  /** Pairs of slots (pairKey) whose workers keep a channel between them for helper links. */
+  private readonly pairs = new Set<string>();
   private nextId = 1;
   private closed = false;
   /**
@@ -295,6 +297,9 @@ export class QueryPool {
     });
     slot.worker = w;
     this.stats.started++;
+    // The other workers' ports to this slot's old worker lead nowhere now.
+    const me = this.slots.indexOf(slot);
+    for (const key of this.pairs) if (key.split(':').includes(String(me))) this.pairs.delete(key);
     slot.exporter.reset();
     slot.imaged = -1;
     slot.helpsEnding = 0;
@@ -335,12 +340,13 @@ export class QueryPool {
     try {
       const image = slot.exporter.image(pin.graphStore, pin.version);
       slot.imaged = pin.version;
-      const links = this.helpersFor(run);
+      const { links, fresh } = this.helpersFor(slot, run);
       const msg: ToWorker = { kind: 'task', id, image, task: q.task, ...(links.length ? { links } : {}) };
-      worker.postMessage(
-        msg,
-        links.map((l) => l.port),
-      );
+      const ports: MessagePort[] = [];
+      for (const l of links) if (l.port) ports.push(l.port);
+      worker.postMessage(msg, ports);
+      // Both workers of each new pair now have their port.
+      for (const key of fresh) this.pairs.add(key);
     } catch (e) {
       this.finish(slot, run);
       q.reject(e instanceof Error ? e : new Error(String(e)));
@@ -504,19 +510,42 @@ export class QueryPool {
   private help(task: Running, m: FromWorker & { kind: 'help' }): void {
     this.stats.asked++;
     for (const link of m.help.links) {
-      if (this.attach(task, m.help.query, link)) continue;
+      const h = this.idleHelper();
+      if (h) {
+        this.attach(h, task, m.help.query, link);
+        continue;
+      }
       release(link.state);
-      link.port.close();
+      link.port?.close();
     }
   }
 
   /**
-   * Links an idle worker to the task (it serves the task's SELECTs on the task's version until
-   * released); false when none is free or tasks are waiting.
+   * An idle worker that may help a query: none when none is free or tasks are waiting. A free slot
+   * whose worker was lost gets a fresh one (it takes the help once it has started).
    */
-  private attach(task: Running, query: HelpRequest['query'], link: HelpLink): boolean {
-    const h = this.queue.length > 0 ? undefined : this.slots.find((s) => !s.running && s.worker);
-    if (!h?.worker) return false;
+  private idleHelper(): (Slot & { worker: Worker }) | undefined {
+    if (this.queue.length > 0) return undefined;
+    const ready = this.slots.find(
+      (s): s is Slot & { worker: Worker } => !s.running && s.worker !== undefined,
+    );
+    if (ready) return ready;
+    const free = this.slots.find((s) => !s.running);
+    if (!free) return undefined;
+    this.spawn(free);
+    return free as Slot & { worker: Worker };
+  }
+
+  /**
+   * Links the idle worker `h` to the task (it serves the task's SELECTs on the task's version until
+   * released).
+   */
+  private attach(
+    h: Slot & { worker: Worker },
+    task: Running,
+    query: HelpRequest['query'],
+    link: HelpLink,
+  ): void {
     const epoch = epochs.begin();
     let ended = false;
     h.running = {
@@ -531,31 +560,40 @@ export class QueryPool {
     };
     const image = h.exporter.image(task.pin.graphStore, task.pin.version);
     h.imaged = task.pin.version;
-    const msg: ToWorker = { kind: 'help', image, query, link };
-    h.worker.postMessage(msg, [link.port]);
+    const msg: ToWorker = { kind: 'help', image, owner: task.id, query, link };
+    h.worker.postMessage(msg, link.port ? [link.port] : []);
     this.stats.helped++;
-    return true;
   }
 
   /**
    * Helpers for a query task that will split SELECTs, given with the task so that they are ready
-   * for its first split: the owner's ends of their links.
+   * for its first split: the owner's ends of their links, on the channel the two workers keep
+   * (made now, `fresh`, for a pair that has none yet).
    */
-  private helpersFor(run: Running): HelpLink[] {
+  private helpersFor(owner: Slot, run: Running): { links: HelpLink[]; fresh: string[] } {
+    const links: HelpLink[] = [];
+    const fresh: string[] = [];
     const task = run.task;
-    if (task.kind !== 'query' || !task.split) return [];
-    const mine: HelpLink[] = [];
+    const me = this.slots.indexOf(owner);
+    if (task.kind !== 'query' || !task.split || me < 0) return { links, fresh };
     const threads = Math.min(this.slots.length, task.run.threadLimit ?? this.slots.length);
     for (let i = 1; i < threads; i++) {
-      const { port1, port2 } = new MessageChannel();
+      const h = this.idleHelper();
+      if (!h) break;
+      const peer = this.slots.indexOf(h);
       const state = new Int32Array(new SharedArrayBuffer(LINK.WORDS * 4));
-      if (!this.attach(run, task, { state, port: port2 })) {
-        port1.close();
-        break;
+      const key = pairKey(me, peer);
+      if (this.pairs.has(key)) {
+        this.attach(h, run, task, { state, peer: me });
+        links.push({ state, peer });
+        continue;
       }
-      mine.push({ state, port: port1 });
+      const { port1, port2 } = new MessageChannel();
+      this.attach(h, run, task, { state, port: port2, peer: me });
+      links.push({ state, port: port1, peer });
+      fresh.push(key);
     }
-    return mine;
+    return { links, fresh };
   }
 
   /** A helper left its link: it is free again. */
@@ -630,6 +668,10 @@ export class QueryPool {
       }),
     );
   }
+}
+
+function pairKey(a: number, b: number): string {
+  return a < b ? `${a}:${b}` : `${b}:${a}`;
 }
 
 /** Ends a helper link (protocol.ts's LINK): the helper goes back to the pool, the owner runs alone. */

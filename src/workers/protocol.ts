@@ -75,10 +75,17 @@ export const LINK = { MAIL: 0, RELEASE: 1, DEAD: 2, END: 3, WORDS: 4 } as const;
 /** Values of the END word (LINK.END). */
 export const LINK_END = { OPEN: 0, HELPER: 1, OWNER: 2 } as const;
 
-/** A helper's side of a link to an owner (help-loop.ts): its port and the shared state words. */
+/**
+ * One side of a helper link (help-loop.ts, parallel-host.ts): the shared state words (new for each
+ * use) and the port. A link the pool makes between two of its workers (`peer`: the pool slot of
+ * the worker at the other end) uses a channel both workers keep for later queries: its port comes
+ * with the first link between the two and is left out after that. A link an owner asked for
+ * itself has a port of its own, closed when the link ends.
+ */
 export interface HelpLink {
   state: Int32Array;
-  port: MessagePort;
+  port?: MessagePort;
+  peer?: number;
 }
 
 /** An owner's request for helpers for its running query (query/parallel.ts, parallel-host.ts). */
@@ -95,6 +102,8 @@ export interface HelpRequest {
  */
 export interface LinkMessage {
   id: number;
+  /** The owner's task (the pool's id): a kept port may still hold jobs of an earlier one. */
+  task: number;
   job: AccumJob;
   ctl: Int32Array;
 }
@@ -109,8 +118,17 @@ export interface LinkOutcome {
 export type ToWorker =
   /** `links`: the owner's ends of links to helpers the pool gave the task at once (parallel-host.ts). */
   | { kind: 'task'; id: number; image: StoreImage; task: TaskSpec; links?: HelpLink[] }
-  /** Serve an owner's SELECTs through `link` until released, on the store image of its version. */
-  | { kind: 'help'; image: StoreImage; query: TaskSpec & { kind: 'query' | 'interpret' }; link: HelpLink }
+  /**
+   * Serve the SELECTs of task `owner` (its query) through `link` until released, on the store image
+   * of its version.
+   */
+  | {
+      kind: 'help';
+      image: StoreImage;
+      owner: number;
+      query: TaskSpec & { kind: 'query' | 'interpret' };
+      link: HelpLink;
+    }
   /** An idle worker takes the current arrays (and lets the replaced ones go). */
   | { kind: 'refresh'; image: StoreImage }
   /** The query's changes were committed (ok) or refused: write its FILE output or drop it. */

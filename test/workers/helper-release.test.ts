@@ -2,13 +2,16 @@
  * A query's helpers go back to the pool when it ends: after a successful query the owner settles
  * its links and the pool frees the helpers on its answer (no message from them), so the next
  * query gets them at once; after a failed one they are freed when they say they left. Either way
- * every answer is right and no worker stays bound to a finished query.
+ * every answer is right and no worker stays bound to a finished query. The channels two workers
+ * keep for their links are made again when one of them is replaced, and serve queries that run
+ * at the same time in every pairing of owner and helper.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import type { Worker } from 'node:worker_threads';
 import { Database } from '../../src/engine/database.js';
 import { QueryRuntimeError, registryFor } from '../../src/query/index.js';
 import { runScript } from '../../src/shell/run-script.js';
@@ -81,6 +84,62 @@ test('helpers are free again after a query that succeeded (at once) and one that
       assert.equal(after.answer, JSON.stringify([{ total: (3 * n) / 2 }]));
       assert.equal(after.helped, 1, 'the helper came back after the failed query');
       assert.equal((await run(1)).helped, 1);
+      // A worker replaced (the helper's, then the owner's): the pair's channel is made anew.
+      const slots = (pool as unknown as { slots: { worker?: Worker }[] }).slots;
+      for (const k of [1, 0]) {
+        await slots[k]?.worker?.terminate();
+        let r = await run(1);
+        for (let i = 0; i < 50 && r.helped === 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          r = await run(1);
+        }
+        assert.equal(r.answer, expected);
+        assert.equal(r.helped, 1, `a helper joined after worker ${k} was replaced`);
+        for (let i = 0; i < 3; i++) assert.deepEqual(await run(1), { answer: expected, helped: 1 });
+      }
+    } finally {
+      await pool.close();
+    }
+  } finally {
+    await db.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('kept channels serve queries at the same time, whichever workers own and help', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ocelot-helpers-'));
+  const db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0 });
+  try {
+    let out = '';
+    assert.equal(await runScript(db, SCRIPT, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
+    await registryFor(db).install('g', 'all', db.catalog, true);
+    const n = 3000;
+    await db.write((tx) => {
+      for (let i = 0; i < n; i++) tx.upsertVertex('V', i, {});
+      for (let i = 0; i < n; i++)
+        for (const d of [1, 7, 31]) tx.upsertEdge('E', 'V', i, 'V', (i + d) % n, {});
+    });
+    await db.rebuild({ path: join(dir, 'summary') });
+    const pool = new QueryPool(db, {
+      threads: 3,
+      entry: ENTRY,
+      parallelSelect: { minSources: 16, minPartition: 64 },
+    });
+    attachPool(db, pool);
+    try {
+      const query = registryFor(db).installed('g', 'spread', db.catalog);
+      const run = async (d: number): Promise<string> => {
+        const r = await runQuery(db, { kind: 'installed', graph: 'g', query, args: { d } });
+        return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
+      };
+      const answer = (d: number): string => JSON.stringify([{ total: Math.trunc((3 * n) / d) }]);
+      const before = pool.stats.helped;
+      for (let round = 0; round < 12; round++) {
+        // One, two or three at once: owners and helpers change places between rounds.
+        const ds = [1, 2, 3].slice(0, 1 + (round % 3));
+        assert.deepEqual(await Promise.all(ds.map(run)), ds.map(answer), `round ${round}`);
+      }
+      assert.ok(pool.stats.helped > before, 'helpers joined');
     } finally {
       await pool.close();
     }

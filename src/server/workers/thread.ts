@@ -6,7 +6,7 @@
  * stops the running query at its next check; the main thread terminates a worker that does not
  * stop in time. Between tasks it may help another worker's query with part of a SELECT.
  */
-import { parentPort, type TransferListItem, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, type TransferListItem, workerData } from 'node:worker_threads';
 import { ReadTxImpl } from '../../engine/read-tx.js';
 import type { QueryFile } from '../../query/index.js';
 import { parallelSelect, shareRunArrays, writeQueryFiles } from '../../query/index.js';
@@ -14,6 +14,7 @@ import { MirrorImporter } from '../../store/mirror.js';
 import {
   errorImage,
   type FromWorker,
+  type HelpLink,
   QueryTasks,
   type TaskResult,
   type ToWorker,
@@ -37,12 +38,45 @@ const host = new WorkerParallelHost(config.threads ?? 1, send);
 /** The running task's abort controller, and the FILE output of finished queries awaiting commit. */
 let running: { id: number; controller: AbortController } | undefined;
 const waitingFiles = new Map<number, QueryFile[]>();
+/** Ports of the links to other workers of the pool, by their slot, kept between queries. */
+const peers = new Map<number, MessagePort>();
+
+/** A link's port: its own, a kept one arriving (stored for later links), or the kept one. */
+function linkPort(link: HelpLink): MessagePort {
+  if (link.peer === undefined || link.port) {
+    if (!link.port) throw new Error('a helper link without its port');
+    if (link.peer !== undefined) {
+      const old = peers.get(link.peer);
+      if (old && old !== link.port) old.close();
+      peers.set(link.peer, link.port);
+    }
+    return link.port;
+  }
+  const kept = peers.get(link.peer);
+  if (!kept) throw new Error(`no kept port to worker ${link.peer}`);
+  return kept;
+}
 
 function send(m: FromWorker, transfer?: readonly TransferListItem[]): void {
   port!.postMessage(m, transfer);
 }
 
 async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
+  // First, so that ports arriving for later links are kept whatever happens to the task.
+  if (m.links) {
+    // A link whose port is missing is let go: the helper leaves it, the query runs without it.
+    const links = [];
+    for (const l of m.links) {
+      try {
+        links.push({ state: l.state, port: linkPort(l), kept: l.peer !== undefined });
+      } catch {
+        Atomics.store(l.state, LINK.RELEASE, 1);
+        Atomics.add(l.state, LINK.MAIL, 1);
+        Atomics.notify(l.state, LINK.MAIL);
+      }
+    }
+    host.adopt(links);
+  }
   const store = importer.apply(m.image);
   const snapshot = new ReadTxImpl(store, m.image.version, () => undefined);
   const controller = new AbortController();
@@ -55,7 +89,6 @@ async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
   }
   const files: QueryFile[] = [];
   host.task = { id: m.id, query: task };
-  if (m.links) host.adopt(m.links);
   const result = await queries.run(
     task,
     snapshot,
@@ -79,9 +112,13 @@ async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
  */
 function help(m: ToWorker & { kind: 'help' }): void {
   try {
+    const port = linkPort(m.link);
     const store = importer.apply(m.image);
     const snapshot = new ReadTxImpl(store, m.image.version, () => undefined);
-    serveLink(m.link, queries.helper(m.query, snapshot));
+    serveLink(
+      { state: m.link.state, port, task: m.owner, kept: m.link.peer !== undefined },
+      queries.helper(m.query, snapshot),
+    );
   } catch {
     // The owner sees the released link and runs the rest itself.
     Atomics.store(m.link.state, LINK.RELEASE, 1);

@@ -436,7 +436,7 @@ export class QueryPool {
     run.unpin();
     if (run.onAbort) run.control.signal?.removeEventListener('abort', run.onAbort);
     if (slot.running === run) slot.running = undefined;
-    setImmediate(() => this.pump());
+    if (this.queue.length > 0) setImmediate(() => this.pump());
   }
 
   /** A worker died or was terminated: its task fails with `reason`; a fresh worker starts on demand. */
@@ -600,7 +600,7 @@ export class QueryPool {
   private helped(slot: Slot, run: Helping): void {
     run.unpin();
     slot.running = undefined;
-    setImmediate(() => this.pump());
+    if (this.queue.length > 0) setImmediate(() => this.pump());
   }
 
   /** Commits a query's changes, then lets the worker write its FILE output. */

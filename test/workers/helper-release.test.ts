@@ -4,7 +4,7 @@
  * query gets them at once; after a failed one they are freed when they say they left. Either way
  * every answer is right and no worker stays bound to a finished query. The channels two workers
  * keep for their links are made again when one of them is replaced, and serve queries that run
- * at the same time in every pairing of owner and helper.
+ * at the same time in every pairing of owner and helper; a query after a write reads it.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -97,6 +97,12 @@ test('helpers are free again after a query that succeeded (at once) and one that
         assert.equal(r.helped, 1, `a helper joined after worker ${k} was replaced`);
         for (let i = 0; i < 3; i++) assert.deepEqual(await run(1), { answer: expected, helped: 1 });
       }
+      // Edges written between two queries: the next one (owner and helper) reads the new version.
+      await db.write((tx) => {
+        for (let i = 0; i < n; i++) tx.upsertEdge('E', 'V', i, 'V', (i + 2) % n, {});
+      });
+      const grown = await run(1);
+      assert.deepEqual(grown, { answer: JSON.stringify([{ total: 4 * n }]), helped: 1 });
     } finally {
       await pool.close();
     }

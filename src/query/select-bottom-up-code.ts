@@ -40,24 +40,34 @@ export function fusedPost(
 }
 
 /**
- * For each target run index in `[st.lo, st.hi)`: its in-edges of each hop (reverse adjacency,
- * `st.pullPlan`) until the first source whose bit is set in `st.member` (one bit per run index:
- * 128 KiB for 2^20 vertices stays in cache where a byte or a stamp per vertex would not; every
- * vertex of the source type when null), then WHERE once, then the result mark. A thread writes only its own targets' marks
- * and meets them in ascending order, then runs the fused POST-ACCUM (fusedPost) over them; the scan stops at the first source found (in-edges are sorted
- * by source, and loads give hubs, which large frontiers hold, the low rows).
+ * The head of a pull's loop over the target run indexes `[plo, phi)`, shared by the pulled ACCUM
+ * (select-kernel.ts) and the bottom-up step: `plan`, `start` and `end` describe the run the target
+ * lies in, `row` is its row there, and `memos` are declared once; the body closes the loop.
  */
-export function existsBody(r: ExistsCode): string {
+export function pullTargetLoop(memos: readonly string[]): string {
   return `let start = 0, end = 0, plan = null;
-const first = st.resultCount;
 const member = st.member;
-${r.memos.length > 0 ? `let ${r.memos.join(', ')};` : ''}
+${memos.length > 0 ? `let ${memos.join(', ')};` : ''}
 for (let tg = plo; tg < phi; tg++) {
   if (tg >= end) {
     plan = st.pullPlan(tg); start = st.start; end = st.end;
     if (plan.length === 0) { tg = end - 1; continue; }
   }
-  const row = tg - start;
+  const row = tg - start;`;
+}
+
+/**
+ * For each target run index in `[st.lo, st.hi)`: its in-edges of each hop (reverse adjacency,
+ * `st.pullPlan`) until the first source whose bit is set in `st.member` (one bit per run index:
+ * 128 KiB for 2^20 vertices stays in cache where a byte or a stamp per vertex would not; every
+ * vertex of the source type when null), then WHERE once, then the result mark. A thread writes
+ * only its own targets' marks and meets them in ascending order, then runs the fused POST-ACCUM
+ * (fusedPost) over them; the scan stops at the first source found (in-edges are sorted by source,
+ * and loads give hubs, which large frontiers hold, the low rows).
+ */
+export function existsBody(r: ExistsCode): string {
+  return `const first = st.resultCount;
+${pullTargetLoop(r.memos)}
   let found = false;
   hops: for (let h = 0; h < plan.length; h++) {
     const hop = plan[h], view = hop.view, base = hop.base;

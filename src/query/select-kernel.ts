@@ -16,7 +16,7 @@ import { DenseKind } from './accum-dense.js';
 import { emitExpr, KernelSource, use, type AliasCells, type KernelScope } from './kernel-expr.js';
 import { emitStmts, int32Check } from './kernel-stmt.js';
 import type { Cx, VertexAccum } from './scope.js';
-import { existsBody, fusedPost } from './select-bottom-up-code.js';
+import { existsBody, fusedPost, pullTargetLoop } from './select-bottom-up-code.js';
 import { changeCollected, labelColumn, mentions, monotoneFilter, orderFree } from './select-kernel-shape.js';
 import type {
   KernelPhase,
@@ -452,15 +452,7 @@ interface RowCode {
  * collected at its row (its rows are spread over targets and threads; the marks decide).
  */
 function pullBody(r: RowCode): string {
-  return `let start = 0, end = 0, plan = null;
-const member = st.member;
-${r.memos.length > 0 ? `let ${r.memos.join(', ')};` : ''}
-for (let tg = plo; tg < phi; tg++) {
-  if (tg >= end) {
-    plan = st.pullPlan(tg); start = st.start; end = st.end;
-    if (plan.length === 0) { tg = end - 1; continue; }
-  }
-  const row = tg - start;
+  return `${pullTargetLoop(r.memos)}
   ${r.closures ? `vars[${r.T}] = undefined; gids[${r.T}] = tg;` : ''}
   ${r.locals.map((i) => `let L${i} = V${i}[tg];`).join(' ')}
   for (let h = 0; h < plan.length; h++) {

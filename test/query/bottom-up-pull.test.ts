@@ -14,13 +14,17 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { VertexRef } from '../../src/catalog/value.js';
 import type { Database } from '../../src/engine/database.js';
-import { executeQuery, type ParallelHost, parallelSelect, registryFor } from '../../src/query/index.js';
+import { type ParallelHost, parallelSelect } from '../../src/query/index.js';
 import { bottomUpSteps } from '../../src/query/select-bottom-up.js';
-import { JsonText } from '../../src/util/json.js';
-import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import {
+  type LoweredDb,
+  loweredQueryDb,
+  printedAnswer,
+  ReverseHost,
+  rnd,
+  withQueryPool,
+} from './parallel-fixture.js';
 
-const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 2000;
 const M = 400;
 /** Splits on a small graph; the step from frontiers whose out-edges reach 1/14 of the in-edges. */
@@ -226,12 +230,7 @@ async function answer(
   args: Record<string, unknown>,
   host?: ParallelHost | 'pool',
 ): Promise<unknown> {
-  const query = registryFor(db).installed('g', name, db.catalog);
-  const r =
-    host === 'pool'
-      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args })
-      : await executeQuery(db, query, args, host ? { parallel: host } : {});
-  return JSON.parse(r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results));
+  return JSON.parse(await printedAnswer(db, name, host ?? 'here', args));
 }
 
 /** Seeds: hubs, ordinary vertices, and the hops worth checking from them. */
@@ -310,14 +309,15 @@ test('bottom-up hops equal a breadth-first search and the push, on one thread an
 
 test('bottom-up hops equal a breadth-first search on 1, 2 and 4 query workers', async () => {
   for (const threads of [1, 2, 4]) {
-    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
-    attachPool(db, pool);
-    try {
-      await check(`on ${threads} workers`, () => 'pool');
-      if (threads > 1) assert.ok(pool.stats.helped > 0, 'some SELECT was split');
-    } finally {
-      await releasePool(db);
-    }
+    await withQueryPool(
+      db,
+      threads,
+      async (pool) => {
+        await check(`on ${threads} workers`, () => 'pool');
+        if (threads > 1) assert.ok(pool.stats.helped > 0, 'some SELECT was split');
+      },
+      LOWERED,
+    );
   }
 });
 
@@ -337,11 +337,12 @@ test('data written after the last merge: new edges and a deleted vertex', async 
   edges.E = [...new Map(edges.E.map(([a, b]) => [`${a},${b}`, [a, b] as [number, number]])).values()];
   await check('after new writes');
   await check('after new writes, split in reverse', () => new ReverseHost());
-  const pool = new QueryPool(db, { threads: 2, entry: ENTRY, parallelSelect: LOWERED });
-  attachPool(db, pool);
-  try {
-    await check('after new writes on 2 workers', () => 'pool');
-  } finally {
-    await releasePool(db);
-  }
+  await withQueryPool(
+    db,
+    2,
+    async () => {
+      await check('after new writes on 2 workers', () => 'pool');
+    },
+    LOWERED,
+  );
 });

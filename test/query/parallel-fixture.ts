@@ -19,7 +19,9 @@ import {
 } from '../../src/query/index.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { JsonText } from '../../src/util/json.js';
-import { runQuery } from '../../src/workers/index.js';
+import { attachPool, type PoolOptions, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
+
+const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 
 /** A seeded xorshift generator of integers in [0, m). */
 export function rnd(seed: number): (m: number) => number {
@@ -146,11 +148,31 @@ export async function printedAnswer(
   db: Database,
   name: string,
   where: ParallelHost | 'here' | 'pool',
+  args: Record<string, unknown> = {},
 ): Promise<string> {
   const query = registryFor(db).installed('g', name, db.catalog);
   const r =
     where === 'pool'
-      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args: {} })
-      : await executeQuery(db, query, {}, where === 'here' ? {} : { parallel: where });
+      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args })
+      : await executeQuery(db, query, args, where === 'here' ? {} : { parallel: where });
   return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
+}
+
+/**
+ * Runs `fn` with a query pool of `threads` workers attached to `db` (SELECTs splitting at
+ * `thresholds`), then releases the pool.
+ */
+export async function withQueryPool(
+  db: Database,
+  threads: number,
+  fn: (pool: QueryPool) => Promise<void>,
+  thresholds: PoolOptions['parallelSelect'] = LOWERED,
+): Promise<void> {
+  const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: thresholds });
+  attachPool(db, pool);
+  try {
+    await fn(pool);
+  } finally {
+    await releasePool(db);
+  }
 }

@@ -11,15 +11,19 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { VertexRef } from '../../src/catalog/value.js';
 import type { Database } from '../../src/engine/database.js';
-import { executeQuery, type ParallelHost, parallelSelect, registryFor } from '../../src/query/index.js';
+import { type ParallelHost, parallelSelect } from '../../src/query/index.js';
 import { guidedCuts } from '../../src/query/parallel-plan.js';
 import { newGidList, piecesList } from '../../src/query/run-buffers.js';
 import { sortedList } from '../../src/query/storage-order.js';
-import { JsonText } from '../../src/util/json.js';
-import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import {
+  type LoweredDb,
+  loweredQueryDb,
+  printedAnswer,
+  ReverseHost,
+  rnd,
+  withQueryPool,
+} from './parallel-fixture.js';
 
-const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 3000;
 const LOWERED = { minSources: 16, minPartition: 16, sourceCost: 2, pullCost: 1 };
 
@@ -130,12 +134,7 @@ async function answer(
   args: Record<string, unknown>,
   host?: ParallelHost | 'pool',
 ): Promise<unknown> {
-  const query = registryFor(db).installed('g', name, db.catalog);
-  const r =
-    host === 'pool'
-      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args })
-      : await executeQuery(db, query, args, host ? { parallel: host } : {});
-  return JSON.parse(r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results));
+  return JSON.parse(await printedAnswer(db, name, host ?? 'here', args));
 }
 
 /** The k-hop queries (checked against bfs). */
@@ -257,21 +256,22 @@ test('k-hop frontiers equal a breadth-first search, on one thread and split in a
 
 test('k-hop frontiers equal a breadth-first search on 2 and 4 query workers', async () => {
   for (const threads of [2, 4]) {
-    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
-    attachPool(db, pool);
-    try {
-      for (const name of WALKS)
-        for (const s of SEEDS) {
-          const args = { s: new VertexRef('V', String(s)), k: 3 };
-          assert.deepEqual(
-            await answer(name, args, 'pool'),
-            expected(name, s, 3),
-            `${name} from ${s}, ${threads} threads`,
-          );
-        }
-      assert.ok(pool.stats.helped > 0, 'some SELECT was split');
-    } finally {
-      await releasePool(db);
-    }
+    await withQueryPool(
+      db,
+      threads,
+      async (pool) => {
+        for (const name of WALKS)
+          for (const s of SEEDS) {
+            const args = { s: new VertexRef('V', String(s)), k: 3 };
+            assert.deepEqual(
+              await answer(name, args, 'pool'),
+              expected(name, s, 3),
+              `${name} from ${s}, ${threads} threads`,
+            );
+          }
+        assert.ok(pool.stats.helped > 0, 'some SELECT was split');
+      },
+      LOWERED,
+    );
   }
 });

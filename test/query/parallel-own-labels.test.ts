@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
 import {
-  executeQuery,
   helpParallelAccum,
   registryFor,
   type AccumJob,
@@ -24,11 +23,15 @@ import {
 } from '../../src/query/index.js';
 import { labelWalks } from '../../src/query/parallel-labels.js';
 import type { SelectKernel } from '../../src/query/select-kernel-types.js';
-import { JsonText } from '../../src/util/json.js';
-import { attachPool, QueryPool, releasePool, runQuery } from '../../src/workers/index.js';
-import { LOWERED, type LoweredDb, loweredQueryDb, ReverseHost, rnd } from './parallel-fixture.js';
+import {
+  type LoweredDb,
+  loweredQueryDb,
+  printedAnswer,
+  ReverseHost,
+  rnd,
+  withQueryPool,
+} from './parallel-fixture.js';
 
-const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const NV = 1200;
 const NW = 500;
 
@@ -197,13 +200,7 @@ class HelperHost implements ParallelHost {
 }
 
 async function answer(name: string, where: ParallelHost | 'here' | 'pool'): Promise<string> {
-  const query = registryFor(db).installed('g', name, db.catalog);
-  const args = argsOf(name);
-  const r =
-    where === 'pool'
-      ? await runQuery(db, { kind: 'installed', graph: 'g', query, args })
-      : await executeQuery(db, query, args, where === 'here' ? {} : { parallel: where });
-  return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
+  return printedAnswer(db, name, where, argsOf(name));
 }
 
 type Row = { v_id: string; v_type: string; attributes: Record<string, number> };
@@ -318,15 +315,11 @@ test('owner-only label propagation gives the same answers on 2 and 4 query worke
   const want = new Map<string, string>();
   for (const [name] of QUERIES) want.set(name, await answer(name, 'here'));
   for (const threads of [2, 4]) {
-    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
-    attachPool(db, pool);
-    try {
+    await withQueryPool(db, threads, async (pool) => {
       for (let run = 0; run < 2; run++)
         for (const [name] of QUERIES)
           assert.equal(await answer(name, 'pool'), want.get(name), `${name} on ${threads} threads`);
       assert.ok(pool.stats.helped > 0, 'some SELECT was split');
-    } finally {
-      await releasePool(db);
-    }
+    });
   }
 });

@@ -13,17 +13,15 @@ import { after, before, test } from 'node:test';
 import { Database } from '../../src/engine/database.js';
 import { registryFor } from '../../src/query/index.js';
 import type { SelectKernel } from '../../src/query/select-kernel-types.js';
-import { attachPool, QueryPool, releasePool } from '../../src/workers/index.js';
 import {
-  LOWERED,
   type LoweredDb,
   loweredQueryDb,
   printedAnswer,
   ReverseHost,
   rnd,
+  withQueryPool,
 } from './parallel-fixture.js';
 
-const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 const N = 1500;
 
 const SCHEMA = `
@@ -159,16 +157,12 @@ test('label propagation gives the same answers on 2 and 4 query workers', async 
   const want = new Map<string, string>();
   for (const [name] of QUERIES) want.set(name, await answer(name, 'here'));
   for (const threads of [2, 4]) {
-    const pool = new QueryPool(db, { threads, entry: ENTRY, parallelSelect: LOWERED });
-    attachPool(db, pool);
-    try {
+    await withQueryPool(db, threads, async (pool) => {
       // Twice: the second run starts from the workers' pooled run arrays.
       for (let run = 0; run < 2; run++)
         for (const [name] of QUERIES)
           assert.equal(await answer(name, 'pool'), want.get(name), `${name} on ${threads} threads`);
       assert.ok(pool.stats.helped > 0, 'some SELECT was split');
-    } finally {
-      await releasePool(db);
-    }
+    });
   }
 });

@@ -33,14 +33,22 @@ CREATE QUERY spread(INT d) FOR GRAPH g {
 }
 `;
 
-test('helpers are free again after a query that succeeded (at once) and one that failed', async () => {
+/**
+ * Runs `fn` on a database of `n` vertices V, each with edges to the ones 1, 7 and 31 further on
+ * (mod n), merged, with a pool of `threads` workers attached; `spread(d)` runs the query and gives
+ * its printed answer.
+ */
+async function withSpread(
+  n: number,
+  threads: number,
+  fn: (db: Database, pool: QueryPool, spread: (d: number) => Promise<string>) => Promise<void>,
+): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'ocelot-helpers-'));
   const db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0 });
   try {
     let out = '';
     assert.equal(await runScript(db, SCRIPT, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
     await registryFor(db).install('g', 'all', db.catalog, true);
-    const n = 2000;
     await db.write((tx) => {
       for (let i = 0; i < n; i++) tx.upsertVertex('V', i, {});
       for (let i = 0; i < n; i++)
@@ -48,61 +56,17 @@ test('helpers are free again after a query that succeeded (at once) and one that
     });
     await db.rebuild({ path: join(dir, 'summary') });
     const pool = new QueryPool(db, {
-      threads: 2,
+      threads,
       entry: ENTRY,
       parallelSelect: { minSources: 16, minPartition: 64 },
     });
     attachPool(db, pool);
     try {
       const query = registryFor(db).installed('g', 'spread', db.catalog);
-      const run = async (d: number): Promise<{ answer: string; helped: number }> => {
-        const before = pool.stats.helped;
+      await fn(db, pool, async (d) => {
         const r = await runQuery(db, { kind: 'installed', graph: 'g', query, args: { d } });
-        const answer = r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
-        return { answer, helped: pool.stats.helped - before };
-      };
-      // The workers start with the pool: wait until the first query gets its helper.
-      let first = await run(1);
-      for (let i = 0; i < 50 && first.helped === 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        first = await run(1);
-      }
-      assert.equal(first.helped, 1, 'a helper joined');
-      const expected = JSON.stringify([{ total: 3 * n }]);
-      for (let i = 0; i < 12; i++) {
-        const r = await run(1);
-        assert.equal(r.answer, expected);
-        assert.equal(r.helped, 1, `query ${i} right after the previous one got the helper`);
-      }
-      await assert.rejects(run(0), (e: unknown) => e instanceof QueryRuntimeError && e.code === 'GSQL-2500');
-      // The failed query's helper is freed when its message arrives: bounded tries.
-      let after = await run(2);
-      for (let i = 0; i < 50 && after.helped === 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        after = await run(2);
-      }
-      assert.equal(after.answer, JSON.stringify([{ total: (3 * n) / 2 }]));
-      assert.equal(after.helped, 1, 'the helper came back after the failed query');
-      assert.equal((await run(1)).helped, 1);
-      // A worker replaced (the helper's, then the owner's): the pair's channel is made anew.
-      const slots = (pool as unknown as { slots: { worker?: Worker }[] }).slots;
-      for (const k of [1, 0]) {
-        await slots[k]?.worker?.terminate();
-        let r = await run(1);
-        for (let i = 0; i < 50 && r.helped === 0; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          r = await run(1);
-        }
-        assert.equal(r.answer, expected);
-        assert.equal(r.helped, 1, `a helper joined after worker ${k} was replaced`);
-        for (let i = 0; i < 3; i++) assert.deepEqual(await run(1), { answer: expected, helped: 1 });
-      }
-      // Edges written between two queries: the next one (owner and helper) reads the new version.
-      await db.write((tx) => {
-        for (let i = 0; i < n; i++) tx.upsertEdge('E', 'V', i, 'V', (i + 2) % n, {});
+        return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
       });
-      const grown = await run(1);
-      assert.deepEqual(grown, { answer: JSON.stringify([{ total: 4 * n }]), helped: 1 });
     } finally {
       await pool.close();
     }
@@ -110,47 +74,71 @@ test('helpers are free again after a query that succeeded (at once) and one that
     await db.close();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+type Helped = { answer: string; helped: number };
+
+/** `run()` again, a bounded number of times, until a helper joined it. */
+async function untilHelped(run: () => Promise<Helped>): Promise<Helped> {
+  let r = await run();
+  for (let i = 0; i < 50 && r.helped === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    r = await run();
+  }
+  return r;
+}
+
+test('helpers are free again after a query that succeeded (at once) and one that failed', async () => {
+  const n = 2000;
+  await withSpread(n, 2, async (db, pool, spread) => {
+    const run = async (d: number): Promise<Helped> => {
+      const before = pool.stats.helped;
+      const answer = await spread(d);
+      return { answer, helped: pool.stats.helped - before };
+    };
+    // The workers start with the pool: wait until the first query gets its helper.
+    const first = await untilHelped(() => run(1));
+    assert.equal(first.helped, 1, 'a helper joined');
+    const expected = JSON.stringify([{ total: 3 * n }]);
+    for (let i = 0; i < 12; i++) {
+      const r = await run(1);
+      assert.equal(r.answer, expected);
+      assert.equal(r.helped, 1, `query ${i} right after the previous one got the helper`);
+    }
+    await assert.rejects(run(0), (e: unknown) => e instanceof QueryRuntimeError && e.code === 'GSQL-2500');
+    // The failed query's helper is freed when its message arrives: bounded tries.
+    const after = await untilHelped(() => run(2));
+    assert.equal(after.answer, JSON.stringify([{ total: (3 * n) / 2 }]));
+    assert.equal(after.helped, 1, 'the helper came back after the failed query');
+    assert.equal((await run(1)).helped, 1);
+    // A worker replaced (the helper's, then the owner's): the pair's channel is made anew.
+    const slots = (pool as unknown as { slots: { worker?: Worker }[] }).slots;
+    for (const k of [1, 0]) {
+      await slots[k]?.worker?.terminate();
+      const r = await untilHelped(() => run(1));
+      assert.equal(r.answer, expected);
+      assert.equal(r.helped, 1, `a helper joined after worker ${k} was replaced`);
+      for (let i = 0; i < 3; i++) assert.deepEqual(await run(1), { answer: expected, helped: 1 });
+    }
+    // Edges written between two queries: the next one (owner and helper) reads the new version.
+    await db.write((tx) => {
+      for (let i = 0; i < n; i++) tx.upsertEdge('E', 'V', i, 'V', (i + 2) % n, {});
+    });
+    const grown = await run(1);
+    assert.deepEqual(grown, { answer: JSON.stringify([{ total: 4 * n }]), helped: 1 });
+  });
 });
 
 test('kept channels serve queries at the same time, whichever workers own and help', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'ocelot-helpers-'));
-  const db = await Database.open({ dataDir: join(dir, 'db'), sync: 'none', rebuildIntervalMs: 0 });
-  try {
-    let out = '';
-    assert.equal(await runScript(db, SCRIPT, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-    await registryFor(db).install('g', 'all', db.catalog, true);
-    const n = 3000;
-    await db.write((tx) => {
-      for (let i = 0; i < n; i++) tx.upsertVertex('V', i, {});
-      for (let i = 0; i < n; i++)
-        for (const d of [1, 7, 31]) tx.upsertEdge('E', 'V', i, 'V', (i + d) % n, {});
-    });
-    await db.rebuild({ path: join(dir, 'summary') });
-    const pool = new QueryPool(db, {
-      threads: 3,
-      entry: ENTRY,
-      parallelSelect: { minSources: 16, minPartition: 64 },
-    });
-    attachPool(db, pool);
-    try {
-      const query = registryFor(db).installed('g', 'spread', db.catalog);
-      const run = async (d: number): Promise<string> => {
-        const r = await runQuery(db, { kind: 'installed', graph: 'g', query, args: { d } });
-        return r.results instanceof JsonText ? r.results.text : JSON.stringify(r.results);
-      };
-      const answer = (d: number): string => JSON.stringify([{ total: Math.trunc((3 * n) / d) }]);
-      const before = pool.stats.helped;
-      for (let round = 0; round < 12; round++) {
-        // One, two or three at once: owners and helpers change places between rounds.
-        const ds = [1, 2, 3].slice(0, 1 + (round % 3));
-        assert.deepEqual(await Promise.all(ds.map(run)), ds.map(answer), `round ${round}`);
-      }
-      assert.ok(pool.stats.helped > before, 'helpers joined');
-    } finally {
-      await pool.close();
+  const n = 3000;
+  await withSpread(n, 3, async (_db, pool, run) => {
+    const answer = (d: number): string => JSON.stringify([{ total: Math.trunc((3 * n) / d) }]);
+    const before = pool.stats.helped;
+    for (let round = 0; round < 12; round++) {
+      // One, two or three at once: owners and helpers change places between rounds.
+      const ds = [1, 2, 3].slice(0, 1 + (round % 3));
+      assert.deepEqual(await Promise.all(ds.map(run)), ds.map(answer), `round ${round}`);
     }
-  } finally {
-    await db.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+    assert.ok(pool.stats.helped > before, 'helpers joined');
+  });
 });

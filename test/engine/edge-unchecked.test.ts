@@ -61,6 +61,16 @@ function toType(e: Edge): string {
   return e.type === 'owns' ? 'Item' : 'Num';
 }
 
+/** `b` (appended unchecked) reads `a`'s (upserted) link count and graph. */
+function assertSameLinks(a: Database, b: Database): void {
+  const ra = a.read();
+  const rb = b.read();
+  assert.equal(rb.edgeCount('link'), ra.edgeCount('link'));
+  ra.release();
+  rb.release();
+  assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
+}
+
 /** The reference: each edge upserted on its own (the pair lookup of every upsert). */
 function oneByOne(tx: WriteTx, edges: Edge[]): void {
   for (const e of edges) tx.upsertEdge(e.type, 'Num', e.from, toType(e), e.to, {});
@@ -175,12 +185,7 @@ for (const readDuring of [false, true])
       // A reader while the merge runs settles the repeats the merge drops too: counted off once.
       if (readDuring) assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
       await Promise.all(merges);
-      const ra = a.read();
-      const rb = b.read();
-      assert.equal(rb.edgeCount('link'), ra.edgeCount('link'));
-      ra.release();
-      rb.release();
-      assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
+      assertSameLinks(a, b);
       await a.close();
       await b.close();
     } finally {
@@ -228,12 +233,7 @@ test('edge counts are right when appended edges commit while the next transactio
       Array.from({ length: 300 }, (_, i) => ({ type: 'link', from: (i * 5 + k) % 11, to: (i * 3 + k) % 19 }));
     await Promise.all(Array.from({ length: 8 }, (_, k) => a.write((tx) => oneByOne(tx, batch(k)))));
     await Promise.all(Array.from({ length: 8 }, (_, k) => b.write((tx) => unchecked(tx, batch(k)))));
-    const ra = a.read();
-    const rb = b.read();
-    assert.equal(rb.edgeCount('link'), ra.edgeCount('link'));
-    ra.release();
-    rb.release();
-    assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
+    assertSameLinks(a, b);
     await a.close();
     await b.close();
   } finally {

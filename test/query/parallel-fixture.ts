@@ -176,3 +176,23 @@ export async function withQueryPool(
     await releasePool(db);
   }
 }
+
+/**
+ * Each query of `names` prints on query pools of 2 and 4 workers what it prints here on one
+ * thread, twice (the second run starts from the workers' pooled run arrays), and some SELECT splits.
+ */
+export async function assertSameOnPools(
+  db: Database,
+  names: readonly string[],
+  answer: (name: string, where: 'here' | 'pool') => Promise<string>,
+): Promise<void> {
+  const want = new Map<string, string>();
+  for (const name of names) want.set(name, await answer(name, 'here'));
+  for (const threads of [2, 4])
+    await withQueryPool(db, threads, async (pool) => {
+      for (let run = 0; run < 2; run++)
+        for (const name of names)
+          assert.equal(await answer(name, 'pool'), want.get(name), `${name} on ${threads} threads`);
+      assert.ok(pool.stats.helped > 0, 'some SELECT was split');
+    });
+}

@@ -24,12 +24,12 @@ import {
 import { labelWalks } from '../../src/query/parallel-labels.js';
 import type { SelectKernel } from '../../src/query/select-kernel-types.js';
 import {
+  assertSameOnPools,
   type LoweredDb,
   loweredQueryDb,
   printedAnswer,
   ReverseHost,
   rnd,
-  withQueryPool,
 } from './parallel-fixture.js';
 
 const NV = 1200;
@@ -312,14 +312,9 @@ test('owner-only writes over fresh edges and deletions (not merged) agree with u
 });
 
 test('owner-only label propagation gives the same answers on 2 and 4 query workers', async () => {
-  const want = new Map<string, string>();
-  for (const [name] of QUERIES) want.set(name, await answer(name, 'here'));
-  for (const threads of [2, 4]) {
-    await withQueryPool(db, threads, async (pool) => {
-      for (let run = 0; run < 2; run++)
-        for (const [name] of QUERIES)
-          assert.equal(await answer(name, 'pool'), want.get(name), `${name} on ${threads} threads`);
-      assert.ok(pool.stats.helped > 0, 'some SELECT was split');
-    });
-  }
+  await assertSameOnPools(
+    db,
+    QUERIES.map(([name]) => name),
+    answer,
+  );
 });

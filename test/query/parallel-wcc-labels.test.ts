@@ -14,12 +14,12 @@ import { Database } from '../../src/engine/database.js';
 import { registryFor } from '../../src/query/index.js';
 import type { SelectKernel } from '../../src/query/select-kernel-types.js';
 import {
+  assertSameOnPools,
   type LoweredDb,
   loweredQueryDb,
   printedAnswer,
   ReverseHost,
   rnd,
-  withQueryPool,
 } from './parallel-fixture.js';
 
 const N = 1500;
@@ -154,15 +154,9 @@ test('a clause with another WHERE term keeps the marking walk, same answers', as
 });
 
 test('label propagation gives the same answers on 2 and 4 query workers', async () => {
-  const want = new Map<string, string>();
-  for (const [name] of QUERIES) want.set(name, await answer(name, 'here'));
-  for (const threads of [2, 4]) {
-    await withQueryPool(db, threads, async (pool) => {
-      // Twice: the second run starts from the workers' pooled run arrays.
-      for (let run = 0; run < 2; run++)
-        for (const [name] of QUERIES)
-          assert.equal(await answer(name, 'pool'), want.get(name), `${name} on ${threads} threads`);
-      assert.ok(pool.stats.helped > 0, 'some SELECT was split');
-    });
-  }
+  await assertSameOnPools(
+    db,
+    QUERIES.map(([name]) => name),
+    answer,
+  );
 });

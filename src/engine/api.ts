@@ -227,10 +227,11 @@ export interface UpsertEdgeOptions {
    */
   expectEdges?: number;
   /**
-   * Edges of a directed type without attributes and discriminator may be appended without looking
-   * for their pair first (upsertEdges only; store/edge-block.ts `appendUnchecked`): a repeated pair
-   * is found later, when a reader or the writer's next lookup settles the block, or dropped by the
-   * merge's sort. What readers see is the same; counts say `inserted` for every such edge.
+   * Edges of a directed type without discriminator, each setting every attribute of the type (op
+   * `set`) if it has any, may be appended without looking for their pair first (upsertEdges only;
+   * store/edge-block.ts `appendUnchecked`): a repeated pair is found later, when a reader or the
+   * writer's next lookup settles the block, or dropped by the merge's sort, which keeps the last
+   * repeat's values. What readers see is the same; counts say `inserted` for every such edge.
    */
   unchecked?: boolean;
 }

@@ -154,8 +154,7 @@ export class EdgeRunWriter {
     this.defaults = this.attributes.map((a) => attributeDefault(store.catalog, a));
     this.shared = this.defaults.map((d) => typeof d !== 'object' || d === null);
     this.values = this.defaults.slice();
-    this.unchecked =
-      opts.unchecked === true && et.directed && et.discriminator.length === 0 && this.attributes.length === 0;
+    this.unchecked = opts.unchecked === true && et.directed && et.discriminator.length === 0;
     this.block = route.block;
     if (this.block) this.useBlock(this.block);
     this.fSegs = new SegmentMarks(ft);
@@ -279,7 +278,11 @@ export class EdgeRunWriter {
 
   /** Upserts edge i of the run. */
   private edge(i: number): void {
-    const checked = this.checkedOf(i);
+    this.upsertWith(i, this.checkedOf(i));
+  }
+
+  /** Upserts edge i of the run with its checked attribute values. */
+  private upsertWith(i: number, checked: Checked[]): void {
     if (!this.ends(i)) return;
     const { fRow, tRow, fVal, tVal } = this;
     const block = this.block;
@@ -292,16 +295,53 @@ export class EdgeRunWriter {
   /**
    * Appends edge i of the run without its pair lookup (see `unchecked`). A method of its own, so
    * that a load of such edges leaves `edge` uncompiled for a later load that needs it, rather than
-   * compiled without the paths that load takes.
+   * compiled without the paths that load takes. An edge with attributes is appended only when it
+   * sets each one (op `set`): its values are then the edge's whatever it repeats, and the settle
+   * keeps the last repeat (store/edge-block.ts); else it is upserted (after a settle).
    */
   private appendEdge(i: number): void {
+    const nAttrs = this.attributes.length;
+    if (nAttrs > 0) {
+      const checked = this.checkedOf(i);
+      if (!this.setsAll(checked)) {
+        this.upsertWith(i, checked);
+        return;
+      }
+      if (!this.ends(i)) return;
+      const eid = this.appendSlot(checked.length);
+      const { attributes, cols } = this;
+      const record = this.tx.record;
+      for (const c of checked) {
+        cols[attributes.indexOf(c.attr)].init(eid, c.value);
+        record.runAttr(c.attr.name, c.value);
+      }
+      return;
+    }
     if (!this.ends(i)) return;
+    this.appendSlot(0);
+  }
+
+  /** Appends the edge whose ends `ends` found, logged with `nAttrs` attribute values to follow. */
+  private appendSlot(nAttrs: number): number {
     const block = this.block ?? this.newBlock();
     this.tx.changes.markBlock(block);
-    block.appendUnchecked(this.fRow, this.tRow, this.tx.commitVersion);
+    const eid = block.appendUnchecked(this.fRow, this.tRow, this.tx.commitVersion);
     block.live.current++;
     this.counts.inserted++;
-    this.tx.record.runEdge(this.fVal, this.tVal, 0);
+    this.tx.record.runEdge(this.fVal, this.tVal, nAttrs);
+    return eid;
+  }
+
+  /** Whether checked values set every attribute of the edge type, each once with op `set`. */
+  private setsAll(checked: Checked[]): boolean {
+    const n = this.attributes.length;
+    if (checked.length !== n) return false;
+    for (let k = 0; k < n; k++) {
+      const c = checked[k];
+      if (c.op !== 'set') return false;
+      for (let j = 0; j < k; j++) if (checked[j].attr === c.attr) return false;
+    }
+    return true;
   }
 
   /**

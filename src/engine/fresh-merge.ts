@@ -192,7 +192,13 @@ function withLaterWrites(
       inverse = new Int32Array(old.edgeLimit).fill(-1);
       for (let i = 0; i < built.n; i++) inverse[built.order[i]] = i;
     }
-    return eid < inverse.length ? inverse[eid] : -1;
+    const id = eid < inverse.length ? inverse[eid] : -1;
+    if (id >= 0 || b.columns.size === 0) return id;
+    if (eid >= old.nBase && old.dVersion[eid - old.nBase] > mergedAt) return -1;
+    // With attributes the build kept a pair's last repeat, while `old` kept its first edge live
+    // (edge-block.ts): a write to that first edge since is the pair's, wherever the build put it.
+    const [src, dst] = old.endpoints(eid);
+    return b.baseEdgeOf(src, dst);
   };
   for (const [name, col] of old.columns) {
     const nc = b.columns.get(name);
@@ -207,14 +213,13 @@ function withLaterWrites(
   for (let s = 0; s < old.dCount; s++) {
     if (old.dVersion[s] <= mergedAt) continue;
     // Still unsettled (the slots from old.settled on): unsettled in `b` too, counted as they were.
-    if (s >= old.settled) {
-      b.appendUnchecked(old.dSrc[s], old.dDst[s], old.dVersion[s]);
-      continue;
-    }
-    const eid = b.addEdge(old.dSrc[s], old.dDst[s], old.dVersion[s]);
+    const eid =
+      s >= old.settled
+        ? b.appendUnchecked(old.dSrc[s], old.dDst[s], old.dVersion[s])
+        : b.addEdge(old.dSrc[s], old.dDst[s], old.dVersion[s]);
     for (const [name, col] of b.columns)
       col.init(eid, (old.columns.get(name) as typeof col).get(old.nBase + s));
-    moved.set(old.nBase + s, eid);
+    if (s < old.settled) moved.set(old.nBase + s, eid);
   }
   for (const [eid, v] of old.tomb) {
     if (v <= mergedAt) continue;

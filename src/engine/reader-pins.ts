@@ -14,8 +14,12 @@ export class ReaderPins {
   private historyColumns = new Set<Column>();
   private counters = new Set<Counter>();
 
-  /** `published`: the last published version (what an unpinned reader would see). */
-  constructor(private readonly published: () => number) {}
+  constructor(
+    /** The last published version (what an unpinned reader would see). */
+    private readonly published: () => number,
+    /** Columns given history outside a transaction since the last call (EdgeBlock.settle). */
+    private readonly settledHistory: () => Iterable<Column> = () => [],
+  ) {}
 
   /** A read transaction on `store` at `version`; its release may let history go. */
   pin(store: GraphStore, version: number): ReadTxImpl {
@@ -46,6 +50,7 @@ export class ReaderPins {
 
   /** Drops column history and count history no pinned reader can need any more. */
   trim(): void {
+    for (const c of this.settledHistory()) this.historyColumns.add(c);
     if (this.historyColumns.size === 0 && this.counters.size === 0) return;
     let min = this.published();
     for (const [v, n] of this.readers) if (n > 0 && v < min) min = v;
@@ -61,5 +66,13 @@ export class ReaderPins {
   forgetHistory(): void {
     this.historyColumns = new Set();
     this.counters = new Set();
+  }
+}
+
+/** The columns the edge blocks of `stores` settled history into since the last call (EdgeBlock.takeHistory). */
+export function* settledHistory(...stores: GraphStore[]): Iterable<Column> {
+  for (let i = 0; i < stores.length; i++) {
+    if (stores.indexOf(stores[i]) !== i) continue;
+    for (const b of stores[i].blocks) yield* b.takeHistory();
   }
 }

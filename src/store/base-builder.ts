@@ -29,6 +29,11 @@ export interface BaseSource {
    * row, TO row), the lowest old id, is kept, as the upserts would have kept it.
    */
   dedupe?: boolean;
+  /**
+   * With `dedupe`: keep the last edge of each pair instead (the highest old id), whose attribute
+   * values are the last upsert's (a block with attributes, EdgeBlock.settle).
+   */
+  keepLast?: boolean;
 }
 
 /** A new base: `n` edges, both directions, and each new edge id's old id. */
@@ -84,7 +89,7 @@ export function buildBase(src: BaseSource): BuiltBase {
   // TO row, old id) in linear time, whatever the degrees.
   const p0 = countingSortCarry(n, keepDst, maxDst, keep, keepSrc, false);
   const p1 = countingSortCarry(n, p0.carriedB, maxSrc, p0.carriedA, p0.sortedKeys);
-  const out = src.dedupe ? firstOfPairs(p1, n) : { n, ...p1 };
+  const out = src.dedupe ? keptOfPairs(p1, n, src.keepLast === true) : { n, ...p1 };
   const dropped = n - out.n;
   n = out.n;
   const order = out.carriedA;
@@ -107,14 +112,30 @@ export function buildBase(src: BaseSource): BuiltBase {
 }
 
 /** Whether item i of edges sorted by (FROM, TO, old id) is the first of its pair. */
-export function firstOfPair(from: Uint32Array, to: Uint32Array, i: number): boolean {
+function firstOfPair(from: Uint32Array, to: Uint32Array, i: number): boolean {
   return i === 0 || to[i] !== to[i - 1] || from[i] !== from[i - 1];
 }
 
+/**
+ * Whether item i of the n edges sorted by (FROM, TO, old id) is the one of its pair a dedupe keeps:
+ * the first, or the last (BaseSource.keepLast).
+ */
+export function keptOfPair(from: Uint32Array, to: Uint32Array, i: number, n: number, last: boolean): boolean {
+  if (!last) return firstOfPair(from, to, i);
+  return i === n - 1 || to[i] !== to[i + 1] || from[i] !== from[i + 1];
+}
+
+/** The index of the first item of item i's pair (edges sorted by (FROM, TO, old id)). */
+export function pairStart(from: Uint32Array, to: Uint32Array, i: number): number {
+  while (!firstOfPair(from, to, i)) i--;
+  return i;
+}
+
 /** The out-direction sort's result without the repeats of a pair (see BaseSource.dedupe). */
-function firstOfPairs(
+function keptOfPairs(
   p: { offsets: Uint32Array; sortedKeys: Uint32Array; carriedA: Uint32Array; carriedB: Uint32Array },
   n: number,
+  last: boolean,
 ): {
   n: number;
   offsets: Uint32Array;
@@ -125,7 +146,7 @@ function firstOfPairs(
   const from = p.sortedKeys;
   const to = p.carriedB;
   let k = 0;
-  for (let i = 0; i < n; i++) if (firstOfPair(from, to, i)) k++;
+  for (let i = 0; i < n; i++) if (keptOfPair(from, to, i, n, last)) k++;
   if (k === n) return { n, ...p };
   const offsets = sharedU32(p.offsets.length);
   const sortedKeys = new Uint32Array(k);
@@ -133,7 +154,7 @@ function firstOfPairs(
   const carriedB = sharedU32(k);
   let j = 0;
   for (let i = 0; i < n; i++) {
-    if (!firstOfPair(from, to, i)) continue;
+    if (!keptOfPair(from, to, i, n, last)) continue;
     sortedKeys[j] = from[i];
     carriedA[j] = p.carriedA[i];
     carriedB[j] = to[i];

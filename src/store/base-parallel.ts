@@ -6,7 +6,7 @@
  * stays stable (thread t's items of a bucket go after those of threads before t, and within a
  * thread in input order).
  */
-import { type BaseSource, type BuiltBase, firstOfPair } from './base-builder.js';
+import { type BaseSource, type BuiltBase, keptOfPair, pairStart } from './base-builder.js';
 import { sharedU8, sharedU32 } from './shared.js';
 
 /** One thread's view of the team building a base together. */
@@ -112,7 +112,7 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
   let sort2 = sorts[2];
   let dropped = 0;
   if (sort2 === undefined) {
-    const kept = firstOfPairsTeam(team, p1, n, stat, toRows);
+    const kept = keptOfPairsTeam(team, p1, n, stat, toRows, src.keepLast === true);
     p1 = kept.out;
     dropped = n - kept.n;
     n = kept.n;
@@ -133,24 +133,26 @@ export function buildBaseTeam(src: BaseSource, team: Team): BuiltBase {
 
 /**
  * The out-direction sort's result without the repeats of a pair (BaseSource.dedupe), over the
- * team: each thread keeps the first edges of pairs in its slice and writes them after the kept
- * edges of the threads before it; the new offsets of the rows up to each kept edge's FROM row are
- * written by the thread holding the row's first kept edge (a repeat has its pair's FROM row, so
- * the kept edge before a slice has the FROM row of the slice's previous item).
+ * team: each thread keeps the first (or last: BaseSource.keepLast) edges of pairs in its slice and
+ * writes them after the kept edges of the threads before it; the new offsets of the rows up to each
+ * kept edge's FROM row are written by the thread holding the row's first kept edge (a repeat has
+ * its pair's FROM row, so the kept edge before a pair has the FROM row of the item before the
+ * pair's first).
  */
-function firstOfPairsTeam(
+function keptOfPairsTeam(
   team: Team,
   p1: SortArrays,
   n: number,
   stat: Uint32Array,
   toRows: number,
+  last: boolean,
 ): { out: SortArrays; n: number; sort2: SortArrays } {
   const { index: t, size } = team;
   const from = p1.sortedKeys;
   const to = p1.carriedB;
   const [lo, hi] = slice(n, t, size);
   let count = 0;
-  for (let i = lo; i < hi; i++) if (firstOfPair(from, to, i)) count++;
+  for (let i = lo; i < hi; i++) if (keptOfPair(from, to, i, n, last)) count++;
   stat[3 * t] = count;
   team.sync();
   let k = 0;
@@ -174,9 +176,10 @@ function firstOfPairsTeam(
   const out = arrays.out;
   let j = start;
   for (let i = lo; i < hi; i++) {
-    if (!firstOfPair(from, to, i)) continue;
+    if (!keptOfPair(from, to, i, n, last)) continue;
     const f = from[i];
-    for (let r = i > 0 ? from[i - 1] + 1 : 0; r <= f; r++) out.offsets[r] = j;
+    const q = last ? pairStart(from, to, i) : i;
+    for (let r = q > 0 ? from[q - 1] + 1 : 0; r <= f; r++) out.offsets[r] = j;
     out.sortedKeys[j] = f;
     out.carriedA[j] = p1.carriedA[i];
     out.carriedB[j] = to[i];

@@ -83,13 +83,22 @@ export abstract class Column {
     return entry;
   }
 
-  /** Undoes `update` (transaction abort): restores the old value and forgets the entry. */
+  /**
+   * Undoes `update` (transaction abort): restores the old value and forgets the entry. Reverts of
+   * one row's updates may come in any order (a transaction's own undo, then a settle's writes,
+   * edge-block.ts): an entry with a later one still standing hands its old value to that one.
+   */
   revert(row: number, entry: HistoryEntry): void {
+    const list = this.history?.get(row);
+    const i = list === undefined ? -1 : list.lastIndexOf(entry);
+    if (list !== undefined && i >= 0 && i < list.length - 1) {
+      list[i + 1].old = entry.old;
+      list.splice(i, 1);
+      return;
+    }
     this.beforeOverwrite();
     this.put(row, entry.old);
-    const list = this.history?.get(row);
-    if (!list) return;
-    const i = list.lastIndexOf(entry);
+    if (list === undefined) return;
     if (i >= 0) list.splice(i, 1);
     if (list.length === 0) this.history?.delete(row);
     if (this.history?.size === 0) this.history = null;

@@ -24,19 +24,24 @@
  * Readers bound delta slots by their version's `dCount`. Tombstones are a Map on each thread: the
  * writer logs them (`tombLog`) for the mirrors.
  *
- * Appended, not yet settled: a bulk load of an edge type with neither attributes nor discriminator
- * appends its edges to the slot arrays only (`appendUnchecked`: no duplicate check, no lists, no
- * hash), counting each one live. Slots from `settled` on are in that state; `settle` links them in
+ * Appended, not yet settled: a bulk load of a directed edge type without discriminator appends its
+ * edges to the slot arrays only (`appendUnchecked`: no duplicate check, no lists, no hash), counting
+ * each one live; an edge with attributes is appended so only when its line sets every attribute
+ * (engine/edge-run-writer.ts). Slots from `settled` on are in that state; `settle` links them in
  * slot order, tombstoning each one whose pair already had a live edge (that edge's id stays, as an
- * upsert keeps it) and taking it off the live counts, which is the state the upserts would have
- * left. Everything that reads the delta on the writer's thread settles first (findOne, find,
- * forEachOut, forEachIn, addEdge, adjacency views), and so do new readers (Database.read) and a
- * worker's image (mirror.ts); a merge instead drops the duplicates while it sorts (`dedupe`).
+ * upsert keeps it) and taking it off the live counts; with attributes, the repeat's values are
+ * first written over that edge's at the repeat's version (with history for older readers), as the
+ * upsert's update would have. That is the state the upserts would have left. Everything that
+ * reads the delta on the writer's thread settles first (findOne, find, forEachOut, forEachIn,
+ * addEdge, adjacency views), and so do new readers (Database.read) and a worker's image
+ * (mirror.ts); a merge instead drops the duplicates while it sorts (`dedupe`), keeping the last of
+ * a pair's edges where they have attributes (its values are the last upsert's; where the pair
+ * repeats, the edge ids and order a merge gives do not depend on which one it keeps).
  */
 import type { EdgeType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
 import { type BaseSource, buildBase, type BuiltBase } from './base-builder.js';
-import { type Column, makeColumn, newUid, ValueColumn } from './columns.js';
+import { type Column, type HistoryEntry, makeColumn, newUid, ValueColumn } from './columns.js';
 import { type Counter, newCounter, uncount } from './counter.js';
 import { epochs } from './epochs.js';
 import { grownShared, sharedI32, sharedU32 } from './shared.js';
@@ -86,6 +91,13 @@ export class EdgeBlock {
   settled = 0;
   /** Edge ids `settle` tombstoned as duplicates (an abort takes back those it drops). */
   private readonly dupIds: number[] = [];
+  /**
+   * With attributes: the earlier edge each repeat's values were written to by `settle`, with the
+   * repeat's slot and each column's history entry (an abort reverts those of the slots it drops).
+   */
+  private readonly dupWrites: { slot: number; eid: number; entries: HistoryEntry[] }[] = [];
+  /** `settle` wrote history to the columns since `takeHistory` (the reader pins trim it). */
+  private wroteHistory = false;
 
   constructor(
     readonly edgeType: EdgeType,
@@ -160,7 +172,8 @@ export class EdgeBlock {
 
   /**
    * Appends a delta edge without checking for its pair or linking it (see the file's header): for
-   * edge types without attributes and discriminator only, and counted live by the caller.
+   * edge types without discriminator only, counted live by the caller, which initialises its
+   * attribute columns (every attribute).
    */
   appendUnchecked(src: number, dst: number, version: number): number {
     const s = this.dCount;
@@ -170,7 +183,9 @@ export class EdgeBlock {
     this.dVersion[s] = version;
     this.dCount = s + 1;
     this.dirty = true;
-    return this.nBase + s;
+    const eid = this.nBase + s;
+    if (this.columns.size > 0) for (const c of this.columns.values()) c.ensure(eid + 1);
+    return eid;
   }
 
   /** Of the duplicates `settle` tombstoned from the `from`th on, those of versions up to `version`. */
@@ -181,6 +196,13 @@ export class EdgeBlock {
     return n;
   }
 
+  /** The columns `settle` wrote history to since the last call (none: empty). */
+  takeHistory(): Iterable<Column> {
+    if (!this.wroteHistory) return [];
+    this.wroteHistory = false;
+    return this.columns.values();
+  }
+
   /** Duplicates `settle` tombstoned that stand (a transaction mark keeps it, see tx-changes.ts). */
   get dupCount(): number {
     return this.dupIds.length;
@@ -189,7 +211,7 @@ export class EdgeBlock {
   /**
    * Links the slots appended unchecked into the lists and the hash, in slot order; a slot whose
    * pair has a live edge already is tombstoned at its own version (never visible) and taken off
-   * the live counts of its version on.
+   * the live counts of its version on, its attribute values written over that edge's.
    */
   settle(): void {
     const from = this.settled;
@@ -203,6 +225,7 @@ export class EdgeBlock {
     }
     if (maxSrc > this.outHead.length || maxDst > this.inHead.length) this.growDelta(0, maxSrc, maxDst);
     if (to * 2 > this.hash.length) this.rehash(to * 2);
+    const lastWins = this.columns.size > 0;
     let dups = 0;
     let dupVersion = 0;
     let sink = 0;
@@ -214,14 +237,15 @@ export class EdgeBlock {
       const src = this.dSrc[s];
       const dst = this.dDst[s];
       const v = this.dVersion[s];
-      const dup = this.firstLive(src, dst, WRITER_VERSION) >= 0;
+      const earlier = this.firstLive(src, dst, WRITER_VERSION);
       this.outNext[s] = this.outHead[src];
       this.inNext[s] = this.inHead[dst];
       Atomics.store(this.outHead, src, s);
       Atomics.store(this.inHead, dst, s);
       this.settled = s + 1;
       this.hashInsert(s);
-      if (!dup) continue;
+      if (earlier < 0) continue;
+      if (lastWins) this.writeOver(earlier, s, v);
       this.bury(this.nBase + s, v);
       this.dupIds.push(this.nBase + s);
       if (v !== dupVersion && dups > 0) {
@@ -233,6 +257,14 @@ export class EdgeBlock {
     }
     if (dups > 0) uncount(this.live, dupVersion, dups);
     _rehashSink ^= sink;
+  }
+
+  /** Writes slot s's attribute values over edge `eid` at `version`, as the upsert's update would. */
+  private writeOver(eid: number, s: number, version: number): void {
+    const entries: HistoryEntry[] = [];
+    for (const c of this.columns.values()) entries.push(c.update(eid, c.get(this.nBase + s), version));
+    this.dupWrites.push({ slot: s, eid, entries });
+    this.wroteHistory = true;
   }
 
   /** Makes room for `extra` more slots, for edges appended unchecked (no hash to size). */
@@ -323,6 +355,12 @@ export class EdgeBlock {
     const limit = this.nBase + mark;
     while (this.dupIds.length > 0 && this.dupIds[this.dupIds.length - 1] >= limit)
       this.unbury(this.dupIds.pop() as number);
+    // And the values they wrote over earlier edges, newest first.
+    while (this.dupWrites.length > 0 && this.dupWrites[this.dupWrites.length - 1].slot >= mark) {
+      const w = this.dupWrites.pop() as { eid: number; entries: HistoryEntry[] };
+      let k = w.entries.length;
+      for (const c of this.columns.values()) c.revert(w.eid, w.entries[--k]);
+    }
     this.dCount = mark;
     if (this.settled > mark) this.settled = mark;
     this.rehash(mark * 2);
@@ -371,6 +409,20 @@ export class EdgeBlock {
       }
     }
     return -1;
+  }
+
+  /** The first base edge from `src` to `dst`, live or not, or -1. */
+  baseEdgeOf(src: number, dst: number): number {
+    if (src + 1 >= this.outOffsets.length) return -1;
+    let lo = this.outOffsets[src];
+    const end = this.outOffsets[src + 1];
+    let hi = end;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.outTargets[mid] < dst) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < end && this.outTargets[lo] === dst ? lo : -1;
   }
 
   /** Edge ids from `src` to `dst` live at `version`, base first. */
@@ -479,6 +531,7 @@ export function baseSource(b: EdgeBlock, version: number, fromRows: number, toRo
     fromRows,
     toRows,
     dedupe: b.settled < b.dCount,
+    keepLast: b.columns.size > 0,
   };
 }
 

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Attribute, AttrType, Catalog, EdgeType, VertexType } from '../../src/catalog/types.js';
+import type { ReadTx } from '../../src/engine/api.js';
 import { Database, type DatabaseOptions } from '../../src/engine/database.js';
 
 const INT: AttrType = { kind: 'INT', bytes: 8 };
@@ -153,28 +154,32 @@ export async function freshDb(t: TempDb, extra: Partial<DatabaseOptions> = {}): 
 export function graphSnapshot(db: Database, opts: { edges?: boolean } = {}): unknown {
   const r = db.read();
   try {
-    const out: unknown[] = [];
-    for (const vt of r.catalog.vertexTypes) {
-      for (const row of r.rows(vt.name)) {
-        out.push(r.vertex(vt.name, row));
-        if (opts.edges)
-          for (const e of r.edges(vt.name, row, { direction: 'both' })) out.push(r.edgeRecord(e));
-      }
-      out.push(r.vertexCount(vt.name));
-    }
-    if (opts.edges) for (const et of r.catalog.edgeTypes) out.push(et.name, r.edgeCount(et.name));
-    return JSON.parse(
-      JSON.stringify(out, (_k, v: unknown) =>
-        typeof v === 'bigint'
-          ? `${v}n`
-          : Object.is(v, -0)
-            ? '-0'
-            : v instanceof Map || v instanceof Uint8Array
-              ? [...v]
-              : v,
-      ),
-    );
+    return readerSnapshot(r, opts);
   } finally {
     r.release();
   }
+}
+
+/** graphSnapshot of what a reader sees (at its own version). */
+export function readerSnapshot(r: ReadTx, opts: { edges?: boolean } = {}): unknown {
+  const out: unknown[] = [];
+  for (const vt of r.catalog.vertexTypes) {
+    for (const row of r.rows(vt.name)) {
+      out.push(r.vertex(vt.name, row));
+      if (opts.edges) for (const e of r.edges(vt.name, row, { direction: 'both' })) out.push(r.edgeRecord(e));
+    }
+    out.push(r.vertexCount(vt.name));
+  }
+  if (opts.edges) for (const et of r.catalog.edgeTypes) out.push(et.name, r.edgeCount(et.name));
+  return JSON.parse(
+    JSON.stringify(out, (_k, v: unknown) =>
+      typeof v === 'bigint'
+        ? `${v}n`
+        : Object.is(v, -0)
+          ? '-0'
+          : v instanceof Map || v instanceof Uint8Array
+            ? [...v]
+            : v,
+    ),
+  );
 }

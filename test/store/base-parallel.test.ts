@@ -98,17 +98,22 @@ test('merge team: cancelling ends every thread and rejects the build', async () 
 
 /**
  * The source with the repeats of each pair marked dead instead (the first live edge of a pair, the
- * lowest old id, stays): what a build that drops repeats (BaseSource.dedupe) must give.
+ * lowest old id, stays; with `last` the last, the highest old id): what a build that drops repeats
+ * (BaseSource.dedupe, keepLast) must give.
  */
-function repeatsDead(src: BaseSource): BaseSource {
+function repeatsDead(src: BaseSource, last: boolean): BaseSource {
   const dead = new Set(src.dead);
-  const seen = new Set<string>();
+  const kept = new Map<string, number>();
   const rows = src.outOffsets.length - 1;
   const visit = (e: number, from: number, to: number): void => {
     if (dead.has(e)) return;
     const k = `${from},${to}`;
-    if (seen.has(k)) dead.add(e);
-    else seen.add(k);
+    const before = kept.get(k);
+    if (before === undefined) kept.set(k, e);
+    else if (last) {
+      dead.add(before);
+      kept.set(k, e);
+    } else dead.add(e);
   };
   for (let r = 0; r < rows; r++)
     for (let e = src.outOffsets[r]; e < src.outOffsets[r + 1]; e++) visit(e, r, src.outTargets[e]);
@@ -117,32 +122,33 @@ function repeatsDead(src: BaseSource): BaseSource {
   return { ...src, dead: Uint32Array.from(dead) };
 }
 
-test('merge with repeated pairs dropped: the first edge of each pair stays, the same at 1, 2 and 3 threads', async () => {
-  const sources: BaseSource[] = [];
-  for (let seed = 1; seed <= 24; seed++) {
-    const next = random(seed * 104729);
-    // Few rows and many edges: most pairs repeat, in the base, among the deltas and across both.
-    const rows = 1 + Math.floor(next() * 12);
-    const src = randomSource(
-      seed,
-      rows,
-      seed % 5 === 0 ? 0 : Math.floor(next() * 200),
-      Math.floor(next() * 400),
+for (const keepLast of [false, true])
+  test(`merge with repeated pairs dropped: the ${keepLast ? 'last' : 'first'} edge of each pair stays, the same at 1, 2 and 3 threads`, async () => {
+    const sources: BaseSource[] = [];
+    for (let seed = 1; seed <= 24; seed++) {
+      const next = random(seed * 104729);
+      // Few rows and many edges: most pairs repeat, in the base, among the deltas and across both.
+      const rows = 1 + Math.floor(next() * 12);
+      const src = randomSource(
+        seed,
+        rows,
+        seed % 5 === 0 ? 0 : Math.floor(next() * 200),
+        Math.floor(next() * 400),
+      );
+      sources.push({ ...src, dedupe: true, keepLast });
+    }
+    sources.push(
+      { ...randomSource(99, 5, 0, 0), dedupe: true, keepLast },
+      { ...randomSource(98, 3, 2, 1), dedupe: true, keepLast },
     );
-    sources.push({ ...src, dedupe: true });
-  }
-  sources.push(
-    { ...randomSource(99, 5, 0, 0), dedupe: true },
-    { ...randomSource(98, 3, 2, 1), dedupe: true },
-  );
-  const want = sources.map((s) => buildBase(repeatsDead({ ...s, dedupe: false })));
-  sources.forEach((s, i) => assertSame(buildBase(s), want[i], `one thread, block ${i}`));
-  assert.ok(
-    sources.some((s, i) => buildBase({ ...s, dedupe: false }).n > want[i].n),
-    'some blocks have repeats to drop',
-  );
-  for (const threads of [1, 2, 3]) {
-    const got = await buildOnThread(sources, { threads, teamMinEdges: 0 }).done;
-    got.forEach((g, i) => assertSame(g, want[i], `${threads} threads, block ${i}`));
-  }
-});
+    const want = sources.map((s) => buildBase(repeatsDead({ ...s, dedupe: false }, keepLast)));
+    sources.forEach((s, i) => assertSame(buildBase(s), want[i], `one thread, block ${i}`));
+    assert.ok(
+      sources.some((s, i) => buildBase({ ...s, dedupe: false }).n > want[i].n),
+      'some blocks have repeats to drop',
+    );
+    for (const threads of [1, 2, 3]) {
+      const got = await buildOnThread(sources, { threads, teamMinEdges: 0 }).done;
+      got.forEach((g, i) => assertSame(g, want[i], `${threads} threads, block ${i}`));
+    }
+  });

@@ -177,8 +177,9 @@ export class EdgeRunWriter {
     const record = this.tx.record;
     record.beginEdgeRun(this.et.name, this.ft.type.name, this.tt.type.name);
     try {
-      if (this.unchecked) this.appendAll(start, end);
-      else _touchSink ^= this.upsertAll(start, end);
+      if (!this.unchecked) _touchSink ^= this.upsertAll(start, end);
+      else if (this.attributes.length > 0) this.appendAllWithValues(start, end);
+      else this.appendAll(start, end);
     } finally {
       record.endRun();
       this.fSegs.flush();
@@ -221,6 +222,27 @@ export class EdgeRunWriter {
       for (let i = lo; i < hi; i++) {
         try {
           this.appendEdge(i);
+        } catch (e) {
+          if (!(e instanceof EngineError)) throw e;
+          this.counts.invalid++;
+        }
+      }
+    }
+  }
+
+  /**
+   * appendAll for an edge type with attributes: a loop and methods of its own, so that a load of
+   * edges without attributes (RMAT's, before a social load in the bench's server) does not leave
+   * them compiled without the attribute paths, as with the upsert loop (see upsertAll).
+   */
+  private appendAllWithValues(start: number, end: number): void {
+    for (let lo = start; lo < end; lo += CHUNK) {
+      const hi = Math.min(end, lo + CHUNK);
+      this.chunkStart = lo;
+      this.touchChunk(lo, hi);
+      for (let i = lo; i < hi; i++) {
+        try {
+          this.appendEdgeWithValues(i);
         } catch (e) {
           if (!(e instanceof EngineError)) throw e;
           this.counts.invalid++;
@@ -295,41 +317,42 @@ export class EdgeRunWriter {
   /**
    * Appends edge i of the run without its pair lookup (see `unchecked`). A method of its own, so
    * that a load of such edges leaves `edge` uncompiled for a later load that needs it, rather than
-   * compiled without the paths that load takes. An edge with attributes is appended only when it
-   * sets each one (op `set`): its values are then the edge's whatever it repeats, and the settle
-   * keeps the last repeat (store/edge-block.ts); else it is upserted (after a settle).
+   * compiled without the paths that load takes.
    */
   private appendEdge(i: number): void {
-    const nAttrs = this.attributes.length;
-    if (nAttrs > 0) {
-      const checked = this.checkedOf(i);
-      if (!this.setsAll(checked)) {
-        this.upsertWith(i, checked);
-        return;
-      }
-      if (!this.ends(i)) return;
-      const eid = this.appendSlot(checked.length);
-      const { attributes, cols } = this;
-      const record = this.tx.record;
-      for (const c of checked) {
-        cols[attributes.indexOf(c.attr)].init(eid, c.value);
-        record.runAttr(c.attr.name, c.value);
-      }
+    if (!this.ends(i)) return;
+    const block = this.block ?? this.newBlock();
+    this.tx.changes.markBlock(block);
+    block.appendUnchecked(this.fRow, this.tRow, this.tx.commitVersion);
+    block.live.current++;
+    this.counts.inserted++;
+    this.tx.record.runEdge(this.fVal, this.tVal, 0);
+  }
+
+  /**
+   * appendEdge for an edge with attributes: appended only when it sets each one (op `set`), its
+   * values then being the edge's whatever it repeats (the settle writes the last repeat's over the
+   * pair's edge, store/edge-block.ts); else upserted (after a settle).
+   */
+  private appendEdgeWithValues(i: number): void {
+    const checked = this.checkedOf(i);
+    if (!this.setsAll(checked)) {
+      this.upsertWith(i, checked);
       return;
     }
     if (!this.ends(i)) return;
-    this.appendSlot(0);
-  }
-
-  /** Appends the edge whose ends `ends` found, logged with `nAttrs` attribute values to follow. */
-  private appendSlot(nAttrs: number): number {
     const block = this.block ?? this.newBlock();
     this.tx.changes.markBlock(block);
     const eid = block.appendUnchecked(this.fRow, this.tRow, this.tx.commitVersion);
     block.live.current++;
     this.counts.inserted++;
-    this.tx.record.runEdge(this.fVal, this.tVal, nAttrs);
-    return eid;
+    const record = this.tx.record;
+    record.runEdge(this.fVal, this.tVal, checked.length);
+    const { attributes, cols } = this;
+    for (const c of checked) {
+      cols[attributes.indexOf(c.attr)].init(eid, c.value);
+      record.runAttr(c.attr.name, c.value);
+    }
   }
 
   /** Whether checked values set every attribute of the edge type, each once with op `set`. */

@@ -160,6 +160,14 @@ export function graphSnapshot(db: Database, opts: { edges?: boolean } = {}): unk
   }
 }
 
+/**
+ * graphSnapshot's items sorted: the same graph whatever order its edges are read in (a merge
+ * orders a vertex's edges by their other end; a delta lists them in the order they were written).
+ */
+export function sortedSnapshot(db: Database): string[] {
+  return (graphSnapshot(db, { edges: true }) as unknown[]).map((x) => JSON.stringify(x)).sort();
+}
+
 /** graphSnapshot of what a reader sees (at its own version). */
 export function readerSnapshot(r: ReadTx, opts: { edges?: boolean } = {}): unknown {
   const out: unknown[] = [];

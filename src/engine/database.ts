@@ -43,7 +43,7 @@ import { deletedVertexCheck } from './deleted-check.js';
 import type { MergePolicy } from './fresh-merge.js';
 import { migrateStore } from './migrate.js';
 import type { ReadTxImpl } from './read-tx.js';
-import { ReaderPins, settledHistory } from './reader-pins.js';
+import { ReaderPins } from './reader-pins.js';
 import { type Recovered, type RecoverySummary, recoverDataDir } from './recovery.js';
 import { replayRecord } from './replay.js';
 import { catalogRecord, clearRecord, decodeRecord } from './wal-record.js';
@@ -86,7 +86,7 @@ export class Database implements CatalogStore {
     });
     this.pins = new ReaderPins(
       () => this.log.published,
-      () => settledHistory(this.store, this.readStore),
+      () => (this.store === this.readStore ? [this.store] : [this.store, this.readStore]),
     );
     const install = (next: GraphStore): void => {
       this.store = next;

@@ -17,8 +17,8 @@ export class ReaderPins {
   constructor(
     /** The last published version (what an unpinned reader would see). */
     private readonly published: () => number,
-    /** Columns given history outside a transaction since the last call (EdgeBlock.settle). */
-    private readonly settledHistory: () => Iterable<Column> = () => [],
+    /** The stores whose edge blocks may give columns history outside a transaction (EdgeBlock.settle). */
+    private readonly stores: () => readonly GraphStore[] = () => [],
   ) {}
 
   /** A read transaction on `store` at `version`; its release may let history go. */
@@ -50,7 +50,9 @@ export class ReaderPins {
 
   /** Drops column history and count history no pinned reader can need any more. */
   trim(): void {
-    for (const c of this.settledHistory()) this.historyColumns.add(c);
+    for (const store of this.stores())
+      for (const b of store.blocks)
+        if (b.takeHistory()) for (const c of b.columns.values()) this.historyColumns.add(c);
     if (this.historyColumns.size === 0 && this.counters.size === 0) return;
     let min = this.published();
     for (const [v, n] of this.readers) if (n > 0 && v < min) min = v;
@@ -66,13 +68,5 @@ export class ReaderPins {
   forgetHistory(): void {
     this.historyColumns = new Set();
     this.counters = new Set();
-  }
-}
-
-/** The columns the edge blocks of `stores` settled history into since the last call (EdgeBlock.takeHistory). */
-export function* settledHistory(...stores: GraphStore[]): Iterable<Column> {
-  for (let i = 0; i < stores.length; i++) {
-    if (stores.indexOf(stores[i]) !== i) continue;
-    for (const b of stores[i].blocks) yield* b.takeHistory();
   }
 }

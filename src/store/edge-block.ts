@@ -196,11 +196,11 @@ export class EdgeBlock {
     return n;
   }
 
-  /** The columns `settle` wrote history to since the last call (none: empty). */
-  takeHistory(): Iterable<Column> {
-    if (!this.wroteHistory) return [];
+  /** Whether `settle` wrote history to the columns since the last call. */
+  takeHistory(): boolean {
+    const wrote = this.wroteHistory;
     this.wroteHistory = false;
-    return this.columns.values();
+    return wrote;
   }
 
   /** Duplicates `settle` tombstoned that stand (a transaction mark keeps it, see tx-changes.ts). */

@@ -76,3 +76,29 @@ test('value heap keeps collections, tuples, maps, vertex references and bytes ex
     vals,
   );
 });
+
+test('reverts of one row come in any order and leave the value before the first of them', () => {
+  for (const order of [
+    [0, 1, 2],
+    [2, 1, 0],
+    [1, 0, 2],
+    [0, 2, 1],
+  ]) {
+    const c = makeColumn({ kind: 'INT', bytes: 8 }) as NumberColumn;
+    c.ensure(1);
+    c.init(0, 1);
+    const entries = [c.update(0, 2, 7), c.update(0, 3, 7), c.update(0, 4, 7)];
+    for (const k of order) c.revert(0, entries[k]);
+    assert.equal(c.get(0), 1, `reverted in order ${order.join(',')}`);
+    assert.equal(c.history, null);
+  }
+  // A revert of an older write while a newer one stands keeps the newer value and its history.
+  const c = makeColumn({ kind: 'INT', bytes: 8 }) as NumberColumn;
+  c.ensure(1);
+  c.init(0, 1);
+  const first = c.update(0, 2, 7);
+  c.update(0, 3, 8);
+  c.revert(0, first);
+  assert.equal(c.get(0), 3);
+  assert.equal(c.getAt(0, 7), 1);
+});

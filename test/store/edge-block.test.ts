@@ -122,3 +122,29 @@ test('merge sorts long rows by target and keeps multi-edges in insertion order',
   assert.equal(m.outOffsets[2], 500);
   for (let e = 0; e < 500; e++) assert.equal(m.find(...m.endpoints(e), 1).includes(e), true);
 });
+
+test('settling a repeat appended unchecked writes its values over the pair edge at its version, and an abort reverts them', () => {
+  const b = new EdgeBlock(et, 'A', 'B', 1);
+  const w = b.columns.get('w')!;
+  const first = b.appendUnchecked(2, 3, 1);
+  w.init(first, 10);
+  b.appendUnchecked(4, 3, 1);
+  w.init(first + 1, 20);
+  b.live.current = 2;
+  b.settle();
+  assert.equal(b.takeHistory(), false, 'no repeat, no history');
+  const repeat = b.appendUnchecked(2, 3, 5);
+  w.init(repeat, 11);
+  b.live.current = 3;
+  assert.equal(b.findOne(2, 3, 9), first, 'the pair keeps its first edge');
+  assert.equal(w.get(first), 11, 'with the last values');
+  assert.equal(w.getAt(first, 4), 10, 'a reader before the repeat sees the earlier values');
+  assert.equal(b.isLive(repeat, 9), false);
+  assert.equal(b.takeHistory(), true);
+  assert.equal(b.takeHistory(), false, 'reported once');
+  assert.deepEqual(view(b, 9).out, ['2>3=11', '4>3=20']);
+  b.truncateDelta(repeat - b.nBase);
+  assert.equal(w.get(first), 10, 'an abort of the repeat reverts its write');
+  assert.equal(w.history, null);
+  assert.deepEqual(view(b, 9).out, ['2>3=10', '4>3=20']);
+});

@@ -85,6 +85,7 @@ export function createListenerApp(options: ListenerAppOptions = {}): FastifyInst
       ? new FastPath({
           listener: options.access.listener,
           access: options.access,
+          errorOf: (e, request) => toRestError(e, request, bodyLimit, options.logger),
           ...(options.recorder ? { recorder: options.recorder } : {}),
           ...(accessLine ? { accessLine } : {}),
         })
@@ -226,7 +227,7 @@ function sendError(reply: FastifyReply, error: RestError): void {
 
 function toRestError(
   error: unknown,
-  request: FastifyRequest,
+  request: Pick<FastifyRequest, 'id' | 'method' | 'url'>,
   bodyLimit: number,
   logger: Logger | undefined,
 ): RestError {

@@ -1,16 +1,20 @@
 /**
- * A listener's fast path for its hot reads (REST++ point reads and vertex lists): a plain request
- * is answered before Fastify routes it, with the bytes, status and headers Fastify would send,
- * after the same access decision, and with the same latency sample and access line. Fastify's own
- * per-request work (request and reply objects, the hook chain, the router's url normalizing, the
- * serializer) is most of a point read's cost beyond the socket.
+ * A listener's fast path for its hot requests: REST++ point reads and vertex lists (`read`s), and
+ * installed-query runs (`run`s). A plain request is answered before Fastify routes it, with the
+ * bytes, status and headers Fastify would send, after the same access decision, and with the same
+ * latency sample and access line. Fastify's own per-request work (request and reply objects, the
+ * hook chain, the router's url normalizing, the serializer) is most of a point read's cost beyond
+ * the socket, and about half the event loop's cost of a short query.
  *
  * Anything that is not plain goes to Fastify unchanged, which answers it as always: another method,
- * a body, browser markers (`Origin`, `Sec-Fetch-Site`), the limit headers (`GSQL-TIMEOUT`,
- * `RESPONSE-LIMIT`), a url the router would decode or normalize (`%`, `#`, empty segments, a
- * trailing slash), a caller whose credentials are not already verified under the current security
- * state, the listener closing, and every error the route raises (fast routes are reads, so running
- * one again there changes nothing). So refusals and errors keep their one path.
+ * a body, browser markers (`Origin`, `Sec-Fetch-Site`), the `RESPONSE-LIMIT` header (and for reads
+ * `GSQL-TIMEOUT`; a run checks it as the listener's hook does), a url the router would decode or
+ * normalize (`%`, `#`, empty segments, a trailing slash), a caller whose credentials are not
+ * already verified under the current security state, the listener closing, and every error a route
+ * raises before it starts anything: a read throws (reads change nothing, so running one again there
+ * is harmless), a run throws synchronously. So refusals and errors keep their one path. Once a run
+ * started (its promise), its outcome is answered here, an error in the envelope and status the
+ * listener's error handler gives it.
  */
 import {
   createServer,
@@ -21,12 +25,14 @@ import {
 } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { FastifyServerFactory, FastifyServerOptions } from 'fastify';
+import type { Principal } from '../../auth/authorize.js';
 import { routeRule, type ListenerKind } from '../../auth/route-rules.js';
 import { AuthService } from '../../auth/service.js';
 import { allowedAtOnce, OPEN, type AccessHookOptions } from './access-hook.js';
 import type { AccessLineWriter } from './access-log.js';
-import { JsonText, replyText, type Envelope } from './envelope.js';
+import { errorEnvelope, JsonText, replyText, type Envelope, type RestError } from './envelope.js';
 import type { LatencyRecorder } from './latency.js';
+import { checkLimitHeaders } from './limits.js';
 import { parseQueryString, type QueryParams } from './querystring.js';
 import { nextRequestId } from './request-id.js';
 
@@ -48,6 +54,22 @@ export interface FastRequest extends RouteRequest {
 /** A synchronous read (never a promise): the envelope to send, or it throws. */
 export type FastRead = (request: FastRequest) => JsonText | Envelope;
 
+/** A request a run answers: its request id, and the caller when the route asked for one. */
+export interface FastRunRequest extends FastRequest {
+  readonly id: string;
+  readonly principal?: Principal;
+}
+
+/**
+ * A run: throws synchronously when it started nothing (Fastify then answers the request), else
+ * the promise of its answer (sent as a route's returned value is); a rejection is answered as the
+ * listener's error handler would.
+ */
+export type FastRun = (request: FastRunRequest) => Promise<unknown>;
+
+/** The listener's mapping of a thrown value to the error it answers (app.ts's toRestError). */
+export type ErrorOf = (error: unknown, request: { id: string; method: string; url: string }) => RestError;
+
 interface FastRoute {
   /** Fastify's pattern, e.g. `/graph/:graph_name/vertices/:vertex_type`. */
   url: string;
@@ -57,7 +79,7 @@ interface FastRoute {
   /** Other routes' segments that win some urls this one matches: those go to Fastify. */
   shadows: (string | null)[][];
   endpoint: string;
-  read: FastRead;
+  answer: { read: FastRead } | { run: FastRun };
   access: ReturnType<typeof routeRule>;
 }
 
@@ -66,6 +88,14 @@ export interface FastPathOptions {
   access: AccessHookOptions;
   recorder?: LatencyRecorder;
   accessLine?: AccessLineWriter;
+  errorOf: ErrorOf;
+}
+
+let answered = 0;
+
+/** How many requests the fast paths of this process answered (tests check which path answered). */
+export function fastAnswers(): number {
+  return answered;
 }
 
 /** The router's longest parameter (`maxParamLength`); a longer url goes to Fastify. */
@@ -123,15 +153,15 @@ export class FastPath {
     this.auth = AuthService.for(o.access.db);
   }
 
-  /** A GET route (Fastify's pattern) this path may answer, once sealed. */
-  add(url: string, endpoint: string, read: FastRead): void {
+  /** A GET route (Fastify's pattern) this path may answer, once sealed: a read or a run. */
+  add(url: string, endpoint: string, answer: FastRead | { run: FastRun }): void {
     if (this.sealed) throw new Error(`fast route ${url} added after the listener started`);
     this.routes.push({
       url,
       ...segmentsOf(url),
       shadows: [],
       endpoint,
-      read,
+      answer: typeof answer === 'function' ? { read: answer } : answer,
       access: routeRule(this.o.listener, 'GET', url),
     });
   }
@@ -174,7 +204,7 @@ export class FastPath {
     };
   }
 
-  /** Answers the request and returns true, or returns false having sent nothing. */
+  /** Answers the request (or starts answering it) and returns true, or returns false having sent nothing. */
   private answer(req: IncomingMessage, res: ServerResponse): boolean {
     if (!this.sealed || this.closing || req.method !== 'GET') return false;
     const h = req.headers;
@@ -183,7 +213,6 @@ export class FastPath {
       h['sec-fetch-site'] !== undefined ||
       h['content-length'] !== undefined ||
       h['transfer-encoding'] !== undefined ||
-      h['gsql-timeout'] !== undefined ||
       h['response-limit'] !== undefined
     ) {
       return false;
@@ -201,30 +230,99 @@ export class FastPath {
     for (let i = 0, p = 0; i < route.literals.length; i++) {
       if (route.literals[i] === null) params[route.names[p++]] = parts[i + 1];
     }
-    let text: string;
-    let ascii = false;
-    let user: string | undefined;
+    let request: FastRequest;
+    let caller: Principal | typeof OPEN | undefined;
     try {
       const query = parseQueryString(mark < 0 ? '' : url.slice(mark + 1));
-      const request: FastRequest = { url, headers: h, ip: req.socket.remoteAddress ?? '', params, query };
-      const caller = allowedAtOnce(request, route.access, this.auth, this.o.access);
-      if (caller === undefined) return false;
-      if (caller !== OPEN) user = caller.user;
-      const body = route.read(request);
+      request = { url, headers: h, ip: req.socket.remoteAddress ?? '', params, query };
+      caller = allowedAtOnce(request, route.access, this.auth, this.o.access);
+    } catch {
+      return false;
+    }
+    if (caller === undefined) return false;
+    const principal = caller === OPEN ? undefined : caller;
+    const answer = route.answer;
+    if ('run' in answer) return this.startRun(res, route, answer.run, request, principal, start);
+    if (h['gsql-timeout'] !== undefined) return false;
+    let text: string;
+    let ascii: boolean;
+    try {
+      const body = answer.read(request);
       ascii = body instanceof JsonText && body.ascii;
       text = replyText(body);
     } catch {
       return false;
     }
+    this.send(res, 200, text, ascii, undefined);
+    this.done(route, url, 200, start, nextRequestId(), principal);
+    return true;
+  }
+
+  /** Starts a run; false (nothing started, nothing sent) when it throws at once. */
+  private startRun(
+    res: ServerResponse,
+    route: FastRoute,
+    run: FastRun,
+    request: FastRequest,
+    principal: Principal | undefined,
+    start: number,
+  ): boolean {
+    const id = nextRequestId();
+    let pending: Promise<unknown>;
+    try {
+      // A malformed GSQL-TIMEOUT is refused by the listener's hook, before any route.
+      checkLimitHeaders(request);
+      pending = run(principal ? { ...request, id, principal } : { ...request, id });
+    } catch {
+      return false;
+    }
+    pending
+      .then(
+        (body) => {
+          this.send(res, 200, replyText(body), body instanceof JsonText && body.ascii, undefined);
+          this.done(route, request.url, 200, start, id, principal);
+        },
+        (e: unknown) => {
+          const error = this.o.errorOf(e, { id, method: 'GET', url: request.url });
+          const text = replyText(errorEnvelope(error.code, error.message, error.results));
+          this.send(res, error.status, text, false, error.retryAfter);
+          this.done(route, request.url, error.status, start, id, principal);
+        },
+      )
+      // Nothing above is expected to throw; if it did, the connection ends rather than the process.
+      .catch(() => res.destroy());
+    return true;
+  }
+
+  private send(
+    res: ServerResponse,
+    status: number,
+    text: string,
+    ascii: boolean,
+    retryAfter: number | undefined,
+  ): void {
     // ASCII is one byte per character: its length is its byte count, and latin1 writes the
     // characters as they are where UTF-8 would encode each (same bytes, a scan and a pass less).
     const length = ascii ? text.length : Buffer.byteLength(text);
-    res.writeHead(200, ['content-type', JSON_TYPE, 'content-length', String(length)]);
+    const headers = ['content-type', JSON_TYPE, 'content-length', String(length)];
+    if (retryAfter !== undefined) headers.push('retry-after', String(retryAfter));
+    res.writeHead(status, headers);
     res.end(text, ascii ? 'latin1' : 'utf8');
+  }
+
+  /** The latency sample (a 408 counts as a timeout, as the listener's hook counts it) and access line. */
+  private done(
+    route: FastRoute,
+    url: string,
+    status: number,
+    start: number,
+    id: string,
+    principal: Principal | undefined,
+  ): void {
     const ms = performance.now() - start;
-    this.o.recorder?.record(route.endpoint, ms, false);
-    this.o.accessLine?.(nextRequestId(), 'GET', url, 200, ms, user);
-    return true;
+    answered++;
+    this.o.recorder?.record(route.endpoint, ms, status === 408);
+    this.o.accessLine?.(id, 'GET', url, status, ms, principal?.user);
   }
 
   /** The route that `parts` (the path split at `/`) selects in Fastify's router, if a fast one. */

@@ -2,20 +2,26 @@
  * Per-request limits from TigerGraph's headers: `GSQL-TIMEOUT` (milliseconds; 16 s by default) and
  * `RESPONSE-LIMIT` (bytes; a larger JSON answer is replaced by REST-4000).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { errorEnvelope, httpStatusForCode, RestError } from './envelope.js';
 import { stringifyJson } from '../../util/json.js';
 
 /** TigerGraph's default HTTP request timeout. */
 export const DEFAULT_TIMEOUT_MS = 16_000;
 
-function header(request: FastifyRequest, name: string): string | undefined {
+/** What the limits read of a request: its headers. */
+interface WithHeaders {
+  readonly headers: IncomingHttpHeaders;
+}
+
+function header(request: WithHeaders, name: string): string | undefined {
   const v = request.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
 /** A positive number of the header (pyTigerGraph sends e.g. "32000000.0"), else undefined. */
-function numericHeader(request: FastifyRequest, name: string, headerName: string): number | undefined {
+function numericHeader(request: WithHeaders, name: string, headerName: string): number | undefined {
   const text = header(request, name);
   if (text === undefined || text.trim() === '') return undefined;
   const n = Number(text);
@@ -29,13 +35,13 @@ function numericHeader(request: FastifyRequest, name: string, headerName: string
 }
 
 /** The request's timeout in milliseconds (`GSQL-TIMEOUT`, 0 = the default). */
-export function requestTimeoutMs(request: FastifyRequest): number {
+export function requestTimeoutMs(request: WithHeaders): number {
   const ms = numericHeader(request, 'gsql-timeout', 'GSQL-TIMEOUT');
   return ms === undefined || ms === 0 ? DEFAULT_TIMEOUT_MS : Math.floor(ms);
 }
 
 /** The request's response size limit in bytes, if it set one. */
-export function responseLimit(request: FastifyRequest): number | undefined {
+export function responseLimit(request: WithHeaders): number | undefined {
   const n = numericHeader(request, 'response-limit', 'RESPONSE-LIMIT');
   return n === undefined ? undefined : Math.floor(n);
 }
@@ -52,7 +58,7 @@ function size(bytes: number): string {
  * Refuses malformed `RESPONSE-LIMIT` and `GSQL-TIMEOUT` headers (REST-30001); the listener calls it
  * when a request arrives, before the route runs, so onSend never meets one.
  */
-export function checkLimitHeaders(request: FastifyRequest): void {
+export function checkLimitHeaders(request: WithHeaders): void {
   responseLimit(request);
   requestTimeoutMs(request);
 }

@@ -4,7 +4,8 @@
  * AbortController for /abortquery), detached mode (GSQL-ASYNC) and the mapping of query errors to
  * TigerGraph's envelope codes.
  */
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Principal } from '../../auth/authorize.js';
 import { EngineError } from '../../engine/api.js';
 import { GsqlSyntaxError } from '../../gsql/lexer.js';
 import {
@@ -13,8 +14,8 @@ import {
   QueryRuntimeError,
   type RunOptions,
 } from '../../query/index.js';
-import type { JsonText, JsonValue } from '../../util/json.js';
-import { okEnvelope, RestError, VERSION_FIELD } from '../http/envelope.js';
+import { JsonText, type JsonValue } from '../../util/json.js';
+import { okEnvelope, okEnvelopeText, RestError, VERSION_FIELD } from '../http/envelope.js';
 import { requestTimeoutMs } from '../http/limits.js';
 import { parseBool } from '../http/querystring.js';
 import { resultsJson, runningQueriesFor, type QueryRun, type RunStatus } from '../http/running-queries.js';
@@ -28,7 +29,15 @@ export interface QueryHeaders {
   memoryMb?: number;
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
+/** What running a query reads of its request (a Fastify request, or the fast path's own). */
+export interface QueryRequest {
+  readonly id: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly principal?: Principal;
+}
+
+function header(request: { headers: IncomingHttpHeaders }, name: string): string | undefined {
   const v = request.headers[name.toLowerCase()];
   return Array.isArray(v) ? v[0] : v;
 }
@@ -46,7 +55,7 @@ function badHeader(name: string, value: string, why: string): RestError {
  * above: --query-memory-mb applies). GSQL-TIMEOUT
  * and RESPONSE-LIMIT are checked for every request by http/limits.ts.
  */
-export function queryHeaders(request: FastifyRequest, replicas = 1): QueryHeaders {
+export function queryHeaders(request: { headers: IncomingHttpHeaders }, replicas = 1): QueryHeaders {
   const replica = header(request, 'GSQL-REPLICA');
   if (replica !== undefined) {
     const n = /^\s*(\d+)(\.0*)?\s*$/.exec(replica);
@@ -80,7 +89,7 @@ export function queryHeaders(request: FastifyRequest, replicas = 1): QueryHeader
 }
 
 /** The url a running-query record shows: the REST++ path (without /restpp) and its query string. */
-export function recordUrl(request: FastifyRequest): string {
+export function recordUrl(request: { url: string }): string {
   return request.url.startsWith('/restpp/') ? request.url.slice('/restpp'.length) : request.url;
 }
 
@@ -149,7 +158,7 @@ export function submittedEnvelope(requestid: string): Record<string, unknown> {
  * answers at once with the request id and keeps the outcome for /query_result.
  */
 export async function runTracked(
-  request: FastifyRequest,
+  request: QueryRequest,
   db: object,
   graph: string,
   headers: QueryHeaders,
@@ -204,5 +213,7 @@ export async function runTracked(
     outcome.catch(() => undefined);
     return submittedEnvelope(run.requestid);
   }
-  return okEnvelope(await outcome);
+  const results = await outcome;
+  // A worker's text goes into the envelope as it is (the same bytes the serializer would write).
+  return results instanceof JsonText ? okEnvelopeText(results.text) : okEnvelope(results);
 }

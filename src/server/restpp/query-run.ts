@@ -5,6 +5,7 @@
  * installed query is also listed by GET /endpoints/{graph}?dynamic=true with its parameters.
  */
 import type { FastifyRequest } from 'fastify';
+import type { DataWrite } from '../../auth/query-access.js';
 import {
   type CompiledQuery,
   decodeJsonParams,
@@ -23,9 +24,10 @@ import { requireQueryRun } from '../http/access-hook.js';
 import { queryOf } from '../http/app.js';
 import { jsonBody } from '../http/body.js';
 import { endpointNotFound, RestError } from '../http/envelope.js';
+import type { FastRunRequest, RouteRequest } from '../http/fast-path.js';
 import type { QueryParams } from '../http/querystring.js';
 import type { EndpointEntry, EndpointRegistry } from './endpoint-registry.js';
-import { queryHeaders, runTracked } from './query-exec.js';
+import { type QueryHeaders, type QueryRequest, queryHeaders, runTracked } from './query-exec.js';
 import {
   pathParam,
   requireGraph,
@@ -43,7 +45,7 @@ export function queryStringRecord(q: QueryParams): Record<string, string[]> {
 
 function installedQuery(
   ctx: ServerContext,
-  request: FastifyRequest,
+  request: RouteRequest,
   graph: string,
   name: string,
 ): CompiledQuery {
@@ -62,40 +64,85 @@ function installedQuery(
   }
 }
 
+/** A run's checks that need no waiting, in the order the route makes them: graph, headers, query. */
+interface InstalledCall {
+  graph: string;
+  name: string;
+  query: CompiledQuery;
+  headers: QueryHeaders;
+}
+
+function installedCall(
+  ctx: ServerContext,
+  request: RouteRequest & Pick<QueryRequest, 'headers'>,
+): InstalledCall {
+  const graph = requireGraph(ctx, request, pathParam(request, 'graph_name'));
+  const headers = queryHeaders(request, ctx.cluster?.memberCount);
+  const name = pathParam(request, 'query_name') ?? '';
+  return { graph, name, query: installedQuery(ctx, request, graph, name), headers };
+}
+
+function writesOf(ctx: ServerContext, call: InstalledCall): ReadonlySet<DataWrite> {
+  return storedQueryWrites(call.name, storedQueriesOf(registryFor(ctx.db), call.graph));
+}
+
+/** The run's arguments: from the query string (GET) or the JSON body (`body`, POST). */
+function installedArgs(
+  call: InstalledCall,
+  q: QueryParams,
+  body: (() => ReturnType<typeof jsonBody>) | undefined,
+): Record<string, unknown> {
+  if (q.has('read_committed')) q.bool('read_committed');
+  let args: Record<string, unknown>;
+  try {
+    args =
+      body === undefined
+        ? decodeQueryStringParams(call.query.params, queryStringRecord(q))
+        : decodeJsonParams(call.query.params, body());
+  } catch (e) {
+    if (e instanceof ParamError) throw new RestError(e.code, e.message);
+    throw e;
+  }
+  requireVertexParams(call.query, args);
+  return args;
+}
+
+function runCall(
+  ctx: ServerContext,
+  request: QueryRequest,
+  call: InstalledCall,
+  args: Record<string, unknown>,
+): Promise<unknown> {
+  const { graph, query } = call;
+  return runTracked(request, ctx.db, graph, call.headers, async (opts) => {
+    const source = { kind: 'installed' as const, graph, query, args };
+    const run = { ...opts, outputDir: ctx.outputDir, importDirs: ctx.importDirs, log: ctx.log };
+    return (await runQuery(ctx.db, source, run)).results;
+  });
+}
+
 async function runInstalled(
   ctx: ServerContext,
   request: FastifyRequest,
   method: 'GET' | 'POST',
 ): Promise<unknown> {
-  const graph = requireGraph(ctx, request, pathParam(request, 'graph_name'));
-  const headers = queryHeaders(request, ctx.cluster?.memberCount);
-  const name = pathParam(request, 'query_name') ?? '';
-  const query = installedQuery(ctx, request, graph, name);
-  await requireQueryRun(
-    request,
-    ctx.db,
-    graph,
-    name,
-    storedQueryWrites(name, storedQueriesOf(registryFor(ctx.db), graph)),
-  );
-  const q = queryOf(request);
-  if (q.has('read_committed')) q.bool('read_committed');
-  let args: Record<string, unknown>;
-  try {
-    args =
-      method === 'GET'
-        ? decodeQueryStringParams(query.params, queryStringRecord(q))
-        : decodeJsonParams(query.params, jsonBody(request));
-  } catch (e) {
-    if (e instanceof ParamError) throw new RestError(e.code, e.message);
-    throw e;
-  }
-  requireVertexParams(query, args);
-  return runTracked(request, ctx.db, graph, headers, async (opts) => {
-    const source = { kind: 'installed' as const, graph, query, args };
-    const run = { ...opts, outputDir: ctx.outputDir, importDirs: ctx.importDirs, log: ctx.log };
-    return (await runQuery(ctx.db, source, run)).results;
-  });
+  const call = installedCall(ctx, request);
+  await requireQueryRun(request, ctx.db, call.graph, call.name, writesOf(ctx, call));
+  const args = installedArgs(call, queryOf(request), method === 'GET' ? undefined : () => jsonBody(request));
+  return runCall(ctx, request, call, args);
+}
+
+/**
+ * The GET route on the listener's fast path (fast-path.ts): the same checks and run as
+ * runInstalled. It throws, having started nothing, where that route would refuse the request, and
+ * where the caller's write privileges must be checked (that waits for the security state); the
+ * route then answers the request.
+ */
+function runInstalledFast(ctx: ServerContext, request: FastRunRequest): Promise<unknown> {
+  const call = installedCall(ctx, request);
+  if (request.principal && writesOf(ctx, call).size > 0)
+    throw new Error('write privileges are checked by the route');
+  return runCall(ctx, request, call, installedArgs(call, request.query, undefined));
 }
 
 /**
@@ -167,6 +214,7 @@ export const queryRunRoutes: RestppRouteModule = {
       method: 'GET',
       path: '/query/{graph_name}/{query_name}',
       handler: (r) => runInstalled(ctx, r, 'GET'),
+      fast: (r) => runInstalledFast(ctx, r),
     });
     app.route({
       method: 'POST',

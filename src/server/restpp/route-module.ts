@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import type { ServerContext } from '../context.js';
 import { fastPathOf } from '../http/app.js';
 import { installStreamingBodyParser } from '../http/body.js';
-import type { RouteRequest } from '../http/fast-path.js';
+import type { FastRun, RouteRequest } from '../http/fast-path.js';
 import { graphNotFound, type Envelope, type JsonText } from '../http/envelope.js';
 import type { EndpointKind, EndpointRegistry, ParamSpec } from './endpoint-registry.js';
 
@@ -32,6 +32,11 @@ export type RestppRoute = RouteBase &
         /** The returned value is sent as JSON (64-bit integers exact); a string is sent as is. */
         handler: (request: FastifyRequest, reply: FastifyReply) => unknown;
         read?: undefined;
+        /**
+         * The same GET for a listener's fast path (fast-path.ts's FastRun): it throws where
+         * `handler` must answer, else it answers as `handler` would.
+         */
+        fast?: FastRun;
       }
     | {
         /**
@@ -40,6 +45,7 @@ export type RestppRoute = RouteBase &
          */
         read: (request: RouteRequest) => JsonText | Envelope;
         handler?: undefined;
+        fast?: undefined;
       }
   );
 
@@ -68,7 +74,10 @@ export function mountRestppModules(
         const endpoint = `${method} ${r.path}`;
         registry.declare(method, r.path, r.parameters, r.kind);
         const url = toFastifyPath(r.path);
-        if (read && method === 'GET') fastPathOf(fastify)?.add(url, endpoint, read);
+        if (method === 'GET') {
+          const fast = read ?? (r.fast && { run: r.fast });
+          if (fast) fastPathOf(fastify)?.add(url, endpoint, fast);
+        }
         const options: RouteOptions = {
           method,
           url,

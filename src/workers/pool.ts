@@ -16,26 +16,42 @@
  * without helpers, on a worker started for it with that limit and ended after it.
  * Idle workers are refreshed with the current image now and then, so that arrays the writer
  * replaced are not kept alive by them.
+ *
+ * The slot records are pool-slot.ts, stop reasons and errors pool-stop.ts, the deadline timer
+ * pool-deadline.ts, helper links and kept channels pool-links.ts, turns of workers started for one
+ * task pool-turns.ts.
  */
 import { getHeapStatistics } from 'node:v8';
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
 import type { Database } from '../engine/database.js';
-import type { ReadTxImpl } from '../engine/read-tx.js';
-import { QueryRuntimeError } from '../query/index.js';
 import { epochs } from '../store/epochs.js';
-import { MirrorExporter } from '../store/mirror.js';
 import { replayDml } from './dml.js';
 import { errorFromImage } from './errors.js';
+import { DeadlineTimer } from './pool-deadline.js';
+import { endLink, KeptChannels, release } from './pool-links.js';
+import {
+  type Helping,
+  newSlot,
+  type Queued,
+  type Running,
+  type Slot,
+  type TaskControl,
+  unpin,
+} from './pool-slot.js';
+import { type StopReason, TaskStopped, taskStopped } from './pool-stop.js';
+import { Turns } from './pool-turns.js';
 import {
   type FromWorker,
   type HelpLink,
   type HelpRequest,
   LINK,
-  LINK_END,
   type TaskResult,
   type TaskSpec,
   type ToWorker,
 } from './protocol.js';
+
+export type { TaskControl } from './pool-slot.js';
+export { queryStopError, type StopReason, TaskStopped } from './pool-stop.js';
 
 export interface PoolOptions {
   /** Worker threads (at least 1). */
@@ -57,99 +73,19 @@ export interface PoolOptions {
   };
 }
 
-/** How a task may be stopped, and where its LOG lines go. */
-export interface TaskControl {
-  signal?: AbortSignal;
-  /** Epoch ms. */
-  deadline?: number;
-  onLog?: (line: string) => void;
-  /** The task's own heap limit in MiB (GSQL-QueryLocalMemLimitMB); capped at the workers'. */
-  memoryMb?: number;
-}
-
-/** Why a task ended without an answer. */
-export type StopReason = 'timeout' | 'aborted' | 'memory' | 'crashed' | 'closed';
-
-/** A task the pool stopped (the worker was told to stop or was terminated). */
-export class TaskStopped extends Error {
-  constructor(
-    readonly reason: StopReason,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'TaskStopped';
-  }
-}
-
 /** How long a worker may take to stop on its own after a timeout or abort before it is terminated. */
 const STOP_GRACE_MS = 250;
 /** Idle workers are refreshed at most this often. */
 const REFRESH_MS = 1000;
 
-interface Running {
-  kind: 'task';
-  id: number;
-  /** The pinned version (helpers of the task's SELECTs read the same). */
-  pin: ReadTxImpl;
-  task: TaskSpec;
-  control: TaskControl;
-  resolve: (r: TaskResult) => void;
-  reject: (e: Error) => void;
-  /** Releases the pinned version and ends the epoch (once). */
-  unpin: () => void;
-  timers: NodeJS.Timeout[];
-  /** Set once the worker was told to stop: why. */
-  stopping?: StopReason;
-  /** A finished query waiting for its FILE output to be written. */
-  writing?: { result: TaskResult; resolve: () => void; reject: (e: Error) => void };
-  onAbort?: () => void;
-}
-
-/**
- * A worker serving another slot's task with parts of its SELECTs (query/parallel.ts) through a
- * link (workers/help-loop.ts) until the link is released.
- */
-interface Helping {
-  kind: 'help';
-  task: Running;
-  /** The link's shared state words (protocol.ts's LINK). */
-  link: Int32Array;
-  /** Ends the epoch the helper's image was taken in. */
-  unpin: () => void;
-}
-
-interface Slot {
-  worker: Worker | undefined;
-  exporter: MirrorExporter;
-  running: Running | Helping | undefined;
-  /** The version of the last image sent. */
-  imaged: number;
-  /**
-   * Helper links of finished tasks whose 'helped' has not come back yet: the slot was freed when
-   * the owner answered (see freeHelpers), so those messages end nothing.
-   */
-  helpsEnding?: number;
-  /** A worker started for one task: its heap limit in MiB. */
-  memoryMb?: number;
-}
-
-interface Queued {
-  task: TaskSpec;
-  control: TaskControl;
-  resolve: (r: TaskResult) => void;
-  reject: (e: Error) => void;
-}
-
 export class QueryPool {
   private readonly slots: Slot[] = [];
   /** Workers started for one task each (see runAlone). */
   private readonly alone = new Set<Slot>();
-  /** Tasks waiting for a worker of their own: at most `threads` such tasks hold a turn at once. */
-  private readonly aloneWaiting: { start: () => void; reject: (e: Error) => void }[] = [];
-  private aloneTurns = 0;
+  /** Turns for tasks on a worker of their own: at most `threads` such tasks hold one at once. */
+  private readonly turns: Turns;
   private readonly queue: Queued[] = [];
-  /** Pairs of slots (pairKey) whose workers keep a channel between them for helper links. */
-  private readonly pairs = new Set<string>();
+  private readonly channels = new KeptChannels();
   private nextId = 1;
   private closed = false;
   /**
@@ -160,12 +96,7 @@ export class QueryPool {
   private readonly refresher: NodeJS.Timeout;
   /** A task's own heap limit below this runs alone (runAlone): the workers' limit in MiB. */
   private readonly heapCap: number;
-  /**
-   * One timer for every task's deadline, set for the earliest one it knows of: a task whose
-   * deadline is later than the timer's sets none, so a query costs no timer of its own.
-   */
-  private deadlineTimer: NodeJS.Timeout | undefined;
-  private deadlineAt = Infinity;
+  private readonly deadlines = new DeadlineTimer((now) => this.checkDeadlines(now));
 
   constructor(
     private readonly db: Database,
@@ -173,8 +104,8 @@ export class QueryPool {
   ) {
     this.heapCap = opts.memoryMb ?? getHeapStatistics().heap_size_limit / 2 ** 20;
     const n = Math.max(1, Math.floor(opts.threads));
-    for (let i = 0; i < n; i++)
-      this.slots.push({ worker: undefined, exporter: new MirrorExporter(), running: undefined, imaged: -1 });
+    for (let i = 0; i < n; i++) this.slots.push(newSlot());
+    this.turns = new Turns(n);
     this.refresher = setInterval(() => this.refreshIdle(), REFRESH_MS);
     this.refresher.unref();
     // Workers load their code now, so the first query does not wait for it.
@@ -215,22 +146,12 @@ export class QueryPool {
    * which ends with the task.
    */
   private async runAlone(task: TaskSpec, control: TaskControl, mb: number): Promise<TaskResult> {
-    // Bounded like the pool itself: each such worker costs a thread and its heap.
-    if (this.aloneTurns >= this.slots.length) {
-      // A finishing task hands its turn over (nextAlone).
-      await new Promise<void>((start, reject) => this.aloneWaiting.push({ start, reject }));
-    } else this.aloneTurns++;
+    await this.turns.take();
     if (control.signal?.aborted) {
-      this.nextAlone();
+      this.turns.give();
       throw this.stopped('aborted');
     }
-    const slot: Slot = {
-      worker: undefined,
-      exporter: new MirrorExporter(),
-      running: undefined,
-      imaged: -1,
-      memoryMb: mb,
-    };
+    const slot = newSlot(mb);
     this.alone.add(slot);
     const single: TaskSpec = task.kind === 'call' ? task : { ...task, run: { ...task.run, threadLimit: 1 } };
     const done = new Promise<TaskResult>((resolve, reject) =>
@@ -241,34 +162,12 @@ export class QueryPool {
       const w = slot.worker;
       slot.worker = undefined;
       if (w) void w.terminate();
-      this.nextAlone();
+      this.turns.give();
     });
   }
 
-  /** Hands a finished task's turn to the next one waiting for a worker of its own, or frees it. */
-  private nextAlone(): void {
-    const next = this.closed ? undefined : this.aloneWaiting.shift();
-    if (next) next.start();
-    else this.aloneTurns--;
-  }
-
   private stopped(reason: StopReason, own?: number): TaskStopped {
-    const mb = own ?? this.opts.memoryMb;
-    switch (reason) {
-      case 'timeout':
-        return new TaskStopped(reason, 'The task exceeded its time limit and was stopped.');
-      case 'aborted':
-        return new TaskStopped(reason, 'The task was aborted.');
-      case 'memory':
-        return new TaskStopped(
-          reason,
-          `The task ran out of memory${mb ? ` (the limit is ${mb} MB per query, ${own ? 'GSQL-QueryLocalMemLimitMB' : '--query-memory-mb'})` : ''} and was stopped.`,
-        );
-      case 'closed':
-        return new TaskStopped(reason, 'The server is shutting down.');
-      default:
-        return new TaskStopped(reason, 'The worker thread running the task failed; the task was stopped.');
-    }
+    return taskStopped(reason, own, this.opts.memoryMb);
   }
 
   private pump(): void {
@@ -298,8 +197,7 @@ export class QueryPool {
     slot.worker = w;
     this.stats.started++;
     // The other workers' ports to this slot's old worker lead nowhere now.
-    const me = this.slots.indexOf(slot);
-    for (const key of this.pairs) if (key.split(':').includes(String(me))) this.pairs.delete(key);
+    this.channels.forget(this.slots.indexOf(slot));
     slot.exporter.reset();
     slot.imaged = -1;
     slot.helpsEnding = 0;
@@ -318,23 +216,15 @@ export class QueryPool {
     const id = this.nextId++;
     this.stats.tasks++;
     const pin = this.db.pin();
-    const epoch = epochs.begin();
-    let pinned = true;
     const run: Running = {
       kind: 'task',
       id,
       pin,
+      epoch: epochs.begin(),
       task: q.task,
       control: q.control,
       resolve: q.resolve,
       reject: q.reject,
-      timers: [],
-      unpin: () => {
-        if (!pinned) return;
-        pinned = false;
-        epochs.end(epoch);
-        pin.release();
-      },
     };
     slot.running = run;
     try {
@@ -346,35 +236,22 @@ export class QueryPool {
       for (const l of links) if (l.port) ports.push(l.port);
       worker.postMessage(msg, ports);
       // Both workers of each new pair now have their port.
-      for (const key of fresh) this.pairs.add(key);
+      for (const [a, b] of fresh) this.channels.add(a, b);
     } catch (e) {
       this.finish(slot, run);
       q.reject(e instanceof Error ? e : new Error(String(e)));
       return;
     }
     const { deadline, signal } = q.control;
-    if (deadline !== undefined) this.watchDeadline(deadline);
+    if (deadline !== undefined) this.deadlines.watch(deadline);
     if (signal) {
       run.onAbort = () => this.stop(slot, run, 'aborted');
       signal.addEventListener('abort', run.onAbort, { once: true });
     }
   }
 
-  /** Makes the deadline timer fire by `at` (epoch ms). */
-  private watchDeadline(at: number): void {
-    if (this.deadlineAt <= at) return;
-    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
-    this.deadlineAt = at;
-    this.deadlineTimer = setTimeout(() => this.checkDeadlines(), Math.max(0, at - Date.now()));
-    // A pending deadline alone does not keep the process alive (the task's worker does).
-    this.deadlineTimer.unref();
-  }
-
-  /** Stops the tasks past their deadline, and sets the timer for the next one. */
-  private checkDeadlines(): void {
-    this.deadlineTimer = undefined;
-    this.deadlineAt = Infinity;
-    const now = Date.now();
+  /** Stops the tasks past their deadline; the next deadline of the others. */
+  private checkDeadlines(now: number): number {
     let next = Infinity;
     for (const slot of [...this.slots, ...this.alone]) {
       const run = slot.running;
@@ -383,7 +260,7 @@ export class QueryPool {
       if (at <= now) this.stop(slot, run, 'timeout');
       else next = Math.min(next, at);
     }
-    if (next < Infinity) this.watchDeadline(next);
+    return next;
   }
 
   /** Asks the worker to stop the task, and terminates it if it does not in time. */
@@ -391,14 +268,12 @@ export class QueryPool {
     if (slot.running !== run || run.stopping) return;
     run.stopping = reason;
     slot.worker?.postMessage({ kind: 'abort', id: run.id } satisfies ToWorker);
-    run.timers.push(
-      setTimeout(() => {
-        const w = slot.worker;
-        if (slot.running !== run || !w) return;
-        this.lost(slot, w, reason);
-        void w.terminate();
-      }, STOP_GRACE_MS),
-    );
+    run.grace = setTimeout(() => {
+      const w = slot.worker;
+      if (slot.running !== run || !w) return;
+      this.lost(slot, w, reason);
+      void w.terminate();
+    }, STOP_GRACE_MS);
   }
 
   /**
@@ -413,27 +288,20 @@ export class QueryPool {
     for (const s of this.slots) {
       const h = s.running;
       if (h?.kind !== 'help' || h.task !== run) continue;
-      release(h.link);
-      let end = Atomics.load(h.link, LINK.END);
-      if (settled && end === LINK_END.OPEN) {
-        end = Atomics.compareExchange(h.link, LINK.END, LINK_END.OPEN, LINK_END.OWNER);
-        if (end === LINK_END.OPEN) end = LINK_END.OWNER;
-      }
-      if (end === LINK_END.HELPER) {
-        if (!settled) continue;
-        // Its 'helped' is on the way and ends nothing.
-        s.helpsEnding = (s.helpsEnding ?? 0) + 1;
-      } else if (end !== LINK_END.OWNER) continue;
-      h.unpin();
+      const end = endLink(h.link, settled);
+      if (end === 'busy') continue;
+      // Its 'helped' is on the way and ends nothing.
+      if (end === 'late') s.helpsEnding = (s.helpsEnding ?? 0) + 1;
+      unpin(h);
       s.running = undefined;
     }
   }
 
   /** The slot's task is over: timers, pin, abort listener, helpers; the slot takes the next task. */
   private finish(slot: Slot, run: Running): void {
-    for (const t of run.timers) clearTimeout(t);
+    if (run.grace) clearTimeout(run.grace);
     this.endHelpers(run, false);
-    run.unpin();
+    unpin(run);
     if (run.onAbort) run.control.signal?.removeEventListener('abort', run.onAbort);
     if (slot.running === run) slot.running = undefined;
     if (this.queue.length > 0) setImmediate(() => this.pump());
@@ -492,7 +360,7 @@ export class QueryPool {
       return;
     }
     // done: the worker no longer reads the snapshot.
-    run.unpin();
+    unpin(run);
     this.endHelpers(run, true);
     const result = m.result;
     if (result.kind !== 'query' || (result.dml.length === 0 && !result.files)) {
@@ -546,18 +414,7 @@ export class QueryPool {
     query: HelpRequest['query'],
     link: HelpLink,
   ): void {
-    const epoch = epochs.begin();
-    let ended = false;
-    h.running = {
-      kind: 'help',
-      task,
-      link: link.state,
-      unpin: () => {
-        if (ended) return;
-        ended = true;
-        epochs.end(epoch);
-      },
-    };
+    h.running = { kind: 'help', task, link: link.state, epoch: epochs.begin() };
     const image = h.exporter.image(task.pin.graphStore, task.pin.version);
     h.imaged = task.pin.version;
     const msg: ToWorker = { kind: 'help', image, owner: task.id, query, link };
@@ -570,9 +427,9 @@ export class QueryPool {
    * for its first split: the owner's ends of their links, on the channel the two workers keep
    * (made now, `fresh`, for a pair that has none yet).
    */
-  private helpersFor(owner: Slot, run: Running): { links: HelpLink[]; fresh: string[] } {
+  private helpersFor(owner: Slot, run: Running): { links: HelpLink[]; fresh: [number, number][] } {
     const links: HelpLink[] = [];
-    const fresh: string[] = [];
+    const fresh: [number, number][] = [];
     const task = run.task;
     const me = this.slots.indexOf(owner);
     if (task.kind !== 'query' || !task.split || me < 0) return { links, fresh };
@@ -582,8 +439,7 @@ export class QueryPool {
       if (!h) break;
       const peer = this.slots.indexOf(h);
       const state = new Int32Array(new SharedArrayBuffer(LINK.WORDS * 4));
-      const key = pairKey(me, peer);
-      if (this.pairs.has(key)) {
+      if (this.channels.has(me, peer)) {
         this.attach(h, run, task, { state, peer: me });
         links.push({ state, peer });
         continue;
@@ -591,14 +447,14 @@ export class QueryPool {
       const { port1, port2 } = new MessageChannel();
       this.attach(h, run, task, { state, port: port2, peer: me });
       links.push({ state, port: port1, peer });
-      fresh.push(key);
+      fresh.push([me, peer]);
     }
     return { links, fresh };
   }
 
   /** A helper left its link: it is free again. */
   private helped(slot: Slot, run: Helping): void {
-    run.unpin();
+    unpin(run);
     slot.running = undefined;
     if (this.queue.length > 0) setImmediate(() => this.pump());
   }
@@ -656,9 +512,9 @@ export class QueryPool {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.refresher);
-    if (this.deadlineTimer) clearTimeout(this.deadlineTimer);
+    this.deadlines.close();
     for (const q of this.queue.splice(0)) q.reject(this.stopped('closed'));
-    for (const q of this.aloneWaiting.splice(0)) q.reject(this.stopped('closed'));
+    this.turns.close(() => this.stopped('closed'));
     await Promise.all(
       [...this.slots, ...this.alone].map(async (slot) => {
         const w = slot.worker;
@@ -667,31 +523,5 @@ export class QueryPool {
         await w.terminate();
       }),
     );
-  }
-}
-
-function pairKey(a: number, b: number): string {
-  return a < b ? `${a}:${b}` : `${b}:${a}`;
-}
-
-/** Ends a helper link (protocol.ts's LINK): the helper goes back to the pool, the owner runs alone. */
-function release(link: Int32Array): void {
-  Atomics.store(link, LINK.RELEASE, 1);
-  Atomics.add(link, LINK.MAIL, 1);
-  Atomics.notify(link, LINK.MAIL);
-}
-
-/** The runtime's error for a query the pool stopped (the codes classifyQueryError knows). */
-export function queryStopError(e: TaskStopped): QueryRuntimeError {
-  switch (e.reason) {
-    case 'timeout':
-      return new QueryRuntimeError('The query exceeded its time limit and was stopped.', 'GSQL-7002');
-    case 'aborted':
-      return new QueryRuntimeError('The query was aborted.', 'GSQL-6500');
-    case 'memory':
-      // TigerGraph's code for a query past its memory limit.
-      return new QueryRuntimeError(`Runtime Error: ${e.message.replaceAll('task', 'query')}`, 'SYS-0002');
-    default:
-      return new QueryRuntimeError(`Runtime Error: ${e.message.replaceAll('task', 'query')}`, 'GSQL-8001');
   }
 }

@@ -1,0 +1,53 @@
+/**
+ * The pool's side of helper links (protocol.ts's LINK): ending a link, deciding who frees its
+ * helper, and the channels kept between pairs of workers for their links.
+ */
+import { LINK, LINK_END } from './protocol.js';
+
+/** Ends a helper link: the helper goes back to the pool, the owner runs alone. */
+export function release(link: Int32Array): void {
+  Atomics.store(link, LINK.RELEASE, 1);
+  Atomics.add(link, LINK.MAIL, 1);
+  Atomics.notify(link, LINK.MAIL);
+}
+
+/**
+ * Releases a link of a finished task and says what becomes of its helper: 'free' (it reads
+ * nothing of the task any more: the owner settled the link, or `settled`, the owner answered
+ * 'done' having waited for every job a helper joined), 'late' (free, but its 'helped' is on the
+ * way and ends nothing), or 'busy' (its 'helped' frees it: a failed owner may have stopped
+ * waiting when one helper died while another still worked).
+ */
+export function endLink(link: Int32Array, settled: boolean): 'free' | 'late' | 'busy' {
+  release(link);
+  let end = Atomics.load(link, LINK.END);
+  if (settled && end === LINK_END.OPEN) {
+    end = Atomics.compareExchange(link, LINK.END, LINK_END.OPEN, LINK_END.OWNER);
+    if (end === LINK_END.OPEN) end = LINK_END.OWNER;
+  }
+  if (end === LINK_END.HELPER) return settled ? 'late' : 'busy';
+  return end === LINK_END.OWNER ? 'free' : 'busy';
+}
+
+/** Pairs of slots whose workers keep a MessageChannel between them for helper links. */
+export class KeptChannels {
+  private readonly pairs = new Set<string>();
+
+  has(a: number, b: number): boolean {
+    return this.pairs.has(pairKey(a, b));
+  }
+
+  /** Both workers of the pair now hold their port. */
+  add(a: number, b: number): void {
+    this.pairs.add(pairKey(a, b));
+  }
+
+  /** The slot's worker was replaced: the other workers' ports to it lead nowhere now. */
+  forget(slot: number): void {
+    for (const key of this.pairs) if (key.split(':').includes(String(slot))) this.pairs.delete(key);
+  }
+}
+
+function pairKey(a: number, b: number): string {
+  return a < b ? `${a}:${b}` : `${b}:${a}`;
+}

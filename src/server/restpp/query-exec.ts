@@ -15,7 +15,7 @@ import {
   type RunOptions,
 } from '../../query/index.js';
 import { JsonText, type JsonValue } from '../../util/json.js';
-import { okEnvelope, okEnvelopeText, RestError, VERSION_FIELD } from '../http/envelope.js';
+import { type Envelope, okEnvelope, okEnvelopeText, RestError, VERSION_FIELD } from '../http/envelope.js';
 import { requestTimeoutMs } from '../http/limits.js';
 import { parseBool } from '../http/querystring.js';
 import { resultsJson, runningQueriesFor, type QueryRun, type RunStatus } from '../http/running-queries.js';
@@ -157,7 +157,7 @@ export function submittedEnvelope(requestid: string): Record<string, unknown> {
  * Runs `body` as a tracked query of `graph`: waits for it and answers its envelope, or (GSQL-ASYNC)
  * answers at once with the request id and keeps the outcome for /query_result.
  */
-export async function runTracked(
+export function runTracked(
   request: QueryRequest,
   db: object,
   graph: string,
@@ -179,7 +179,13 @@ export async function runTracked(
     ...(headers.threadLimit !== undefined ? { threadLimit: headers.threadLimit } : {}),
     ...(headers.memoryMb !== undefined ? { memoryMb: headers.memoryMb } : {}),
   };
-  const outcome = body(opts).then(
+  let started: Promise<Results>;
+  try {
+    started = body(opts);
+  } catch (e) {
+    started = Promise.reject(e);
+  }
+  const outcome = started.then(
     (results) => {
       // Only a detached run keeps its outcome (for /query_result); the others answer with it here.
       registry.finish(
@@ -211,9 +217,12 @@ export async function runTracked(
   if (headers.detached) {
     // The outcome is kept in the registry; nobody waits for the promise itself.
     outcome.catch(() => undefined);
-    return submittedEnvelope(run.requestid);
+    return Promise.resolve(submittedEnvelope(run.requestid));
   }
-  const results = await outcome;
-  // A worker's text goes into the envelope as it is (the same bytes the serializer would write).
+  return outcome.then(envelopeOf);
+}
+
+/** A worker's text goes into the envelope as it is (the same bytes the serializer would write). */
+function envelopeOf(results: Results): Envelope | JsonText {
   return results instanceof JsonText ? okEnvelopeText(results.text) : okEnvelope(results);
 }

@@ -18,7 +18,7 @@ import {
   storedQueriesOf,
   storedQueryWrites,
 } from '../../query/index.js';
-import { runQuery } from '../../workers/index.js';
+import { type QueryRunResult, runQuery } from '../../workers/index.js';
 import type { ServerContext } from '../context.js';
 import { requireQueryRun } from '../http/access-hook.js';
 import { queryOf } from '../http/app.js';
@@ -114,11 +114,15 @@ function runCall(
   args: Record<string, unknown>,
 ): Promise<unknown> {
   const { graph, query } = call;
-  return runTracked(request, ctx.db, graph, call.headers, async (opts) => {
+  return runTracked(request, ctx.db, graph, call.headers, (opts) => {
     const source = { kind: 'installed' as const, graph, query, args };
     const run = { ...opts, outputDir: ctx.outputDir, importDirs: ctx.importDirs, log: ctx.log };
-    return (await runQuery(ctx.db, source, run)).results;
+    return runQuery(ctx.db, source, run).then(resultsOf);
   });
+}
+
+function resultsOf(r: QueryRunResult): QueryRunResult['results'] {
+  return r.results;
 }
 
 async function runInstalled(

@@ -78,6 +78,15 @@ const STOP_GRACE_MS = 250;
 /** Idle workers are refreshed at most this often. */
 const REFRESH_MS = 1000;
 
+/** An idle worker reserved as a task's helper, with both ends of its link. */
+interface Reserved {
+  slot: Slot & { worker: Worker };
+  helpers: HelpLink;
+  owners: HelpLink;
+  /** The pair (owner's slot, helper's) whose channel is made for this link: kept once both ports were sent. */
+  fresh?: [number, number];
+}
+
 export class QueryPool {
   private readonly slots: Slot[] = [];
   /** Workers started for one task each (see runAlone). */
@@ -227,21 +236,24 @@ export class QueryPool {
       reject: q.reject,
     };
     slot.running = run;
+    let helpers: Reserved[] = [];
     try {
+      helpers = this.helpersFor(slot, run);
       const image = slot.exporter.image(pin.graphStore, pin.version);
       slot.imaged = pin.version;
-      const { links, fresh } = this.helpersFor(slot, run);
+      const links = helpers.map((h) => h.owners);
       const msg: ToWorker = { kind: 'task', id, image, task: q.task, ...(links.length ? { links } : {}) };
       const ports: MessagePort[] = [];
       for (const l of links) if (l.port) ports.push(l.port);
       worker.postMessage(msg, ports);
-      // Both workers of each new pair now have their port.
-      for (const [a, b] of fresh) this.channels.add(a, b);
     } catch (e) {
+      for (const h of helpers) this.unreserve(h);
       this.finish(slot, run);
       q.reject(e instanceof Error ? e : new Error(String(e)));
       return;
     }
+    // The owner starts on its task first; its helpers are needed at its first split only.
+    for (const h of helpers) this.sendHelp(h, run);
     const { deadline, signal } = q.control;
     if (deadline !== undefined) this.deadlines.watch(deadline);
     if (signal) {
@@ -415,6 +427,15 @@ export class QueryPool {
     link: HelpLink,
   ): void {
     h.running = { kind: 'help', task, link: link.state, epoch: epochs.begin() };
+    this.postHelp(h, task, query, link);
+  }
+
+  private postHelp(
+    h: Slot & { worker: Worker },
+    task: Running,
+    query: HelpRequest['query'],
+    link: HelpLink,
+  ): void {
     const image = h.exporter.image(task.pin.graphStore, task.pin.version);
     h.imaged = task.pin.version;
     const msg: ToWorker = { kind: 'help', image, owner: task.id, query, link };
@@ -424,32 +445,57 @@ export class QueryPool {
 
   /**
    * Helpers for a query task that will split SELECTs, given with the task so that they are ready
-   * for its first split: the owner's ends of their links, on the channel the two workers keep
-   * (made now, `fresh`, for a pair that has none yet).
+   * for its first split: idle workers reserved for it, each with the two ends of its link, on the
+   * channel the two workers keep (made now, `fresh`, for a pair that has none yet).
    */
-  private helpersFor(owner: Slot, run: Running): { links: HelpLink[]; fresh: [number, number][] } {
-    const links: HelpLink[] = [];
-    const fresh: [number, number][] = [];
+  private helpersFor(owner: Slot, run: Running): Reserved[] {
+    const out: Reserved[] = [];
     const task = run.task;
     const me = this.slots.indexOf(owner);
-    if (task.kind !== 'query' || !task.split || me < 0) return { links, fresh };
+    if (task.kind !== 'query' || !task.split || me < 0) return out;
     const threads = Math.min(this.slots.length, task.run.threadLimit ?? this.slots.length);
     for (let i = 1; i < threads; i++) {
       const h = this.idleHelper();
       if (!h) break;
       const peer = this.slots.indexOf(h);
       const state = new Int32Array(new SharedArrayBuffer(LINK.WORDS * 4));
+      h.running = { kind: 'help', task: run, link: state, epoch: epochs.begin() };
       if (this.channels.has(me, peer)) {
-        this.attach(h, run, task, { state, peer: me });
-        links.push({ state, peer });
+        out.push({ slot: h, helpers: { state, peer: me }, owners: { state, peer } });
         continue;
       }
       const { port1, port2 } = new MessageChannel();
-      this.attach(h, run, task, { state, port: port2, peer: me });
-      links.push({ state, port: port1, peer });
-      fresh.push([me, peer]);
+      out.push({
+        slot: h,
+        helpers: { state, port: port2, peer: me },
+        owners: { state, port: port1, peer },
+        fresh: [me, peer],
+      });
     }
-    return { links, fresh };
+    return out;
+  }
+
+  /** Sends a reserved helper its link; if that fails, the owner runs without it. */
+  private sendHelp(r: Reserved, run: Running): void {
+    const task = run.task as HelpRequest['query'];
+    try {
+      this.postHelp(r.slot, run, task, r.helpers);
+    } catch (e) {
+      this.opts.log?.(`query helper not linked: ${e instanceof Error ? e.message : String(e)}`);
+      release(r.helpers.state);
+      this.unreserve(r);
+      return;
+    }
+    // Both workers of a new pair now have their port.
+    if (r.fresh) this.channels.add(...r.fresh);
+  }
+
+  /** A reserved helper that got no link message is free again. */
+  private unreserve(r: Reserved): void {
+    const h = r.slot.running;
+    if (h?.kind === 'help') unpin(h);
+    r.slot.running = undefined;
+    r.helpers.port?.close();
   }
 
   /** A helper left its link: it is free again. */

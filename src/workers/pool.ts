@@ -75,6 +75,8 @@ export interface PoolOptions {
 
 /** How long a worker may take to stop on its own after a timeout or abort before it is terminated. */
 const STOP_GRACE_MS = 250;
+/** The abort listener's options (one object for every task). */
+const ONCE = { once: true } as const;
 /** Idle workers are refreshed at most this often. */
 const REFRESH_MS = 1000;
 
@@ -258,7 +260,7 @@ export class QueryPool {
     if (deadline !== undefined) this.deadlines.watch(deadline);
     if (signal) {
       run.onAbort = () => this.stop(slot, run, 'aborted');
-      signal.addEventListener('abort', run.onAbort, { once: true });
+      signal.addEventListener('abort', run.onAbort, ONCE);
     }
   }
 

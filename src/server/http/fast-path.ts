@@ -272,7 +272,12 @@ export class FastPath {
     try {
       // A malformed GSQL-TIMEOUT is refused by the listener's hook, before any route.
       checkLimitHeaders(request);
-      pending = run(principal ? { ...request, id, principal } : { ...request, id });
+      const { url, headers, ip, params, query } = request;
+      pending = run(
+        principal
+          ? { url, headers, ip, params, query, id, principal }
+          : { url, headers, ip, params, query, id },
+      );
     } catch {
       return false;
     }

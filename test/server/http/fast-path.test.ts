@@ -14,11 +14,13 @@ import type { FastifyInstance } from 'fastify';
 import { AuthService } from '../../../src/auth/service.js';
 import { Database } from '../../../src/engine/database.js';
 import { createListenerApp, fastPathOf, queryOf } from '../../../src/server/http/app.js';
-import { okEnvelope } from '../../../src/server/http/envelope.js';
+import { okEnvelope, RestError } from '../../../src/server/http/envelope.js';
 import { LatencyRecorder } from '../../../src/server/http/latency.js';
 import { lineLogger } from '../../../src/util/logger.js';
 
 const LIST = '/graph/:graph_name/vertices/:vertex_type';
+const RUN = '/query/:graph_name/:query_name';
+const RUN_ENDPOINT = 'GET /query/{graph_name}/{query_name}';
 const ENDPOINT = 'GET /graph/{graph_name}/vertices/{vertex_type}';
 const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
 
@@ -44,6 +46,24 @@ before(async () => {
   });
   app.get(LIST, { config: { endpoint: ENDPOINT } }, (req) =>
     okEnvelope({ via: 'fastify', params: req.params, limit: queryOf(req).get('limit') ?? null }),
+  );
+  // A run route: `sync` throws before starting (Fastify answers), `slow` answers after a while,
+  // `busy` and `crash` fail once started (the fast path answers their errors).
+  const outcome = (name: string, via: string): Promise<unknown> => {
+    if (name === 'busy')
+      return Promise.reject(new RestError('REST-30000', 'busy', { status: 429, retryAfter: 7 }));
+    if (name === 'crash') return Promise.reject(new Error('boom'));
+    const wait = name === 'slow' ? 50 : 0;
+    return new Promise((resolve) => setTimeout(() => resolve(okEnvelope({ via, name })), wait));
+  };
+  fastPathOf(app)!.add(RUN, RUN_ENDPOINT, {
+    run: (r) => {
+      if (r.params.query_name === 'sync') throw new Error('refused here');
+      return outcome(r.params.query_name, 'fast');
+    },
+  });
+  app.get(RUN, { config: { endpoint: RUN_ENDPOINT } }, (req) =>
+    outcome((req.params as { query_name: string }).query_name, 'fastify'),
   );
   // A static segment where the fast route has a parameter: Fastify's router prefers it.
   app.get('/graph/:graph_name/vertices/static', () => ({ via: 'static' }));
@@ -204,4 +224,57 @@ test('pipelined requests are answered in order, whichever path answers each', as
     '200 E fastify',
     '200 F fast',
   ]);
+});
+
+test('a run route: started runs are answered by the fast path, errors as the listener answers them', async () => {
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(base + path, { headers });
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      retryAfter: res.headers.get('retry-after'),
+      body: await res.text(),
+    };
+  };
+  const ok = await get('/query/g/ok');
+  assert.equal(ok.status, 200);
+  assert.deepEqual((JSON.parse(ok.body) as { results: unknown }).results, { via: 'fast', name: 'ok' });
+  const refused = await get('/query/g/sync');
+  assert.deepEqual((JSON.parse(refused.body) as { results: unknown }).results, {
+    via: 'fastify',
+    name: 'sync',
+  });
+  for (const name of ['busy', 'crash']) {
+    logged.length = 0;
+    const fast = await get(`/query/g/${name}`);
+    const routed = await get(`/query/g/${name}`, { 'RESPONSE-LIMIT': '100000' });
+    assert.deepEqual(fast, routed, name);
+    if (name === 'crash') {
+      // Both answers were logged as internal errors, neither with a stack trace to the client.
+      assert.equal(fast.status, 500);
+      assert.match(fast.body, /"code":"REST-10005"/);
+      assert.equal(logged.filter((l) => l.includes('internal error')).length, 2, logged.join('\n'));
+    } else {
+      assert.equal(fast.status, 429);
+      assert.equal(fast.retryAfter, '7');
+    }
+    assert.equal(fast.type, 'application/json; charset=utf-8');
+  }
+});
+
+test('a slow run pipelined before fast reads is answered first', async () => {
+  const get = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+  const answers = await pipelined(
+    [get('/query/g/slow'), get('/graph/g/vertices/A'), get('/query/g/busy'), get('/graph/g/vertices/B')].join(
+      '',
+    ),
+    4,
+  );
+  const seen = answers.map(({ status, body }) => {
+    const env = JSON.parse(body) as {
+      results: { via?: string; name?: string; params?: { vertex_type: string } };
+    };
+    return `${status} ${env.results.name ?? env.results.params?.vertex_type ?? '-'} ${env.results.via ?? ''}`.trim();
+  });
+  assert.deepEqual(seen, ['200 slow fast', '200 A fast', '429 -', '200 B fast']);
 });

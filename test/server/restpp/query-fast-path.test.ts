@@ -134,9 +134,10 @@ async function both(
   return { answer: plain, fast };
 }
 
-test('a successful run: the same 200 envelope, non-ASCII text included, with and without GSQL-TIMEOUT', async () => {
+test('a successful run: the same 200 envelope, non-ASCII text included, with GSQL-TIMEOUT or a heap limit of its own', async () => {
   const plain: Record<string, string> = {};
-  for (const headers of [plain, { 'GSQL-TIMEOUT': '60000' }]) {
+  // A heap limit of its own runs the query alone, on a worker started for it.
+  for (const headers of [plain, { 'GSQL-TIMEOUT': '60000' }, { 'GSQL-QueryLocalMemLimitMB': '256' }]) {
     const { answer, fast } = await both('/query/g/reach?s=1&k=3', headers);
     assert.ok(fast);
     assert.equal(answer.status, 200);
@@ -161,6 +162,7 @@ test('refusals before the run are answered by Fastify, the same way', async () =
     ['/query/g/reach?k=1', {}, 400, 'GSQL-1001'],
     ['/query/g/reach?s=1&k=1', { 'GSQL-TIMEOUT': 'soon' }, 400, 'REST-30001'],
     ['/query/g/reach?s=1&k=1', { 'GSQL-REPLICA': '2' }, 400, 'REST-30001'],
+    ['/query/g/reach?s=1&k=1', { 'GSQL-QueryLocalMemLimitMB': 'lots' }, 400, 'REST-30001'],
     ['/query/g/reach?s=1&k=1&read_committed=maybe', {}, 400, 'REST-30001'],
   ];
   for (const [path, headers, status, code] of cases) {

@@ -37,6 +37,14 @@ export const parallelSelect = {
    * plus run indexes (bottomUpSources; measured, see docs/performance.md "Wave 8: bottom-up k-hop").
    */
   bottomUpAlpha: 6,
+  /**
+   * What a target weighs beside one in-edge in a bottom-up step's partitions (weightedBounds): the
+   * step stops at a target's first source, so its cost follows the targets more than the in-edges.
+   * On RMAT 2^20 a partition of the low-degree tail cost about 13 ns per target, one of the hubs
+   * 0.1-0.9 ns per in-edge; weighing a target as one in-edge left the last partitions 60,000
+   * targets (0.6-0.9 ms) each, and the thread that ended last alone for up to one of them.
+   */
+  bottomUpTargetWeight: 32,
 };
 
 /**
@@ -82,12 +90,12 @@ export function guidedCuts(total: number, threads: number, most: number): number
 
 /**
  * A pulled ACCUM's partitions: guided ranges (guidedCuts) of the run indexes `[0, limit)`, a run
- * index weighing one plus its in-edges in the block's steps (hubs cluster at low rows: ranges of
- * equal size put most edges in the first), taken from the shared counter. The answer does not
- * depend on them (see parallel.ts).
+ * index weighing `perTarget` plus its in-edges in the block's steps (hubs cluster at low rows:
+ * ranges of equal size put most edges in the first), taken from the shared counter. The answer
+ * does not depend on them (see parallel.ts).
  */
-export function weightedBounds(st: SelectRun, limit: number, threads: number): number[] {
-  // Work before run index g: g, plus the in-edges of the targets below g in each reverse hop.
+export function weightedBounds(st: SelectRun, limit: number, threads: number, perTarget = 1): number[] {
+  // Work before run index g: g × perTarget, plus the in-edges of the targets below g in each reverse hop.
   const hops: { start: number; end: number; hops: KernelHop[] }[] = [];
   for (let g = 0; g < limit;) {
     const plan = st.pullPlan(g);
@@ -95,7 +103,7 @@ export function weightedBounds(st: SelectRun, limit: number, threads: number): n
     g = Math.max(st.end, g + 1);
   }
   const before = (g: number): number => {
-    let w = g;
+    let w = g * perTarget;
     for (const t of hops) {
       const row = Math.min(g, t.end) - t.start;
       if (row <= 0) continue;

@@ -79,7 +79,7 @@ function splitBottomUp(
   if (p.targets + p.inEdges < parallelSelect.minSources * 16) return false;
   if (st.member !== null && !(st.member.buffer instanceof SharedArrayBuffer)) return false;
   const limit = ctx.gidLimit();
-  const bounds = weightedBounds(st, limit, host.threads);
+  const bounds = weightedBounds(st, limit, host.threads, parallelSelect.bottomUpTargetWeight);
   const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, { phase: -1, ...where, bounds });
   if (!job) return false;
   if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer)

@@ -12,7 +12,8 @@ import { after, before, test } from 'node:test';
 import { VertexRef } from '../../src/catalog/value.js';
 import type { Database } from '../../src/engine/database.js';
 import { type ParallelHost, parallelSelect } from '../../src/query/index.js';
-import { guidedCuts } from '../../src/query/parallel-plan.js';
+import { guidedCuts, weightedBounds } from '../../src/query/parallel-plan.js';
+import type { SelectRun } from '../../src/query/select-kernel-types.js';
 import { newGidList, piecesList } from '../../src/query/run-buffers.js';
 import { sortedList } from '../../src/query/storage-order.js';
 import {
@@ -175,6 +176,41 @@ test('guided cuts end in equal partitions of at most the least size, never growi
   assert.equal(guidedCuts(1000, 2, 1000)[0], 250);
   assert.deepEqual(guidedCuts(0, 2, 100), []);
   assert.deepEqual(guidedCuts(1000, 2, 1), []);
+});
+
+test('weighted bounds: a target weighs perTarget in-edges, so the tail of few in-edges is cut finer', () => {
+  // 64 hubs of 20,000 in-edges each, then 19,936 targets of one in-edge (RMAT's shape).
+  const limit = 20_000;
+  const offsets = new Int32Array(limit + 1);
+  for (let g = 0; g < limit; g++) offsets[g + 1] = offsets[g] + (g < 64 ? 20_000 : 1);
+  const st = {
+    start: 0,
+    end: 0,
+    pullPlan(this: { start: number; end: number }) {
+      this.start = 0;
+      this.end = limit;
+      return [{ view: { offsets }, base: 0 }];
+    },
+  } as unknown as SelectRun;
+  const saved = parallelSelect.minPartition;
+  parallelSelect.minPartition = 64;
+  try {
+    const last = (b: number[]): number => b[b.length - 1] - b[b.length - 2];
+    const byEdges = weightedBounds(st, limit, 2);
+    const byTargets = weightedBounds(st, limit, 2, 32);
+    for (const b of [byEdges, byTargets]) {
+      assert.equal(b[0], 0);
+      assert.equal(b[b.length - 1], limit);
+      for (let i = 1; i < b.length; i++) assert.ok(b[i] > b[i - 1]);
+      for (let i = 1; i + 1 < b.length; i++) assert.equal(b[i] % 64, 0);
+    }
+    // One in-edge per target: the targets past the hubs weigh almost nothing, and the last
+    // partition holds thousands of them; weighed by target it holds a few hundred.
+    assert.ok(last(byEdges) > 2000, `last partition by edges: ${last(byEdges)}`);
+    assert.ok(last(byTargets) <= 400, `last partition by targets: ${last(byTargets)}`);
+  } finally {
+    parallelSelect.minPartition = saved;
+  }
 });
 
 test('piecesList: the pieces in order, in one list of their total length', () => {

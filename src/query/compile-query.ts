@@ -20,7 +20,8 @@ import type { QueryGraph } from './graph.js';
 import { Cx, type VertexAccum } from './scope.js';
 import { checkVirtualEdgePlaces, runGraph } from './virtual-edge.js';
 import { typeText, type QType } from './types.js';
-import { QueryRuntimeError, TupleVal, Vtx } from './values.js';
+import { gidList } from './run-buffers.js';
+import { QueryRuntimeError, TupleVal, VertexGids, Vtx } from './values.js';
 import { parseDatetime } from '../util/datetime.js';
 import type { JsonValue } from '../util/json.js';
 import type { DmlOp } from './context.js';
@@ -163,14 +164,17 @@ export function compileSubquery(
         params.forEach((p, i) => {
           ctx.vars[p.slot] = i < args.length ? crossRun(ctx, args[i]) : bindParam(ctx, p, p.default);
         });
+        let returned: unknown;
         try {
           for (const s of body) if (s(ctx) !== 0) break;
+          // Before the run's arrays go back: its vertex sets' lists may be among them.
+          returned = crossRun(caller, ctx.returned ?? null);
         } finally {
           ctx.release();
         }
         caller.dml.push(...ctx.dml);
         caller.files.push(...ctx.files);
-        return crossRun(caller, ctx.returned ?? null);
+        return returned;
       },
     };
   } catch (e) {
@@ -183,8 +187,14 @@ export function compileSubquery(
  * A value passed between two runs: vertices are re-interned in the receiving run (each run has its
  * own vertex-attached accumulators); accumulators pass their values.
  */
+/** A vertex set's list lives only as long as the run that made it (RunContext's resultList): a copy. */
+function ownList(v: unknown): unknown {
+  return v instanceof VertexGids ? new VertexGids(v.run, gidList(v.gids, v.length)) : v;
+}
+
 function crossRun(ctx: RunContext, v: unknown): unknown {
   if (v instanceof Vtx) return ctx.vertex(v.type, v.row);
+  if (v instanceof VertexGids) return ownList(v);
   if (Array.isArray(v)) return v.map((x) => crossRun(ctx, x));
   if (v instanceof TupleVal)
     return new TupleVal(
@@ -258,10 +268,12 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
         if (given === undefined || given === null) ctx.nullParams.add(p.slot);
         ctx.vars[p.slot] = bindParam(ctx, p, given);
       }
+      let returned: unknown;
       try {
         for (const s of body) {
           if ((await s(ctx)) !== 0) break;
         }
+        returned = ownList(ctx.returned);
       } finally {
         ctx.release();
       }
@@ -269,7 +281,7 @@ function compileIn(def: QueryDef, catalog: Catalog, graphName: string, opts: Com
         results: ctx.results,
         dml: ctx.dml,
         files: ctx.files,
-        returned: ctx.returned,
+        returned,
         warnings: ctx.warnings,
       };
     },

@@ -323,6 +323,11 @@ export class RunContext {
     return v;
   }
 
+  /** A SELECT's result list of exactly n run indexes, valid while the run lasts (RunBuffers's resultList). */
+  resultList(n: number): Int32Array {
+    return this.buffers.resultList(n, this.gidLimit());
+  }
+
   /**
    * Per-run marks by run index for the vertices a SELECT collects (result, sources, targets): 1 for
    * collected. A SELECT counts itself in `marksOpen` and zeroes what it marked when it ends.

@@ -15,7 +15,7 @@ import type { SelectRun } from './select-kernel-types.js';
  * (run-buffers.ts's piecesList), which the SELECT returns as it is.
  */
 export function gather(st: SelectRun, bounds: number[], listed: Int32Array): void {
-  st.result = piecesList(st.result, bounds, listed);
+  st.result = piecesList(st.result, bounds, listed, st.newList);
   st.resultCount = st.result.length;
 }
 

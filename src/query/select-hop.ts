@@ -474,7 +474,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
         pendingAccum?.apply();
         // A split lists its result, sources and targets in run-index order already (parallel.ts).
         if (!parallel) {
-          st.result = sortedList(st.result, st.resultCount, st.resultMark);
+          st.result = sortedList(st.result, st.resultCount, st.resultMark, st.newList);
           sortCollected(st.sources, st.sourceCount, st.sourceMark);
           sortCollected(st.targets, st.targetCount, st.targetMark);
         }
@@ -509,7 +509,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       }
       if (k.having) k.having(ctx, st.result, 0, st.resultCount, st);
       const made = st.result !== runResult ? st.result.subarray(0, st.resultCount) : undefined;
-      const out = new VertexGids(ctx, kept ?? made ?? gidList(st.result, st.resultCount));
+      const out = new VertexGids(ctx, kept ?? made ?? gidList(st.result, st.resultCount, st.newList));
       markAscending(out.gids);
       if (order.length > 0) return finish(ctx, ctx.vertexList(out) as Vtx[], bind, false);
       // Without ORDER BY, LIMIT takes a slice of the run indexes (no vertex objects).

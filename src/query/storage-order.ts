@@ -5,7 +5,7 @@
  * accumulator cells front to back instead of at random.
  */
 import { listMarks } from './mark-list.js';
-import { newGidList } from './run-buffers.js';
+import { newGidList, type NewList } from './run-buffers.js';
 
 /** The lowest and highest of `list[0..count)` (count > 0), and whether it is ascending already. */
 function span(list: Int32Array, count: number): { lo: number; hi: number; sorted: boolean } {
@@ -43,12 +43,17 @@ export function sortCollected(list: Int32Array, count: number, mark: Uint8Array)
 }
 
 /**
- * list[0..count) ascending, as a new list of exactly `count` cells (run-buffers.ts's newGidList):
- * a dense list is listed from its marks (as sortCollected) straight into the new list, so a
- * SELECT's result is written once.
+ * list[0..count) ascending, as a new list of exactly `count` cells (`make`, by default
+ * run-buffers.ts's newGidList): a dense list is listed from its marks (as sortCollected) straight
+ * into the new list, so a SELECT's result is written once.
  */
-export function sortedList(list: Int32Array, count: number, mark: Uint8Array): Int32Array {
-  const out = newGidList(count);
+export function sortedList(
+  list: Int32Array,
+  count: number,
+  mark: Uint8Array,
+  make: NewList = newGidList,
+): Int32Array {
+  const out = make(count);
   if (count === 0) return out;
   const { lo, hi, sorted } = span(list, count);
   if (!sorted && fromMarks(lo, hi, count)) {

@@ -14,7 +14,7 @@ import type { Database } from '../../src/engine/database.js';
 import { type ParallelHost, parallelSelect } from '../../src/query/index.js';
 import { guidedCuts, weightedBounds } from '../../src/query/parallel-plan.js';
 import type { SelectRun } from '../../src/query/select-kernel-types.js';
-import { newGidList, piecesList } from '../../src/query/run-buffers.js';
+import { newGidList, piecesList, resultLists, RunBuffers } from '../../src/query/run-buffers.js';
 import { sortedList } from '../../src/query/storage-order.js';
 import {
   type LoweredDb,
@@ -288,6 +288,51 @@ test('k-hop frontiers equal a breadth-first search, on one thread and split in a
             `${name}: a split listed its targets`,
           );
       }
+});
+
+test('result lists from the kept arrays: large ones, a few per run, none shared within a run', () => {
+  const saved = { ...resultLists };
+  Object.assign(resultLists, { min: 100, perRun: 2 });
+  try {
+    const a = new RunBuffers();
+    const small = a.resultList(99, 1000);
+    const first = a.resultList(500, 1000);
+    const second = a.resultList(100, 1000);
+    const third = a.resultList(700, 1000);
+    assert.deepEqual([small.length, first.length, second.length, third.length], [99, 500, 100, 700]);
+    // Kept arrays hold a run's limit: two views of at least that, never the same memory in one run.
+    assert.ok(first.buffer.byteLength >= 4000 && second.buffer.byteLength >= 4000);
+    assert.notEqual(first.buffer, second.buffer);
+    // Past perRun, and below min, lists are made fresh at their size.
+    assert.equal(third.buffer.byteLength, 700 * 4);
+    assert.equal(small.buffer.byteLength, 99 * 4);
+    a.release(false);
+    // The next run takes kept arrays again (the ones given back, or others as large).
+    const b = new RunBuffers();
+    const again = [b.resultList(400, 1000), b.resultList(400, 1000)];
+    assert.ok(again.every((l) => l.length === 400 && l.buffer.byteLength >= 4000));
+    assert.notEqual(again[0].buffer, again[1].buffer);
+    b.release(false);
+  } finally {
+    Object.assign(resultLists, saved);
+  }
+});
+
+test('k-hop frontiers equal a breadth-first search with result lists from the kept arrays', async () => {
+  const saved = { ...resultLists };
+  // Every list from the kept arrays, up to two per run (the third hop's is made fresh).
+  Object.assign(resultLists, { min: 1, perRun: 2 });
+  try {
+    for (const s of SEEDS)
+      for (const k of [0, 1, 2, 3, 4]) {
+        const args = { s: new VertexRef('V', String(s)), k };
+        const want = expected('hops', s, k);
+        assert.deepEqual(await answer('hops', args), want, `from ${s}, ${k} hops`);
+        assert.deepEqual(await answer('hops', args, new ReverseHost()), want, `from ${s}, ${k} hops, split`);
+      }
+  } finally {
+    Object.assign(resultLists, saved);
+  }
 });
 
 test('k-hop frontiers equal a breadth-first search on 2 and 4 query workers', async () => {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inStorageOrder, sortCollected } from '../../src/query/storage-order.js';
+import { inStorageOrder, sortCollected, sortedList } from '../../src/query/storage-order.js';
 
 function collected(gids: number[], size: number): { list: Int32Array; mark: Uint8Array } {
   const list = new Int32Array(size);
@@ -52,6 +52,38 @@ test('a list of 1/64 of its range or more comes back ascending from its marks, a
       [...gids].sort((p, q) => p - q),
       `${count} of ${size}`,
     );
+  }
+});
+
+test('a large sparse list is radix sorted: two and three digits, off zero, into a list of its own', () => {
+  let x = 777;
+  const next = (m: number): number => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return x % m;
+  };
+  // (lowest, range, count): ranges of 15 to 24 bits, lists of 1/9 to 1/3000 of them.
+  for (const [lo, range, count] of [
+    [0, 2048 * 9, 2048],
+    [5, 20_000, 2048],
+    [1000, 1 << 20, 36_000],
+    [3, 1 << 23, 2800],
+    [123_457, (1 << 23) + 17, 40_000],
+  ]) {
+    const seen = new Set<number>();
+    while (seen.size < count) seen.add(lo + next(range));
+    const gids = [...seen];
+    const want = [...gids].sort((p, q) => p - q);
+    // No marks: a list rebuilt from its marks instead of sorted would come back empty.
+    const mark = new Uint8Array(lo + range + 1);
+    const list = new Int32Array(count + 1);
+    gids.forEach((g, i) => (list[i] = g));
+    list[count] = -7;
+    const made = sortedList(list, count, mark);
+    assert.deepEqual([...made], want, `sortedList of ${count} in ${range} from ${lo}`);
+    assert.deepEqual([...list.subarray(0, count)], gids, 'sortedList leaves its input alone');
+    sortCollected(list, count, mark);
+    assert.deepEqual([...list.subarray(0, count)], want, `sortCollected of ${count} in ${range} from ${lo}`);
+    assert.equal(list[count], -7);
   }
 });
 

@@ -43,8 +43,8 @@ export { executeQuery, type QueryResult } from './run.js';
 export { selectKernels } from './select-kernel.js';
 export { hasAggregate } from './table-aggregate.js';
 export { parallelSelect } from './parallel-plan.js';
+export { helpParallelAccum } from './parallel-help.js';
 export {
-  helpParallelAccum,
   splitsSelects,
   type AccumJob,
   type HelperOutcome,

@@ -91,6 +91,12 @@ export interface AccumJob {
    */
   listAfter?: { ranges: number[]; progress: Int32Array };
   /**
+   * With `listAfter`, for an existence-only hop whose POST-ACCUM may be fused (ParallelAccum's
+   * `existsPosts`): the listing runs that group over each range's targets as it lists them, so no
+   * split POST-ACCUM (a round of messages and wake-ups) follows.
+   */
+  fusedPost?: boolean;
+  /**
    * A label propagation split by sources with `listAfter` (ParallelAccum's bySource `labels`,
    * parallel-labels.ts): its rows set no marks, the listing lists the changed cells.
    */

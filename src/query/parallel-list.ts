@@ -44,9 +44,15 @@ export function sourcesDone(progress: Int32Array, ranges: number): boolean {
 
 /**
  * A split by sources' listing (AccumJob's `listAfter`), once every source range is done: lists the
- * marked (for a label propagation, changed) targets of the run-index ranges not taken yet.
+ * marked (for a label propagation, changed) targets of the run-index ranges not taken yet, and
+ * runs `post` (AccumJob's `fusedPost`) over each range's list: no row runs any more, and the group
+ * touches only its own target's cells.
  */
-export function listTargets(job: AccumJob, st: SelectRun): void {
+export function listTargets(
+  job: AccumJob,
+  st: SelectRun,
+  post?: (list: Int32Array, from: number, to: number) => void,
+): void {
   const { ranges, progress } = job.listAfter!;
   const { result, listed } = job.listing!;
   for (let r = Atomics.add(progress, 0, 1); r + 1 < ranges.length; r = Atomics.add(progress, 0, 1)) {
@@ -54,6 +60,7 @@ export function listTargets(job: AccumJob, st: SelectRun): void {
       ? listChanged(job.labels, result, ranges[r], ranges[r + 1])
       : listMarked(result, st.resultMark, ranges[r], ranges[r + 1]);
     listed[r] = end - ranges[r];
+    post?.(result, ranges[r], end);
     // Every source range is done: nothing marks this range any more, and its marks are listed.
     clearRange(st.resultMark, result, ranges[r], end, ranges[r], ranges[r + 1]);
   }

@@ -26,15 +26,12 @@
  * snapshot, with the owner's layout, variables and cells (`AccumJob`).
  */
 import type { EdgeFilter } from '../engine/api.js';
-import { makeAccum } from './accumulators.js';
-import { DenseColumn } from './accum-dense.js';
 import { clearRange, listMarks as listMarked } from './mark-list.js';
 import { joinOwned, labelJob } from './parallel-labels.js';
 import type { AccumJob, HelperOutcome, Relisted, SharedColumn } from './parallel-job.js';
 import { gather, listTargets, relist, sourcesDone } from './parallel-list.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
-import type { QueryGraph } from './graph.js';
 import {
   equalBounds,
   parallelSelect,
@@ -52,7 +49,6 @@ import type {
   SelectKernel,
   SelectRun,
 } from './select-kernel-types.js';
-import { newSelectRun } from './select-run.js';
 import type { AccumT } from './types.js';
 
 export type {
@@ -210,6 +206,7 @@ function splitBySource(
   if (job.columns.some((c) => c.spill.length > 0 || c.snap.length > 0)) return 'other walk';
   job.bySource = true;
   let fn = own.accum;
+  let post: KernelPhase | undefined;
   if (listed) {
     const ranges = equalBounds(limit, host.threads * 4);
     job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(ranges.length * 4)) };
@@ -217,12 +214,16 @@ function splitBySource(
     if (labels) {
       job.labels = labels;
       fn = labels.owned ? own.labels!.owned : own.labels!.accum;
+    } else if (phase.existsPosts) {
+      post = kernel.wide.posts[0];
+      job.fusedPost = true;
     }
   }
-  if (!runJob(ctx, job, st, fn)) return 'alone';
+  if (!runJob(ctx, job, st, fn, undefined, post)) return 'alone';
   if (job.listAfter) {
     // Every source range is done now; the ranges no thread listed are listed here.
-    listTargets(job, st);
+    listTargets(job, st, fusing(ctx, st, post));
+    st.postsFused = post !== undefined;
     gather(st, job.listAfter.ranges, job.listing!.listed);
     st.resultMarksClear = true;
   }
@@ -341,10 +342,11 @@ export function runJob(
   st: SelectRun,
   fn: KernelPhase,
   fill?: KernelPhase,
+  post?: KernelPhase,
 ): boolean {
   const host = ctx.opts.parallel!;
   const outcomes = host.accum(ctx.query!, job, () =>
-    runPartitions(ctx, fn, job, st, () => host.take(), fill),
+    runPartitions(ctx, fn, job, st, () => host.take(), fill, post),
   );
   if (!outcomes) return false;
   for (const o of outcomes) merge(ctx, o);
@@ -355,13 +357,14 @@ export function runJob(
  * Runs partitions taken from `take` until none is left (owner and helpers alike): of the targets
  * for a split ACCUM, of the list for a split POST-ACCUM.
  */
-function runPartitions(
+export function runPartitions(
   ctx: RunContext,
   fn: KernelPhase,
   job: AccumJob,
   st: SelectRun,
   take: () => number,
   fill?: KernelPhase,
+  post?: KernelPhase,
 ): void {
   if (job.pull?.hoisted && fill) fillHoisted(ctx, fill, job, st);
   // A thread left without a slot of an owned split takes no source range (it may still list).
@@ -384,10 +387,20 @@ function runPartitions(
       clearRange(st.resultMark, st.result, st.lo, end, st.lo, st.hi);
     }
   }
-  if (job.listAfter && sourcesDone(job.listAfter.progress, job.bounds.length - 1)) listTargets(job, st);
+  if (job.listAfter && sourcesDone(job.listAfter.progress, job.bounds.length - 1))
+    listTargets(job, st, fusing(ctx, st, post));
   st.lo = 0;
   st.hi = 0x7fffffff;
   st.owned = undefined;
+}
+
+/** A fused POST-ACCUM group (AccumJob's `fusedPost`) as the listing calls it. */
+function fusing(
+  ctx: RunContext,
+  st: SelectRun,
+  post: KernelPhase | undefined,
+): ((list: Int32Array, from: number, to: number) => void) | undefined {
+  return post && ((list, from, to) => post(ctx, list, from, to, st));
 }
 
 /** The owner adds a helper's partial globals and spilled cells to its own. */
@@ -405,92 +418,4 @@ function shareGids(gids: Int32Array): Int32Array {
   const list = new Int32Array(new SharedArrayBuffer(Math.max(1, gids.length) * 4)).subarray(0, gids.length);
   list.set(gids);
   return list;
-}
-
-/**
- * A helper thread's side: runs partitions of `job` (taken from `take`) with `query`'s kernel on a
- * RunContext of its own over `graph`, the same snapshot the owner reads.
- */
-export function helpParallelAccum(
-  query: CompiledQuery,
-  graph: QueryGraph,
-  job: AccumJob,
-  take: () => number,
-): HelperOutcome {
-  const kernel = query.kernels?.[job.kernel] as SelectKernel | undefined;
-  const wide = kernel?.wide;
-  const fn =
-    job.phase < 0
-      ? job.pull
-        ? job.pull.exists
-          ? wide?.parallel?.exists
-          : wide?.parallel?.pull
-        : job.bySource
-          ? job.labels
-            ? wide?.parallel?.bySource?.labels?.[job.labels.owned ? 'owned' : 'accum']
-            : wide?.parallel?.bySource?.accum
-          : wide?.parallel?.accum
-      : wide?.parallelPosts[job.phase]
-        ? wide.posts[job.phase]
-        : undefined;
-  if (!fn) throw new Error('parallel SELECT: the helper compiled another kernel');
-  const ctx = new RunContext(
-    graph,
-    query.graph,
-    query.slots ?? 0,
-    job.deadline !== undefined ? { deadline: job.deadline } : {},
-  );
-  ctx.adoptLayout(job.layout.types, job.layout.starts, job.layout.end);
-  for (const [slot, v] of job.vars) ctx.vars[slot] = v;
-  const partials = new Map<number, ReturnType<typeof makeAccum>>();
-  for (const [slot, t] of job.globals) {
-    const a = makeAccum(t);
-    partials.set(slot, a);
-    ctx.vars[slot] = a;
-  }
-  const accums = query.vertexAccums ?? [];
-  for (const c of job.columns) {
-    const va = accums[c.index];
-    if (!va) throw new Error('parallel SELECT: the helper compiled another query');
-    const col = DenseColumn.over(c.kind, () => va.make(ctx), c);
-    col.adoptSpills(c);
-    ctx.dense[c.index] = col;
-  }
-  const st = newSelectRun(ctx, {
-    stamp: job.stamp,
-    marks: job.marks,
-    steps: job.steps,
-    targetTypes: job.targetTypes,
-    counts: job.counts,
-  });
-  if (job.pull) {
-    st.pullSource = job.pull.source;
-    st.member = job.pull.member;
-    st.hoisted = job.pull.hoisted?.arrays;
-  }
-  // A split by sources' rows collect into the thread's own list: the shared one is listed after.
-  if (job.listing && !job.bySource) st.result = job.listing.result;
-  try {
-    runPartitions(ctx, fn, job, st, take, wide?.parallel?.hoist?.fill);
-    const spills: HelperOutcome['spills'] = [];
-    for (const c of job.columns) {
-      const s = ctx.dense[c.index]?.spills();
-      if (!s) continue;
-      // Only what this helper changed: a cell it was sent and left alone may have been updated by
-      // the thread whose partition holds it, and must not be overwritten with the sent value.
-      const spill = changedFrom(s.spill, c.spill);
-      const prev = changedFrom(s.prev, c.prev);
-      if (spill.length > 0 || prev.length > 0) spills.push([c.index, { spill, prev, snap: [] }]);
-    }
-    return { globals: [...partials].map(([slot, a]) => [slot, a.value()]), spills };
-  } finally {
-    ctx.release();
-  }
-}
-
-/** The entries of `now` that `sent` did not have with the same value. */
-function changedFrom(now: [number, unknown][], sent: [number, unknown][]): [number, unknown][] {
-  if (sent.length === 0) return now;
-  const before = new Map(sent);
-  return now.filter(([g, v]) => !before.has(g) || !Object.is(before.get(g), v));
 }

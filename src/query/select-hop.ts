@@ -480,8 +480,8 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
         }
       }
       for (let i = 0; i < postGroups.length; i++) {
-        // A bottom-up step ran its fused POST-ACCUM group over the targets it listed.
-        if (up && kernel?.wide.parallel?.existsPosts) continue;
+        // A bottom-up step, or a split by sources, ran its fused POST-ACCUM group over the targets it listed.
+        if ((up && kernel?.wide.parallel?.existsPosts) || st.postsFused) continue;
         // The kernel collects the result's alias only in the result list (same vertices, same order).
         const [list, count] = kept
           ? [kept, kept.length]

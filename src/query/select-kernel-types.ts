@@ -27,6 +27,8 @@ export interface SelectRun {
    */
   result: Int32Array;
   resultCount: number;
+  /** A split by sources ran the block's POST-ACCUM group as it listed the targets (AccumJob's `fusedPost`). */
+  postsFused: boolean;
   /** Makes the SELECT's own result list of exactly n cells (RunContext's resultList). */
   newList(n: number): Int32Array;
   /** The result's marks were zeroed by the threads that listed them (a split, see parallel.ts). */

@@ -31,6 +31,7 @@ export function newSelectRun(ctx: RunContext, p: SelectRunParts): SelectRun {
     targetMark: p.marks[2],
     result: lists[0],
     resultCount: 0,
+    postsFused: false,
     newList: (n) => ctx.resultList(n),
     resultMarksClear: false,
     sources: lists[1],

@@ -274,6 +274,7 @@ test('a pulled row whose closure reads the source gets it bound', async () => {
 });
 
 test('k-hop frontiers equal a breadth-first search, on one thread and split in any order', async () => {
+  let fused = 0;
   for (const name of WALKS)
     for (const s of SEEDS)
       for (const k of [1, 2, 3]) {
@@ -287,7 +288,15 @@ test('k-hop frontiers equal a breadth-first search, on one thread and split in a
             host.jobs.some((j) => j.listing),
             `${name}: a split listed its targets`,
           );
+        // A split by sources that ran the POST-ACCUM as it listed: no split POST-ACCUM after it.
+        host.jobs.forEach((j, i) => {
+          if (!j.fusedPost) return;
+          fused++;
+          assert.ok(j.bySource && j.listAfter, `${name} from ${s}: fused without a listing`);
+          assert.ok(!(host.jobs[i + 1]?.phase >= 0), `${name} from ${s}: a POST-ACCUM split after a fused one`);
+        });
       }
+  assert.ok(fused > 0, 'some hop ran its POST-ACCUM in the listing');
 });
 
 test('result lists from the kept arrays: large ones, a few per run, none shared within a run', () => {

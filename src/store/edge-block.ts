@@ -384,15 +384,9 @@ export class EdgeBlock {
   }
 
   private firstLive(src: number, dst: number, version: number): number {
-    if (src + 1 < this.outOffsets.length) {
-      let lo = this.outOffsets[src];
+    const lo = this.baseSlotOf(src, dst);
+    if (lo >= 0) {
       const end = this.outOffsets[src + 1];
-      let hi = end;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.outTargets[mid] < dst) lo = mid + 1;
-        else hi = mid;
-      }
       for (let i = lo; i < end && this.outTargets[i] === dst; i++) if (this.isLive(i, version)) return i;
     }
     if (this.settled > 0) {
@@ -413,16 +407,21 @@ export class EdgeBlock {
 
   /** The first base edge from `src` to `dst`, live or not, or -1. */
   baseEdgeOf(src: number, dst: number): number {
+    const lo = this.baseSlotOf(src, dst);
+    return lo >= 0 && lo < this.outOffsets[src + 1] && this.outTargets[lo] === dst ? lo : -1;
+  }
+
+  /** Where `dst` is or would be in `src`'s sorted base out-targets (binary search), or -1 if `src` has no base row. */
+  private baseSlotOf(src: number, dst: number): number {
     if (src + 1 >= this.outOffsets.length) return -1;
     let lo = this.outOffsets[src];
-    const end = this.outOffsets[src + 1];
-    let hi = end;
+    let hi = this.outOffsets[src + 1];
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.outTargets[mid] < dst) lo = mid + 1;
       else hi = mid;
     }
-    return lo < end && this.outTargets[lo] === dst ? lo : -1;
+    return lo;
   }
 
   /** Edge ids from `src` to `dst` live at `version`, base first. */

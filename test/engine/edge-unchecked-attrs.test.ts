@@ -11,10 +11,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import type { AttrUpdate, ReadTx, WriteTx } from '../../src/engine/api.js';
-import type { Database } from '../../src/engine/database.js';
+import type { AttrUpdate, WriteTx } from '../../src/engine/api.js';
 import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
-import { freshDb, graphSnapshot, readerSnapshot, sortedSnapshot, tempDir } from './fixtures.js';
+import { freshDb, graphSnapshot, sortedSnapshot, tempDir } from './fixtures.js';
+import { playScript, type ScriptGraph, uncheckedScripts } from './unchecked-script.js';
 
 const EDGES = { edges: true };
 
@@ -36,39 +36,29 @@ const edgeArb: fc.Arbitrary<Edge> = fc.record({
   form: fc.constantFrom<Edge['form']>('set', 'set', 'set', 'unset', 'max'),
 });
 
-type Between =
-  | 'nothing'
-  | 'read'
-  | 'pin'
-  | 'merge'
-  | 'rebuild'
-  | 'delete-edge'
-  | 'delete-vertex'
-  | 'abort'
-  | 'abort-after-lookup';
-
-type Script = { batches: { edges: Edge[]; then: Between; victim: number }[] };
-
-const scriptArb: fc.Arbitrary<Script> = fc.record({
-  batches: fc.array(
-    fc.record({
-      edges: fc.array(edgeArb, { minLength: 1, maxLength: 25 }),
-      then: fc.constantFrom<Between>(
-        'nothing',
-        'read',
-        'pin',
-        'merge',
-        'rebuild',
-        'delete-edge',
-        'delete-vertex',
-        'abort',
-        'abort-after-lookup',
-      ),
-      victim: fc.integer({ min: 0, max: 3 }),
-    }),
-    { minLength: 1, maxLength: 6 },
-  ),
+const scriptArb = uncheckedScripts(edgeArb, {
+  maxEdges: 25,
+  maxVictim: 3,
+  thens: [
+    'nothing',
+    'read',
+    'pin',
+    'merge',
+    'rebuild',
+    'delete-edge',
+    'delete-vertex',
+    'abort',
+    'abort-after-lookup',
+  ],
 });
+
+/** The script's lookups and deletes on this schema. */
+const GRAPH: ScriptGraph = {
+  lookup: (tx, victim) => tx.upsertEdge('follows', 'Person', `p${victim}`, 'Person', 'p0', {}),
+  deleteEdge: (tx, victim) =>
+    tx.deleteEdge('follows', 'Person', `p${victim}`, 'Person', `p${(victim + 1) % 4}`),
+  deleteVertex: (tx, victim) => tx.deleteVertex('Person', `p${victim}`),
+};
 
 const DAY = 86_400;
 
@@ -99,56 +89,6 @@ function unchecked(tx: WriteTx, edges: Edge[]): void {
   );
 }
 
-class Aborted extends Error {}
-
-/**
- * Applies a script's batches to `db`, writing edges with `write`; the snapshots that readers pinned
- * before a batch ('pin') took once the batch was written.
- */
-async function run(
-  db: Database,
-  script: Script,
-  write: (tx: WriteTx, edges: Edge[]) => void,
-): Promise<unknown[]> {
-  const pinned: unknown[] = [];
-  let pin: ReadTx | undefined;
-  for (const b of script.batches) {
-    if (b.then === 'abort' || b.then === 'abort-after-lookup') {
-      await assert.rejects(
-        db.write((tx) => {
-          write(tx, b.edges);
-          // A lookup of its own settles what the transaction appended, before the abort.
-          if (b.then === 'abort-after-lookup')
-            tx.upsertEdge('follows', 'Person', `p${b.victim}`, 'Person', 'p0', {});
-          throw new Aborted();
-        }),
-        Aborted,
-      );
-      continue;
-    }
-    await db.write((tx) => write(tx, b.edges));
-    if (pin !== undefined) {
-      pinned.push(readerSnapshot(pin, EDGES));
-      pin.release();
-      pin = undefined;
-    }
-    if (b.then === 'read') graphSnapshot(db, EDGES);
-    else if (b.then === 'pin') pin = db.read();
-    else if (b.then === 'merge') await db.mergeFresh({ minDelta: 1, share: 1e9 });
-    else if (b.then === 'rebuild') await db.rebuild();
-    else if (b.then === 'delete-edge')
-      await db.write((tx) => {
-        tx.deleteEdge('follows', 'Person', `p${b.victim}`, 'Person', `p${(b.victim + 1) % 4}`);
-      });
-    else if (b.then === 'delete-vertex')
-      await db.write((tx) => {
-        tx.deleteVertex('Person', `p${b.victim}`);
-      });
-  }
-  pin?.release();
-  return pinned;
-}
-
 test('edges with attributes appended unchecked keep the last repeat once, as edge-by-edge upserts do, between writes, after merges and aborts, for pinned readers and after a replay', async () => {
   await fc.assert(
     fc.asyncProperty(scriptArb, async (script) => {
@@ -157,8 +97,8 @@ test('edges with attributes appended unchecked keep the last repeat once, as edg
       try {
         let a = await freshDb(ta);
         let b = await freshDb(tb);
-        const pinnedA = await run(a, script, oneByOne);
-        const pinnedB = await run(b, script, unchecked);
+        const pinnedA = await playScript(a, script, oneByOne, GRAPH);
+        const pinnedB = await playScript(b, script, unchecked, GRAPH);
         assert.deepEqual(pinnedB, pinnedA, 'readers pinned before a batch');
         assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
         await a.close();

@@ -15,6 +15,7 @@ import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
 import type { Database } from '../../src/engine/database.js';
 import type { WriteTx } from '../../src/engine/api.js';
 import { freshDb, graphSnapshot, sortedSnapshot, tempDir } from './fixtures.js';
+import { playScript, type ScriptGraph, uncheckedScripts } from './unchecked-script.js';
 
 const EDGES = { edges: true };
 
@@ -31,31 +32,27 @@ const edgeArb: fc.Arbitrary<Edge> = fc.record({
   to: fc.integer({ min: 0, max: 4 }),
 });
 
-/** What happens after a batch of edges. */
-type Between =
-  'nothing' | 'read' | 'merge' | 'rebuild' | 'delete-edge' | 'delete-vertex' | 'abort' | 'abort-after-lookup';
-
-type Script = { batches: { edges: Edge[]; then: Between; victim: number }[] };
-
-const scriptArb: fc.Arbitrary<Script> = fc.record({
-  batches: fc.array(
-    fc.record({
-      edges: fc.array(edgeArb, { minLength: 1, maxLength: 30 }),
-      then: fc.constantFrom<Between>(
-        'nothing',
-        'read',
-        'merge',
-        'rebuild',
-        'delete-edge',
-        'delete-vertex',
-        'abort',
-        'abort-after-lookup',
-      ),
-      victim: fc.integer({ min: 0, max: 4 }),
-    }),
-    { minLength: 1, maxLength: 6 },
-  ),
+const scriptArb = uncheckedScripts(edgeArb, {
+  maxEdges: 30,
+  maxVictim: 4,
+  thens: [
+    'nothing',
+    'read',
+    'merge',
+    'rebuild',
+    'delete-edge',
+    'delete-vertex',
+    'abort',
+    'abort-after-lookup',
+  ],
 });
+
+/** The script's lookups and deletes on this schema. */
+const GRAPH: ScriptGraph = {
+  lookup: (tx, victim) => tx.upsertEdge('owns', 'Num', victim, 'Item', 0, {}),
+  deleteEdge: (tx, victim) => tx.deleteEdge('owns', 'Num', victim, 'Item', (victim + 1) % 5),
+  deleteVertex: (tx, victim) => tx.deleteVertex('Num', victim),
+};
 
 function toType(e: Edge): string {
   return e.type === 'owns' ? 'Item' : 'Num';
@@ -98,38 +95,6 @@ function unchecked(tx: WriteTx, edges: Edge[]): void {
   }
 }
 
-class Aborted extends Error {}
-
-/** Applies a script's batches to `db`, writing edges with `write`. */
-async function run(db: Database, script: Script, write: (tx: WriteTx, edges: Edge[]) => void): Promise<void> {
-  for (const b of script.batches) {
-    if (b.then === 'abort' || b.then === 'abort-after-lookup') {
-      await assert.rejects(
-        db.write((tx) => {
-          write(tx, b.edges);
-          // A lookup of its own settles what the transaction appended, before the abort.
-          if (b.then === 'abort-after-lookup') tx.upsertEdge('owns', 'Num', b.victim, 'Item', 0, {});
-          throw new Aborted();
-        }),
-        Aborted,
-      );
-      continue;
-    }
-    await db.write((tx) => write(tx, b.edges));
-    if (b.then === 'read') graphSnapshot(db, EDGES);
-    else if (b.then === 'merge') await db.mergeFresh({ minDelta: 1, share: 1e9 });
-    else if (b.then === 'rebuild') await db.rebuild();
-    else if (b.then === 'delete-edge')
-      await db.write((tx) => {
-        tx.deleteEdge('owns', 'Num', b.victim, 'Item', (b.victim + 1) % 5);
-      });
-    else if (b.then === 'delete-vertex')
-      await db.write((tx) => {
-        tx.deleteVertex('Num', b.victim);
-      });
-  }
-}
-
 test('edges appended unchecked give the graph edge-by-edge upserts give, between writes, after merges and aborts, and after a replay', async () => {
   await fc.assert(
     fc.asyncProperty(scriptArb, async (script) => {
@@ -138,8 +103,8 @@ test('edges appended unchecked give the graph edge-by-edge upserts give, between
       try {
         let a = await freshDb(ta);
         let b = await freshDb(tb);
-        await run(a, script, oneByOne);
-        await run(b, script, unchecked);
+        await playScript(a, script, oneByOne, GRAPH);
+        await playScript(b, script, unchecked, GRAPH);
         assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
         // Both replayed from their logs (b's edges appended unchecked again): a merge before the
         // close is not kept, so both read deltas in the order they were written.

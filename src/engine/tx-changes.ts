@@ -6,7 +6,7 @@
  */
 import type { Value } from '../catalog/value.js';
 import type { Column } from '../store/columns.js';
-import type { Counter } from '../store/counter.js';
+import { type Counter, restoreCountFrom } from '../store/counter.js';
 import type { EdgeBlock } from '../store/edge-block.js';
 import type { IdKey, VertexTable } from '../store/vertex-table.js';
 
@@ -83,6 +83,7 @@ export class TxChanges {
     for (const [b, m] of this.blockMarks) {
       b.truncateDelta(m.dCount);
       b.live.current = m.live - (b.dupCount - m.dups);
+      restoreCountFrom(b.live, this.version, b.live.current);
     }
     for (const [t, m] of this.tableMarks) {
       for (let row = t.count - 1; row >= m.count; row--) {

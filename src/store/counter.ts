@@ -39,6 +39,15 @@ export function trimCount(c: Counter, minVersion: number): void {
   if (keepFrom > 0) c.log.splice(0, keepFrom);
 }
 
+/**
+ * Sets the entries from `version` on to `count` (a transaction of that version aborted: an entry
+ * there is a new block's or table's, never published, that `uncount` may have lowered meanwhile).
+ */
+export function restoreCountFrom(c: Counter, version: number, count: number): void {
+  const log = c.log;
+  for (let i = log.length - 2; i >= 0 && log[i] >= version; i -= 2) log[i + 1] = count;
+}
+
 /** Takes `n` off the count from `version` on (current and published), for edges found dead after the fact. */
 export function uncount(c: Counter, version: number, n: number): void {
   c.current -= n;

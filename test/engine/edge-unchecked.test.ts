@@ -207,3 +207,43 @@ test('edge counts are right when appended edges commit while the next transactio
     tb.cleanup();
   }
 });
+
+test('an abort after its own lookup settled repeats it appended leaves a new block counting no edges', async () => {
+  const ta = tempDir();
+  const tb = tempDir();
+  try {
+    const a = await freshDb(ta);
+    const b = await freshDb(tb);
+    // The first `owns` edges: the transaction makes the block, its lookup settles the repeat (taken
+    // off the block's count at this transaction's version), then it aborts.
+    const repeated: Edge[] = [
+      { type: 'owns', from: 3, to: 0 },
+      { type: 'owns', from: 3, to: 0 },
+    ];
+    for (const [db, write] of [
+      [a, oneByOne],
+      [b, unchecked],
+    ] as const) {
+      await playScript(
+        db,
+        {
+          batches: [
+            { edges: repeated, then: 'abort-after-lookup', victim: 0 },
+            { edges: [{ type: 'link', from: 0, to: 0 }], then: 'nothing', victim: 0 },
+          ],
+        },
+        write,
+        GRAPH,
+      );
+    }
+    assertSameLinks(a, b);
+    const r = b.read();
+    assert.equal(r.edgeCount('owns'), 0);
+    r.release();
+    await a.close();
+    await b.close();
+  } finally {
+    ta.cleanup();
+    tb.cleanup();
+  }
+});

@@ -13,6 +13,7 @@
  */
 import type { Accum } from './accumulators.js';
 import type { AccumT } from './types.js';
+import { fillCells } from './shared-fill.js';
 import { toNumber } from './values.js';
 
 export const enum DenseKind {
@@ -226,7 +227,7 @@ export class DenseColumn {
     const to = Math.min(this.vals.length, from + (1 << CHUNK_BITS));
     const snap = this.snapVals!;
     if (this.ready[c] === 0) {
-      snap.fill(this.init, from, to);
+      fillCells(snap, this.init, from, to);
       if (this.int && this.spilled(this.init))
         for (let g = from; g < to; g++) this.snapSpill.set(g, this.make().value());
       return;
@@ -254,7 +255,7 @@ export class DenseColumn {
     for (let c = 0; c < ready.length; c++) {
       if (ready[c] === 1) continue;
       ready[c] = 1;
-      this.vals.fill(this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
+      fillCells(this.vals, this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
     }
   }
 
@@ -320,7 +321,7 @@ export class DenseColumn {
     const c = g >> CHUNK_BITS;
     if (this.ready[c] === 0) {
       this.ready[c] = 1;
-      this.vals.fill(this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
+      fillCells(this.vals, this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
     }
   }
 

@@ -12,6 +12,7 @@ import type { ParallelHost } from './parallel.js';
 import { openQueryFile, type QueryFile } from './file-output.js';
 import type { QueryGraph, QueryWriter } from './graph.js';
 import { newStamp, RunBuffers, typeGidList } from './run-buffers.js';
+import { fillCells } from './shared-fill.js';
 import type { VertexAccum } from './scope.js';
 import { QueryRuntimeError, VertexGids, Vtx } from './values.js';
 
@@ -353,7 +354,7 @@ export class RunContext {
    * that nothing needs clearing (zeroed when the run first asks).
    */
   memberStamps(): Int32Array {
-    return (this.memberMark ??= this.buffers.int32Cells(this.gidLimit()).fill(0));
+    return (this.memberMark ??= fillCells(this.buffers.int32Cells(this.gidLimit()), 0));
   }
 
   /**
@@ -361,7 +362,7 @@ export class RunContext {
    * (a step clears the words it set).
    */
   memberBits(): Int32Array {
-    return (this.memberBitArray ??= this.buffers.int32Cells((this.gidLimit() >>> 5) + 1).fill(0));
+    return (this.memberBitArray ??= fillCells(this.buffers.int32Cells((this.gidLimit() >>> 5) + 1), 0));
   }
 
   /**
@@ -386,7 +387,7 @@ export class RunContext {
     if (!this.bfs) {
       const n = this.gidLimit();
       this.bfs = {
-        seen: this.buffers.int32Cells(n).fill(0),
+        seen: fillCells(this.buffers.int32Cells(n), 0),
         dist: this.buffers.int32Cells(n),
         paths: this.buffers.cells(n),
         search: 0,

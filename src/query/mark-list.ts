@@ -3,6 +3,8 @@
  * rebuilt from their marks in storage order, see parallel.ts). Marks are bytes holding 0 or 1.
  */
 
+import { fillCells } from './shared-fill.js';
+
 /** Whether this machine stores the low byte of a word first (then byte g of a word is bits 8g..8g+7). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -18,7 +20,7 @@ export function clearRange(
   lo: number,
   hi: number,
 ): void {
-  if ((end - from) * 16 > hi - lo) mark.fill(0, lo, hi);
+  if ((end - from) * 16 > hi - lo) fillCells(mark, 0, lo, hi);
   else for (let n = from; n < end; n++) mark[list[n]] = 0;
 }
 

@@ -5,6 +5,8 @@
  * lists it collected say which), and a run that ended with some uncleared is zeroed on release.
  */
 
+import { fillCells } from './shared-fill.js';
+
 const KEEP = 16;
 /**
  * A run's result lists of at least this many cells come from the kept arrays (RunBuffers's
@@ -188,7 +190,7 @@ export class RunBuffers {
 
   /** Returns the arrays to the pool; `marksDirty`: some marks were not cleared, so zero them. */
   release(marksDirty: boolean): void {
-    for (const a of this.markArrays) giveBack(freeMarks, marksDirty ? a.fill(0) : a);
+    for (const a of this.markArrays) giveBack(freeMarks, marksDirty ? fillCells(a, 0) : a);
     for (const a of this.ints) giveBack(freeInt32, a);
     for (const a of this.floats) giveBack(freeFloat64, a);
     for (const a of this.bytes) giveBack(freeUint8, a);

@@ -11,6 +11,7 @@ import type { Expr } from '../gsql/ast-query.js';
 import type { BoundPredicate, BoundSelect } from './bound-select.js';
 import type { RunContext } from './context.js';
 import { gidList, readableList } from './run-buffers.js';
+import { fillCells } from './shared-fill.js';
 import {
   ascendingList,
   inStorageOrder,
@@ -58,7 +59,7 @@ export interface HopRunner {
 
 /** Zeroes the marks of `list[0..count)`: all of them at once when the list is long. */
 function clearListed(mark: Uint8Array, list: Int32Array, count: number): void {
-  if (count * 16 > mark.length) mark.fill(0);
+  if (count * 16 > mark.length) fillCells(mark, 0);
   else for (let n = 0; n < count; n++) mark[list[n]] = 0;
 }
 

@@ -78,9 +78,9 @@ export interface AccumJob {
    * A split ACCUM whose result is its targets lists them where they lie, on the thread that did
    * the partition: partition p's targets go to `result` from `bounds[p]` on in ascending order
    * (a pull meets them in that order; after a push the thread lists its range's marks), and their
-   * count to `listed[p]`.
+   * count to `listed[p]`. With `gathering`, the threads put the listed pieces together as they go.
    */
-  listing?: { result: Int32Array; listed: Int32Array };
+  listing?: { result: Int32Array; listed: Int32Array; gathering?: Gathering };
   /**
    * A split by sources whose result is its targets lists them the same way (into `listing`, range r
    * of `ranges` standing for partition r) once every source range is done: `progress[1]` counts
@@ -101,6 +101,18 @@ export interface AccumJob {
    * parallel-labels.ts): its rows set no marks, the listing lists the changed cells.
    */
   labels?: LabelJob;
+}
+
+/**
+ * A split's result list put together from its partitions' listings while the split runs
+ * (parallel-list.ts's gatherPieces), by whichever thread finds a piece's place known: `state[0]`
+ * is the next piece to copy, `state[1 + p]` 1 once partition p is listed, `at[p]` where piece p
+ * goes in `list` (written before the piece can be taken).
+ */
+export interface Gathering {
+  list: Int32Array;
+  state: Int32Array;
+  at: Int32Array;
 }
 
 /** How a pulled ACCUM finds its sources (SelectRun's `pullSource` and `member`) and their hoisted values. */

@@ -6,17 +6,71 @@
  */
 import { clearRange, listMarks as listMarked } from './mark-list.js';
 import { listChanged } from './parallel-labels.js';
-import type { AccumJob, Relisted } from './parallel-job.js';
+import type { AccumJob, Gathering, Relisted } from './parallel-job.js';
 import { piecesList } from './run-buffers.js';
 import type { SelectRun } from './select-kernel-types.js';
 
 /**
- * The partitions' listed targets (see AccumJob's `listing`) as the result, in order: one new list
+ * The partitions' listed targets (see AccumJob's `listing`) as the result, in order: the list the
+ * threads put together as they went (gatherPieces) with the pieces left, else one new list
  * (run-buffers.ts's piecesList), which the SELECT returns as it is.
  */
-export function gather(st: SelectRun, bounds: number[], listed: Int32Array): void {
-  st.result = piecesList(st.result, bounds, listed, st.newList);
-  st.resultCount = st.result.length;
+export function gather(st: SelectRun, bounds: number[], listing: NonNullable<AccumJob['listing']>): void {
+  const g = listing.gathering;
+  if (g === undefined) {
+    st.result = piecesList(st.result, bounds, listing.listed, st.newList);
+    st.resultCount = st.result.length;
+    return;
+  }
+  gatherPieces(g, bounds, listing.listed, st.result);
+  st.result = g.list;
+  st.resultCount = Atomics.load(g.at, bounds.length - 1);
+}
+
+/**
+ * A gathering for a split of `parts` partitions (AccumJob listing's `gathering`): its list is one
+ * of the run's kept arrays, room for every run index. Undefined when it would not be shared.
+ */
+export function newGathering(st: SelectRun, limit: number, parts: number): Gathering | undefined {
+  const list = st.newList(limit);
+  if (!(list.buffer instanceof SharedArrayBuffer)) return undefined;
+  const cells = (): Int32Array => new Int32Array(new SharedArrayBuffer(4 * (parts + 1)));
+  return { list, state: cells(), at: cells() };
+}
+
+/**
+ * Partition p's targets are listed in `from` at `bounds[p]` (`listed[p]` of them): any thread then
+ * copies into the gathering's list every piece whose place is known, in order. The copies happen
+ * while the other threads still run partitions, instead of all at once on the owner after the
+ * split (a 3-hop's last hop on RMAT 2^20: 450,000 run indexes, 0.15 ms).
+ */
+export function pieceListed(
+  g: Gathering,
+  p: number,
+  bounds: readonly number[],
+  listed: Int32Array,
+  from: Int32Array,
+): void {
+  Atomics.store(g.state, 1 + p, 1);
+  gatherPieces(g, bounds, listed, from);
+}
+
+/**
+ * Copies the next pieces whose partitions are listed. A piece's place is the previous one's plus
+ * its count: whoever reads the counter at c writes `at[c + 1]` (every thread that does writes the
+ * same number) before taking piece c, so the taker of c + 1 finds it written.
+ */
+function gatherPieces(g: Gathering, bounds: readonly number[], listed: Int32Array, from: Int32Array): void {
+  const { state, at, list } = g;
+  for (;;) {
+    const c = Atomics.load(state, 0);
+    if (c + 1 >= bounds.length || Atomics.load(state, 1 + c) === 0) return;
+    const place = Atomics.load(at, c);
+    const n = listed[c];
+    Atomics.store(at, c + 1, place + n);
+    if (Atomics.compareExchange(state, 0, c, c + 1) !== c) continue;
+    list.set(from.subarray(bounds[c], bounds[c] + n), place);
+  }
 }
 
 /**
@@ -63,6 +117,7 @@ export function listTargets(
     post?.(result, ranges[r], end);
     // Every source range is done: nothing marks this range any more, and its marks are listed.
     clearRange(st.resultMark, result, ranges[r], end, ranges[r], ranges[r + 1]);
+    if (job.listing!.gathering) pieceListed(job.listing!.gathering, r, ranges, listed, result);
   }
 }
 

@@ -29,7 +29,7 @@ import type { EdgeFilter } from '../engine/api.js';
 import { clearRange, listMarks as listMarked } from './mark-list.js';
 import { joinOwned, labelJob } from './parallel-labels.js';
 import type { AccumJob, HelperOutcome, Relisted, SharedColumn } from './parallel-job.js';
-import { gather, listTargets, relist, sourcesDone } from './parallel-list.js';
+import { gather, listTargets, newGathering, pieceListed, relist, sourcesDone } from './parallel-list.js';
 import type { CompiledQuery } from './compile-query.js';
 import { RunContext } from './context.js';
 import {
@@ -141,7 +141,7 @@ export function startParallelAccum(
   const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, where);
   if (!job) return false;
   if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer)
-    job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(bounds.length * 4)) };
+    job.listing = listingOf(st, limit, bounds);
   let ran: boolean;
   if (pull) {
     const member = pull.full ? null : ctx.memberStamps();
@@ -165,10 +165,20 @@ export function startParallelAccum(
     }
   } else ran = runJob(ctx, job, st, phase.accum);
   if (!ran) return false;
-  if (job.listing) gather(st, bounds, job.listing.listed);
+  if (job.listing) gather(st, bounds, job.listing);
   st.resultMarksClear = job.listing !== undefined;
   relist(st, limit, lists, job.listing === undefined);
   return true;
+}
+
+/** A split's listing (AccumJob's `listing`) of partitions `bounds` over `st.result`, gathered as it goes. */
+export function listingOf(st: SelectRun, limit: number, bounds: readonly number[]): AccumJob['listing'] {
+  const gathering = newGathering(st, limit, bounds.length - 1);
+  return {
+    result: st.result,
+    listed: new Int32Array(new SharedArrayBuffer(bounds.length * 4)),
+    ...(gathering ? { gathering } : {}),
+  };
 }
 
 /**
@@ -209,7 +219,7 @@ function splitBySource(
   let post: KernelPhase | undefined;
   if (listed) {
     const ranges = equalBounds(limit, host.threads * 4);
-    job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(ranges.length * 4)) };
+    job.listing = listingOf(st, limit, ranges);
     job.listAfter = { ranges, progress: new Int32Array(new SharedArrayBuffer(8)) };
     if (labels) {
       job.labels = labels;
@@ -224,7 +234,7 @@ function splitBySource(
     // Every source range is done now; the ranges no thread listed are listed here.
     listTargets(job, st, fusing(ctx, st, post));
     st.postsFused = post !== undefined;
-    gather(st, job.listAfter.ranges, job.listing!.listed);
+    gather(st, job.listAfter.ranges, job.listing!);
     st.resultMarksClear = true;
   }
   relist(st, limit, lists, job.listAfter === undefined);
@@ -385,6 +395,8 @@ export function runPartitions(
       job.listing.listed[p] = end - st.lo;
       // Only this partition marks targets in [lo, hi): listed, their marks are no longer read.
       clearRange(st.resultMark, st.result, st.lo, end, st.lo, st.hi);
+      if (job.listing.gathering)
+        pieceListed(job.listing.gathering, p, job.bounds, job.listing.listed, st.result);
     }
   }
   if (job.listAfter && sourcesDone(job.listAfter.progress, job.bounds.length - 1))

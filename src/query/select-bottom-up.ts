@@ -14,7 +14,7 @@
  */
 import type { EdgeFilter } from '../engine/api.js';
 import type { RunContext } from './context.js';
-import { describe, runJob, type Relisted } from './parallel.js';
+import { describe, listingOf, runJob, type Relisted } from './parallel.js';
 import { gather, relist } from './parallel-list.js';
 import { parallelSelect, weightedBounds, type PullSources } from './parallel-plan.js';
 import type { KernelPhase, ParallelAccum, SelectKernel, SelectRun } from './select-kernel-types.js';
@@ -83,10 +83,10 @@ function splitBottomUp(
   const job = describe(ctx, kernel, st, gids, gids.length, phase.globals, { phase: -1, ...where, bounds });
   if (!job) return false;
   if (lists.resultIsTarget && st.result.buffer instanceof SharedArrayBuffer)
-    job.listing = { result: st.result, listed: new Int32Array(new SharedArrayBuffer(bounds.length * 4)) };
+    job.listing = listingOf(st, limit, bounds);
   job.pull = { source: p.source, member: st.member, exists: true };
   if (!runJob(ctx, job, st, phase.exists)) return false;
-  if (job.listing) gather(st, bounds, job.listing.listed);
+  if (job.listing) gather(st, bounds, job.listing);
   st.resultMarksClear = job.listing !== undefined;
   relist(st, limit, lists, job.listing === undefined);
   return true;

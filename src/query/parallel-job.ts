@@ -130,6 +130,11 @@ export interface PullJob {
    * is 1 once range f is filled.
    */
   hoisted?: { arrays: Float64Array[]; fills: number[]; filling: Int32Array };
+  /**
+   * With `exists`: `member`'s bits are set by the threads before any step (member-bits.ts), for
+   * ranges of the sources taken as `hoisted`'s are.
+   */
+  members?: { fills: number[]; filling: Int32Array };
 }
 
 /** What a helper thread did besides writing shared cells and marks. */

@@ -27,6 +27,7 @@
  */
 import type { EdgeFilter } from '../engine/api.js';
 import { clearRange, listMarks as listMarked } from './mark-list.js';
+import { setMemberBits } from './member-bits.js';
 import { joinOwned, labelJob } from './parallel-labels.js';
 import type { AccumJob, HelperOutcome, Relisted, SharedColumn } from './parallel-job.js';
 import { gather, listTargets, newGathering, pieceListed, relist, sourcesDone } from './parallel-list.js';
@@ -153,9 +154,7 @@ export function startParallelAccum(
     if (phase.hoist) {
       st.hoisted = hoistBuffers(ctx, st, phase.hoist.count);
       if (st.hoisted === undefined) return false;
-      const fills = rangeBounds(gids.length, host.threads);
-      const filling = new Int32Array(new SharedArrayBuffer(4 * fills.length));
-      job.pull.hoisted = { arrays: st.hoisted, fills, filling };
+      job.pull.hoisted = { arrays: st.hoisted, ...newFills(gids.length, host.threads) };
     }
     try {
       ran = runJob(ctx, job, st, phase.pull, phase.hoist?.fill);
@@ -242,23 +241,31 @@ function splitBySource(
 }
 
 /**
- * A hoisting pull's first step on each thread (PullJob's `hoisted`): fills ranges of the sources
- * until none is left to take, then fills again the ranges others took and have not finished
- * (the same values: the fill reads only what the clause does not change), so no thread waits for
- * another, which may have died or not be running.
+ * A pull's first step on each thread (PullJob's `hoisted` and `members`): fills ranges of the
+ * sources until none is left to take, then fills again the ranges others took and have not
+ * finished (the same values: a fill reads only what the clause does not change), so no thread
+ * waits for another, which may have died or not be running.
  */
-function fillHoisted(ctx: RunContext, fill: KernelPhase, job: AccumJob, st: SelectRun): void {
-  const { fills, filling } = job.pull!.hoisted!;
+function fillRanges(
+  { fills, filling }: { fills: number[]; filling: Int32Array },
+  fill: (from: number, to: number) => void,
+): void {
   const ranges = fills.length - 1;
   for (let f = Atomics.add(filling, 0, 1); f < ranges; f = Atomics.add(filling, 0, 1)) {
-    fill(ctx, job.gids, fills[f], fills[f + 1], st);
+    fill(fills[f], fills[f + 1]);
     Atomics.store(filling, 1 + f, 1);
   }
   for (let f = 0; f < ranges; f++)
     if (Atomics.load(filling, 1 + f) === 0) {
-      fill(ctx, job.gids, fills[f], fills[f + 1], st);
+      fill(fills[f], fills[f + 1]);
       Atomics.store(filling, 1 + f, 1);
     }
+}
+
+/** Ranges of `count` sources for the threads' fills (PullJob's `hoisted` and `members`). */
+export function newFills(count: number, threads: number): { fills: number[]; filling: Int32Array } {
+  const fills = rangeBounds(count, threads);
+  return { fills, filling: new Int32Array(new SharedArrayBuffer(4 * fills.length)) };
 }
 
 /** `count` shared arrays of `limit` cells for hoisted values; undefined when memory is not shared. */
@@ -376,7 +383,10 @@ export function runPartitions(
   fill?: KernelPhase,
   post?: KernelPhase,
 ): void {
-  if (job.pull?.hoisted && fill) fillHoisted(ctx, fill, job, st);
+  const pull = job.pull;
+  if (pull?.hoisted && fill) fillRanges(pull.hoisted, (from, to) => fill(ctx, job.gids, from, to, st));
+  if (pull?.members && st.member)
+    fillRanges(pull.members, (from, to) => setMemberBits(st.member!, job.gids, from, to));
   // A thread left without a slot of an owned split takes no source range (it may still list).
   const joined = job.labels?.owned === undefined || joinOwned(job.labels, st, job.listAfter!.ranges.at(-1)!);
   for (let p = joined ? take() : -1; p >= 0; p = take()) {

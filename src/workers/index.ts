@@ -3,6 +3,7 @@
  * (query-task.ts, dml.ts) and the messages between them (protocol.ts, errors.ts). The worker
  * program itself is server/workers/thread.ts, which also runs the server's other snapshot functions.
  */
+export { QueryAbort } from './abort.js';
 export { DmlRecorder, replayDml, type DmlRecord } from './dml.js';
 export { errorFromImage, errorImage, type ErrorImage, WorkerCodedError } from './errors.js';
 export {
@@ -24,6 +25,7 @@ export {
   releasePool,
   runQuery,
   sharePool,
+  type QueryRunOptions,
   type QueryRunResult,
   type QuerySource,
 } from './run-query.js';

@@ -19,6 +19,7 @@ import {
 } from 'node:worker_threads';
 import type { AccumJob, CompiledQuery, HelperOutcome, ParallelHost } from '../query/index.js';
 import { type ErrorImage, errorFromImage } from './errors.js';
+import { release } from './pool-links.js';
 import {
   type FromWorker,
   LINK,
@@ -162,15 +163,15 @@ export class WorkerParallelHost implements ParallelHost {
   /**
    * The task ended: its helpers go back to the pool. When it succeeded and no job was left with a
    * helper on it, the pool frees them on the task's answer, so they need not tell it
-   * (protocol.ts's LINK.END).
+   * (protocol.ts's LINK.END), and the pool releases their links too, once the answer went on: a
+   * helper woken here would take a core as the answer leaves. Otherwise they are released now.
    */
   endTask(succeeded: boolean): void {
     const settled = succeeded && this.settled;
     for (const l of this.links) {
-      if (settled) Atomics.compareExchange(l.state, LINK.END, LINK_END.OPEN, LINK_END.OWNER);
-      Atomics.store(l.state, LINK.RELEASE, 1);
-      Atomics.add(l.state, LINK.MAIL, 1);
-      Atomics.notify(l.state, LINK.MAIL);
+      const owned =
+        settled && Atomics.compareExchange(l.state, LINK.END, LINK_END.OPEN, LINK_END.OWNER) === LINK_END.OPEN;
+      if (!owned) release(l.state);
       if (!l.kept) l.port.close();
     }
     this.links = [];

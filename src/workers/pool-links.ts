@@ -12,14 +12,16 @@ export function release(link: Int32Array): void {
 }
 
 /**
- * Releases a link of a finished task and says what becomes of its helper: 'free' (it reads
- * nothing of the task any more: the owner settled the link, or `settled`, the owner answered
- * 'done' having waited for every job a helper joined), 'late' (free, but its 'helped' is on the
- * way and ends nothing), or 'busy' (its 'helped' frees it: a failed owner may have stopped
- * waiting when one helper died while another still worked).
+ * Ends a link of a finished task and says what becomes of its helper: 'free' (it reads nothing
+ * of the task any more: the owner settled the link, or `settled`, the owner answered 'done'
+ * having waited for every job a helper joined), 'late' (free, but its 'helped' is on the way and
+ * ends nothing), or 'busy' (its 'helped' frees it: a failed owner may have stopped waiting when
+ * one helper died while another still worked). The link is released too unless `settled`: the
+ * caller releases a settled one (the helper reads nothing until then, and the order of the
+ * release and the END word does not change the answer).
  */
 export function endLink(link: Int32Array, settled: boolean): 'free' | 'late' | 'busy' {
-  release(link);
+  if (!settled) release(link);
   let end = Atomics.load(link, LINK.END);
   if (settled && end === LINK_END.OPEN) {
     end = Atomics.compareExchange(link, LINK.END, LINK_END.OPEN, LINK_END.OWNER);

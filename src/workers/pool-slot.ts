@@ -6,12 +6,15 @@ import type { Worker } from 'node:worker_threads';
 import type { ReadTxImpl } from '../engine/read-tx.js';
 import { epochs } from '../store/epochs.js';
 import { MirrorExporter } from '../store/mirror.js';
+import type { QueryAbort } from './abort.js';
 import type { StopReason } from './pool-stop.js';
 import type { TaskResult, TaskSpec } from './protocol.js';
 
 /** How a task may be stopped, and where its LOG lines go. */
 export interface TaskControl {
   signal?: AbortSignal;
+  /** A run's stop switch (abort.ts): like `signal`, without a listener per task. */
+  abort?: QueryAbort;
   /** Epoch ms. */
   deadline?: number;
   onLog?: (line: string) => void;
@@ -70,6 +73,11 @@ export interface Slot {
   helpsEnding?: number;
   /** A worker started for one task: its heap limit in MiB. */
   memoryMb?: number;
+}
+
+/** Whether the task was aborted before it started. */
+export function abortedBefore(control: TaskControl): boolean {
+  return control.signal?.aborted === true || control.abort?.aborted === true;
 }
 
 export function newSlot(memoryMb?: number): Slot {

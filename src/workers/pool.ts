@@ -30,6 +30,7 @@ import { errorFromImage } from './errors.js';
 import { DeadlineTimer } from './pool-deadline.js';
 import { endLink, KeptChannels, release } from './pool-links.js';
 import {
+  abortedBefore,
   type Helping,
   newSlot,
   type Queued,
@@ -97,6 +98,8 @@ export class QueryPool {
   private readonly turns: Turns;
   private readonly queue: Queued[] = [];
   private readonly channels = new KeptChannels();
+  /** Links of answered tasks whose helpers are released after the answer (releaseSoon). */
+  private readonly releasing: Int32Array[] = [];
   private nextId = 1;
   private closed = false;
   /**
@@ -143,7 +146,7 @@ export class QueryPool {
   /** Runs a task on a worker; rejects with TaskStopped, or with the error the task threw. */
   run(task: TaskSpec, control: TaskControl = {}): Promise<TaskResult> {
     if (this.closed) return Promise.reject(new TaskStopped('closed', 'The server is shutting down.'));
-    if (control.signal?.aborted) return Promise.reject(this.stopped('aborted'));
+    if (abortedBefore(control)) return Promise.reject(this.stopped('aborted'));
     const mb = control.memoryMb;
     if (mb !== undefined && mb > 0 && mb < this.heapCap) return this.runAlone(task, control, mb);
     return new Promise((resolve, reject) => {
@@ -158,7 +161,7 @@ export class QueryPool {
    */
   private async runAlone(task: TaskSpec, control: TaskControl, mb: number): Promise<TaskResult> {
     await this.turns.take();
-    if (control.signal?.aborted) {
+    if (abortedBefore(control)) {
       this.turns.give();
       throw this.stopped('aborted');
     }
@@ -190,7 +193,7 @@ export class QueryPool {
         return;
       }
       const q = this.queue.shift() as Queued;
-      if (q.control.signal?.aborted) {
+      if (abortedBefore(q.control)) {
         q.reject(this.stopped('aborted'));
         continue;
       }
@@ -223,6 +226,7 @@ export class QueryPool {
   }
 
   private dispatch(slot: Slot, q: Queued): void {
+    if (this.releasing.length > 0) this.flushReleases();
     const worker = slot.worker ?? this.spawn(slot);
     const id = this.nextId++;
     this.stats.tasks++;
@@ -256,9 +260,12 @@ export class QueryPool {
     }
     // The owner starts on its task first; its helpers are needed at its first split only.
     for (const h of helpers) this.sendHelp(h, run);
-    const { deadline, signal } = q.control;
+    const { deadline, signal, abort } = q.control;
     if (deadline !== undefined) this.deadlines.watch(deadline);
-    if (signal) {
+    if (abort) {
+      run.onAbort = () => this.stop(slot, run, 'aborted');
+      abort.onAbort = run.onAbort;
+    } else if (signal) {
       run.onAbort = () => this.stop(slot, run, 'aborted');
       signal.addEventListener('abort', run.onAbort, ONCE);
     }
@@ -303,6 +310,7 @@ export class QueryPool {
       const h = s.running;
       if (h?.kind !== 'help' || h.task !== run) continue;
       const end = endLink(h.link, settled);
+      if (settled) this.releaseSoon(h.link);
       if (end === 'busy') continue;
       // Its 'helped' is on the way and ends nothing.
       if (end === 'late') s.helpsEnding = (s.helpsEnding ?? 0) + 1;
@@ -311,12 +319,28 @@ export class QueryPool {
     }
   }
 
+  /**
+   * Releases a settled link once the answer being handled now went on (setImmediate runs after the
+   * reply's write): the helper it wakes would take a core from the main thread meanwhile. Anything
+   * that gives a worker new work first releases the links still waiting (flushReleases).
+   */
+  private releaseSoon(link: Int32Array): void {
+    if (this.releasing.push(link) === 1) setImmediate(this.flushReleases);
+  }
+
+  private readonly flushReleases = (): void => {
+    for (const link of this.releasing.splice(0)) release(link);
+  };
+
   /** The slot's task is over: timers, pin, abort listener, helpers; the slot takes the next task. */
   private finish(slot: Slot, run: Running): void {
     if (run.grace) clearTimeout(run.grace);
     this.endHelpers(run, false);
     unpin(run);
-    if (run.onAbort) run.control.signal?.removeEventListener('abort', run.onAbort);
+    const { abort, signal } = run.control;
+    if (abort) {
+      if (abort.onAbort === run.onAbort) abort.onAbort = undefined;
+    } else if (run.onAbort) signal?.removeEventListener('abort', run.onAbort);
     if (slot.running === run) slot.running = undefined;
     if (this.queue.length > 0) setImmediate(() => this.pump());
   }
@@ -391,6 +415,7 @@ export class QueryPool {
    */
   private help(task: Running, m: FromWorker & { kind: 'help' }): void {
     this.stats.asked++;
+    if (this.releasing.length > 0) this.flushReleases();
     for (const link of m.help.links) {
       const h = this.idleHelper();
       if (h) {
@@ -559,6 +584,7 @@ export class QueryPool {
   /** Stops every worker; running and waiting tasks fail with 'closed'. */
   async close(): Promise<void> {
     this.closed = true;
+    this.flushReleases();
     clearInterval(this.refresher);
     this.deadlines.close();
     for (const q of this.queue.splice(0)) q.reject(this.stopped('closed'));

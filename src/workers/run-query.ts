@@ -17,8 +17,9 @@ import {
 } from '../query/index.js';
 import { packValue } from '../store/mirror.js';
 import { JsonText, type JsonValue } from '../util/json.js';
-import { type QueryPool, queryStopError, TaskStopped } from './pool.js';
-import type { PackedArg, TaskSpec } from './protocol.js';
+import type { QueryAbort } from './abort.js';
+import { type QueryPool, queryStopError, type TaskControl, TaskStopped } from './pool.js';
+import type { PackedArg, RunSpec, TaskSpec } from './protocol.js';
 
 /** The pool of each database, and how many servers over the database share it. */
 const pools = new WeakMap<object, { pool: QueryPool; users: number }>();
@@ -80,21 +81,24 @@ function packArg(v: unknown): PackedArg {
   return packValue(v as Value);
 }
 
+/** The run's settings a worker needs (plain assignments: this runs once per request). */
+function runSpecOf(opts: RunOptions): RunSpec {
+  const run: RunSpec = {};
+  if (opts.deadline !== undefined) run.deadline = opts.deadline;
+  if (opts.threadLimit !== undefined) run.threadLimit = opts.threadLimit;
+  if (opts.outputDir !== undefined) run.outputDir = opts.outputDir;
+  if (opts.importDirs !== undefined) run.importDirs = opts.importDirs;
+  return run;
+}
+
 function taskOf(source: QuerySource, opts: RunOptions): TaskSpec {
-  const run = {
-    ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
-    ...(opts.threadLimit !== undefined ? { threadLimit: opts.threadLimit } : {}),
-    ...(opts.outputDir !== undefined ? { outputDir: opts.outputDir } : {}),
-    ...(opts.importDirs !== undefined ? { importDirs: opts.importDirs } : {}),
-  };
+  const run = runSpecOf(opts);
   if (source.kind === 'text') {
-    return {
-      kind: 'interpret',
-      ...(source.graph !== undefined ? { graph: source.graph } : {}),
-      text: source.text,
-      ...('qs' in source ? { qs: source.qs } : { args: packArgs(source.args) }),
-      run,
-    };
+    const task: TaskSpec = { kind: 'interpret', text: source.text, run };
+    if (source.graph !== undefined) task.graph = source.graph;
+    if ('qs' in source) task.qs = source.qs;
+    else task.args = packArgs(source.args);
+    return task;
   }
   const task: TaskSpec = {
     kind: 'query',
@@ -110,8 +114,24 @@ function taskOf(source: QuerySource, opts: RunOptions): TaskSpec {
 
 function packArgs(args: Record<string, unknown>): Record<string, PackedArg> {
   const out: Record<string, PackedArg> = {};
-  for (const [k, v] of Object.entries(args)) out[k] = packArg(v);
+  for (const k in args) out[k] = packArg(args[k]);
   return out;
+}
+
+/** How a query runs for a caller: RunOptions, and the run's stop switch (abort.ts) if it has one. */
+export interface QueryRunOptions extends RunOptions {
+  abort?: QueryAbort;
+}
+
+/** How the pool controls the task (plain assignments, as runSpecOf). */
+function controlOf(opts: QueryRunOptions): TaskControl {
+  const control: TaskControl = {};
+  if (opts.abort) control.abort = opts.abort;
+  else if (opts.signal) control.signal = opts.signal;
+  if (opts.deadline !== undefined) control.deadline = opts.deadline;
+  if (opts.log) control.onLog = opts.log;
+  if (opts.memoryMb !== undefined) control.memoryMb = opts.memoryMb;
+  return control;
 }
 
 /**
@@ -122,10 +142,11 @@ function packArgs(args: Record<string, unknown>): Record<string, PackedArg> {
 export async function runQuery(
   db: QueryDatabase & object,
   source: QuerySource,
-  opts: RunOptions = {},
+  options: QueryRunOptions = {},
 ): Promise<QueryRunResult> {
   const pool = poolFor(db);
   if (!pool) {
+    const opts = options.abort && !options.signal ? { ...options, signal: options.abort.signal } : options;
     if (source.kind === 'text' && 'qs' in source) {
       return {
         results: await interpretQueryText(db, source.text, source.graph, source.qs, opts),
@@ -136,12 +157,7 @@ export async function runQuery(
     return { results: r.results, warnings: r.warnings };
   }
   try {
-    const r = await pool.run(taskOf(source, opts), {
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
-      ...(opts.log ? { onLog: opts.log } : {}),
-      ...(opts.memoryMb !== undefined ? { memoryMb: opts.memoryMb } : {}),
-    });
+    const r = await pool.run(taskOf(source, options), controlOf(options));
     if (r.kind !== 'query') throw new Error('a query task answered something else');
     return { results: new JsonText(r.results), warnings: r.warnings };
   } catch (e) {

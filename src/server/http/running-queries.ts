@@ -1,8 +1,8 @@
 /**
  * The registry of query runs of one database (installed and interpreted, waiting or detached):
  * what /showprocesslist lists, what /abortquery stops and what /query_status and /query_result
- * report. Each run owns an AbortController handed to the query runtime, so an abort or an expired
- * GSQL-TIMEOUT really stops the query (and, as the runtime commits only at the end, commits nothing).
+ * report. Each run owns a stop switch (workers' QueryAbort) handed to the query runtime, so an abort
+ * really stops the query (and, as the runtime commits only at the end, commits nothing).
  *
  * Retention of detached results (TigerGraph documents none): a finished detached run is kept for
  * DETACHED_TTL_MS (30 minutes), at most MAX_DETACHED runs (256) and MAX_DETACHED_BYTES (64 MB of
@@ -10,6 +10,7 @@
  * ids become unknown_requestid. Non-detached runs are forgotten as soon as they end.
  */
 import { stringifyJson } from '../../util/json.js';
+import { QueryAbort } from '../../workers/index.js';
 
 export type RunStatus = 'running' | 'success' | 'timeout' | 'aborted' | 'error';
 
@@ -25,7 +26,7 @@ export interface QueryRun {
   readonly started: number;
   readonly expires: number;
   readonly detached: boolean;
-  readonly controller: AbortController;
+  readonly controller: QueryAbort;
   /** Who started it (none when the route asked for no caller). */
   readonly user?: string;
   status: RunStatus;
@@ -69,7 +70,7 @@ export class RunningQueries {
       started,
       expires: started + timeoutMs,
       detached,
-      controller: new AbortController(),
+      controller: new QueryAbort(),
       status: 'running',
       ...(user === undefined ? {} : { user }),
     };
@@ -131,7 +132,7 @@ export class RunningQueries {
   ): QueryRun[] {
     const hit = this.running(graph).filter(
       (r) =>
-        !r.controller.signal.aborted &&
+        !r.controller.aborted &&
         mayAbort(r) &&
         (ids === 'all' || ids.includes(r.requestid) || (urlPattern !== undefined && urlPattern.test(r.url))),
     );

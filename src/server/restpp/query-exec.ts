@@ -12,9 +12,9 @@ import {
   QueryCompileError,
   QueryRegistryError,
   QueryRuntimeError,
-  type RunOptions,
 } from '../../query/index.js';
 import { JsonText, type JsonValue } from '../../util/json.js';
+import type { QueryRunOptions } from '../../workers/index.js';
 import { type Envelope, okEnvelope, okEnvelopeText, RestError, VERSION_FIELD } from '../http/envelope.js';
 import { requestTimeoutMs } from '../http/limits.js';
 import { parseBool } from '../http/querystring.js';
@@ -162,7 +162,7 @@ export function runTracked(
   db: object,
   graph: string,
   headers: QueryHeaders,
-  body: (opts: RunOptions) => Promise<Results>,
+  body: (opts: QueryRunOptions) => Promise<Results>,
 ): Promise<unknown> {
   const registry = runningQueriesFor(db);
   const run = registry.start(
@@ -173,12 +173,9 @@ export function runTracked(
     headers.detached,
     request.principal?.user,
   );
-  const opts: RunOptions = {
-    signal: run.controller.signal,
-    deadline: run.expires,
-    ...(headers.threadLimit !== undefined ? { threadLimit: headers.threadLimit } : {}),
-    ...(headers.memoryMb !== undefined ? { memoryMb: headers.memoryMb } : {}),
-  };
+  const opts: QueryRunOptions = { abort: run.controller, deadline: run.expires };
+  if (headers.threadLimit !== undefined) opts.threadLimit = headers.threadLimit;
+  if (headers.memoryMb !== undefined) opts.memoryMb = headers.memoryMb;
   let started: Promise<Results>;
   try {
     started = body(opts);

@@ -116,8 +116,10 @@ function runCall(
   const { graph, query } = call;
   return runTracked(request, ctx.db, graph, call.headers, (opts) => {
     const source = { kind: 'installed' as const, graph, query, args };
-    const run = { ...opts, outputDir: ctx.outputDir, importDirs: ctx.importDirs, log: ctx.log };
-    return runQuery(ctx.db, source, run).then(resultsOf);
+    opts.outputDir = ctx.outputDir;
+    opts.importDirs = ctx.importDirs;
+    opts.log = ctx.log;
+    return runQuery(ctx.db, source, opts).then(resultsOf);
   });
 }
 

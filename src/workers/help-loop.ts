@@ -10,12 +10,19 @@ import type { AccumJob, HelperOutcome } from '../query/index.js';
 import { errorImage } from './errors.js';
 import { LINK, type LinkMessage, type LinkOutcome } from './protocol.js';
 
-/** A link as the helper serves it: the owner's task, and whether the port is kept afterwards. */
+/**
+ * A link as the helper serves it: the owner's task and how this thread runs its jobs, whether the
+ * port is kept afterwards, and (a link that may be parked) `resume`, called at each wake-up and
+ * for a job of another task: it takes the owner's next task if the pool handed it over (it sets
+ * `task` and `run`).
+ */
 export interface ServedLink {
   state: Int32Array;
   port: MessagePort;
   task: number;
+  run: JobRunner;
   kept: boolean;
+  resume?: (link: ServedLink) => void;
 }
 
 /** ctl words of a job (see parallel-host.ts). */
@@ -25,16 +32,19 @@ const JOINED = 1;
 /** Runs partitions of a job taken from `take`; what the helper did besides writing shared arrays. */
 export type JobRunner = (job: AccumJob, take: () => number) => HelperOutcome;
 
-/** Serves the link's jobs with `run` until the link is released. */
-export function serveLink(link: ServedLink, run: JobRunner): void {
+/** Serves the link's jobs until the link is released. */
+export function serveLink(link: ServedLink): void {
   const { state, port } = link;
   try {
     for (;;) {
       const seen = Atomics.load(state, LINK.MAIL);
+      link.resume?.(link);
       for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
         const msg = m.message as LinkMessage | LinkOutcome;
         if (Atomics.load(state, LINK.RELEASE) === 1) return;
-        if ('job' in msg && msg.task === link.task) serveJob(link, msg, run);
+        if (!('job' in msg)) continue;
+        if (msg.task !== link.task) link.resume?.(link);
+        if (msg.task === link.task) serveJob(link, msg);
       }
       if (Atomics.load(state, LINK.RELEASE) === 1) return;
       Atomics.wait(state, LINK.MAIL, seen);
@@ -45,7 +55,7 @@ export function serveLink(link: ServedLink, run: JobRunner): void {
   }
 }
 
-function serveJob(link: ServedLink, msg: LinkMessage, run: JobRunner): void {
+function serveJob(link: ServedLink, msg: LinkMessage): void {
   const ctl = msg.ctl;
   for (let s = Atomics.load(ctl, JOINED); ;) {
     if ((s & 1) === 1) return;
@@ -60,7 +70,7 @@ function serveJob(link: ServedLink, msg: LinkMessage, run: JobRunner): void {
   };
   let out: LinkOutcome;
   try {
-    out = { id: msg.id, outcome: run(msg.job, take) };
+    out = { id: msg.id, outcome: link.run(msg.job, take) };
   } catch (e) {
     out = { id: msg.id, error: errorImage(e) };
   }

@@ -16,7 +16,7 @@ export {
 } from './pool.js';
 export { LINK, LINK_END } from './protocol.js';
 export type { FromWorker, HelpLink, PackedArg, RunSpec, TaskResult, TaskSpec, ToWorker } from './protocol.js';
-export { serveLink } from './help-loop.js';
+export { serveLink, type ServedLink } from './help-loop.js';
 export { QueryTasks } from './query-task.js';
 export { WorkerParallelHost } from './parallel-host.js';
 export {

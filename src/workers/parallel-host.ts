@@ -163,14 +163,16 @@ export class WorkerParallelHost implements ParallelHost {
   /**
    * The task ended: its helpers go back to the pool. When it succeeded and no job was left with a
    * helper on it, the pool frees them on the task's answer, so they need not tell it
-   * (protocol.ts's LINK.END), and the pool releases their links too, once the answer went on: a
-   * helper woken here would take a core as the answer leaves. Otherwise they are released now.
+   * (protocol.ts's LINK.END), and releases their links itself, once the answer went on (a helper
+   * woken here would take a core as the answer leaves), or, a link of a kept channel (PARKED),
+   * gives it to this worker's next task. Otherwise they are released now.
    */
   endTask(succeeded: boolean): void {
     const settled = succeeded && this.settled;
     for (const l of this.links) {
+      const end = l.kept ? LINK_END.PARKED : LINK_END.OWNER;
       const owned =
-        settled && Atomics.compareExchange(l.state, LINK.END, LINK_END.OPEN, LINK_END.OWNER) === LINK_END.OPEN;
+        settled && Atomics.compareExchange(l.state, LINK.END, LINK_END.OPEN, end) === LINK_END.OPEN;
       if (!owned) release(l.state);
       if (!l.kept) l.port.close();
     }

@@ -14,13 +14,14 @@ export function release(link: Int32Array): void {
 /**
  * Ends a link of a finished task and says what becomes of its helper: 'free' (it reads nothing
  * of the task any more: the owner settled the link, or `settled`, the owner answered 'done'
- * having waited for every job a helper joined), 'late' (free, but its 'helped' is on the way and
- * ends nothing), or 'busy' (its 'helped' frees it: a failed owner may have stopped waiting when
- * one helper died while another still worked). The link is released too unless `settled`: the
- * caller releases a settled one (the helper reads nothing until then, and the order of the
- * release and the END word does not change the answer).
+ * having waited for every job a helper joined), 'parked' (free, and still on the link, which
+ * the owner parked for its next task: protocol.ts's LINK_END.PARKED), 'late' (free, but its
+ * 'helped' is on the way and ends nothing), or 'busy' (its 'helped' frees it: a failed owner may
+ * have stopped waiting when one helper died while another still worked). The link is released
+ * too unless `settled`: the caller releases a settled one that is not parked (the helper reads
+ * nothing until then, and the order of the release and the END word does not change the answer).
  */
-export function endLink(link: Int32Array, settled: boolean): 'free' | 'late' | 'busy' {
+export function endLink(link: Int32Array, settled: boolean): 'free' | 'parked' | 'late' | 'busy' {
   if (!settled) release(link);
   let end = Atomics.load(link, LINK.END);
   if (settled && end === LINK_END.OPEN) {
@@ -28,7 +29,22 @@ export function endLink(link: Int32Array, settled: boolean): 'free' | 'late' | '
     if (end === LINK_END.OPEN) end = LINK_END.OWNER;
   }
   if (end === LINK_END.HELPER) return settled ? 'late' : 'busy';
+  if (end === LINK_END.PARKED) return settled ? 'parked' : 'free';
   return end === LINK_END.OWNER ? 'free' : 'busy';
+}
+
+/**
+ * Gives a parked link back to its helper for the owner's next task (the helper, still waiting
+ * on it, tells the pool when it leaves unless the owner settles or parks it again).
+ */
+export function reopen(link: Int32Array): void {
+  Atomics.store(link, LINK.END, LINK_END.OPEN);
+}
+
+/** Releases a link whose helper must post nothing on leaving (the pool frees it itself). */
+export function dismiss(link: Int32Array): void {
+  Atomics.store(link, LINK.END, LINK_END.OWNER);
+  release(link);
 }
 
 /** Pairs of slots whose workers keep a MessageChannel between them for helper links. */

@@ -73,6 +73,12 @@ export interface Slot {
   helpsEnding?: number;
   /** A worker started for one task: its heap limit in MiB. */
   memoryMb?: number;
+  /**
+   * A kept helper: the worker is free, but still waits on a link its last owner (the slot
+   * `owner`) parked, for that owner's next query (QueryPool.helpersFor); anything else that wants
+   * the worker releases the link first (QueryPool.unpark).
+   */
+  parked?: { owner: number; link: Int32Array };
 }
 
 /** Whether the task was aborted before it started. */

@@ -28,7 +28,7 @@ import { epochs } from '../store/epochs.js';
 import { replayDml } from './dml.js';
 import { errorFromImage } from './errors.js';
 import { DeadlineTimer } from './pool-deadline.js';
-import { endLink, KeptChannels, release } from './pool-links.js';
+import { dismiss, endLink, KeptChannels, release, reopen } from './pool-links.js';
 import {
   abortedBefore,
   type Helping,
@@ -103,10 +103,11 @@ export class QueryPool {
   private nextId = 1;
   private closed = false;
   /**
-   * Tasks dispatched to a worker so far, workers started, helpers given to SELECTs, and requests
-   * for helpers from running queries (a splitting query that got none with its task asks).
+   * Tasks dispatched to a worker so far, workers started, helpers given to SELECTs (`kept` of them
+   * on a link their owner's last query parked), and requests for helpers from running queries (a
+   * splitting query that got none with its task asks).
    */
-  readonly stats = { tasks: 0, started: 0, helped: 0, asked: 0 };
+  readonly stats = { tasks: 0, started: 0, helped: 0, kept: 0, asked: 0 };
   private readonly refresher: NodeJS.Timeout;
   /** A task's own heap limit below this runs alone (runAlone): the workers' limit in MiB. */
   private readonly heapCap: number;
@@ -212,6 +213,8 @@ export class QueryPool {
     this.stats.started++;
     // The other workers' ports to this slot's old worker lead nowhere now.
     this.channels.forget(this.slots.indexOf(slot));
+    this.unparkFor(slot);
+    slot.parked = undefined;
     slot.exporter.reset();
     slot.imaged = -1;
     slot.helpsEnding = 0;
@@ -227,6 +230,7 @@ export class QueryPool {
 
   private dispatch(slot: Slot, q: Queued): void {
     if (this.releasing.length > 0) this.flushReleases();
+    if (slot.parked) this.unpark(slot);
     const worker = slot.worker ?? this.spawn(slot);
     const id = this.nextId++;
     this.stats.tasks++;
@@ -245,6 +249,8 @@ export class QueryPool {
     let helpers: Reserved[] = [];
     try {
       helpers = this.helpersFor(slot, run);
+      // A kept helper's 'help' waits in its port (it wakes nobody) until the owner wakes it.
+      for (const h of helpers) if (h.helpers.resume) this.sendHelp(h, run);
       const image = slot.exporter.image(pin.graphStore, pin.version);
       slot.imaged = pin.version;
       const links = helpers.map((h) => h.owners);
@@ -259,7 +265,7 @@ export class QueryPool {
       return;
     }
     // The owner starts on its task first; its helpers are needed at its first split only.
-    for (const h of helpers) this.sendHelp(h, run);
+    for (const h of helpers) if (!h.helpers.resume) this.sendHelp(h, run);
     const { deadline, signal, abort } = q.control;
     if (deadline !== undefined) this.deadlines.watch(deadline);
     if (abort) {
@@ -305,12 +311,16 @@ export class QueryPool {
    * parallel-host.ts), all of them. The others (a failed owner may have stopped waiting when one
    * helper died while another still worked) are freed by their 'helped'.
    */
-  private endHelpers(run: Running, settled: boolean): void {
+  private endHelpers(owner: Slot, run: Running, settled: boolean): void {
     for (const s of this.slots) {
       const h = s.running;
       if (h?.kind !== 'help' || h.task !== run) continue;
       const end = endLink(h.link, settled);
-      if (settled) this.releaseSoon(h.link);
+      if (end === 'parked') {
+        const at = this.slots.indexOf(owner);
+        if (at >= 0) s.parked = { owner: at, link: h.link };
+        else release(h.link);
+      } else if (settled) this.releaseSoon(h.link);
       if (end === 'busy') continue;
       // Its 'helped' is on the way and ends nothing.
       if (end === 'late') s.helpsEnding = (s.helpsEnding ?? 0) + 1;
@@ -335,7 +345,7 @@ export class QueryPool {
   /** The slot's task is over: timers, pin, abort listener, helpers; the slot takes the next task. */
   private finish(slot: Slot, run: Running): void {
     if (run.grace) clearTimeout(run.grace);
-    this.endHelpers(run, false);
+    this.endHelpers(slot, run, false);
     unpin(run);
     const { abort, signal } = run.control;
     if (abort) {
@@ -350,6 +360,8 @@ export class QueryPool {
     if (slot.worker !== w) return;
     slot.worker = undefined;
     w.removeAllListeners('message');
+    this.unparkFor(slot);
+    slot.parked = undefined;
     const run = slot.running;
     if (!run) return;
     if (run.kind === 'help') {
@@ -399,7 +411,7 @@ export class QueryPool {
     }
     // done: the worker no longer reads the snapshot.
     unpin(run);
-    this.endHelpers(run, true);
+    this.endHelpers(slot, run, true);
     const result = m.result;
     if (result.kind !== 'query' || (result.dml.length === 0 && !result.files)) {
       this.finish(slot, run);
@@ -433,10 +445,16 @@ export class QueryPool {
    */
   private idleHelper(): (Slot & { worker: Worker }) | undefined {
     if (this.queue.length > 0) return undefined;
-    const ready = this.slots.find(
-      (s): s is Slot & { worker: Worker } => !s.running && s.worker !== undefined,
-    );
-    if (ready) return ready;
+    let parked: (Slot & { worker: Worker }) | undefined;
+    for (const s of this.slots) {
+      if (s.running || s.worker === undefined) continue;
+      if (!s.parked) return s as Slot & { worker: Worker };
+      parked ??= s as Slot & { worker: Worker };
+    }
+    if (parked) {
+      this.unpark(parked);
+      return parked;
+    }
     const free = this.slots.find((s) => !s.running);
     if (!free) return undefined;
     this.spawn(free);
@@ -482,6 +500,11 @@ export class QueryPool {
     if (task.kind !== 'query' || !task.split || me < 0) return out;
     const threads = Math.min(this.slots.length, task.run.threadLimit ?? this.slots.length);
     for (let i = 1; i < threads; i++) {
+      const kept = this.keptHelper(me, run);
+      if (kept) {
+        out.push(kept);
+        continue;
+      }
       const h = this.idleHelper();
       if (!h) break;
       const peer = this.slots.indexOf(h);
@@ -502,6 +525,42 @@ export class QueryPool {
     return out;
   }
 
+  /**
+   * A helper still on a link the owner (slot `me`) parked, reserved for its new task: the link
+   * goes with the task (`resume`), and its 'help' brings the task's image and query.
+   */
+  private keptHelper(me: number, run: Running): Reserved | undefined {
+    if (this.queue.length > 0) return undefined;
+    const h = this.slots.find((s) => s.parked?.owner === me && !s.running && s.worker !== undefined);
+    if (!h?.parked || !h.worker) return undefined;
+    const state = h.parked.link;
+    h.parked = undefined;
+    reopen(state);
+    h.running = { kind: 'help', task: run, link: state, epoch: epochs.begin() };
+    this.stats.kept++;
+    const peer = this.slots.indexOf(h);
+    return {
+      slot: h as Slot & { worker: Worker },
+      helpers: { state, peer: me, resume: true },
+      owners: { state, peer, resume: true },
+    };
+  }
+
+  /** A kept helper leaves its parked link (it posts nothing: the pool counts it free already). */
+  private unpark(slot: Slot): void {
+    const p = slot.parked;
+    if (!p) return;
+    slot.parked = undefined;
+    release(p.link);
+  }
+
+  /** The helpers kept for the slot's worker leave their links (the worker was lost or replaced). */
+  private unparkFor(owner: Slot): void {
+    const at = this.slots.indexOf(owner);
+    if (at < 0) return;
+    for (const s of this.slots) if (s.parked?.owner === at) this.unpark(s);
+  }
+
   /** Sends a reserved helper its link; if that fails, the owner runs without it. */
   private sendHelp(r: Reserved, run: Running): void {
     const task = run.task as HelpRequest['query'];
@@ -509,7 +568,6 @@ export class QueryPool {
       this.postHelp(r.slot, run, task, r.helpers);
     } catch (e) {
       this.opts.log?.(`query helper not linked: ${e instanceof Error ? e.message : String(e)}`);
-      release(r.helpers.state);
       this.unreserve(r);
       return;
     }
@@ -517,11 +575,16 @@ export class QueryPool {
     if (r.fresh) this.channels.add(...r.fresh);
   }
 
-  /** A reserved helper that got no link message is free again. */
+  /**
+   * A reserved helper is free again, its link released: one that got no link message, or a kept
+   * one (still on its link: it leaves it and posts nothing) whose task did not start.
+   */
   private unreserve(r: Reserved): void {
     const h = r.slot.running;
     if (h?.kind === 'help') unpin(h);
     r.slot.running = undefined;
+    if (r.helpers.resume) dismiss(r.helpers.state);
+    else release(r.helpers.state);
     r.helpers.port?.close();
   }
 
@@ -567,6 +630,7 @@ export class QueryPool {
     for (const slot of this.slots) {
       // A worker that never got an image holds no arrays.
       if (slot.running || !slot.worker || slot.imaged < 0 || slot.imaged === this.db.version) continue;
+      this.unpark(slot);
       const pin = this.db.pin();
       try {
         const msg: ToWorker = {
@@ -585,6 +649,7 @@ export class QueryPool {
   async close(): Promise<void> {
     this.closed = true;
     this.flushReleases();
+    for (const s of this.slots) this.unpark(s);
     clearInterval(this.refresher);
     this.deadlines.close();
     for (const q of this.queue.splice(0)) q.reject(this.stopped('closed'));

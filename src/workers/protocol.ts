@@ -72,8 +72,13 @@ export type TaskResult =
  * the helper posts nothing: one message less through the main thread per query.
  */
 export const LINK = { MAIL: 0, RELEASE: 1, DEAD: 2, END: 3, WORDS: 4 } as const;
-/** Values of the END word (LINK.END). */
-export const LINK_END = { OPEN: 0, HELPER: 1, OWNER: 2 } as const;
+/**
+ * Values of the END word (LINK.END). PARKED: the owner ended its task with every job done on a
+ * link of a kept channel and left the helper waiting on it, for the owner's next query (a kept
+ * helper, see QueryPool.helpersFor); the pool either hands the link to that query or releases it,
+ * and the helper, released, posts nothing (as for OWNER).
+ */
+export const LINK_END = { OPEN: 0, HELPER: 1, OWNER: 2, PARKED: 3 } as const;
 
 /**
  * One side of a helper link (help-loop.ts, parallel-host.ts): the shared state words (new for each
@@ -86,6 +91,11 @@ export interface HelpLink {
   state: Int32Array;
   port?: MessagePort;
   peer?: number;
+  /**
+   * A parked link handed to the owner's next task: the helper is still on it and takes the 'help'
+   * message (the task's image and query) from its own message port when the owner wakes it.
+   */
+  resume?: boolean;
 }
 
 /** An owner's request for helpers for its running query (query/parallel.ts, parallel-host.ts). */

@@ -5,6 +5,10 @@
  * every answer is right and no worker stays bound to a finished query. The channels two workers
  * keep for their links are made again when one of them is replaced, and serve queries that run
  * at the same time in every pairing of owner and helper; a query after a write reads it.
+ * A helper whose owner's query succeeded stays on its link for the owner's next query (a kept
+ * helper): that query gets it without a new link, reads its own version through it, and an abort,
+ * a timeout, a task that needs the worker itself, a newer version while idle, or a lost worker
+ * each take it off the link.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,7 +20,7 @@ import { Database } from '../../src/engine/database.js';
 import { QueryRuntimeError, registryFor } from '../../src/query/index.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { JsonText } from '../../src/util/json.js';
-import { attachPool, QueryPool, runQuery } from '../../src/workers/index.js';
+import { attachPool, QueryAbort, QueryPool, runQuery } from '../../src/workers/index.js';
 
 const ENTRY = new URL('../../src/server/workers/thread.js', import.meta.url);
 
@@ -30,6 +34,15 @@ CREATE QUERY spread(INT d) FOR GRAPH g {
   All = {V.*};
   R = SELECT t FROM All:v -(E>)- V:t ACCUM t.@n += 1, @@total += 1;
   PRINT @@total / d AS total;
+}
+CREATE QUERY spin(INT iters) FOR GRAPH g {
+  SumAccum<INT> @n; INT i = 0;
+  All = {V.*};
+  WHILE i < iters DO
+    R = SELECT t FROM All:v -(E>)- V:t ACCUM t.@n += 1;
+    i = i + 1;
+  END;
+  PRINT i;
 }
 `;
 
@@ -140,5 +153,84 @@ test('kept channels serve queries at the same time, whichever workers own and he
       assert.deepEqual(await Promise.all(ds.map(run)), ds.map(answer), `round ${round}`);
     }
     assert.ok(pool.stats.helped > before, 'helpers joined');
+  });
+});
+
+/** The pool's slots as the tests look into them (which worker is kept on a parked link). */
+type Slots = { worker?: Worker; parked?: unknown }[];
+
+/** Polls `done` every 10 ms, at most `tries` times. */
+async function until(done: () => boolean, tries = 500): Promise<boolean> {
+  for (let i = 0; i < tries && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  return done();
+}
+
+test('a kept helper serves its owner\'s next queries, on their own versions', async () => {
+  const n = 2000;
+  await withSpread(n, 2, async (db, pool, spread) => {
+    const slots = (pool as unknown as { slots: Slots }).slots;
+    const run = async (d: number): Promise<Helped & { kept: number }> => {
+      const before = { helped: pool.stats.helped, kept: pool.stats.kept };
+      const answer = await spread(d);
+      return { answer, helped: pool.stats.helped - before.helped, kept: pool.stats.kept - before.kept };
+    };
+    await untilHelped(() => run(1));
+    const expected = JSON.stringify([{ total: 3 * n }]);
+    assert.ok(slots[1]?.parked, 'the helper stays on the link its owner parked');
+    for (let i = 0; i < 5; i++)
+      assert.deepEqual(await run(1), { answer: expected, helped: 1, kept: 1 }, `query ${i}`);
+    // A write between two queries: the kept helper takes the new version's image with the query.
+    await db.write((tx) => {
+      for (let i = 0; i < n; i++) tx.upsertEdge('E', 'V', i, 'V', (i + 2) % n, {});
+    });
+    assert.deepEqual(await run(1), { answer: JSON.stringify([{ total: 4 * n }]), helped: 1, kept: 1 });
+    // Two queries at once: the kept helper's worker runs the second one itself.
+    const both = await Promise.all([run(1), run(2)]);
+    assert.deepEqual(
+      both.map((r) => r.answer),
+      [JSON.stringify([{ total: 4 * n }]), JSON.stringify([{ total: 2 * n }])],
+    );
+    // Its link is taken up again by the next single query, or a fresh one made.
+    const next = await untilHelped(() => run(1));
+    assert.equal(next.answer, JSON.stringify([{ total: 4 * n }]));
+    // Idle while the store moves on: the pool's refresh takes the helper off its parked link.
+    await run(1);
+    assert.ok(slots[1]?.parked, 'kept again');
+    await db.write((tx) => tx.upsertEdge('E', 'V', 0, 'V', 5, {}));
+    assert.ok(await until(() => slots[1]?.parked === undefined), 'the refresh released the kept helper');
+    const fresh = await run(1);
+    assert.deepEqual(fresh, { answer: JSON.stringify([{ total: 4 * n + 1 }]), helped: 1, kept: 0 });
+  });
+});
+
+test('a query whose helper was kept can be aborted or time out; the helper comes back', async () => {
+  const n = 2000;
+  await withSpread(n, 2, async (db, pool, spread) => {
+    const slots = (pool as unknown as { slots: Slots }).slots;
+    const spin = registryFor(db).installed('g', 'spin', db.catalog);
+    const expected = JSON.stringify([{ total: 3 * n }]);
+    await untilHelped(async () => {
+      const before = pool.stats.helped;
+      return { answer: await spread(1), helped: pool.stats.helped - before };
+    });
+    for (const how of ['abort', 'timeout'] as const) {
+      assert.ok(slots[1]?.parked, `kept before the ${how}`);
+      const kept = pool.stats.kept;
+      const abort = new QueryAbort();
+      const running = runQuery(
+        db,
+        { kind: 'installed', graph: 'g', query: spin, args: { iters: 1e9 } },
+        how === 'abort' ? { abort } : { deadline: Date.now() + 300 },
+      );
+      assert.equal(pool.stats.kept, kept + 1, 'the running query got the kept helper');
+      if (how === 'abort') abort.abort();
+      const code = how === 'abort' ? 'GSQL-6500' : 'GSQL-7002';
+      await assert.rejects(running, (e: unknown) => e instanceof QueryRuntimeError && e.code === code);
+      const after = await untilHelped(async () => {
+        const before = pool.stats.helped;
+        return { answer: await spread(1), helped: pool.stats.helped - before };
+      });
+      assert.deepEqual(after, { answer: expected, helped: 1 }, `a helper joined after the ${how}`);
+    }
   });
 });

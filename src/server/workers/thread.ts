@@ -6,7 +6,13 @@
  * stops the running query at its next check; the main thread terminates a worker that does not
  * stop in time. Between tasks it may help another worker's query with part of a SELECT.
  */
-import { type MessagePort, parentPort, type TransferListItem, workerData } from 'node:worker_threads';
+import {
+  type MessagePort,
+  parentPort,
+  receiveMessageOnPort,
+  type TransferListItem,
+  workerData,
+} from 'node:worker_threads';
 import { ReadTxImpl } from '../../engine/read-tx.js';
 import type { QueryFile } from '../../query/index.js';
 import { parallelSelect, shareRunArrays, writeQueryFiles } from '../../query/index.js';
@@ -21,6 +27,7 @@ import {
   LINK,
   LINK_END,
   serveLink,
+  type ServedLink,
   WorkerParallelHost,
 } from '../../workers/index.js';
 import { type CallFunction, callFunctions } from './calls.js';
@@ -71,6 +78,9 @@ async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
         links.push({ state: l.state, port: linkPort(l), kept: l.peer !== undefined });
       } catch {
         Atomics.store(l.state, LINK.RELEASE, 1);
+      }
+      // A kept helper takes this task now (its 'help' waits in its port), a released one leaves.
+      if (l.resume || Atomics.load(l.state, LINK.RELEASE) === 1) {
         Atomics.add(l.state, LINK.MAIL, 1);
         Atomics.notify(l.state, LINK.MAIL);
       }
@@ -106,33 +116,64 @@ async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
   return result;
 }
 
+/** Messages a kept helper took from its port that were not its next task: handled after its link. */
+const deferred: ToWorker[] = [];
+
 /**
  * Serves another worker's query with parts of its SELECTs until released (workers/help-loop.ts),
- * then tells the main thread this worker is free.
+ * then tells the main thread this worker is free. A link the owner parks stays served across the
+ * owner's queries: the pool's 'help' for the next one comes on this thread's own port (resume).
  */
 function help(m: ToWorker & { kind: 'help' }): void {
   try {
     const port = linkPort(m.link);
-    const store = importer.apply(m.image);
-    const snapshot = new ReadTxImpl(store, m.image.version, () => undefined);
-    serveLink(
-      { state: m.link.state, port, task: m.owner, kept: m.link.peer !== undefined },
-      queries.helper(m.query, snapshot),
-    );
+    const link: ServedLink = {
+      state: m.link.state,
+      port,
+      task: m.owner,
+      run: helperOf(m),
+      kept: m.link.peer !== undefined,
+    };
+    if (link.kept) link.resume = resume;
+    serveLink(link);
   } catch {
     // The owner sees the released link and runs the rest itself.
     Atomics.store(m.link.state, LINK.RELEASE, 1);
   } finally {
-    // Unless the owner settled the link: the pool frees this worker on the owner's answer.
-    if (Atomics.compareExchange(m.link.state, LINK.END, LINK_END.OPEN, LINK_END.HELPER) !== LINK_END.OWNER)
+    // Unless the owner settled or parked the link: the pool frees this worker on its own.
+    if (Atomics.compareExchange(m.link.state, LINK.END, LINK_END.OPEN, LINK_END.HELPER) === LINK_END.OPEN)
       send({ kind: 'helped' });
+  }
+  while (deferred.length > 0) handle(deferred.shift() as ToWorker);
+}
+
+function helperOf(m: ToWorker & { kind: 'help' }): ServedLink['run'] {
+  const store = importer.apply(m.image);
+  return queries.helper(m.query, new ReadTxImpl(store, m.image.version, () => undefined));
+}
+
+/** A parked link's next task, if the pool handed it over (help-loop.ts's ServedLink.resume). */
+function resume(link: ServedLink): void {
+  for (let r = receiveMessageOnPort(port!); r !== undefined; r = receiveMessageOnPort(port!)) {
+    const m = r.message as ToWorker;
+    if (m.kind !== 'help' || !m.link.resume) {
+      deferred.push(m);
+      continue;
+    }
+    try {
+      link.run = helperOf(m);
+      link.task = m.owner;
+    } catch {
+      // Its jobs are left to the owner.
+    }
   }
 }
 
-port.on('message', (m: ToWorker) => {
+function handle(m: ToWorker): void {
   switch (m.kind) {
     case 'help':
-      help(m);
+      // A resume that found this worker off its link (released first): nothing to serve.
+      if (!m.link.resume) help(m);
       return;
     case 'task':
       runTask(m).then(
@@ -166,4 +207,6 @@ port.on('message', (m: ToWorker) => {
       return;
     }
   }
-});
+}
+
+port.on('message', handle);

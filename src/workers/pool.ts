@@ -249,8 +249,6 @@ export class QueryPool {
     let helpers: Reserved[] = [];
     try {
       helpers = this.helpersFor(slot, run);
-      // A kept helper's 'help' waits in its port (it wakes nobody) until the owner wakes it.
-      for (const h of helpers) if (h.helpers.resume) this.sendHelp(h, run);
       const image = slot.exporter.image(pin.graphStore, pin.version);
       slot.imaged = pin.version;
       const links = helpers.map((h) => h.owners);
@@ -264,8 +262,10 @@ export class QueryPool {
       q.reject(e instanceof Error ? e : new Error(String(e)));
       return;
     }
-    // The owner starts on its task first; its helpers are needed at its first split only.
-    for (const h of helpers) if (!h.helpers.resume) this.sendHelp(h, run);
+    // The owner starts on its task first; its helpers are needed at its first split only. A kept
+    // helper's 'help' waits in its port (it wakes nobody) until the owner wakes it at its start or
+    // first split.
+    for (const h of helpers) this.sendHelp(h, run);
     const { deadline, signal, abort } = q.control;
     if (deadline !== undefined) this.deadlines.watch(deadline);
     if (abort) {

@@ -79,7 +79,8 @@ async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
       } catch {
         Atomics.store(l.state, LINK.RELEASE, 1);
       }
-      // A kept helper takes this task now (its 'help' waits in its port), a released one leaves.
+      // A kept helper takes this task now (its 'help' is in its port, or it takes it with the
+      // first job), a released one leaves.
       if (l.resume || Atomics.load(l.state, LINK.RELEASE) === 1) {
         Atomics.add(l.state, LINK.MAIL, 1);
         Atomics.notify(l.state, LINK.MAIL);

@@ -4,6 +4,8 @@
  * released. A job is joined only while the owner has not closed it; the outcome goes back on the
  * port before the helper counts itself out, so the owner finds it there once no helper works.
  * A port kept between two workers may still hold messages of an earlier task: they are skipped.
+ * A link the owner parks at its task's end (protocol.ts's LINK_END.PARKED) is served on into the
+ * owner's next query, which `resume` takes over.
  */
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import type { AccumJob, HelperOutcome } from '../query/index.js';

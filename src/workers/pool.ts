@@ -63,6 +63,8 @@ export interface PoolOptions {
   memoryMb?: number;
   /** Operational log (worker crashes). */
   log?: (line: string) => void;
+  /** How often idle workers are refreshed when the store moved on, ms (default 1000; tests). */
+  refreshMs?: number;
   /** Thresholds of parallel SELECTs in the workers (tests lower them; query/parallel.ts). */
   parallelSelect?: {
     minSources?: number;
@@ -121,7 +123,7 @@ export class QueryPool {
     const n = Math.max(1, Math.floor(opts.threads));
     for (let i = 0; i < n; i++) this.slots.push(newSlot());
     this.turns = new Turns(n);
-    this.refresher = setInterval(() => this.refreshIdle(), REFRESH_MS);
+    this.refresher = setInterval(() => this.refreshIdle(), opts.refreshMs ?? REFRESH_MS);
     this.refresher.unref();
     // Workers load their code now, so the first query does not wait for it.
     setImmediate(() => {

@@ -167,59 +167,69 @@ async function until(done: () => boolean, tries = 500): Promise<boolean> {
   return done();
 }
 
-test('a kept helper serves its owner\'s next queries, on their own versions', async () => {
+test("a kept helper serves its owner's next queries, on their own versions", async () => {
   const n = 2000;
-  await withSpread(n, 2, async (db, pool, spread) => {
-    const slots = (pool as unknown as { slots: Slots }).slots;
-    const run = async (d: number): Promise<Helped & { kept: number }> => {
-      const before = { helped: pool.stats.helped, kept: pool.stats.kept };
-      const answer = await spread(d);
-      return { answer, helped: pool.stats.helped - before.helped, kept: pool.stats.kept - before.kept };
-    };
-    await untilHelped(() => run(1));
-    const expected = JSON.stringify([{ total: 3 * n }]);
-    // (The first helper may have come on a link the query asked for: not kept.)
-    assert.equal((await run(1)).helped, 1);
-    assert.ok(slots[1]?.parked, 'the helper stays on the link its owner parked');
-    for (let i = 0; i < 5; i++)
-      assert.deepEqual(await run(1), { answer: expected, helped: 1, kept: 1 }, `query ${i}`);
-    // A write between two queries: the kept helper takes the new version's image with the query.
-    await db.write((tx) => {
-      for (let i = 0; i < n; i++) tx.upsertEdge('E', 'V', i, 'V', (i + 2) % n, {});
-    });
-    assert.deepEqual(await run(1), { answer: JSON.stringify([{ total: 4 * n }]), helped: 1, kept: 1 });
-    // Two queries at once: the kept helper's worker runs the second one itself.
-    const both = await Promise.all([run(1), run(2)]);
-    assert.deepEqual(
-      both.map((r) => r.answer),
-      [JSON.stringify([{ total: 4 * n }]), JSON.stringify([{ total: 2 * n }])],
-    );
-    // Its link is taken up again by the next single query, or a fresh one made.
-    const next = await untilHelped(() => run(1));
-    assert.equal(next.answer, JSON.stringify([{ total: 4 * n }]));
-    await run(1);
-    assert.ok(slots[1]?.parked, 'kept again');
-    // (No idle refresh here: it would take the helper off its link when the version moves.)
-  }, 3_600_000);
+  await withSpread(
+    n,
+    2,
+    async (db, pool, spread) => {
+      const slots = (pool as unknown as { slots: Slots }).slots;
+      const run = async (d: number): Promise<Helped & { kept: number }> => {
+        const before = { helped: pool.stats.helped, kept: pool.stats.kept };
+        const answer = await spread(d);
+        return { answer, helped: pool.stats.helped - before.helped, kept: pool.stats.kept - before.kept };
+      };
+      await untilHelped(() => run(1));
+      const expected = JSON.stringify([{ total: 3 * n }]);
+      // (The first helper may have come on a link the query asked for: not kept.)
+      assert.equal((await run(1)).helped, 1);
+      assert.ok(slots[1]?.parked, 'the helper stays on the link its owner parked');
+      for (let i = 0; i < 5; i++)
+        assert.deepEqual(await run(1), { answer: expected, helped: 1, kept: 1 }, `query ${i}`);
+      // A write between two queries: the kept helper takes the new version's image with the query.
+      await db.write((tx) => {
+        for (let i = 0; i < n; i++) tx.upsertEdge('E', 'V', i, 'V', (i + 2) % n, {});
+      });
+      assert.deepEqual(await run(1), { answer: JSON.stringify([{ total: 4 * n }]), helped: 1, kept: 1 });
+      // Two queries at once: the kept helper's worker runs the second one itself.
+      const both = await Promise.all([run(1), run(2)]);
+      assert.deepEqual(
+        both.map((r) => r.answer),
+        [JSON.stringify([{ total: 4 * n }]), JSON.stringify([{ total: 2 * n }])],
+      );
+      // Its link is taken up again by the next single query, or a fresh one made.
+      const next = await untilHelped(() => run(1));
+      assert.equal(next.answer, JSON.stringify([{ total: 4 * n }]));
+      await run(1);
+      assert.ok(slots[1]?.parked, 'kept again');
+      // (No idle refresh here: it would take the helper off its link when the version moves.)
+    },
+    3_600_000,
+  );
 });
 
 test('the idle refresh of a newer version takes a kept helper off its link', async () => {
   const n = 500;
-  await withSpread(n, 2, async (db, pool, spread) => {
-    const slots = (pool as unknown as { slots: Slots }).slots;
-    const helped = async (): Promise<number> => {
-      const before = pool.stats.helped;
-      await spread(1);
-      return pool.stats.helped - before;
-    };
-    for (let i = 0; i < 50 && !slots[1]?.parked; i++) await helped();
-    assert.ok(slots[1]?.parked, 'kept');
-    await db.write((tx) => tx.upsertEdge('E', 'V', 0, 'V', 5, {}));
-    assert.ok(await until(() => slots[1]?.parked === undefined), 'the refresh released the kept helper');
-    const kept = pool.stats.kept;
-    assert.equal(await spread(1), JSON.stringify([{ total: 3 * n + 1 }]));
-    assert.equal(pool.stats.kept, kept, 'a fresh link');
-  }, 20);
+  await withSpread(
+    n,
+    2,
+    async (db, pool, spread) => {
+      const slots = (pool as unknown as { slots: Slots }).slots;
+      const helped = async (): Promise<number> => {
+        const before = pool.stats.helped;
+        await spread(1);
+        return pool.stats.helped - before;
+      };
+      for (let i = 0; i < 50 && !slots[1]?.parked; i++) await helped();
+      assert.ok(slots[1]?.parked, 'kept');
+      await db.write((tx) => tx.upsertEdge('E', 'V', 0, 'V', 5, {}));
+      assert.ok(await until(() => slots[1]?.parked === undefined), 'the refresh released the kept helper');
+      const kept = pool.stats.kept;
+      assert.equal(await spread(1), JSON.stringify([{ total: 3 * n + 1 }]));
+      assert.equal(pool.stats.kept, kept, 'a fresh link');
+    },
+    20,
+  );
 });
 
 test('a query whose helper was kept can be aborted or time out; the helper comes back', async () => {

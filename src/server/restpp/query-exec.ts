@@ -8,11 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Principal } from '../../auth/authorize.js';
 import { EngineError } from '../../engine/api.js';
 import { GsqlSyntaxError } from '../../gsql/lexer.js';
-import {
-  QueryCompileError,
-  QueryRegistryError,
-  QueryRuntimeError,
-} from '../../query/index.js';
+import { QueryCompileError, QueryRegistryError, QueryRuntimeError } from '../../query/index.js';
 import { JsonText, type JsonValue } from '../../util/json.js';
 import type { QueryRunOptions } from '../../workers/index.js';
 import { type Envelope, okEnvelope, okEnvelopeText, RestError, VERSION_FIELD } from '../http/envelope.js';

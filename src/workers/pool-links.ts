@@ -35,10 +35,11 @@ export function endLink(link: Int32Array, settled: boolean): 'free' | 'parked' |
 
 /**
  * Gives a parked link back to its helper for the owner's next task (the helper, still waiting
- * on it, tells the pool when it leaves unless the owner settles or parks it again).
+ * on it, tells the pool when it leaves unless the owner settles or parks it again). False when
+ * the helper already left it (it marks a parked link so, posting nothing).
  */
-export function reopen(link: Int32Array): void {
-  Atomics.store(link, LINK.END, LINK_END.OPEN);
+export function reopen(link: Int32Array): boolean {
+  return Atomics.compareExchange(link, LINK.END, LINK_END.PARKED, LINK_END.OPEN) === LINK_END.PARKED;
 }
 
 /** Releases a link whose helper must post nothing on leaving (the pool frees it itself). */

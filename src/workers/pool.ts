@@ -537,7 +537,8 @@ export class QueryPool {
     if (!h?.parked || !h.worker) return undefined;
     const state = h.parked.link;
     h.parked = undefined;
-    reopen(state);
+    // A helper that left its parked link (it failed there) is free as it is.
+    if (!reopen(state)) return undefined;
     h.running = { kind: 'help', task: run, link: state, epoch: epochs.begin() };
     this.stats.kept++;
     const peer = this.slots.indexOf(h);

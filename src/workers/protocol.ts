@@ -75,8 +75,9 @@ export const LINK = { MAIL: 0, RELEASE: 1, DEAD: 2, END: 3, WORDS: 4 } as const;
 /**
  * Values of the END word (LINK.END). PARKED: the owner ended its task with every job done on a
  * link of a kept channel and left the helper waiting on it, for the owner's next query (a kept
- * helper, see QueryPool.helpersFor); the pool either hands the link to that query or releases it,
- * and the helper, released, posts nothing (as for OWNER).
+ * helper, see QueryPool.helpersFor); the pool either hands the link to that query (setting OPEN
+ * again, if the helper has not left) or releases it. A helper leaving a parked link sets HELPER
+ * and posts nothing: the pool counts it free already.
  */
 export const LINK_END = { OPEN: 0, HELPER: 1, OWNER: 2, PARKED: 3 } as const;
 

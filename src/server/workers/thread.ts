@@ -141,9 +141,7 @@ function help(m: ToWorker & { kind: 'help' }): void {
     // The owner sees the released link and runs the rest itself.
     Atomics.store(m.link.state, LINK.RELEASE, 1);
   } finally {
-    // Unless the owner settled or parked the link: the pool frees this worker on its own.
-    if (Atomics.compareExchange(m.link.state, LINK.END, LINK_END.OPEN, LINK_END.HELPER) === LINK_END.OPEN)
-      send({ kind: 'helped' });
+    leave(m.link.state);
   }
   while (deferred.length > 0) handle(deferred.shift() as ToWorker);
 }
@@ -151,6 +149,21 @@ function help(m: ToWorker & { kind: 'help' }): void {
 function helperOf(m: ToWorker & { kind: 'help' }): ServedLink['run'] {
   const store = importer.apply(m.image);
   return queries.helper(m.query, new ReadTxImpl(store, m.image.version, () => undefined));
+}
+
+/**
+ * Tells the pool this worker left the link, unless the owner settled or parked it (the pool then
+ * frees this worker on its own); a parked link is marked left so that the pool does not hand it
+ * to the owner's next task.
+ */
+function leave(state: Int32Array): void {
+  for (;;) {
+    const end = Atomics.load(state, LINK.END);
+    if (end !== LINK_END.OPEN && end !== LINK_END.PARKED) return;
+    if (Atomics.compareExchange(state, LINK.END, end, LINK_END.HELPER) !== end) continue;
+    if (end === LINK_END.OPEN) send({ kind: 'helped' });
+    return;
+  }
 }
 
 /** A parked link's next task, if the pool handed it over (help-loop.ts's ServedLink.resume). */

@@ -16,7 +16,8 @@ import { LINK, type LinkMessage, type LinkOutcome } from './protocol.js';
  * A link as the helper serves it: the owner's task and how this thread runs its jobs, whether the
  * port is kept afterwards, and (a link that may be parked) `resume`, called at each wake-up and
  * for a job of another task: it takes the owner's next task if the pool handed it over (it sets
- * `task` and `run`).
+ * `task` and `run`), and says false when something else came for this worker (the pool then
+ * released the link: the helper leaves it).
  */
 export interface ServedLink {
   state: Int32Array;
@@ -24,7 +25,7 @@ export interface ServedLink {
   task: number;
   run: JobRunner;
   kept: boolean;
-  resume?: (link: ServedLink) => void;
+  resume?: (link: ServedLink) => boolean;
 }
 
 /** ctl words of a job (see parallel-host.ts). */
@@ -40,12 +41,12 @@ export function serveLink(link: ServedLink): void {
   try {
     for (;;) {
       const seen = Atomics.load(state, LINK.MAIL);
-      link.resume?.(link);
+      if (link.resume && !link.resume(link)) return;
       for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
         const msg = m.message as LinkMessage | LinkOutcome;
         if (Atomics.load(state, LINK.RELEASE) === 1) return;
         if (!('job' in msg)) continue;
-        if (msg.task !== link.task) link.resume?.(link);
+        if (msg.task !== link.task && link.resume && !link.resume(link)) return;
         if (msg.task === link.task) serveJob(link, msg);
       }
       if (Atomics.load(state, LINK.RELEASE) === 1) return;

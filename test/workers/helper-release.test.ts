@@ -266,3 +266,42 @@ test('a query whose helper was kept can be aborted or time out; the helper comes
     }
   });
 });
+
+test("a kept helper whose query fails at once still takes that query's image: later versions read right", async () => {
+  const n = 1000;
+  await withSpread(
+    n,
+    2,
+    async (db, pool, spread) => {
+      const slots = (pool as unknown as { slots: Slots }).slots;
+      const spin = registryFor(db).installed('g', 'spin', db.catalog);
+      let total = 3 * n;
+      for (let i = 0; i < 50 && !slots[1]?.parked; i++) await spread(1);
+      for (let round = 0; round < 6; round++) {
+        // A new version, then a query that takes the kept helper and is aborted before it splits.
+        await db.write((tx) => tx.upsertEdge('E', 'V', round, 'V', (round + 500) % n, {}));
+        total++;
+        for (let i = 0; i < 50 && !slots[1]?.parked; i++)
+          assert.equal(await spread(1), JSON.stringify([{ total }]));
+        assert.ok(slots[1]?.parked, `kept in round ${round}`);
+        const abort = new QueryAbort();
+        const running = runQuery(
+          db,
+          { kind: 'installed', graph: 'g', query: spin, args: { iters: 1e9 } },
+          { abort },
+        );
+        abort.abort();
+        await assert.rejects(
+          running,
+          (e: unknown) => e instanceof QueryRuntimeError && e.code === 'GSQL-6500',
+        );
+        // Another version; the next queries' helper (kept or not) reads it whole.
+        await db.write((tx) => tx.upsertEdge('E', 'V', round, 'V', (round + 600) % n, {}));
+        total++;
+        for (let i = 0; i < 3; i++)
+          assert.equal(await spread(1), JSON.stringify([{ total }]), `round ${round}`);
+      }
+    },
+    3_600_000,
+  );
+});

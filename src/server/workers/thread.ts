@@ -117,7 +117,10 @@ async function runTask(m: ToWorker & { kind: 'task' }): Promise<TaskResult> {
   return result;
 }
 
-/** Messages a kept helper took from its port that were not its next task: handled after its link. */
+/**
+ * A message a kept helper took from its port that was not its next task: the pool sends one only
+ * once it released the link, so the helper leaves it and handles the message then, in order.
+ */
 const deferred: ToWorker[] = [];
 
 /**
@@ -166,13 +169,16 @@ function leave(state: Int32Array): void {
   }
 }
 
-/** A parked link's next task, if the pool handed it over (help-loop.ts's ServedLink.resume). */
-function resume(link: ServedLink): void {
+/**
+ * A parked link's next task, if the pool handed it over (help-loop.ts's ServedLink.resume); false
+ * when another message came first (it waits in `deferred`).
+ */
+function resume(link: ServedLink): boolean {
   for (let r = receiveMessageOnPort(port!); r !== undefined; r = receiveMessageOnPort(port!)) {
     const m = r.message as ToWorker;
     if (m.kind !== 'help' || !m.link.resume) {
       deferred.push(m);
-      continue;
+      return false;
     }
     try {
       link.run = helperOf(m);
@@ -181,13 +187,16 @@ function resume(link: ServedLink): void {
       // Its jobs are left to the owner.
     }
   }
+  return true;
 }
 
 function handle(m: ToWorker): void {
   switch (m.kind) {
     case 'help':
-      // A resume that found this worker off its link (released first): nothing to serve.
       if (!m.link.resume) help(m);
+      // A resume that found this worker off its link (released first): nothing to serve, but
+      // its image keeps this thread's mirror in step with what the pool believes it holds.
+      else importer.apply(m.image);
       return;
     case 'task':
       runTask(m).then(

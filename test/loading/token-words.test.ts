@@ -44,6 +44,38 @@ test('many words: codes survive the table growing, and prefixes and hash neighbo
   assert.equal(w.size, words.length);
 });
 
+test('words kept packed in their slot (up to 8 bytes) and longer ones stay apart at every length', () => {
+  const w = new TokenWords();
+  // Every length 0..12, words that differ only in their last byte, in a trailing zero byte, or in
+  // bytes with the high bit set (negative packed halves), and multi-byte UTF-8 across the halves.
+  const words: string[] = [];
+  for (let n = 0; n <= 12; n++) {
+    const base = 'abcdefghijkl'.slice(0, n);
+    words.push(base, `${base}\u0000`, `${base}\u00ff`, `${base}é`, `ÿ${base}`);
+  }
+  // Many words whose packed bytes are equal and whose lengths differ (slot neighbours meet).
+  for (let i = 0; i < 5000; i++) words.push(`${i}`, `${i}\u0000`, `${i}\u0000\u0000`);
+  const unique = [...new Set(words)];
+  const codes = unique.map((s) => w.codeString(s));
+  assert.deepEqual(codes, unique.map((_s, i) => i));
+  unique.forEach((s, i) => assert.equal(w.codeString(s), i, s));
+  unique.forEach((s, i) => assert.equal(w.word(i), s));
+  // From the bytes of a line too, where a token sits at any offset.
+  const line = bytes(unique.join(','));
+  let at = 0;
+  unique.forEach((s, i) => {
+    const n = Buffer.byteLength(s);
+    assert.equal(w.code(line, at, at + n), i, s);
+    at += n + 1;
+  });
+  // A cleared dictionary codes long words from the start of its byte store again.
+  w.clear();
+  assert.equal(w.codeString('a-long-word-1'), 0);
+  assert.equal(w.codeString('a-long-word-2'), 1);
+  assert.equal(w.codeString('a-long-word-1'), 0);
+  assert.equal(w.word(1), 'a-long-word-2');
+});
+
 test('a full dictionary codes the words it holds only; clearing forgets words and rows', () => {
   const w = new TokenWords(2);
   assert.equal(w.codeString('a'), 0);

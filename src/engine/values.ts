@@ -109,6 +109,46 @@ export function checkValue(type: AttrType, v: Value, catalog: Pick<Catalog, 'tup
   }
 }
 
+/**
+ * How checkValue treats a number for a type that keeps numbers as they are (DATETIME, FLOAT,
+ * DOUBLE, 64-bit INT and UINT), for a writer that checks numbers without boxing them
+ * (plainNumberFits); undefined for every other type.
+ */
+export function plainNumberKind(type: AttrType): number | undefined {
+  switch (type.kind) {
+    case 'FLOAT':
+    case 'DOUBLE':
+      return PLAIN_ANY;
+    case 'DATETIME':
+      return PLAIN_DATETIME;
+    case 'INT':
+    case 'UINT':
+      if (type.bytes !== 8) return undefined;
+      return type.kind === 'INT' ? PLAIN_INT : PLAIN_UINT;
+    default:
+      return undefined;
+  }
+}
+
+const PLAIN_ANY = 0;
+const PLAIN_DATETIME = 1;
+const PLAIN_INT = 2;
+const PLAIN_UINT = 3;
+
+/** Whether checkValue keeps `v` as it is for a type of this plainNumberKind (else it refuses it). */
+export function plainNumberFits(kind: number, v: number): boolean {
+  switch (kind) {
+    case PLAIN_ANY:
+      return true;
+    case PLAIN_DATETIME:
+      return Number.isInteger(v) && v >= DATETIME_MIN && v <= DATETIME_MAX;
+    case PLAIN_INT:
+      return Number.isSafeInteger(v);
+    default:
+      return Number.isSafeInteger(v) && v >= 0;
+  }
+}
+
 function isPrimitive(v: Value): v is Primitive {
   const t = typeof v;
   return t === 'number' || t === 'bigint' || t === 'string' || t === 'boolean';

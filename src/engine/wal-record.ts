@@ -168,6 +168,12 @@ export class RecordWriter {
     this.w.value(v);
   }
 
+  /** runAttr of a number (the same bytes), without the number passing as a boxed Value. */
+  runNumber(name: string, v: number): void {
+    this.name(name);
+    this.w.number(v);
+  }
+
   endRun(): void {
     if (this.runAt >= 0) this.w.u32At(this.runAt, this.runCount);
     this.run = undefined;

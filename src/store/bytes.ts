@@ -127,32 +127,37 @@ export class ByteWriter {
     this.pos += b.length;
   }
 
+  /** A number as `value` writes it (tag and varuint for a safe integer, else tag and float64). */
+  number(v: number): void {
+    if (v >= 0 && v <= 0x7fffffff && (v | 0) === v && (v !== 0 || 1 / v > 0)) {
+      // The common case (INT ids of a load): tag and varuint with one bounds check.
+      this.room(6);
+      const buf = this.buf;
+      let p = this.pos;
+      buf[p++] = 2;
+      let x = v;
+      while (x >= 0x80) {
+        buf[p++] = (x & 0x7f) | 0x80;
+        x >>>= 7;
+      }
+      buf[p++] = x;
+      this.pos = p;
+    } else if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
+      this.u8(v >= 0 ? 2 : 3);
+      this.varuint(Math.abs(v));
+    } else {
+      this.u8(4);
+      this.f64(v);
+    }
+  }
+
   value(v: Value): void {
     switch (typeof v) {
       case 'boolean':
         this.u8(v ? 1 : 0);
         return;
       case 'number':
-        if (v >= 0 && v <= 0x7fffffff && (v | 0) === v && (v !== 0 || 1 / v > 0)) {
-          // The common case (INT ids of a load): tag and varuint with one bounds check.
-          this.room(6);
-          const buf = this.buf;
-          let p = this.pos;
-          buf[p++] = 2;
-          let x = v;
-          while (x >= 0x80) {
-            buf[p++] = (x & 0x7f) | 0x80;
-            x >>>= 7;
-          }
-          buf[p++] = x;
-          this.pos = p;
-        } else if (Number.isSafeInteger(v) && !Object.is(v, -0)) {
-          this.u8(v >= 0 ? 2 : 3);
-          this.varuint(Math.abs(v));
-        } else {
-          this.u8(4);
-          this.f64(v);
-        }
+        this.number(v);
         return;
       case 'string':
         // The common case (STRING ids and short text): tag and ASCII text with one bounds check.

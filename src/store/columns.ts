@@ -181,6 +181,11 @@ export class NumberColumn extends TypedArrayColumn<Float64Array> {
       this.data[row] = v as number;
     }
   }
+  /** `init` of a number (no bigint), without it passing as a boxed Value. */
+  initNumber(row: number, v: number): void {
+    if (this.big !== null && this.big.delete(row)) this.bigGen++;
+    this.data[row] = v;
+  }
   override hasInexact(): boolean {
     return this.big !== null && this.big.size > 0;
   }

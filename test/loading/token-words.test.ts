@@ -38,7 +38,10 @@ test('many words: codes survive the table growing, and prefixes and hash neighbo
   const words = Array.from({ length: 20000 }, (_, i) => (i % 3 === 0 ? `v${i}` : `v${i}x`));
   words.push('v', 'vv', 'v1x0');
   const codes = words.map((s) => w.codeString(s));
-  assert.deepEqual(codes, words.map((_s, i) => i));
+  assert.deepEqual(
+    codes,
+    words.map((_s, i) => i),
+  );
   words.forEach((s, i) => assert.equal(w.codeString(s), i));
   words.forEach((s, i) => assert.equal(w.word(i), s));
   assert.equal(w.size, words.length);
@@ -57,7 +60,10 @@ test('words kept packed in their slot (up to 8 bytes) and longer ones stay apart
   for (let i = 0; i < 5000; i++) words.push(`${i}`, `${i}\u0000`, `${i}\u0000\u0000`);
   const unique = [...new Set(words)];
   const codes = unique.map((s) => w.codeString(s));
-  assert.deepEqual(codes, unique.map((_s, i) => i));
+  assert.deepEqual(
+    codes,
+    unique.map((_s, i) => i),
+  );
   unique.forEach((s, i) => assert.equal(w.codeString(s), i, s));
   unique.forEach((s, i) => assert.equal(w.word(i), s));
   // From the bytes of a line too, where a token sits at any offset.

@@ -106,6 +106,10 @@ export function imageOf(
     counters,
     segments: [],
   };
+  // Every value given by shape, in one Float64Array, and no attribute map: the image's values are
+  // the batch's, copied at once at the end (no push per value; the social load's edge files).
+  const numbers = ops.values instanceof Float64Array && onlyShapes(ops, n) ? ops.values : null;
+  let valueCount = 0;
   for (let i = 0; i < n; i++) {
     if (i > 0 && ops.types[i] === ops.types[i - 1] && ops.stats[i] === ops.stats[i - 1]) {
       img.types[i] = img.types[i - 1];
@@ -114,9 +118,14 @@ export function imageOf(
       img.types[i] = name(ops.types[i]);
       img.stats[i] = counterIndex.get(ops.stats[i]) as number;
     }
-    img.fromTypes[i] = name(ops.fromTypes[i]);
-    img.toTypes[i] = name(ops.toTypes[i]);
-    img.valueAt[i] = values.length;
+    if (i > 0 && ops.fromTypes[i] === ops.fromTypes[i - 1] && ops.toTypes[i] === ops.toTypes[i - 1]) {
+      img.fromTypes[i] = img.fromTypes[i - 1];
+      img.toTypes[i] = img.toTypes[i - 1];
+    } else {
+      img.fromTypes[i] = name(ops.fromTypes[i]);
+      img.toTypes[i] = name(ops.toTypes[i]);
+    }
+    img.valueAt[i] = numbers === null ? values.length : valueCount;
     const k = ops.shapeOf[i];
     if (k >= 0) {
       // Attributes given as values: the batch's shape, once per image, and its values.
@@ -127,17 +136,11 @@ export function imageOf(
       }
       img.shape[i] = s;
       const at = ops.valueAt[i];
-      for (let j = 0; j < shapes[s].names.length; j++)
-        pushValue(ops.values[at + j], values, enc, encodedAt);
+      const count = shapes[s].names.length;
+      if (numbers !== null) valueCount = at + count;
+      else for (let j = 0; j < count; j++) pushValue(ops.values[at + j], values, enc, encodedAt);
     } else
-      img.shape[i] = attrsImage(
-        ops.attrs[i],
-        shapes,
-        values,
-        enc,
-        encodedAt,
-        i > 0 ? img.shape[i - 1] : -1,
-      );
+      img.shape[i] = attrsImage(ops.attrs[i], shapes, values, enc, encodedAt, i > 0 ? img.shape[i - 1] : -1);
     const seg = ops.segments[i];
     if (ops.kinds[i] === OpKind.EdgeIds && seg) {
       img.segments.push(seg);
@@ -145,7 +148,14 @@ export function imageOf(
       ops.segments[i] = null;
     }
   }
-  if (encodedAt.length === 0 && values.length > 0 && values.every((v) => typeof v === 'number')) {
+  if (numbers !== null) {
+    if (valueCount > 0) {
+      const copy = new Float64Array(valueCount);
+      copy.set(numbers.subarray(0, valueCount));
+      img.values = copy;
+      transfer.push(copy.buffer);
+    }
+  } else if (encodedAt.length === 0 && values.length > 0 && values.every((v) => typeof v === 'number')) {
     const numbers = Float64Array.from(values as number[]);
     img.values = numbers;
     transfer.push(numbers.buffer);
@@ -156,6 +166,19 @@ export function imageOf(
     transfer.push(img.encoded.buffer as ArrayBuffer, img.encodedAt.buffer as ArrayBuffer);
   }
   return img;
+}
+
+/**
+ * Whether the first n operations give their attributes by shape only (an attribute map, when
+ * there is one, is empty): the image's values are then the batch's own, which a batch writes one
+ * operation after another from its first (Batch.upsertEdgeValues).
+ */
+function onlyShapes(ops: BatchOps, n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const a = ops.attrs[i];
+    if (ops.shapeOf[i] < 0 && a !== null) for (const _k in a) return false;
+  }
+  return true;
 }
 
 /**

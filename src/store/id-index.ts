@@ -186,6 +186,18 @@ export class IdIndex {
   }
 
   set(key: IdKey, entry: number): void {
+    this.put(key, entry, false, undefined);
+  }
+
+  /**
+   * `set` by a caller that has just read the key's entry (`old`, what get(key) returned): the keyed
+   * part then needs no second lookup of the key (a new vertex of a STRING id: one Map probe less).
+   */
+  setAfterGet(key: IdKey, entry: number, old: number | undefined): void {
+    this.put(key, entry, true, old);
+  }
+
+  private put(key: IdKey, entry: number, known: boolean, old: number | undefined): void {
     if (directKey(key)) {
       if (key >= this.direct.length && key < Math.max(DIRECT_MIN, 8 * (this.size + 1))) this.grow(key + 1);
       if (key < this.direct.length) {
@@ -194,18 +206,24 @@ export class IdIndex {
         return;
       }
     }
-    this.setKeyed(key, entry);
+    // Past the direct array (it only grows), `old` came from the keyed part.
+    this.setKeyed(key, entry, known ? old !== undefined : this.had(key));
   }
 
   /** Replays one entry of the main thread's log (a worker's mirror; NaN: removed). */
   applyKeyed(key: IdKey, entry: number): void {
-    this.setKeyed(key, entry);
+    this.setKeyed(key, entry, this.had(key));
     this.logKeys.length = 0;
     this.logEntries.length = 0;
   }
 
-  private setKeyed(key: IdKey, entry: number): void {
-    const had = this.keyed(key) !== undefined;
+  /** Whether the keyed part holds a live entry for `key`. */
+  private had(key: IdKey): boolean {
+    return this.keyed(key) !== undefined;
+  }
+
+  /** Sets a keyed entry (NaN: removes it); `had`: whether the keyed part holds one for `key` now. */
+  private setKeyed(key: IdKey, entry: number, had: boolean): void {
     if (!had && entry === entry) this.keyedCount++;
     else if (had && entry !== entry) this.keyedCount--;
     if (entry !== entry && (this.base === null || this.base.get(key) === undefined)) this.over.delete(key);
@@ -222,7 +240,7 @@ export class IdIndex {
       }
       return;
     }
-    if (this.keyed(key) !== undefined) this.setKeyed(key, NaN);
+    if (this.had(key)) this.setKeyed(key, NaN, true);
   }
 
   private grow(needed: number): void {
@@ -238,7 +256,7 @@ export class IdIndex {
       if (directKey(k) && k < d.length) {
         Atomics.store(d, k, entry >= 0 ? entry + 1 : entry);
         this.directCount++;
-        this.setKeyed(k, NaN);
+        this.setKeyed(k, NaN, true);
       }
     }
   }

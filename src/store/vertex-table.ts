@@ -88,7 +88,7 @@ export class VertexTable {
     this.deleted[row] = 0;
     const old = this.index.get(key);
     this.prev[row] = old === undefined ? -1 : old < 0 ? ~old : old;
-    this.index.set(key, row);
+    this.index.setAfterGet(key, row, old);
     this.dirtySegments.add(row >>> SEGMENT_BITS);
     return row;
   }

@@ -13,11 +13,15 @@ const keyArb: fc.Arbitrary<IdKey> = fc.oneof(
   fc.constant(0.5),
 );
 
-test('id index behaves like a Map whatever mix of dense, sparse and non-integer keys and rebuilds it gets', () => {
+test('id index behaves like a Map whatever mix of dense, sparse and non-integer keys, rebuilds and sets after a read (setAfterGet) it gets', () => {
   fc.assert(
     fc.property(
       fc.array(
-        fc.tuple(fc.constantFrom('set', 'delete', 'rebase'), keyArb, fc.integer({ min: -100, max: 100 })),
+        fc.tuple(
+          fc.constantFrom('set', 'setAfterGet', 'delete', 'rebase'),
+          keyArb,
+          fc.integer({ min: -100, max: 100 }),
+        ),
         { maxLength: 200 },
       ),
       (ops) => {
@@ -28,6 +32,9 @@ test('id index behaves like a Map whatever mix of dense, sparse and non-integer 
           if (op === 'rebase') idx.rebase();
           else if (op === 'set') {
             idx.set(key, v);
+            model.set(key, v);
+          } else if (op === 'setAfterGet') {
+            idx.setAfterGet(key, v, idx.get(key));
             model.set(key, v);
           } else {
             idx.delete(key);

@@ -4,7 +4,7 @@
  * header line; the workers tokenize and convert the pieces (parse-piece.ts); the main thread takes
  * their answers in input order, adds their statistics and commits their operations in batches
  * through the same committer as the single-threaded runner. So the graph, the statistics and the
- * commit points are those of a load on the main thread. At most two pieces per worker are in hand
+ * commit points are those of a load on the main thread. At most four pieces per worker are in hand
  * at a time, so memory does not grow with the input, and the main thread waits for answers, so
  * other requests are served meanwhile.
  */
@@ -26,8 +26,13 @@ import type { ParsedPiece } from './parse-piece.js';
 import { ParseWorkers } from './parse-workers.js';
 import { LoadStatistics } from './statistics.js';
 
-/** Pieces each worker may have in hand (one parsing, one waiting). */
-const AHEAD_PER_WORKER = 2;
+/**
+ * Pieces each worker may have in hand (one parsing, the others waiting). Two were too few: a batch
+ * holds about two pieces of edge lines, and while the main thread applied it the worker finished
+ * its two and waited (a social load at `--threads 2`: the parse thread idle 330–370 ms with two,
+ * 165–200 ms with four, and eight no better).
+ */
+const AHEAD_PER_WORKER = 4;
 
 interface Pending {
   piece: Piece;

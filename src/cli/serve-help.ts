@@ -55,7 +55,8 @@ Options (each also read from the environment variable shown; a flag wins over th
   --threads N                 query worker threads, 0 to 256: GSQL queries, GraphQL, path finding
                               and /builtins run on them, a large SELECT on several at once; 0 runs
                               them on the event loop; N of 2 or more also parses loading-job
-                              input of 4 MB or more on N-1 threads beside the committing one,
+                              input of 4 MB or more on N-1 threads beside the committing one
+                              (vertex input from N of 3),
                               and the merge after a load builds large edge blocks on N threads,
                               at least one
                               (OCELOT_THREADS, default: the available cores)

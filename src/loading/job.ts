@@ -173,7 +173,12 @@ export async function chunksOf(
   >,
 ): Promise<AsyncIterable<Buffer | IdSegment>> {
   const format = { ...plan.format, ...opts.format };
-  if (plan.intEdge === undefined || !workerFormat(format) || opts.edgeWorker === false || parallelLoad(opts))
+  if (
+    plan.intEdge === undefined ||
+    !workerFormat(format) ||
+    opts.edgeWorker === false ||
+    parallelLoad(plan.targets, opts)
+  )
     return fileChunks(file, 0, opts.readBytes);
   if (opts.edgeWorker === undefined && (await sizeOf(file)) < WORKER_MIN_BYTES)
     return fileChunks(file, 0, opts.readBytes);

@@ -41,7 +41,8 @@ export async function loadInput(
   chunks: AsyncIterable<Buffer | IdSegment> | Iterable<Buffer>,
   opts: RunOptions = {},
 ): Promise<LoadStatistics> {
-  if (parallelLoad(opts)) return loadInputParallel(db, plan, chunks as AsyncIterable<Buffer>, opts);
+  if (parallelLoad(plan.targets, opts))
+    return loadInputParallel(db, plan, chunks as AsyncIterable<Buffer>, opts);
   const { stats, format, committer } = startInput(db, plan, opts);
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const loader = new LineLoader(

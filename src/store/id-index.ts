@@ -261,18 +261,27 @@ export class IdIndex {
     }
   }
 
-  /** Live entries of the keyed part: those set since the base, then the base's others. */
-  private *keyedEntries(): IterableIterator<[IdKey, number]> {
+  /**
+   * Live entries of the keyed part: those set since the base, then the base's others; with
+   * `outsideDirect`, only the keys the direct array does not cover. An array, not a generator: a
+   * rebuild after a load of 100,000 STRING ids spent about 25 MB on iterator results.
+   */
+  private keyedEntries(outsideDirect = false): [IdKey, number][] {
     const pairs: [IdKey, number][] = [];
-    for (const [k, e] of this.over) if (e === e) pairs.push([k, e]);
+    const n = this.direct.length;
+    const keep = (k: IdKey): boolean => !outsideDirect || !(directKey(k) && k < n);
+    // forEach, not for-of: no entry array per key.
+    this.over.forEach((e, k) => {
+      if (e === e && keep(k)) pairs.push([k, e]);
+    });
     const base = this.base;
     if (base !== null) {
       for (let i = 0; i < base.size; i++) {
         const k = base.key(i);
-        if (!this.over.has(k)) pairs.push([k, base.entries[i]]);
+        if (!this.over.has(k) && keep(k)) pairs.push([k, base.entries[i]]);
       }
     }
-    yield* pairs;
+    return pairs;
   }
 
   *entries(): IterableIterator<[IdKey, number]> {
@@ -280,7 +289,7 @@ export class IdIndex {
       const s = this.direct[k];
       if (s !== 0) yield [k, s > 0 ? s - 1 : s];
     }
-    for (const [k, e] of this.keyedEntries()) if (!(directKey(k) && k < this.direct.length)) yield [k, e];
+    yield* this.keyedEntries(true);
   }
 
   /** Folds the keys set since the last rebuild into a new shared base (the rebuild). */
@@ -301,10 +310,7 @@ export class IdIndex {
    */
   beginRebase(): PendingKeys | undefined {
     if (this.over.size === 0 && this.logKeys.length === 0) return undefined;
-    const pairs =
-      this.over.size === 0
-        ? undefined
-        : [...this.keyedEntries()].filter(([k]) => !(directKey(k) && k < this.direct.length));
+    const pairs = this.over.size === 0 ? undefined : this.keyedEntries(true);
     return {
       index: this,
       builder: pairs === undefined ? undefined : pairs.length === 0 ? null : new KeyTableBuilder(pairs),

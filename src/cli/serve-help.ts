@@ -56,9 +56,8 @@ Options (each also read from the environment variable shown; a flag wins over th
                               and /builtins run on them, a large SELECT on several at once; 0 runs
                               them on the event loop; N of 2 or more also parses loading-job
                               input of 4 MB or more on N-1 threads beside the committing one
-                              (vertex input from N of 3),
-                              and the merge after a load builds large edge blocks on N threads,
-                              at least one
+                              (vertex input from N of 3), and the merge after a load builds
+                              large edge blocks on N threads, at least one
                               (OCELOT_THREADS, default: the available cores)
   --query-memory-mb N         JavaScript heap limit of each query worker in MB, 16 to 1048576: a
                               query that needs more is stopped with an error (SYS-0002); a lower

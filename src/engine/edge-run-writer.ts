@@ -377,18 +377,27 @@ export class EdgeRunWriter {
       return;
     }
     if (!this.ends(i)) return;
-    const block = this.block ?? this.newBlock();
-    this.tx.changes.markBlock(block);
-    const eid = block.appendUnchecked(this.fRow, this.tRow, this.tx.commitVersion);
-    block.live.current++;
-    this.counts.inserted++;
+    const eid = this.appendLogged(checked.length);
     const record = this.tx.record;
-    record.runEdge(this.fVal, this.tVal, checked.length);
     const { attributes, cols } = this;
     for (const c of checked) {
       cols[attributes.indexOf(c.attr)].init(eid, c.value);
       record.runAttr(c.attr.name, c.value);
     }
+  }
+
+  /**
+   * Appends the edge between the ends found last (fRow, tRow) unchecked and starts its WAL entry
+   * for `attrs` attribute values, which the caller writes; returns its edge id.
+   */
+  private appendLogged(attrs: number): number {
+    const block = this.block ?? this.newBlock();
+    this.tx.changes.markBlock(block);
+    const eid = block.appendUnchecked(this.fRow, this.tRow, this.tx.commitVersion);
+    block.live.current++;
+    this.counts.inserted++;
+    this.tx.record.runEdge(this.fVal, this.tVal, attrs);
+    return eid;
   }
 
   /**
@@ -411,13 +420,8 @@ export class EdgeRunWriter {
       if (typeof v !== 'number' || !plainNumberFits(plan.kinds[j], v)) return false;
     }
     if (!this.ends(i)) return true;
-    const block = this.block ?? this.newBlock();
-    this.tx.changes.markBlock(block);
-    const eid = block.appendUnchecked(this.fRow, this.tRow, this.tx.commitVersion);
-    block.live.current++;
-    this.counts.inserted++;
+    const eid = this.appendLogged(n);
     const record = this.tx.record;
-    record.runEdge(this.fVal, this.tVal, n);
     const cols = this.cols;
     for (let j = 0; j < n; j++) {
       const v = values[at + j] as number;

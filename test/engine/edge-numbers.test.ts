@@ -20,7 +20,7 @@ import {
   type UpsertOp,
 } from '../../src/engine/api.js';
 import type { Database } from '../../src/engine/database.js';
-import { fullCatalog, graphSnapshot, tempDir } from './fixtures.js';
+import { assertSameAfterReplay, fullCatalog, graphSnapshot, tempDir } from './fixtures.js';
 
 const EDGES = { edges: true };
 const NAMES = ['ts', 'score', 'f', 'n', 'u'];
@@ -147,8 +147,8 @@ test('plain number attributes appended from values by shape leave the graph, cou
         const ta = tempDir();
         const tb = tempDir();
         try {
-          let a = await ta.open();
-          let b = await tb.open();
+          const a = await ta.open();
+          const b = await tb.open();
           await a.changeCatalog(ratedCatalog());
           await b.changeCatalog(ratedCatalog());
           for (const edges of batches) {
@@ -157,16 +157,7 @@ test('plain number attributes appended from values by shape leave the graph, cou
             assert.equal(counts.invalid, invalid, 'refused values');
             assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
           }
-          await a.close();
-          await b.close();
-          a = await ta.open();
-          b = await tb.open();
-          assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES), 'after WAL replay');
-          await a.mergeFresh({ minDelta: 1, share: 1e9 });
-          await b.mergeFresh({ minDelta: 1, share: 1e9 });
-          assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES), 'after a replay and a merge');
-          await a.close();
-          await b.close();
+          await assertSameAfterReplay(ta, tb, a, b);
         } finally {
           ta.cleanup();
           tb.cleanup();

@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import type { AttrUpdate, WriteTx } from '../../src/engine/api.js';
 import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
-import { freshDb, graphSnapshot, sortedSnapshot, tempDir } from './fixtures.js';
+import { assertSameAfterReplay, freshDb, graphSnapshot, sortedSnapshot, tempDir } from './fixtures.js';
 import { playScript, type ScriptGraph, uncheckedScripts } from './unchecked-script.js';
 
 const EDGES = { edges: true };
@@ -95,22 +95,13 @@ test('edges with attributes appended unchecked keep the last repeat once, as edg
       const ta = tempDir();
       const tb = tempDir();
       try {
-        let a = await freshDb(ta);
-        let b = await freshDb(tb);
+        const a = await freshDb(ta);
+        const b = await freshDb(tb);
         const pinnedA = await playScript(a, script, oneByOne, GRAPH);
         const pinnedB = await playScript(b, script, unchecked, GRAPH);
         assert.deepEqual(pinnedB, pinnedA, 'readers pinned before a batch');
         assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
-        await a.close();
-        await b.close();
-        a = await ta.open();
-        b = await tb.open();
-        assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES), 'after WAL replay');
-        await a.mergeFresh({ minDelta: 1, share: 1e9 });
-        await b.mergeFresh({ minDelta: 1, share: 1e9 });
-        assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES), 'after WAL replay and a merge');
-        await a.close();
-        await b.close();
+        await assertSameAfterReplay(ta, tb, a, b);
       } finally {
         ta.cleanup();
         tb.cleanup();

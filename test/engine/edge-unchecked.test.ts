@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
 import type { Database } from '../../src/engine/database.js';
 import type { WriteTx } from '../../src/engine/api.js';
-import { freshDb, graphSnapshot, sortedSnapshot, tempDir } from './fixtures.js';
+import { assertSameAfterReplay, freshDb, graphSnapshot, sortedSnapshot, tempDir } from './fixtures.js';
 import { playScript, type ScriptGraph, uncheckedScripts } from './unchecked-script.js';
 
 const EDGES = { edges: true };
@@ -101,24 +101,14 @@ test('edges appended unchecked give the graph edge-by-edge upserts give, between
       const ta = tempDir();
       const tb = tempDir();
       try {
-        let a = await freshDb(ta);
-        let b = await freshDb(tb);
+        const a = await freshDb(ta);
+        const b = await freshDb(tb);
         await playScript(a, script, oneByOne, GRAPH);
         await playScript(b, script, unchecked, GRAPH);
         assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES));
         // Both replayed from their logs (b's edges appended unchecked again): a merge before the
         // close is not kept, so both read deltas in the order they were written.
-        await a.close();
-        await b.close();
-        a = await ta.open();
-        b = await tb.open();
-        assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES), 'after WAL replay');
-        // A merge orders edges by their rows: both merged, for the same order.
-        await a.mergeFresh({ minDelta: 1, share: 1e9 });
-        await b.mergeFresh({ minDelta: 1, share: 1e9 });
-        assert.deepEqual(graphSnapshot(b, EDGES), graphSnapshot(a, EDGES), 'after WAL replay and a merge');
-        await a.close();
-        await b.close();
+        await assertSameAfterReplay(ta, tb, a, b);
       } finally {
         ta.cleanup();
         tb.cleanup();

@@ -1,4 +1,5 @@
 /** A catalog covering every attribute type, id kind and edge shape, and temp data directories. */
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,4 +191,26 @@ export function readerSnapshot(r: ReadTx, opts: { edges?: boolean } = {}): unkno
             : v,
     ),
   );
+}
+
+/**
+ * Closes two databases that hold the same graph (`a` written one way, `b` another), reopens them
+ * from their logs and checks that they still hold the same graph, then merged (a merge orders
+ * edges by their rows, so both are merged for the same order); closes them.
+ */
+export async function assertSameAfterReplay(ta: TempDb, tb: TempDb, a: Database, b: Database): Promise<void> {
+  const edges = { edges: true };
+  await a.close();
+  await b.close();
+  a = await ta.open();
+  b = await tb.open();
+  try {
+    assert.deepEqual(graphSnapshot(b, edges), graphSnapshot(a, edges), 'after WAL replay');
+    await a.mergeFresh({ minDelta: 1, share: 1e9 });
+    await b.mergeFresh({ minDelta: 1, share: 1e9 });
+    assert.deepEqual(graphSnapshot(b, edges), graphSnapshot(a, edges), 'after WAL replay and a merge');
+  } finally {
+    await a.close();
+    await b.close();
+  }
 }

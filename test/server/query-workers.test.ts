@@ -6,16 +6,14 @@
  * No timing is asserted: requests are polled with generous limits.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Worker } from 'node:worker_threads';
-import { Database } from '../../src/engine/database.js';
+import type { Database } from '../../src/engine/database.js';
 import { registryFor } from '../../src/query/index.js';
-import { startServers, type RunningServers } from '../../src/server/start.js';
+import type { RunningServers } from '../../src/server/start.js';
 import { runScript } from '../../src/shell/run-script.js';
 import { poolFor } from '../../src/workers/index.js';
+import { type Harness, startHarness } from './restpp/graph-harness.js';
 
 const BASIC = `Basic ${Buffer.from('tigergraph:tigergraph').toString('base64')}`;
 
@@ -49,33 +47,22 @@ INSTALL QUERY spin, hog, sums
 `;
 
 const N = 2000;
-let dir: string;
+let h: Harness;
 let db: Database;
 let s: RunningServers;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ocelot-qw-'));
-  db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0 });
-  let out = '';
-  assert.equal(await runScript(db, SETUP, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-  await db.write((tx) => {
-    for (let i = 0; i < N; i++) tx.upsertVertex('P', i, { x: { value: 1, op: 'set' } });
+  h = await startHarness({ threads: 2, queryMemoryMb: 32 }, {}, async (db) => {
+    let out = '';
+    assert.equal(await runScript(db, SETUP, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
+    await db.write((tx) => {
+      for (let i = 0; i < N; i++) tx.upsertVertex('P', i, { x: { value: 1, op: 'set' } });
+    });
   });
-  s = await startServers({
-    database: db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    threads: 2,
-    queryMemoryMb: 32,
-    log: () => {},
-  });
+  db = h.db;
+  s = h.servers;
 });
-after(async () => {
-  await s.close();
-  await db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => h.close());
 
 async function get(
   path: string,

@@ -27,13 +27,18 @@ export interface Reply {
   text: string;
 }
 
+/**
+ * `prepare` makes the schema and data before the servers start (default: graph-fixture.ts's test
+ * catalog, no data).
+ */
 export async function startHarness(
   options: Partial<ServerOptions> = {},
   dbOptions: Partial<DatabaseOptions> = {},
+  prepare: (db: Database) => Promise<unknown> = (db) => db.changeCatalog(testCatalog()),
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'ocelot-graph-'));
   const db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0, ...dbOptions });
-  await db.changeCatalog(testCatalog());
+  await prepare(db);
   const servers = await startServers({
     database: db,
     restppPort: 0,

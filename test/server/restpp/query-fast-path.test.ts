@@ -7,16 +7,14 @@
  * worker pool, so timeouts and aborts are the pool's.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { AuthService } from '../../../src/auth/service.js';
-import { Database } from '../../../src/engine/database.js';
+import type { Database } from '../../../src/engine/database.js';
 import { fastAnswers } from '../../../src/server/http/fast-path.js';
-import { startServers, type RunningServers } from '../../../src/server/start.js';
+import type { RunningServers } from '../../../src/server/start.js';
 import { runScript } from '../../../src/shell/run-script.js';
+import { type Harness, startHarness } from './graph-harness.js';
 
 const SETUP = `
 CREATE VERTEX P (PRIMARY_ID id INT, x INT)
@@ -49,36 +47,26 @@ GRANT ROLE queryreader ON GRAPH g TO reader
 `;
 
 const N = 200;
-let dir: string;
+let h: Harness;
 let db: Database;
 let s: RunningServers;
 
 before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'ocelot-qfast-'));
-  db = await Database.open({ dataDir: dir, sync: 'none', rebuildIntervalMs: 0 });
-  let out = '';
-  assert.equal(await runScript(db, SETUP, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
-  await db.write((tx) => {
-    for (let i = 0; i < N; i++) {
-      tx.upsertVertex('P', i, { x: { value: i, op: 'set' } });
-      tx.upsertEdge('E', 'P', i, 'P', (i * 7 + 1) % N, {});
-      tx.upsertEdge('E', 'P', i, 'P', (i * 13 + 5) % N, {});
-    }
+  h = await startHarness({ threads: 2 }, {}, async (db) => {
+    let out = '';
+    assert.equal(await runScript(db, SETUP, { user: 'tigergraph' }, (t) => (out += t)), 0, out);
+    await db.write((tx) => {
+      for (let i = 0; i < N; i++) {
+        tx.upsertVertex('P', i, { x: { value: i, op: 'set' } });
+        tx.upsertEdge('E', 'P', i, 'P', (i * 7 + 1) % N, {});
+        tx.upsertEdge('E', 'P', i, 'P', (i * 13 + 5) % N, {});
+      }
+    });
   });
-  s = await startServers({
-    database: db,
-    restppPort: 0,
-    gsqlPort: 0,
-    adminPort: 0,
-    threads: 2,
-    log: () => {},
-  });
+  db = h.db;
+  s = h.servers;
 });
-after(async () => {
-  await s.close();
-  await db.close();
-  await rm(dir, { recursive: true, force: true });
-});
+after(() => h.close());
 
 interface Answer {
   status: number;

@@ -10,7 +10,7 @@
 import { attributeDefault } from '../catalog/defaults.js';
 import type { Attribute, EdgeType } from '../catalog/types.js';
 import type { Value } from '../catalog/value.js';
-import { type Column, NumberColumn } from '../store/columns.js';
+import type { Column, NumberColumn } from '../store/columns.js';
 import type { EdgeBlock } from '../store/edge-block.js';
 import { type IdKey, SEGMENT_BITS, type VertexTable, WRITER_VERSION } from '../store/vertex-table.js';
 import {
@@ -23,7 +23,8 @@ import {
   type UpsertEdgeOptions,
 } from './api.js';
 import { type IdReader, idReader } from './id-reader.js';
-import { applyOp, parseId, plainNumberFits, plainNumberKind } from './values.js';
+import { type NumbersPlan, numbersPlanOf } from './numbers-plan.js';
+import { applyOp, parseId, plainNumberFits } from './values.js';
 import type { Checked, Route, WriteTxImpl } from './write-tx.js';
 
 const NO_CHECKED: Checked[] = [];
@@ -76,36 +77,6 @@ class SegmentMarks {
   flush(): void {
     for (let s = 0; s < this.bits.length; s++) if (this.bits[s] === 1) this.table.dirtySegments.add(s);
   }
-}
-
-/** How appendNumbers writes a shape: per value, its attribute's index, name and plainNumberKind. */
-interface NumbersPlan {
-  attrs: number[];
-  names: string[];
-  kinds: number[];
-}
-
-/**
- * The numbers plan of a shape that sets every attribute once with op `set`, each a plain number
- * kept in a NumberColumn; null otherwise.
- */
-function numbersPlanOf(
-  shape: AttrShape,
-  attributes: readonly Attribute[],
-  cols: Column[],
-): NumbersPlan | null {
-  if (shape.names.length !== attributes.length || cols.length !== attributes.length) return null;
-  const plan: NumbersPlan = { attrs: [], names: [], kinds: [] };
-  for (let j = 0; j < shape.names.length; j++) {
-    const a = attributes.findIndex((x) => x.name === shape.names[j]);
-    if (a < 0 || plan.attrs.includes(a) || (shape.ops[j] ?? 'set') !== 'set') return null;
-    const kind = plainNumberKind(attributes[a].type);
-    if (kind === undefined || !(cols[a] instanceof NumberColumn)) return null;
-    plan.attrs.push(a);
-    plan.names.push(attributes[a].name);
-    plan.kinds.push(kind);
-  }
-  return plan;
 }
 
 /** Rows remembered by id code (RowCache) for both ends of a run, with the codes. */

@@ -248,6 +248,11 @@ export interface VertexRun {
   ids: ArrayLike<ExternalId>;
   attrs: ArrayLike<Record<string, AttrUpdate> | null> | null;
   columns?: readonly VertexRunColumn[];
+  /**
+   * Attributes given without an object per vertex (a loading batch), read as EdgeRun.shapes: where
+   * `attrs` or `attrs[i]` is null and `shapes.of[i]` is not -1 (no `columns`).
+   */
+  shapes?: EdgeRunShapes;
   start: number;
   end: number;
 }

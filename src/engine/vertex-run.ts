@@ -9,7 +9,9 @@ import type { Value } from '../catalog/value.js';
 import type { Column } from '../store/columns.js';
 import { WRITER_VERSION } from '../store/vertex-table.js';
 import {
+  type AttrShape,
   type AttrUpdate,
+  type EdgeRunShapes,
   EngineError,
   type ExternalId,
   type UpsertOp,
@@ -84,6 +86,41 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
     }
     return count;
   };
+  const shapes = columns === undefined ? run.shapes : undefined;
+  // The attribute each name of a shape writes (-1 as in columnAttr), worked out once per shape.
+  const shapeAttrs = new Map<AttrShape, Int32Array>();
+  const attrsOf = (shape: AttrShape): Int32Array => {
+    let out = shapeAttrs.get(shape);
+    if (out === undefined) {
+      out = Int32Array.from(shape.names, (name) => {
+        const j = names.indexOf(name);
+        return j >= 0 && keyIndex[j] < 0 ? j : -1;
+      });
+      shapeAttrs.set(shape, out);
+    }
+    return out;
+  };
+  /** Whether vertex i's attributes are given by shape (VertexRun.shapes). */
+  const byShape = (i: number): boolean =>
+    shapes !== undefined && (run.attrs === null || run.attrs[i] === null) && shapes.of[i] >= 0;
+  /** gather for a vertex given by shape. */
+  const gatherShape = (i: number): number => {
+    const sh = shapes as EdgeRunShapes;
+    const shape = sh.list[sh.of[i]];
+    const to = attrsOf(shape);
+    const at = sh.at[i];
+    let count = 0;
+    for (let c = 0; c < to.length; c++) {
+      const j = to[c];
+      if (j < 0) continue;
+      const v = checkValue(attributes[j].type, sh.values[at + c], catalog);
+      if (v === undefined) throw invalidValue(names[j], j);
+      if (given[j] === undefined) count++;
+      given[j] = v;
+      givenOp[j] = shape.ops[c];
+    }
+    return count;
+  };
   /** The gathered values as upsertVertex's checked updates, `given` cleared. */
   const takeChecked = (): Checked[] => {
     const out: Checked[] = [];
@@ -109,11 +146,14 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
         const attrs: Record<string, AttrUpdate> | null =
           run.attrs === null || columns !== undefined ? null : run.attrs[i];
         const hasAttrs = attrs !== null && !isEmpty(attrs);
+        const shaped = byShape(i);
         const row = t.lookup(key, WRITER_VERSION);
         if (row !== undefined) {
           let checked = NO_CHECKED;
           if (columns !== undefined) {
             if (gather(i) > 0) checked = takeChecked();
+          } else if (shaped) {
+            if (gatherShape(i) > 0) checked = takeChecked();
           } else if (hasAttrs) checked = tx.checkAttrs(attrs, attributes, keyAttrs, where);
           tx.updateVertexCells(t, row, checked, where, true);
           counts.updated++;
@@ -126,6 +166,7 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
         // Every value is checked before the row exists, so a refused vertex leaves nothing behind.
         let logged = 0;
         if (columns !== undefined) logged = gather(i);
+        else if (shaped) logged = gatherShape(i);
         else if (hasAttrs) {
           for (let j = 0; j < n; j++) {
             if (keyIndex[j] >= 0) continue;

@@ -2,7 +2,7 @@
  * Applying a batch's operations inside a write transaction, counting what happened to each into
  * the load's statistics: runs of edge upserts (WriteTx.upsertEdges), and the operations of an
  * image taken from a parse thread, applied from the image's arrays (runs of edges by attribute
- * shape, runs of vertices with a column per attribute). An operation the engine refuses
+ * shape, runs of vertices likewise). An operation the engine refuses
  * (EngineError) is counted against its type and skipped; it never fails the batch.
  */
 import type { Value } from '../catalog/value.js';
@@ -10,9 +10,8 @@ import {
   EngineError,
   type EdgeRun,
   type UpsertEdgeOptions,
-  type UpsertOp,
+  type ExternalId,
   type VertexRun,
-  type VertexRunColumn,
   type WriteTx,
 } from '../engine/api.js';
 import { edgeRunEnd, OpKind } from './batch-ops.js';
@@ -58,8 +57,7 @@ export function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeO
             end < img.size &&
             kinds[end] === OpKind.Vertex &&
             types[end] === types[i] &&
-            stats[end] === stats[i] &&
-            img.shape[end] === img.shape[i]
+            stats[end] === stats[i]
           )
             end++;
           applyVertexRun(tx, img, names[types[i]], i, end, s);
@@ -83,9 +81,9 @@ export function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeO
 }
 
 /**
- * Applies the vertex upserts [start, end) of an image, all of one type and one attribute shape, as
- * one run (WriteTx.upsertVertices) with a column per attribute of the shape: the outcome of
- * upsertVertex on each in order, counted the same way.
+ * Applies the vertex upserts [start, end) of an image, all of one type, as one run
+ * (WriteTx.upsertVertices) whose attributes are read by shape from the image's values: the outcome
+ * of upsertVertex on each in order, counted the same way.
  */
 function applyVertexRun(
   tx: WriteTx,
@@ -95,21 +93,12 @@ function applyVertexRun(
   end: number,
   s: ObjectStatistics,
 ): void {
-  const n = end - start;
-  const ids =
-    img.fromIds instanceof Float64Array ? img.fromIds.subarray(start, end) : img.fromIds.slice(start, end);
-  const columns: VertexRunColumn[] = [];
-  const k = img.shape[start];
-  if (k >= 0) {
-    const shape = img.shapes[k];
-    shape.names.forEach((name, j) => {
-      const values = new Array<Value>(n);
-      for (let i = 0; i < n; i++) values[i] = img.values[img.valueAt[start + i] + j] as Value;
-      const op = shape.ops[j];
-      columns.push({ name, values, ops: op === 'set' ? null : new Array<UpsertOp>(n).fill(op) });
-    });
-  }
-  applyVertices(tx, { vertexType, ids, attrs: null, columns, start: 0, end: n }, s);
+  const shapes = { list: img.shapes, of: img.shape, values: img.values as ArrayLike<Value>, at: img.valueAt };
+  applyVertices(
+    tx,
+    { vertexType, ids: img.fromIds as ArrayLike<ExternalId>, attrs: null, shapes, start, end },
+    s,
+  );
 }
 
 /** Applies a run of vertex upserts, counting them as upsertVertex one by one would. */

@@ -39,6 +39,8 @@ export interface BatchSink {
     fromCode?: number,
     toCode?: number,
   ): void;
+  /** upsertVertex with the attributes of an AttrValues, copied (it is reused for the next line). */
+  upsertVertexValues(type: string, id: ExternalId, attrs: AttrValues, stats: ObjectStatistics): void;
   deleteVertex(type: string, id: ExternalId, stats: ObjectStatistics): void;
   deleteEdge(
     type: string,

@@ -148,6 +148,17 @@ export class Batch implements BatchSink, BatchOps {
       fromCode,
       toCode,
     );
+    this.takeValues(n, attrs);
+  }
+
+  upsertVertexValues(type: string, id: ExternalId, attrs: AttrValues, stats: ObjectStatistics): void {
+    const n = this.size;
+    this.push(OpKind.Vertex, type, type, id, '', '', attrs.shape === null ? EMPTY_ATTRS : null, stats);
+    this.takeValues(n, attrs);
+  }
+
+  /** Operation n's attributes: the shape of `attrs` (none when it gave none) and a copy of its values. */
+  private takeValues(n: number, attrs: AttrValues): void {
     if (attrs.shape === null) return;
     const list = this.shapeList;
     // A batch holds few shapes (one per statement, and its lines with unset attributes).
@@ -271,7 +282,8 @@ export class Batch implements BatchSink, BatchOps {
               stats[end] === s
             )
               end++;
-            applyVertices(tx, { vertexType: types[i], ids: fromIds, attrs, start: i, end }, s);
+            const shapes = { list: this.shapeList, of: this.shapeOf, values: this.values, at: this.valueAt };
+            applyVertices(tx, { vertexType: types[i], ids: fromIds, attrs, shapes, start: i, end }, s);
             i = end - 1;
             break;
           }
@@ -286,7 +298,12 @@ export class Batch implements BatchSink, BatchOps {
           case OpKind.EdgeIds: {
             const seg = this.segments[i] as IdSegment;
             this.segments[i] = null;
-            applyRun(tx, edgeRun(typesAt(i), seg.from, seg.to, null, undefined, undefined, 0, seg.n), edgeOpts, s);
+            applyRun(
+              tx,
+              edgeRun(typesAt(i), seg.from, seg.to, null, undefined, undefined, 0, seg.n),
+              edgeOpts,
+              s,
+            );
             break;
           }
           case OpKind.Image: {

@@ -298,6 +298,8 @@ export function compileVertex(
     );
   }
   const counters = statsOf('vertex', typeName);
+  // The line's attribute values without a record per line (as an edge statement's).
+  const given = AttrValues.fits(attrs) ? new AttrValues(attrs) : undefined;
   return (row, sink, stats) => {
     const s = counters(stats);
     if (where && !where(row)) {
@@ -307,6 +309,11 @@ export function compileVertex(
     const id = idFn(row);
     if (id === NO_ID) return void s.noIdFound++;
     if (id === INVALID) return void s.invalidPrimaryId++;
+    if (given !== undefined) {
+      const bad = given.eval(row);
+      if (bad) return void s[bad]++;
+      return sink.upsertVertexValues(typeName, id, given, s);
+    }
     let rec = EMPTY_ATTRS;
     if (attrs.length > 0) {
       rec = {};

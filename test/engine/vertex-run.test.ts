@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { FaultyFileLayer } from '../../src/durability/faulty-file-layer.js';
+import type { Value } from '../../src/catalog/value.js';
 import {
+  type AttrShape,
   type AttrUpdate,
   EngineError,
   type ExternalId,
@@ -136,16 +138,53 @@ function inColumns(tx: WriteTx, ops: Op[], c: VertexRunCounts): void {
   }
 }
 
-test('upsertVertices, with records or columns, gives what upsertVertex gives vertex by vertex, counts included, and replays to the same graph', async () => {
+/** inRuns with each vertex's attributes by shape (VertexRun.shapes, as a loading batch gives them). */
+function inShapes(tx: WriteTx, ops: Op[], c: VertexRunCounts): void {
+  const ids = ops.map((o) => o.id);
+  const list: AttrShape[] = [];
+  const values: Value[] = [];
+  const of: number[] = [];
+  const at: number[] = [];
+  for (const o of ops) {
+    at.push(values.length);
+    const names = Object.keys(o.attrs ?? {});
+    if (o.attrs === null || names.length === 0) {
+      of.push(-1);
+      continue;
+    }
+    const a = o.attrs;
+    const opsOf = names.map((n) => a[n].op);
+    // Vertices with the same names and ops share one shape object, as a batch's do.
+    let k = list.findIndex((s) => s.names.join() === names.join() && s.ops.join() === opsOf.join());
+    if (k < 0) k = list.push({ names, ops: opsOf }) - 1;
+    of.push(k);
+    for (const n of names) values.push(a[n].value);
+  }
+  const shapes = { list, of, values, at };
+  for (let i = 0; i < ops.length;) {
+    let end = i + 1;
+    while (end < ops.length && ops[end].type === ops[i].type) end++;
+    const r = tx.upsertVertices({ vertexType: ops[i].type, ids, attrs: null, shapes, start: i, end });
+    c.inserted += r.inserted;
+    c.updated += r.updated;
+    c.skipped += r.skipped;
+    c.invalid += r.invalid;
+    i = end;
+  }
+}
+
+test('upsertVertices, with records, columns or shapes, gives what upsertVertex gives vertex by vertex, counts included, and replays to the same graph', async () => {
   await fc.assert(
     fc.asyncProperty(scriptArb, async (script) => {
       const ta = tempDir();
       const tb = tempDir();
       const tc = tempDir();
+      const td = tempDir();
       try {
         const a = await freshDb(ta);
         let b = await freshDb(tb);
         let c = await freshDb(tc);
+        let d = await freshDb(td);
         const setup = (tx: WriteTx): void => {
           if (script.permanentlyDeleted === undefined) return;
           tx.upsertVertex('Num', script.permanentlyDeleted, {});
@@ -154,32 +193,42 @@ test('upsertVertices, with records or columns, gives what upsertVertex gives ver
         await a.write(setup);
         await b.write(setup);
         await c.write(setup);
+        await d.write(setup);
         const ca = zero();
         const cb = zero();
         const cc = zero();
+        const cd = zero();
         for (const ops of script.batches) {
           await a.write((tx) => oneByOne(tx, ops, ca));
           await b.write((tx) => inRuns(tx, ops, cb));
           await c.write((tx) => inColumns(tx, ops, cc));
+          await d.write((tx) => inShapes(tx, ops, cd));
         }
         assert.deepEqual(cb, ca);
         assert.deepEqual(cc, ca, 'columns');
+        assert.deepEqual(cd, ca, 'shapes');
         const expected = graphSnapshot(a);
         assert.deepEqual(graphSnapshot(b), expected);
         assert.deepEqual(graphSnapshot(c), expected, 'columns');
+        assert.deepEqual(graphSnapshot(d), expected, 'shapes');
         await b.close();
         await c.close();
+        await d.close();
         b = await tb.open();
         c = await tc.open();
+        d = await td.open();
         assert.deepEqual(graphSnapshot(b), expected, 'after WAL replay');
         assert.deepEqual(graphSnapshot(c), expected, 'columns, after WAL replay');
+        assert.deepEqual(graphSnapshot(d), expected, 'shapes, after WAL replay');
         await a.close();
         await b.close();
         await c.close();
+        await d.close();
       } finally {
         ta.cleanup();
         tb.cleanup();
         tc.cleanup();
+        td.cleanup();
       }
     }),
     { numRuns: 60 },

@@ -195,7 +195,9 @@ export function sourceBounds(st: SelectRun, gids: Int32Array, threads: number): 
   if (w < parallelSelect.minSources * 16) return undefined;
   const bounds = [0];
   let s = 0;
-  for (const want of guidedCuts(w, threads, Math.ceil(n / 64))) {
+  // At least 64 sources a partition, but up to 16 partitions of a few sources with many rows (a
+  // k-hop's middle hop: hubs weigh most, and two partitions left one thread a hub's rows alone).
+  for (const want of guidedCuts(w, threads, Math.max(Math.ceil(n / 64), Math.min(n, 16)))) {
     while (s < samples && weight[s] < want) s++;
     const b = Math.min(n, s * stride);
     if (b > bounds[bounds.length - 1] && b < n) bounds.push(b);

@@ -81,15 +81,20 @@ function shareable(v: unknown): boolean {
 
 /**
  * Whether a SELECT from `gids` is worth splitting (the caller runs the wide variant then): many
- * sources, or fewer sources with many rows, as the last hops of a k-hop from one vertex (at least
- * one row per vertex of the run, so the wide variant's per-vertex bookkeeping stays small beside
- * the rows). A vertex with a not yet compacted adjacency counts its rows too.
+ * sources, or fewer sources with many rows, as the last hops of a k-hop from one vertex. A clause
+ * split by sources (`bySource`: each thread walks only its own sources, so the split adds only its
+ * own round) needs 16 × `minSources` rows: on RMAT 2^20 a 3-hop's hop of 400 sources and 160,000
+ * rows took 12.5 ms alone and 5.3 ms split, one of 70 sources and 70,000 rows about the same either
+ * way. Any other needs at least one row per vertex of the run too, so the wide variant's
+ * per-vertex bookkeeping (a target split's passes over the run's marks) stays small beside the
+ * rows. A vertex with a not yet compacted adjacency counts its rows too.
  */
-export function worthSplitting(ctx: RunContext, gids: Int32Array, st: SelectRun): boolean {
+export function worthSplitting(ctx: RunContext, gids: Int32Array, st: SelectRun, bySource: boolean): boolean {
   const host = ctx.opts.parallel;
   if (!host || host.threads < 2) return false;
   if (gids.length >= parallelSelect.minSources) return true;
-  const enough = Math.max(ctx.gidLimit(), parallelSelect.minSources * 16);
+  const least = parallelSelect.minSources * 16;
+  const enough = bySource ? least : Math.max(ctx.gidLimit(), least);
   let rows = 0;
   let start = 0;
   let end = 0;

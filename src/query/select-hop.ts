@@ -421,7 +421,7 @@ export function compileHop(cx: Cx, b: BoundSelect, block: HopBlock): HopRunner {
       gids !== undefined &&
       kernel?.wide.parallel !== undefined &&
       (hasEdge || wide) &&
-      worthSplitting(ctx, gids, selectRun);
+      worthSplitting(ctx, gids, selectRun, kernel.wide.parallel.bySource !== undefined);
     const k =
       kernel !== undefined && gids !== undefined
         ? up !== undefined || (selectKernels.force ?? (wide || split ? 'wide' : 'narrow')) === 'wide'

@@ -139,6 +139,8 @@ export function startParallelAccum(
   if (phase.bySource) {
     const split = splitBySource(ctx, kernel, phase, gids, st, steps, targetTypes, lists);
     if (split !== 'other walk') return split === 'split';
+    // Cut by target instead: from a few sources only with a row per run index (worthSplitting).
+    if (!worthSplitting(ctx, gids, st, false)) return false;
   }
   const pull = pullSources(ctx, st, gids, phase, host.threads);
   if (!pull && !worthPushing(ctx, st, gids, host.threads)) return false;

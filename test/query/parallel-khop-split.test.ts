@@ -66,9 +66,32 @@ const KINDS = `CREATE QUERY kinds(VERTEX<V> s, INT k) FOR GRAPH g {
   PRINT @@sizes, @@lows, @@highs, @@alls;
 }`;
 
+/**
+ * A walk whose POST-ACCUM reads `@low'`: the column keeps its previous values this run, which rules
+ * the split by sources out at run time; cut by target, a hop from a few sources must then have a
+ * row per run index to split (worthSplitting).
+ */
+const PRIMED = `CREATE QUERY primed(VERTEX<V> s, INT k) FOR GRAPH g {
+  OrAccum @seen; MinAccum<INT> @low = 1000000; SumAccum<INT> @@lowered; ListAccum<INT> @@sizes;
+  INT i = 0;
+  All = {V.*};
+  All = SELECT v FROM All:v POST-ACCUM v.@low = v.n;
+  F = {s};
+  F = SELECT v FROM F:v POST-ACCUM v.@seen += true;
+  WHILE i < k AND F.size() > 0 DO
+    F = SELECT t FROM F:v -(E>)- V:t WHERE t.@seen == false
+        ACCUM t.@low += v.@low
+        POST-ACCUM t.@seen += true, IF t.@low < t.@low' THEN @@lowered += 1 END;
+    @@sizes += F.size();
+    i = i + 1;
+  END;
+  PRINT @@sizes, @@lowered;
+}`;
+
 const QUERIES: [string, string][] = [
   ['hops', HOPS],
   ['kinds', KINDS],
+  ['primed', PRIMED],
 ];
 
 let lowered: LoweredDb;
@@ -106,7 +129,7 @@ after(() => lowered.close());
 function reference(
   s: number,
   k: number,
-): { hops: number[][]; low: number[]; high: number[]; all: boolean[] } {
+): { hops: number[][]; low: number[]; high: number[]; all: boolean[]; lowered: number } {
   const low = Array.from({ length: N }, (_, v) => v);
   const high = [...low];
   const all = ks.map((x) => x % 5 !== 0);
@@ -114,8 +137,10 @@ function reference(
   seen[s] = 1;
   let frontier = [s];
   const hops: number[][] = [];
+  let lowered = 0;
   for (let i = 0; i < k && frontier.length > 0; i++) {
     const next = new Set<number>();
+    const was = [...low];
     // Sources are seen and targets not: no row reads a cell another row of the hop writes.
     for (const v of frontier)
       for (const t of out[v])
@@ -127,15 +152,17 @@ function reference(
         }
     frontier = [...next].sort((a, b) => a - b);
     for (const t of frontier) seen[t] = 1;
+    lowered += frontier.filter((t) => low[t] < was[t]).length;
     hops.push(frontier);
   }
-  return { hops, low, high, all };
+  return { hops, low, high, all, lowered };
 }
 
 function expected(name: string, s: number, k: number): unknown {
-  const { hops, low, high, all } = reference(s, k);
+  const { hops, low, high, all, lowered } = reference(s, k);
   const sizes = hops.map((h) => h.length);
   if (name === 'hops') return [{ '@@sizes': sizes, '@@order': hops.flat() }];
+  if (name === 'primed') return [{ '@@sizes': sizes, '@@lowered': lowered }];
   return [{ '@@sizes': sizes, '@@lows': low, '@@highs': high, '@@alls': all }];
 }
 
@@ -206,7 +233,7 @@ test('a few sources with many rows are cut into several source ranges, the small
 test('a second hop from a few sources splits by sources and gives what one thread does', async () => {
   for (const s of fewSourceSeeds()) {
     const { sources } = secondHop(s);
-    for (const name of ['hops', 'kinds']) {
+    for (const name of ['hops', 'kinds', 'primed']) {
       const want = expected(name, s, 2);
       assert.deepEqual(await answer(name, s, 2), want, `${name} from ${s}`);
       const host = new ReverseHost();
@@ -220,9 +247,23 @@ test('a second hop from a few sources splits by sources and gives what one threa
   }
 });
 
+test('a few-source hop the split by sources cannot take is not cut by target below a row per run index', async () => {
+  for (const s of fewSourceSeeds()) {
+    const { sources } = secondHop(s);
+    const want = expected('primed', s, 2);
+    assert.deepEqual(await answer('primed', s, 2), want, `from ${s}`);
+    const host = new ReverseHost();
+    assert.deepEqual(await answer('primed', s, 2, host), want, `from ${s}, split`);
+    assert.ok(
+      !host.jobs.some((j) => j.phase < 0 && j.count === sources),
+      `from ${s}: the second hop (${sources} sources) ran alone`,
+    );
+  }
+});
+
 test('k-hop frontiers and cells equal a breadth-first search, on one thread and split in any order', async () => {
   const before = bottomUpSteps.runs;
-  for (const name of ['hops', 'kinds'])
+  for (const name of ['hops', 'kinds', 'primed'])
     for (const s of seeds())
       for (const k of [0, 1, 2, 3, 4]) {
         const want = expected(name, s, k);
@@ -242,7 +283,7 @@ test('k-hop frontiers and cells equal a breadth-first search on 2 and 4 query wo
       db,
       threads,
       async (pool) => {
-        for (const name of ['hops', 'kinds'])
+        for (const name of ['hops', 'kinds', 'primed'])
           for (const s of seeds())
             for (const k of [1, 2, 3]) {
               assert.deepEqual(

@@ -18,17 +18,18 @@
  * replaced are not kept alive by them.
  *
  * The slot records are pool-slot.ts, stop reasons and errors pool-stop.ts, the deadline timer
- * pool-deadline.ts, helper links and kept channels pool-links.ts, turns of workers started for one
- * task pool-turns.ts.
+ * pool-deadline.ts, helper links and kept channels pool-links.ts, which idle workers help which
+ * task pool-helpers.ts, turns of workers started for one task pool-turns.ts.
  */
 import { getHeapStatistics } from 'node:v8';
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { type MessagePort, Worker } from 'node:worker_threads';
 import type { Database } from '../engine/database.js';
 import { epochs } from '../store/epochs.js';
 import { replayDml } from './dml.js';
 import { errorFromImage } from './errors.js';
 import { DeadlineTimer } from './pool-deadline.js';
-import { dismiss, endLink, KeptChannels, release, reopen } from './pool-links.js';
+import { PoolHelpers, type Reserved } from './pool-helpers.js';
+import { endLink, release } from './pool-links.js';
 import {
   abortedBefore,
   type Helping,
@@ -41,15 +42,7 @@ import {
 } from './pool-slot.js';
 import { type StopReason, TaskStopped, taskStopped } from './pool-stop.js';
 import { Turns } from './pool-turns.js';
-import {
-  type FromWorker,
-  type HelpLink,
-  type HelpRequest,
-  LINK,
-  type TaskResult,
-  type TaskSpec,
-  type ToWorker,
-} from './protocol.js';
+import { type FromWorker, LINK, type TaskResult, type TaskSpec, type ToWorker } from './protocol.js';
 
 export type { TaskControl } from './pool-slot.js';
 export { queryStopError, type StopReason, TaskStopped } from './pool-stop.js';
@@ -83,15 +76,6 @@ const ONCE = { once: true } as const;
 /** Idle workers are refreshed at most this often. */
 const REFRESH_MS = 1000;
 
-/** An idle worker reserved as a task's helper, with both ends of its link. */
-interface Reserved {
-  slot: Slot & { worker: Worker };
-  helpers: HelpLink;
-  owners: HelpLink;
-  /** The pair (owner's slot, helper's) whose channel is made for this link: kept once both ports were sent. */
-  fresh?: [number, number];
-}
-
 export class QueryPool {
   private readonly slots: Slot[] = [];
   /** Workers started for one task each (see runAlone). */
@@ -99,7 +83,8 @@ export class QueryPool {
   /** Turns for tasks on a worker of their own: at most `threads` such tasks hold one at once. */
   private readonly turns: Turns;
   private readonly queue: Queued[] = [];
-  private readonly channels = new KeptChannels();
+  /** Which idle workers serve which task's SELECTs (pool-helpers.ts). */
+  private readonly helpers: PoolHelpers;
   /** Links of answered tasks whose helpers are released after the answer (releaseSoon). */
   private readonly releasing: Int32Array[] = [];
   private nextId = 1;
@@ -123,6 +108,12 @@ export class QueryPool {
     const n = Math.max(1, Math.floor(opts.threads));
     for (let i = 0; i < n; i++) this.slots.push(newSlot());
     this.turns = new Turns(n);
+    this.helpers = new PoolHelpers(this.slots, {
+      waiting: () => this.queue.length > 0,
+      spawn: (slot) => this.spawn(slot),
+      stats: this.stats,
+      ...(opts.log ? { log: opts.log } : {}),
+    });
     this.refresher = setInterval(() => this.refreshIdle(), opts.refreshMs ?? REFRESH_MS);
     this.refresher.unref();
     // Workers load their code now, so the first query does not wait for it.
@@ -213,9 +204,8 @@ export class QueryPool {
     });
     slot.worker = w;
     this.stats.started++;
-    // The other workers' ports to this slot's old worker lead nowhere now.
-    this.channels.forget(this.slots.indexOf(slot));
-    this.unparkFor(slot);
+    this.helpers.forget(slot);
+    this.helpers.unparkFor(slot);
     slot.parked = undefined;
     slot.exporter.reset();
     slot.imaged = -1;
@@ -232,7 +222,7 @@ export class QueryPool {
 
   private dispatch(slot: Slot, q: Queued): void {
     if (this.releasing.length > 0) this.flushReleases();
-    if (slot.parked) this.unpark(slot);
+    if (slot.parked) this.helpers.unpark(slot);
     const worker = slot.worker ?? this.spawn(slot);
     const id = this.nextId++;
     this.stats.tasks++;
@@ -250,7 +240,7 @@ export class QueryPool {
     slot.running = run;
     let helpers: Reserved[] = [];
     try {
-      helpers = this.helpersFor(slot, run);
+      helpers = this.helpers.forTask(slot, run);
       const image = slot.exporter.image(pin.graphStore, pin.version);
       slot.imaged = pin.version;
       const links = helpers.map((h) => h.owners);
@@ -259,7 +249,7 @@ export class QueryPool {
       for (const l of links) if (l.port) ports.push(l.port);
       worker.postMessage(msg, ports);
     } catch (e) {
-      for (const h of helpers) this.unreserve(h);
+      for (const h of helpers) this.helpers.unreserve(h);
       this.finish(slot, run);
       q.reject(e instanceof Error ? e : new Error(String(e)));
       return;
@@ -267,7 +257,7 @@ export class QueryPool {
     // The owner starts on its task first; its helpers are needed at its first split only. A kept
     // helper's 'help' waits in its port (it wakes nobody) until the owner wakes it at its start or
     // first split.
-    for (const h of helpers) this.sendHelp(h, run);
+    for (const h of helpers) this.helpers.send(h, run);
     const { deadline, signal, abort } = q.control;
     if (deadline !== undefined) this.deadlines.watch(deadline);
     if (abort) {
@@ -362,7 +352,7 @@ export class QueryPool {
     if (slot.worker !== w) return;
     slot.worker = undefined;
     w.removeAllListeners('message');
-    this.unparkFor(slot);
+    this.helpers.unparkFor(slot);
     slot.parked = undefined;
     const run = slot.running;
     if (!run) return;
@@ -431,164 +421,14 @@ export class QueryPool {
     this.stats.asked++;
     if (this.releasing.length > 0) this.flushReleases();
     for (const link of m.help.links) {
-      const h = this.idleHelper();
+      const h = this.helpers.idle();
       if (h) {
-        this.attach(h, task, m.help.query, link);
+        this.helpers.attach(h, task, m.help.query, link);
         continue;
       }
       release(link.state);
       link.port?.close();
     }
-  }
-
-  /**
-   * An idle worker that may help a query: none when none is free or tasks are waiting. A free slot
-   * whose worker was lost gets a fresh one (it takes the help once it has started).
-   */
-  private idleHelper(): (Slot & { worker: Worker }) | undefined {
-    if (this.queue.length > 0) return undefined;
-    let parked: (Slot & { worker: Worker }) | undefined;
-    for (const s of this.slots) {
-      if (s.running || s.worker === undefined) continue;
-      if (!s.parked) return s as Slot & { worker: Worker };
-      parked ??= s as Slot & { worker: Worker };
-    }
-    if (parked) {
-      this.unpark(parked);
-      return parked;
-    }
-    const free = this.slots.find((s) => !s.running);
-    if (!free) return undefined;
-    this.spawn(free);
-    return free as Slot & { worker: Worker };
-  }
-
-  /**
-   * Links the idle worker `h` to the task (it serves the task's SELECTs on the task's version until
-   * released).
-   */
-  private attach(
-    h: Slot & { worker: Worker },
-    task: Running,
-    query: HelpRequest['query'],
-    link: HelpLink,
-  ): void {
-    h.running = { kind: 'help', task, link: link.state, epoch: epochs.begin() };
-    this.postHelp(h, task, query, link);
-  }
-
-  private postHelp(
-    h: Slot & { worker: Worker },
-    task: Running,
-    query: HelpRequest['query'],
-    link: HelpLink,
-  ): void {
-    const image = h.exporter.image(task.pin.graphStore, task.pin.version);
-    h.imaged = task.pin.version;
-    const msg: ToWorker = { kind: 'help', image, owner: task.id, query, link };
-    h.worker.postMessage(msg, link.port ? [link.port] : []);
-    this.stats.helped++;
-  }
-
-  /**
-   * Helpers for a query task that will split SELECTs, given with the task so that they are ready
-   * for its first split: idle workers reserved for it, each with the two ends of its link, on the
-   * channel the two workers keep (made now, `fresh`, for a pair that has none yet).
-   */
-  private helpersFor(owner: Slot, run: Running): Reserved[] {
-    const out: Reserved[] = [];
-    const task = run.task;
-    const me = this.slots.indexOf(owner);
-    if (task.kind !== 'query' || !task.split || me < 0) return out;
-    const threads = Math.min(this.slots.length, task.run.threadLimit ?? this.slots.length);
-    for (let i = 1; i < threads; i++) {
-      const kept = this.keptHelper(me, run);
-      if (kept) {
-        out.push(kept);
-        continue;
-      }
-      const h = this.idleHelper();
-      if (!h) break;
-      const peer = this.slots.indexOf(h);
-      const state = new Int32Array(new SharedArrayBuffer(LINK.WORDS * 4));
-      h.running = { kind: 'help', task: run, link: state, epoch: epochs.begin() };
-      if (this.channels.has(me, peer)) {
-        out.push({ slot: h, helpers: { state, peer: me }, owners: { state, peer } });
-        continue;
-      }
-      const { port1, port2 } = new MessageChannel();
-      out.push({
-        slot: h,
-        helpers: { state, port: port2, peer: me },
-        owners: { state, port: port1, peer },
-        fresh: [me, peer],
-      });
-    }
-    return out;
-  }
-
-  /**
-   * A helper still on a link the owner (slot `me`) parked, reserved for its new task: the link
-   * goes with the task (`resume`), and its 'help' brings the task's image and query.
-   */
-  private keptHelper(me: number, run: Running): Reserved | undefined {
-    if (this.queue.length > 0) return undefined;
-    const h = this.slots.find((s) => s.parked?.owner === me && !s.running && s.worker !== undefined);
-    if (!h?.parked || !h.worker) return undefined;
-    const state = h.parked.link;
-    h.parked = undefined;
-    // A helper that left its parked link (it failed there) is free as it is.
-    if (!reopen(state)) return undefined;
-    h.running = { kind: 'help', task: run, link: state, epoch: epochs.begin() };
-    this.stats.kept++;
-    const peer = this.slots.indexOf(h);
-    return {
-      slot: h as Slot & { worker: Worker },
-      helpers: { state, peer: me, resume: true },
-      owners: { state, peer, resume: true },
-    };
-  }
-
-  /** A kept helper leaves its parked link (it posts nothing: the pool counts it free already). */
-  private unpark(slot: Slot): void {
-    const p = slot.parked;
-    if (!p) return;
-    slot.parked = undefined;
-    release(p.link);
-  }
-
-  /** The helpers kept for the slot's worker leave their links (the worker was lost or replaced). */
-  private unparkFor(owner: Slot): void {
-    const at = this.slots.indexOf(owner);
-    if (at < 0) return;
-    for (const s of this.slots) if (s.parked?.owner === at) this.unpark(s);
-  }
-
-  /** Sends a reserved helper its link; if that fails, the owner runs without it. */
-  private sendHelp(r: Reserved, run: Running): void {
-    const task = run.task as HelpRequest['query'];
-    try {
-      this.postHelp(r.slot, run, task, r.helpers);
-    } catch (e) {
-      this.opts.log?.(`query helper not linked: ${e instanceof Error ? e.message : String(e)}`);
-      this.unreserve(r);
-      return;
-    }
-    // Both workers of a new pair now have their port.
-    if (r.fresh) this.channels.add(...r.fresh);
-  }
-
-  /**
-   * A reserved helper is free again, its link released: one that got no link message, or a kept
-   * one (still on its link: it leaves it and posts nothing) whose task did not start.
-   */
-  private unreserve(r: Reserved): void {
-    const h = r.slot.running;
-    if (h?.kind === 'help') unpin(h);
-    r.slot.running = undefined;
-    if (r.helpers.resume) dismiss(r.helpers.state);
-    else release(r.helpers.state);
-    r.helpers.port?.close();
   }
 
   /** A helper left its link: it is free again. */
@@ -633,7 +473,7 @@ export class QueryPool {
     for (const slot of this.slots) {
       // A worker that never got an image holds no arrays.
       if (slot.running || !slot.worker || slot.imaged < 0 || slot.imaged === this.db.version) continue;
-      this.unpark(slot);
+      this.helpers.unpark(slot);
       const pin = this.db.pin();
       try {
         const msg: ToWorker = {
@@ -652,7 +492,7 @@ export class QueryPool {
   async close(): Promise<void> {
     this.closed = true;
     this.flushReleases();
-    for (const s of this.slots) this.unpark(s);
+    for (const s of this.slots) this.helpers.unpark(s);
     clearInterval(this.refresher);
     this.deadlines.close();
     for (const q of this.queue.splice(0)) q.reject(this.stopped('closed'));

@@ -6,7 +6,6 @@
  * on 2 and 4 query workers: empty frontiers, hubs, and frontiers past the bottom-up threshold.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { VertexRef } from '../../src/catalog/value.js';
 import type { Database } from '../../src/engine/database.js';
@@ -19,8 +18,8 @@ import {
   loweredQueryDb,
   printedAnswer,
   ReverseHost,
-  rnd,
   withQueryPool,
+  writeHubGraph,
 } from './parallel-fixture.js';
 
 const N = 3000;
@@ -97,30 +96,13 @@ const QUERIES: [string, string][] = [
 let lowered: LoweredDb;
 let db: Database;
 /** Out-neighbours and k by id, as written (the reference's own copy of the graph). */
-const out: number[][] = Array.from({ length: N }, () => []);
-const ks: number[] = [];
+let out: number[][];
+let ks: number[];
 
 before(async () => {
   lowered = await loweredQueryDb('ocelot-khop-split-', SCHEMA, QUERIES, LOWERED);
   db = lowered.db;
-  const r = rnd(777);
-  await db.write((tx) => {
-    for (let i = 0; i < N; i++) {
-      ks.push(r(100));
-      tx.upsertVertex('V', i, { n: { value: i, op: 'set' }, k: { value: ks[i], op: 'set' } });
-    }
-    // Hubs at low ids (as an RMAT load puts them): a hop from a few sources reaches many targets.
-    const seen = new Set<number>();
-    for (let i = 0; i < N * 5; i++) {
-      const a = r(3) === 0 ? r(40) : r(N);
-      const b = r(3) === 0 ? r(40) : r(N);
-      if (seen.has(a * N + b)) continue;
-      seen.add(a * N + b);
-      out[a].push(b);
-      tx.upsertEdge('E', 'V', a, 'V', b, {});
-    }
-  });
-  await db.rebuild({ path: join(lowered.dir, 'summary') });
+  ({ out, ks } = await writeHubGraph(lowered, N, 777));
 });
 
 after(() => lowered.close());

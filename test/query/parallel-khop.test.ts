@@ -7,7 +7,6 @@
  * partition taken in reverse, and on 2 and 4 query workers.
  */
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { VertexRef } from '../../src/catalog/value.js';
 import type { Database } from '../../src/engine/database.js';
@@ -23,6 +22,7 @@ import {
   ReverseHost,
   rnd,
   withQueryPool,
+  writeHubGraph,
 } from './parallel-fixture.js';
 
 const N = 3000;
@@ -82,30 +82,13 @@ const QUERIES: [string, string][] = [
 let lowered: LoweredDb;
 let db: Database;
 /** Out-neighbours and k by id, as written (the reference's own copy of the graph). */
-const out: number[][] = Array.from({ length: N }, () => []);
-const ks: number[] = [];
+let out: number[][];
+let ks: number[];
 
 before(async () => {
   lowered = await loweredQueryDb('ocelot-khop-', SCHEMA, QUERIES, LOWERED);
   db = lowered.db;
-  const r = rnd(4242);
-  await db.write((tx) => {
-    for (let i = 0; i < N; i++) {
-      ks.push(r(100));
-      tx.upsertVertex('V', i, { n: { value: i, op: 'set' }, k: { value: ks[i], op: 'set' } });
-    }
-    // Hubs at low ids (as an RMAT load puts them): a hop from a few sources reaches many targets.
-    const seen = new Set<number>();
-    for (let i = 0; i < N * 5; i++) {
-      const a = r(3) === 0 ? r(40) : r(N);
-      const b = r(3) === 0 ? r(40) : r(N);
-      if (seen.has(a * N + b)) continue;
-      seen.add(a * N + b);
-      out[a].push(b);
-      tx.upsertEdge('E', 'V', a, 'V', b, {});
-    }
-  });
-  await db.rebuild({ path: join(lowered.dir, 'summary') });
+  ({ out, ks } = await writeHubGraph(lowered, N, 4242));
 });
 
 after(() => lowered.close());
@@ -300,7 +283,10 @@ test('k-hop frontiers equal a breadth-first search, on one thread and split in a
           if (!j.fusedPost) return;
           fused++;
           assert.ok(j.bySource && j.listAfter, `${name} from ${s}: fused without a listing`);
-          assert.ok(!(host.jobs[i + 1]?.phase >= 0), `${name} from ${s}: a POST-ACCUM split after a fused one`);
+          assert.ok(
+            !(host.jobs[i + 1]?.phase >= 0),
+            `${name} from ${s}: a POST-ACCUM split after a fused one`,
+          );
         });
       }
   assert.ok(fused > 0, 'some hop ran its POST-ACCUM in the listing');

@@ -122,40 +122,6 @@ export async function loweredQueryDb(
   };
 }
 
-/** A hub graph as written: out-neighbours and k by id (a reference's own copy of the graph). */
-export interface HubGraph {
-  out: number[][];
-  ks: number[];
-}
-
-/**
- * Writes `n` vertices of V (n = the id, k random below 100) and up to 5n distinct E edges with hubs
- * at low ids, as an RMAT load puts them (a hop from a few sources reaches many targets), then
- * merges them into the base.
- */
-export async function writeHubGraph(lowered: LoweredDb, n: number, seed: number): Promise<HubGraph> {
-  const out: number[][] = Array.from({ length: n }, () => []);
-  const ks: number[] = [];
-  const r = rnd(seed);
-  await lowered.db.write((tx) => {
-    for (let i = 0; i < n; i++) {
-      ks.push(r(100));
-      tx.upsertVertex('V', i, { n: { value: i, op: 'set' }, k: { value: ks[i], op: 'set' } });
-    }
-    const seen = new Set<number>();
-    for (let i = 0; i < n * 5; i++) {
-      const a = r(3) === 0 ? r(40) : r(n);
-      const b = r(3) === 0 ? r(40) : r(n);
-      if (seen.has(a * n + b)) continue;
-      seen.add(a * n + b);
-      out[a].push(b);
-      tx.upsertEdge('E', 'V', a, 'V', b, {});
-    }
-  });
-  await lowered.db.rebuild({ path: join(lowered.dir, 'summary') });
-  return { out, ks };
-}
-
 /**
  * The text of a WCC query over edge type E in both directions, as the bench and the algorithm
  * library write it: `getvid` labels, MinAccum propagation while anything changed, a Roots pass.

@@ -13,37 +13,14 @@ import { type ParallelHost, parallelSelect } from '../../src/query/index.js';
 import { sourceBounds } from '../../src/query/parallel-plan.js';
 import { bottomUpSteps } from '../../src/query/select-bottom-up.js';
 import type { SelectRun } from '../../src/query/select-kernel-types.js';
+import { HOPS, LOWERED, N, SCHEMA, writeHubGraph } from './hub-graph.js';
 import {
   type LoweredDb,
   loweredQueryDb,
   printedAnswer,
   ReverseHost,
   withQueryPool,
-  writeHubGraph,
 } from './parallel-fixture.js';
-
-const N = 3000;
-const LOWERED = { minSources: 16, minPartition: 16, sourceCost: 2, pullCost: 1 };
-
-const SCHEMA = `
-CREATE VERTEX V (PRIMARY_ID id INT, n INT, k INT)
-CREATE DIRECTED EDGE E (FROM V, TO V) WITH REVERSE_EDGE="rE"
-CREATE GRAPH g (*)
-`;
-
-/** Each hop's frontier, printed in the order the SELECTs return them. */
-const HOPS = `CREATE QUERY hops(VERTEX<V> s, INT k) FOR GRAPH g {
-  OrAccum @seen; ListAccum<INT> @@sizes; ListAccum<INT> @@order; INT i = 0;
-  F = {s};
-  F = SELECT v FROM F:v POST-ACCUM v.@seen += true;
-  WHILE i < k AND F.size() > 0 DO
-    F = SELECT t FROM F:v -(E>)- V:t WHERE t.@seen == false POST-ACCUM t.@seen += true;
-    @@sizes += F.size();
-    Order = SELECT v FROM F:v ACCUM @@order += v.n;
-    i = i + 1;
-  END;
-  PRINT @@sizes, @@order;
-}`;
 
 /** The same walk carrying Min, Max and And cells from each frontier to the next. */
 const KINDS = `CREATE QUERY kinds(VERTEX<V> s, INT k) FOR GRAPH g {

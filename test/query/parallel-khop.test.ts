@@ -15,6 +15,7 @@ import { guidedCuts, weightedBounds } from '../../src/query/parallel-plan.js';
 import type { SelectRun } from '../../src/query/select-kernel-types.js';
 import { newGidList, piecesList, resultLists, RunBuffers } from '../../src/query/run-buffers.js';
 import { sortedList } from '../../src/query/storage-order.js';
+import { HOPS, LOWERED, N, SCHEMA, writeHubGraph } from './hub-graph.js';
 import {
   type LoweredDb,
   loweredQueryDb,
@@ -22,31 +23,7 @@ import {
   ReverseHost,
   rnd,
   withQueryPool,
-  writeHubGraph,
 } from './parallel-fixture.js';
-
-const N = 3000;
-const LOWERED = { minSources: 16, minPartition: 16, sourceCost: 2, pullCost: 1 };
-
-const SCHEMA = `
-CREATE VERTEX V (PRIMARY_ID id INT, n INT, k INT)
-CREATE DIRECTED EDGE E (FROM V, TO V) WITH REVERSE_EDGE="rE"
-CREATE GRAPH g (*)
-`;
-
-/** Each hop's frontier, printed: the result lists themselves, in the order the SELECTs return them. */
-const HOPS = `CREATE QUERY hops(VERTEX<V> s, INT k) FOR GRAPH g {
-  OrAccum @seen; ListAccum<INT> @@sizes; ListAccum<INT> @@order; INT i = 0;
-  F = {s};
-  F = SELECT v FROM F:v POST-ACCUM v.@seen += true;
-  WHILE i < k AND F.size() > 0 DO
-    F = SELECT t FROM F:v -(E>)- V:t WHERE t.@seen == false POST-ACCUM t.@seen += true;
-    @@sizes += F.size();
-    Order = SELECT v FROM F:v ACCUM @@order += v.n;
-    i = i + 1;
-  END;
-  PRINT @@sizes, @@order;
-}`;
 
 /** The same walk keeping only targets with an even k (HAVING compacts the result list in place). */
 const EVEN = `CREATE QUERY even(VERTEX<V> s, INT k) FOR GRAPH g {

@@ -53,14 +53,13 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
   const given: (Value | undefined)[] = new Array<Value | undefined>(n).fill(undefined);
   const givenOp: UpsertOp[] = new Array<UpsertOp>(n).fill('set');
   const columns = run.columns;
-  // The attribute each column writes: -1 for a name the type lacks or a key attribute (ignored).
-  const columnAttr =
-    columns === undefined
-      ? []
-      : columns.map((c) => {
-          const j = names.indexOf(c.name);
-          return j >= 0 && keyIndex[j] < 0 ? j : -1;
-        });
+  // The attribute a name writes: -1 for a name the type lacks or a key attribute (ignored).
+  const attrOf = (name: string): number => {
+    const j = names.indexOf(name);
+    return j >= 0 && keyIndex[j] < 0 ? j : -1;
+  };
+  // The attribute each column writes.
+  const columnAttr = columns === undefined ? [] : columns.map((c) => attrOf(c.name));
   // The vertex being written, for error messages.
   let cur: ExternalId = '';
   const where = (): string => `vertex type '${vt.name}' (id '${String(cur)}')`;
@@ -69,6 +68,15 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
       'REST-30200',
       `Invalid value for attribute '${name}' of ${where()}: expected ${typeName(attributes[i].type)}.`,
     );
+  /** Checks value u of attribute j into `given` (its op into `givenOp`); 1 when j had none yet. */
+  const give = (j: number, u: Value, op: UpsertOp): number => {
+    const v = checkValue(attributes[j].type, u, catalog);
+    if (v === undefined) throw invalidValue(names[j], j);
+    const fresh = given[j] === undefined ? 1 : 0;
+    given[j] = v;
+    givenOp[j] = op;
+    return fresh;
+  };
   /** Checks vertex i's column values into `given` (and their ops into `givenOp`); returns how many. */
   const gather = (i: number): number => {
     const cs = columns as readonly VertexRunColumn[];
@@ -77,25 +85,17 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
       const j = columnAttr[c];
       if (j < 0) continue;
       const u = cs[c].values[i];
-      if (u === undefined) continue;
-      const v = checkValue(attributes[j].type, u, catalog);
-      if (v === undefined) throw invalidValue(names[j], j);
-      if (given[j] === undefined) count++;
-      given[j] = v;
-      givenOp[j] = cs[c].ops?.[i] ?? 'set';
+      if (u !== undefined) count += give(j, u, cs[c].ops?.[i] ?? 'set');
     }
     return count;
   };
   const shapes = columns === undefined ? run.shapes : undefined;
-  // The attribute each name of a shape writes (-1 as in columnAttr), worked out once per shape.
+  // The attribute each name of a shape writes, worked out once per shape.
   const shapeAttrs = new Map<AttrShape, Int32Array>();
   const attrsOf = (shape: AttrShape): Int32Array => {
     let out = shapeAttrs.get(shape);
     if (out === undefined) {
-      out = Int32Array.from(shape.names, (name) => {
-        const j = names.indexOf(name);
-        return j >= 0 && keyIndex[j] < 0 ? j : -1;
-      });
+      out = Int32Array.from(shape.names, attrOf);
       shapeAttrs.set(shape, out);
     }
     return out;
@@ -112,12 +112,7 @@ export function upsertVertexRun(tx: WriteTxImpl, run: VertexRun): VertexRunCount
     let count = 0;
     for (let c = 0; c < to.length; c++) {
       const j = to[c];
-      if (j < 0) continue;
-      const v = checkValue(attributes[j].type, sh.values[at + c], catalog);
-      if (v === undefined) throw invalidValue(names[j], j);
-      if (given[j] === undefined) count++;
-      given[j] = v;
-      givenOp[j] = shape.ops[c];
+      if (j >= 0) count += give(j, sh.values[at + c], shape.ops[c]);
     }
     return count;
   };

@@ -14,7 +14,7 @@ import {
   type VertexRun,
   type WriteTx,
 } from '../engine/api.js';
-import { edgeRunEnd, OpKind } from './batch-ops.js';
+import { edgeRunEnd, OpKind, vertexRunEnd } from './batch-ops.js';
 import type { BatchImage } from './batch-image.js';
 import type { ObjectStatistics } from './statistics.js';
 
@@ -32,7 +32,7 @@ export interface TakenImage {
 export function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeOptions): void {
   const { img, counters } = taken;
   const { names, kinds, types, fromTypes, toTypes, fromIds, toIds, stats } = img;
-  const shapes = { list: img.shapes, of: img.shape, values: img.values, at: img.valueAt };
+  const shapes = { list: img.shapes, of: img.shape, values: img.values as ArrayLike<Value>, at: img.valueAt };
   let seg = 0;
   for (let i = 0; i < img.size; i++) {
     const s = counters[stats[i]];
@@ -52,15 +52,20 @@ export function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeO
           break;
         }
         case OpKind.Vertex: {
-          let end = i + 1;
-          while (
-            end < img.size &&
-            kinds[end] === OpKind.Vertex &&
-            types[end] === types[i] &&
-            stats[end] === stats[i]
-          )
-            end++;
-          applyVertexRun(tx, img, names[types[i]], i, end, s);
+          // Consecutive upserts of one type and counter as one run, attributes by shape.
+          const end = vertexRunEnd(img, i);
+          applyVertices(
+            tx,
+            {
+              vertexType: names[types[i]],
+              ids: fromIds as ArrayLike<ExternalId>,
+              attrs: null,
+              shapes,
+              start: i,
+              end,
+            },
+            s,
+          );
           i = end - 1;
           break;
         }
@@ -78,27 +83,6 @@ export function applyImage(tx: WriteTx, taken: TakenImage, edgeOpts: UpsertEdgeO
       s.invalidAttribute++;
     }
   }
-}
-
-/**
- * Applies the vertex upserts [start, end) of an image, all of one type, as one run
- * (WriteTx.upsertVertices) whose attributes are read by shape from the image's values: the outcome
- * of upsertVertex on each in order, counted the same way.
- */
-function applyVertexRun(
-  tx: WriteTx,
-  img: BatchImage,
-  vertexType: string,
-  start: number,
-  end: number,
-  s: ObjectStatistics,
-): void {
-  const shapes = { list: img.shapes, of: img.shape, values: img.values as ArrayLike<Value>, at: img.valueAt };
-  applyVertices(
-    tx,
-    { vertexType, ids: img.fromIds as ArrayLike<ExternalId>, attrs: null, shapes, start, end },
-    s,
-  );
 }
 
 /** Applies a run of vertex upserts, counting them as upsertVertex one by one would. */

@@ -97,6 +97,18 @@ interface OpArrays {
 }
 
 /**
+ * The end of the run of vertex upserts like the one at `start` (same type, same counters): what
+ * goes to the engine as one run (WriteTx.upsertVertices).
+ */
+export function vertexRunEnd(ops: OpArrays, start: number): number {
+  const { kinds, types, stats } = ops;
+  let j = start + 1;
+  while (j < ops.size && kinds[j] === OpKind.Vertex && types[j] === types[start] && stats[j] === stats[start])
+    j++;
+  return j;
+}
+
+/**
  * The end of the run of edge upserts like the one at `start` (same types, same counters): what
  * goes to the engine as one run (WriteTx.upsertEdges).
  */

@@ -9,7 +9,14 @@ import type { Value } from '../catalog/value.js';
 import { EngineError, type AttrShape, type EdgeRun, type ExternalId, type WriteTx } from '../engine/api.js';
 import { applyImage, applyRun, applyVertices, edgeRun, type TakenImage } from './apply-image.js';
 import { decodeValues, imageOf, type BatchImage } from './batch-image.js';
-import { edgeRunEnd, OpKind, type AttrMap, type BatchOps, type BatchSink } from './batch-ops.js';
+import {
+  edgeRunEnd,
+  OpKind,
+  vertexRunEnd,
+  type AttrMap,
+  type BatchOps,
+  type BatchSink,
+} from './batch-ops.js';
 import type { IdSegment } from './edge-lines.js';
 import type { WordCoder } from './id-words.js';
 import type { TokenWords } from './token-words.js';
@@ -268,28 +275,20 @@ export class Batch implements BatchSink, BatchOps {
     const edgeOpts = { createMissingEndpoints, expectEdges, unchecked: true };
     const { kinds, types, fromTypes, fromIds, toTypes, toIds, attrs, stats } = this;
     const typesAt = (i: number): [string, string, string] => [types[i], fromTypes[i], toTypes[i]];
+    const shapes = { list: this.shapeList, of: this.shapeOf, values: this.values, at: this.valueAt };
     for (let i = 0; i < this.size; i++) {
       const s = stats[i];
       try {
         switch (kinds[i]) {
           case OpKind.Vertex: {
             // Consecutive upserts of one type from one statement go as one run (upsertVertices).
-            let end = i + 1;
-            while (
-              end < this.size &&
-              kinds[end] === OpKind.Vertex &&
-              types[end] === types[i] &&
-              stats[end] === s
-            )
-              end++;
-            const shapes = { list: this.shapeList, of: this.shapeOf, values: this.values, at: this.valueAt };
+            const end = vertexRunEnd(this, i);
             applyVertices(tx, { vertexType: types[i], ids: fromIds, attrs, shapes, start: i, end }, s);
             i = end - 1;
             break;
           }
           case OpKind.Edge: {
             const end = edgeRunEnd(this, i);
-            const shapes = { list: this.shapeList, of: this.shapeOf, values: this.values, at: this.valueAt };
             const run = edgeRun(typesAt(i), fromIds, toIds, attrs, shapes, this.codesOf(i, end), i, end);
             applyRun(tx, run, edgeOpts, s);
             i = end - 1;

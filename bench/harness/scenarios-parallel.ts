@@ -1,24 +1,15 @@
 /**
- * Parallel execution (docs/performance.md, "Parallel execution"):
- * - scaling: PageRank, WCC and exact-distance 3-hop reach with the server at each of
- *   `--thread-list` query threads, pinned by taskset to that many cores, against Kùzu pinned to the
- *   same cores with the same thread count (a child process, kuzu-child.ts); the answers must be
- *   the same at every thread count;
- * - isolation: the latency of /echo and of REST++ point reads while PageRank runs back to back,
- *   with the server's query workers and with queries on the event loop (`--threads 0`).
- * Both restart the server with other flags and put the run's own back when they end.
+ * Isolation (docs/performance.md, "Parallel execution"): the latency of /echo and of REST++ point
+ * reads while PageRank runs back to back, with the server's query workers and with queries on the
+ * event loop (`--threads 0`). It restarts the server with other flags and puts the run's own back
+ * when it ends. Scaling is in scenarios-scaling.ts.
  */
-import { availableParallelism } from 'node:os';
 import { Agent, get } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context } from './context.js';
 import { RMAT_GRAPH } from './gsql-text.js';
 import { queryClient, type QueryClient } from './query-client.js';
-import { OcelotServer, pinPrefix, runPinnedChild } from './server.js';
-import { median, percentile, unavailable, warmRepeat, type Outcome, type Row } from './stats.js';
-
-const KUZU_CHILD = fileURLToPath(new URL('./kuzu-child.js', import.meta.url));
+import { OcelotServer } from './server.js';
+import { percentile } from './stats.js';
 
 /** Restarts the server with `threads` query threads, pinned to `cores` cores when given. */
 async function restart(ctx: Context, threads: number | undefined, cores?: number): Promise<QueryClient> {
@@ -28,176 +19,6 @@ async function restart(ctx: Context, threads: number | undefined, cores?: number
     ...(cores === undefined ? {} : { cores }),
   });
   return queryClient(ctx.server, RMAT_GRAPH, 'khop');
-}
-
-async function seconds(f: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await f();
-  return (performance.now() - t0) / 1000;
-}
-
-/** The server's CPU during one run: all its threads together, and its busiest thread (ms). */
-interface RunCpu {
-  all: number;
-  busiest: number;
-}
-
-/**
- * `seconds(f)`, also pushing the server's CPU during the run onto `cpu`: the wall clock against
- * the busiest thread tells waiting from work, and all threads against one thread's CPU tells how
- * much work the split added.
- */
-async function secondsWithCpu(server: OcelotServer, cpu: RunCpu[], f: () => Promise<unknown>): Promise<number> {
-  const before = server.threadCpuMs();
-  const s = await seconds(f);
-  let all = 0;
-  let busiest = 0;
-  for (const [tid, ms] of server.threadCpuMs()) {
-    const d = ms - (before.get(tid) ?? 0);
-    all += d;
-    busiest = Math.max(busiest, d);
-  }
-  cpu.push({ all, busiest });
-  return s;
-}
-
-/** The medians of runs' CPU (the warm-up run, the first, left out), as a row note. */
-function cpuNote(runs: RunCpu[]): string {
-  const measured = runs.slice(1);
-  if (measured.length === 0) return '';
-  const all = median(measured.map((r) => r.all));
-  const busiest = median(measured.map((r) => r.busiest));
-  return `server CPU per run: all threads ${all.toFixed(0)} ms, busiest thread ${busiest.toFixed(0)} ms`;
-}
-
-interface KuzuTimes {
-  pagerank: { s: number[]; answer: number };
-  wcc: { s: number[]; answer: number };
-  khop: { s: number[]; answer: number };
-}
-
-/** Kùzu pinned to `threads` cores, `threads` execution threads (kuzu-child.ts). */
-function kuzuAt(ctx: Context, threads: number): Promise<KuzuTimes | string> {
-  const spec = {
-    dir: join(ctx.dir, 'kuzu-scaling'),
-    nodesCsv: ctx.data.nodesCsv,
-    edgesCsv: ctx.data.edgesCsv,
-    threads,
-    runs: ctx.opts.runs,
-    seeds: ctx.data.seeds,
-  };
-  return runPinnedChild<KuzuTimes>(KUZU_CHILD, spec, threads, 'kuzu child');
-}
-
-/** How a thread count's rows say where the server ran. */
-function pinNote(threads: number, cores: number): string {
-  if (threads > cores) return ' (not pinned: too few cores)';
-  if (pinPrefix(threads).length === 0) return ' (not pinned: no working taskset)';
-  return ` on ${threads} pinned core${threads > 1 ? 's' : ''}`;
-}
-
-export async function scaling(ctx: Context): Promise<void> {
-  const cores = availableParallelism();
-  const list = ctx.opts.threadList;
-  const measures = ['PageRank, 10 iterations', 'WCC', `3-hop distinct reach, ${ctx.data.seeds.length} seeds`];
-  const ocelot: Outcome[][] = measures.map(() => []);
-  const kuzu: Outcome[][] = measures.map(() => []);
-  const answers: string[] = [];
-  const kuzuAnswers: string[] = [];
-  // cpu[m][i]: measure m's runs at the i-th thread count.
-  const cpu: RunCpu[][][] = measures.map(() => []);
-  try {
-    for (const threads of list) {
-      const q = await restart(ctx, threads, threads <= cores ? threads : undefined);
-      let pr = 0;
-      let cc = 0;
-      let reach = 0;
-      const runs = cpu.map((c) => c[c.push([]) - 1]);
-      const timed = (m: number, f: () => Promise<unknown>): Promise<number> =>
-        secondsWithCpu(ctx.server, runs[m], f);
-      ocelot[0].push(
-        await warmRepeat(ctx.opts.runs, () =>
-          timed(0, async () => {
-            pr = Number((await q.run('page_rank', { iterations: 10, damping: 0.85 }))[0]['@@total']);
-          }),
-        ),
-      );
-      ocelot[1].push(
-        await warmRepeat(ctx.opts.runs, () =>
-          timed(1, async () => {
-            cc = Number((await q.run('wcc', {}))[0]['@@components']);
-          }),
-        ),
-      );
-      ocelot[2].push(
-        await warmRepeat(ctx.opts.runs, () =>
-          timed(2, async () => {
-            reach = 0;
-            for (const s of ctx.data.seeds)
-              reach += Number((await q.run('khop', { s, k: 3 }))[0]['@@reached']);
-          }),
-        ),
-      );
-      answers.push(`PageRank total ${pr}, ${cc} components, reach ${reach}`);
-      const k = typeof ctx.kuzu === 'string' ? ctx.kuzu : await kuzuAt(ctx, threads);
-      const parts = typeof k === 'string' ? undefined : [k.pagerank, k.wcc, k.khop];
-      for (let m = 0; m < measures.length; m++)
-        kuzu[m].push(parts ? { samples: parts[m].s } : unavailable(k as string));
-      if (parts) kuzuAnswers.push(`${parts[0].answer}, ${parts[1].answer}, ${parts[2].answer}`);
-      // Each thread count as it ends, so a run stopped early still shows what it measured.
-      const med = (o: Outcome): string =>
-        'samples' in o ? `${median(o.samples).toFixed(3)} s` : o.unavailable;
-      ctx.log(
-        `scaling: ${threads} threads: Ocelot ${measures.map((m, i) => `${m} ${med(ocelot[i][ocelot[i].length - 1])}`).join('; ')}; ` +
-          `Kùzu ${kuzu.map((k) => med(k[k.length - 1])).join(', ')}; ${answers[answers.length - 1]}`,
-      );
-    }
-  } finally {
-    await restart(ctx, ctx.opts.threads);
-  }
-  const same = answers.every((a) => a === answers[0]);
-  const kuzuSame = kuzuAnswers.every((a) => a === kuzuAnswers[0]);
-  const one = (o: Outcome): number | undefined => ('samples' in o ? median(o.samples) : undefined);
-  for (let m = 0; m < measures.length; m++) {
-    list.forEach((threads, i) => {
-      ctx.rows.push({
-        scenario: 'scaling',
-        what: `${measures[m]}, ${threads} thread${threads > 1 ? 's' : ''}${pinNote(threads, cores)}`,
-        unit: 's',
-        better: 'lower',
-        ocelot: ocelot[m][i],
-        peers: { kuzu: kuzu[m][i] },
-        note: [
-          i === 0 ? answers[0] : same ? 'same answers as 1 thread' : `ANSWERS DIFFER: ${answers[i]}`,
-          cpuNote(cpu[m][i] ?? []),
-        ]
-          .filter((n) => n !== '')
-          .join('; '),
-      });
-    });
-    // Speedup over the first thread count, Ocelot's and Kùzu's.
-    const base = one(ocelot[m][0]);
-    const kbase = one(kuzu[m][0]);
-    list.forEach((threads, i) => {
-      if (i === 0) return;
-      const mine = one(ocelot[m][i]);
-      const theirs = one(kuzu[m][i]);
-      const speedup = (b: number | undefined, x: number | undefined): Outcome =>
-        b !== undefined && x !== undefined && x > 0 ? { samples: [b / x] } : unavailable('no time');
-      const row: Row = {
-        scenario: 'scaling',
-        what: `${measures[m]}: speedup, ${threads} vs ${list[0]} threads`,
-        unit: 'x',
-        better: 'higher',
-        ocelot: speedup(base, mine),
-        peers: { kuzu: speedup(kbase, theirs) },
-        note: kuzuSame ? '' : 'Kùzu answers differ between thread counts',
-      };
-      if (threads === 2 && list[0] === 1) row.target = 1.6;
-      ctx.rows.push(row);
-    });
-  }
-  ctx.log(`scaling: ${cores} cores; answers ${same ? 'identical' : 'DIFFER'} at every thread count`);
 }
 
 /** Milliseconds of each sequential GET of `paths` (in turn) until `stop()` says so. */

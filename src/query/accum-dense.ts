@@ -122,6 +122,14 @@ export class DenseColumn {
   private readonly snapSpill = new Map<number, unknown>();
   /** Integer cells whose value is not a safe integer (their cell is NaN). */
   private readonly spill = new Map<number, Accum>();
+  /**
+   * Per chunk, at least the number of its cells that hold the spill mark (an integer column's): a
+   * snapshot looks for spilled cells only in chunks that may have one (WCC's `@cc`, every cell
+   * set by `getvid`, took a 1.2 ms search of its million cells per round). Only the column's own
+   * methods write the mark (the kernels' inline updates never overwrite a cell holding it); a
+   * count may stay high (a helper's update of a spilled cell), never low.
+   */
+  private marked: Int32Array;
   /** The stored form of the initial state (NaN when it needs an object). */
   readonly init: number;
   private readonly bool: boolean;
@@ -142,6 +150,12 @@ export class DenseColumn {
     this.init = this.encode(make().value());
     this.vals = cells;
     this.ready = new Uint8Array((cells.length >> CHUNK_BITS) + 1);
+    this.marked = new Int32Array(this.ready.length);
+  }
+
+  /** Chunk c was filled with the initial state: every cell holds the mark when that spills. */
+  private filled(c: number): void {
+    this.marked[c] = this.int && this.spilled(this.init) ? 1 << CHUNK_BITS : 0;
   }
 
   /** Whether the cells are in shared memory (a run on a query worker): its other arrays are too. */
@@ -191,6 +205,8 @@ export class DenseColumn {
       const a = this.make();
       a.set(v);
       this.spill.set(g, a);
+      // Its cell holds the mark now (the helper wrote it); counted again if it held it already.
+      if (g >> CHUNK_BITS < this.marked.length) this.marked[g >> CHUNK_BITS]++;
     }
     for (const [g, v] of s.prev) this.prevSpill.set(g, v);
     for (const [g, v] of s.snap) this.snapSpill.set(g, v);
@@ -212,6 +228,8 @@ export class DenseColumn {
   ): DenseColumn {
     const c = new DenseColumn(kind, make, arrays.vals);
     c.ready.fill(1);
+    // The owner filled the chunks: any cell may hold the mark.
+    c.marked.fill(1);
     c.prevAt = arrays.prevAt;
     c.prevVals = arrays.prevVals;
     // The owner took the snapshot whole (a wide kernel reads no chunk stamps): keep its copy.
@@ -238,6 +256,13 @@ export class DenseColumn {
 
   /** Keeps the values of the cells in `[from, to)` that had spilled, for snapshotValue. */
   private keepSpilledSnapshots(from: number, to: number): void {
+    for (let c = from >> CHUNK_BITS; c << CHUNK_BITS < to; c++)
+      if (this.marked[c] > 0)
+        this.keepSpilledIn(Math.max(from, c << CHUNK_BITS), Math.min(to, (c + 1) << CHUNK_BITS));
+  }
+
+  /** keepSpilledSnapshots within one chunk. */
+  private keepSpilledIn(from: number, to: number): void {
     const vals = this.vals;
     if (vals instanceof Int32Array) {
       // A native search for the 32-bit spill mark: most snapshots have no spilled cell at all.
@@ -256,6 +281,7 @@ export class DenseColumn {
       if (ready[c] === 1) continue;
       ready[c] = 1;
       fillCells(this.vals, this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
+      this.filled(c);
     }
   }
 
@@ -317,11 +343,15 @@ export class DenseColumn {
       const ready = new Uint8Array((next.length >> CHUNK_BITS) + 1);
       ready.set(this.ready);
       this.ready = ready;
+      const marked = new Int32Array(ready.length);
+      marked.set(this.marked);
+      this.marked = marked;
     }
     const c = g >> CHUNK_BITS;
     if (this.ready[c] === 0) {
       this.ready[c] = 1;
       fillCells(this.vals, this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
+      this.filled(c);
     }
   }
 
@@ -407,6 +437,7 @@ export class DenseColumn {
       return;
     }
     if (typeof v === 'number' && this.fits(v)) {
+      if (this.spilled(this.vals[g])) this.marked[g >> CHUNK_BITS]--;
       this.vals[g] = v;
       return;
     }
@@ -428,9 +459,11 @@ export class DenseColumn {
   /** Keeps an updated integer accumulator: as a number when it is one, otherwise spilled. */
   private store(g: number, a: Accum): void {
     const x = this.encode(a.value());
+    const was = this.spilled(this.vals[g]);
     this.vals[g] = x;
     if (!this.spilled(x)) this.spill.delete(g);
     else this.spill.set(g, a);
+    if (was !== this.spilled(x)) this.marked[g >> CHUNK_BITS] += was ? -1 : 1;
   }
 
   /** An Accum view of cell g, for the code paths that work on accumulator objects. */

@@ -1,0 +1,82 @@
+/**
+ * A dense integer column's whole snapshot (DenseColumn.snapshotAll) keeps the value of every cell
+ * that holds the spill mark, while it looks for them only in the chunks that may hold one: cells
+ * spilled by updates, cells set back to numbers, chunks filled with a spilling initial state, and
+ * cells a helper thread spilled in the shared arrays (handed over with adoptSpills).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { makeAccum } from '../../src/query/accumulators.js';
+import { DenseColumn, DenseKind, INT32_SPILL } from '../../src/query/accum-dense.js';
+import { T, type AccumT } from '../../src/query/types.js';
+
+const N = 5000;
+const BIG = 2 ** 40;
+
+function column(accum: 'MinAccum' | 'MaxAccum', initial?: number): DenseColumn {
+  const t: AccumT = { kind: 'ACCUM', accum, elem: T.INT };
+  const make = (): ReturnType<typeof makeAccum> => {
+    const a = makeAccum(t);
+    if (initial !== undefined) a.set(initial);
+    return a;
+  };
+  const kind = accum === 'MinAccum' ? DenseKind.MinInt : DenseKind.MaxInt;
+  return new DenseColumn(kind, make, new Int32Array(new SharedArrayBuffer(N * 4)));
+}
+
+/** Every cell's snapshot value, as a clause reads it (select-kernel's snapshot read). */
+function snapshot(c: DenseColumn): unknown[] {
+  const snap = c.snapVals as Int32Array;
+  return Array.from({ length: N }, (_, g) => (snap[g] !== INT32_SPILL ? snap[g] : c.snapshotValue(g)));
+}
+
+function values(c: DenseColumn): unknown[] {
+  return Array.from({ length: N }, (_, g) => c.get(g));
+}
+
+test('cells spilled and set back: the snapshot holds every value', () => {
+  const c = column('MaxAccum', 0);
+  for (let g = 0; g < N; g += 7) c.set(g, g);
+  for (let g = 3; g < N; g += 997) c.add(g, BIG);
+  c.snapshotAll(1);
+  assert.deepEqual(snapshot(c), values(c));
+  // The spilled cells get numbers again; others spill.
+  for (let g = 3; g < N; g += 997) c.set(g, 5);
+  for (let g = 2000; g < N; g += 1500) c.set(g, -BIG);
+  c.snapshotAll(2);
+  assert.deepEqual(snapshot(c), values(c));
+  assert.equal(snapshot(c)[2000], -BIG);
+  assert.equal(snapshot(c)[3], 5);
+});
+
+test('a spilling initial state: chunks set whole and chunks left at it', () => {
+  const c = column('MinAccum');
+  // The first two chunks get numbers everywhere (as WCC's getvid pass); the rest keep the initial state.
+  for (let g = 0; g < 2048; g++) c.set(g, g);
+  c.get(N - 1);
+  c.snapshotAll(1);
+  const got = snapshot(c);
+  assert.deepEqual(got, values(c));
+  assert.equal(got[100], 100);
+  assert.equal(got[3000], 9223372036854775807n);
+});
+
+test('cells a helper spilled in the shared arrays, handed over', () => {
+  const owner = column('MaxAccum', 0);
+  for (let g = 0; g < N; g++) owner.set(g, 1);
+  owner.snapshotAll(1);
+  const helper = DenseColumn.over(owner.kind, owner.make, {
+    vals: owner.vals,
+    prevAt: null,
+    prevVals: null,
+    snapVals: null,
+  });
+  helper.add(4321, BIG);
+  helper.add(17, BIG + 1);
+  owner.adoptSpills(helper.spills());
+  owner.snapshotAll(2);
+  const got = snapshot(owner);
+  assert.equal(got[4321], BIG);
+  assert.equal(got[17], BIG + 1);
+  assert.deepEqual(got, values(owner));
+});

@@ -254,24 +254,39 @@ export class DenseColumn {
     if (this.int) this.keepSpilledSnapshots(from, to);
   }
 
-  /** Keeps the values of the cells in `[from, to)` that had spilled, for snapshotValue. */
+  /**
+   * Keeps the values of the cells in `[from, to)` that had spilled, for snapshotValue. No other
+   * thread writes the cells meanwhile, so a chunk searched whole gets its exact count (a helper's
+   * updates, as a split `getvid` pass, leave the owner's counts high until then).
+   */
   private keepSpilledSnapshots(from: number, to: number): void {
-    for (let c = from >> CHUNK_BITS; c << CHUNK_BITS < to; c++)
-      if (this.marked[c] > 0)
-        this.keepSpilledIn(Math.max(from, c << CHUNK_BITS), Math.min(to, (c + 1) << CHUNK_BITS));
+    const n = this.vals.length;
+    for (let c = from >> CHUNK_BITS; c << CHUNK_BITS < to; c++) {
+      if (this.marked[c] === 0) continue;
+      const lo = Math.max(from, c << CHUNK_BITS);
+      const hi = Math.min(to, n, (c + 1) << CHUNK_BITS);
+      const found = this.keepSpilledIn(lo, hi);
+      if (lo === c << CHUNK_BITS && hi === Math.min(n, (c + 1) << CHUNK_BITS)) this.marked[c] = found;
+    }
   }
 
-  /** keepSpilledSnapshots within one chunk. */
-  private keepSpilledIn(from: number, to: number): void {
+  /** keepSpilledSnapshots within one chunk: how many cells there had spilled. */
+  private keepSpilledIn(from: number, to: number): number {
     const vals = this.vals;
+    let found = 0;
     if (vals instanceof Int32Array) {
       // A native search for the 32-bit spill mark: most snapshots have no spilled cell at all.
       const part = vals.subarray(from, to);
-      for (let i = part.indexOf(INT32_SPILL); i >= 0; i = part.indexOf(INT32_SPILL, i + 1))
+      for (let i = part.indexOf(INT32_SPILL); i >= 0; i = part.indexOf(INT32_SPILL, i + 1), found++)
         this.snapSpill.set(from + i, this.get(from + i));
-      return;
+      return found;
     }
-    for (let g = from; g < to; g++) if (this.spilled(vals[g])) this.snapSpill.set(g, this.get(g));
+    for (let g = from; g < to; g++)
+      if (this.spilled(vals[g])) {
+        this.snapSpill.set(g, this.get(g));
+        found++;
+      }
+    return found;
   }
 
   /** Fills every chunk not written yet with the initial state (every cell then holds its value). */

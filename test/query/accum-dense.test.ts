@@ -80,3 +80,25 @@ test('cells a helper spilled in the shared arrays, handed over', () => {
   assert.equal(got[17], BIG + 1);
   assert.deepEqual(got, values(owner));
 });
+
+test('a spilling initial state a helper replaced: searched once, spills after it still kept', () => {
+  const owner = column('MinAccum');
+  owner.prepareAll();
+  const helper = DenseColumn.over(owner.kind, owner.make, {
+    vals: owner.vals,
+    prevAt: null,
+    prevVals: null,
+    snapVals: null,
+  });
+  for (let g = 0; g < N; g++) helper.set(g, g);
+  owner.snapshotAll(1);
+  assert.deepEqual(snapshot(owner), values(owner));
+  assert.equal(snapshot(owner)[N - 1], N - 1);
+  owner.set(1500, -BIG);
+  owner.add(4999, -BIG - 1);
+  owner.snapshotAll(2);
+  const got = snapshot(owner);
+  assert.deepEqual(got, values(owner));
+  assert.equal(got[1500], -BIG);
+  assert.equal(got[4999], -BIG - 1);
+});

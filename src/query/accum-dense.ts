@@ -229,7 +229,7 @@ export class DenseColumn {
     const c = new DenseColumn(kind, make, arrays.vals);
     c.ready.fill(1);
     // The owner filled the chunks: any cell may hold the mark.
-    c.marked.fill(1);
+    c.marked.fill(1 << CHUNK_BITS);
     c.prevAt = arrays.prevAt;
     c.prevVals = arrays.prevVals;
     // The owner took the snapshot whole (a wide kernel reads no chunk stamps): keep its copy.

@@ -11,7 +11,9 @@ import { silentLogger, type Logger } from '../util/logger.js';
 import type { CompiledJob, InputPlan } from './compiler.js';
 import { LoadingJobError } from './expressions.js';
 import type { FileRoot } from '../auth/file-roots.js';
-import { chunksOf, planFiles, prepareJob, type RunFilesOptions } from './job.js';
+import { chunksOf, planFiles, prepareJob, readAhead, type RunFilesOptions } from './job.js';
+import type { IdSegment } from './edge-lines.js';
+import type { ParseAhead } from './parallel-runner.js';
 import { fileChunks, loadInput, type LoadingDatabase } from './runner.js';
 import { withoutMerge } from './load-options.js';
 import { LoadStatistics } from './statistics.js';
@@ -173,12 +175,19 @@ export class LoadingJobRun {
     try {
       // The files are merged once, after the last one (or the stop), not after each.
       const unmerged = withoutMerge(db);
-      for (; this.current < this.tasks.length; this.current++) {
-        const task = this.tasks[this.current];
-        if (task.done) continue;
-        await this.loadFile(unmerged, job, task);
-        if (this.controller.signal.aborted) break;
-        task.done = true;
+      let ahead: { task: FileTask; parse: ParseAhead } | undefined;
+      try {
+        for (; this.current < this.tasks.length; this.current++) {
+          const task = this.tasks[this.current];
+          if (task.done) continue;
+          const mine = ahead?.task === task ? ahead.parse : undefined;
+          if (!mine) await ahead?.parse.cancel();
+          ahead = await this.loadFile(unmerged, job, task, mine, this.tasks[this.current + 1]);
+          if (this.controller.signal.aborted) break;
+          task.done = true;
+        }
+      } finally {
+        await ahead?.parse.cancel();
       }
       await db.mergeFresh?.();
       this.state = this.controller.signal.aborted ? (this.pauseRequested ? 'PAUSED' : 'ABORTED') : 'FINISHED';
@@ -194,19 +203,37 @@ export class LoadingJobRun {
     this.runs.forgetOld();
   }
 
-  private async loadFile(db: LoadingDatabase, job: CompiledJob, task: FileTask): Promise<void> {
+  /** The options a file of this run is loaded with. */
+  private loadOptions(job: CompiledJob, task: FileTask): RunFilesOptions {
+    return {
+      roots: this.options.roots,
+      ...this.options.load,
+      threads: this.runs.threads,
+      sizeHint: task.size - task.committed.bytes,
+      source: job.source,
+    };
+  }
+
+  /**
+   * Loads a file (`ahead`: its pieces already being parsed); the next file, when not yet started,
+   * may be read ahead meanwhile (job.ts readAhead): that is returned for it.
+   */
+  private async loadFile(
+    db: LoadingDatabase,
+    job: CompiledJob,
+    task: FileTask,
+    ahead: ParseAhead | undefined,
+    next: FileTask | undefined,
+  ): Promise<{ task: FileTask; parse: ParseAhead } | undefined> {
     const plan = planOf(job, task.key);
     const from = task.committed.bytes;
     // Lines before `from` are committed: continue from there with their statistics.
     task.stats = task.committed.clone();
-    const load = {
-      ...this.options.load,
-      threads: this.runs.threads,
-      sizeHint: task.size - from,
-      source: job.source,
-    };
-    let chunks;
-    if (from === 0) {
+    const load = this.loadOptions(job, task);
+    let chunks: AsyncIterable<Buffer | IdSegment> | Buffer[];
+    if (ahead) {
+      chunks = [];
+    } else if (from === 0) {
       chunks = await chunksOf(plan, task.path, load);
     } else {
       const header = plan.format.header && !plan.format.json ? await headerLine(task.path, plan) : undefined;
@@ -214,17 +241,31 @@ export class LoadingJobRun {
       if (header) task.stats.bytes -= header.length;
       chunks = withHeader(header, fileChunks(task.path, from, this.options.load?.readBytes));
     }
+    const parse =
+      next && !next.done && next.committed.bytes === 0
+        ? readAhead(db, plan, load, planOf(job, next.key), next.path, this.loadOptions(job, next))
+        : undefined;
     const started = this.runs.clock();
     try {
-      await loadInput(db, plan, chunks, {
-        ...load,
-        stats: task.stats,
-        signal: this.controller.signal,
-        onCommitted: (s) => (task.committed = s),
-      });
+      await loadInput(
+        db,
+        plan,
+        chunks,
+        {
+          ...load,
+          stats: task.stats,
+          signal: this.controller.signal,
+          onCommitted: (s) => (task.committed = s),
+        },
+        ahead,
+      );
+    } catch (e) {
+      await parse?.cancel();
+      throw e;
     } finally {
       task.elapsedMs += this.runs.clock() - started;
     }
+    return parse && next && { task: next, parse };
   }
 }
 

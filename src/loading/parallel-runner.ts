@@ -11,6 +11,7 @@
 import type { Catalog } from '../catalog/types.js';
 import { startInput } from './committer.js';
 import type { InputPlan } from './compiler.js';
+import type { FileFormat } from './format.js';
 import { LineChunker, type Piece } from './line-chunks.js';
 import { LineLoader } from './line-loader.js';
 import {
@@ -34,33 +35,181 @@ import { LoadStatistics } from './statistics.js';
  */
 const AHEAD_PER_WORKER = 4;
 
+/**
+ * Pieces parsed ahead of their load (ParseAhead): the input before is loaded on the event loop
+ * meanwhile, so its time on the main thread is the parse threads' head start. A piece of edge lines
+ * parses to an image of about its own size.
+ */
+const AHEAD_OF_LOAD = 16;
+
 interface Pending {
   piece: Piece;
   parsed?: Promise<ParsedPiece>;
+}
+
+type LoadOptions = RunOptions & { source: { text: string; graph: string }; threads: number };
+
+/**
+ * The reading half of a load on parse workers: the input's chunks cut into pieces, the header line
+ * read here, the other pieces sent to the workers, their answers pending in input order.
+ */
+class PieceFeed {
+  readonly pending: Pending[] = [];
+  readonly workers: ParseWorkers;
+  readonly parsers: number;
+  /** A failure met while reading ahead, thrown where the load reads on (step). */
+  failure: unknown = undefined;
+  /** Whether the input's last piece was handed on. */
+  ended = false;
+  private readonly format: FileFormat;
+  private readonly chunker: LineChunker;
+  private readonly headerReader: LineLoader;
+  private readonly source: AsyncIterator<Buffer> | Iterator<Buffer>;
+  private readonly maxLineBytes: number;
+
+  constructor(
+    private readonly db: LoadingDatabase,
+    private readonly plan: InputPlan,
+    chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+    private readonly opts: LoadOptions,
+  ) {
+    const format: FileFormat = { ...plan.format, ...opts.format };
+    this.format = format;
+    this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    // Reads the header line only (the workers are sent the column positions it resolves): no batch
+    // and no statistics are touched by it (its bytes count when its piece is taken).
+    this.headerReader = new LineLoader(
+      plan,
+      format,
+      () => {
+        throw new Error('the header reader loads no line');
+      },
+      new LoadStatistics(),
+      opts.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES,
+    );
+    this.chunker = new LineChunker(format.json ? { ...format, quote: 0 } : format, {
+      header: format.header && !format.json,
+      maxLineBytes: this.maxLineBytes,
+      pieceBytes: opts.pieceBytes ?? CHUNK_BYTES,
+    });
+    // The writer (the main thread) is one of the --threads: the others parse.
+    this.parsers = Math.max(1, opts.threads - 1);
+    this.workers = new ParseWorkers(this.parsers);
+    this.source = Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]();
+  }
+
+  /** Reads the next chunk and hands on its pieces (at the end of the input, the last piece). */
+  async step(): Promise<void> {
+    if (this.failure !== undefined) throw this.failure;
+    const next = await this.source.next();
+    const pieces = next.done === true ? this.chunker.finish() : this.chunker.push(next.value);
+    this.ended = next.done === true;
+    for (const piece of pieces) this.hand(piece);
+  }
+
+  private hand(piece: Piece): void {
+    const item: Pending = { piece };
+    if (piece.kind === 'header') {
+      const t = this.headerReader.tokenizer({ maxLineBytes: this.maxLineBytes });
+      t.push(Buffer.from(piece.line.buffer, piece.line.byteOffset, piece.line.length));
+      t.finish();
+    } else if (piece.kind === 'lines') {
+      const { db, plan, opts } = this;
+      this.workers.setup({
+        jobText: opts.source.text,
+        graph: opts.source.graph,
+        catalog: loadingCatalog(db.catalog),
+        input: { key: plan.key, kind: plan.kind },
+        format: this.format,
+        positions: plan.slots.positions,
+        maxTokenBytes: opts.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES,
+      });
+      item.parsed = this.workers.parse(piece.bytes);
+      // Settled here too, so a failure met while earlier pieces are merged is not left unhandled.
+      item.parsed.catch(() => {});
+    }
+    this.pending.push(item);
+  }
+
+  /** Ends the reading: the file is closed, the workers go back (ended if a piece is in hand). */
+  async close(): Promise<void> {
+    try {
+      await this.source.return?.();
+    } finally {
+      await this.workers.close();
+    }
+  }
+}
+
+/**
+ * An input whose pieces are parsed while the input before it is still loading on the event loop
+ * (at `--threads 2` a vertex input stays there: load-options.ts parallelLoad), up to AHEAD_OF_LOAD
+ * pieces. Only parsing happens ahead: nothing is applied, counted or committed before the load of
+ * this input starts (`RunOptions.ahead`), in input order after the one before.
+ */
+export class ParseAhead {
+  /** Inputs read ahead in this process (tests check that a load did). */
+  static started = 0;
+  private readonly feed: PieceFeed;
+  private readonly reading: Promise<void>;
+  private stopped = false;
+  private taken = false;
+
+  constructor(
+    db: LoadingDatabase,
+    readonly plan: InputPlan,
+    chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+    opts: LoadOptions,
+  ) {
+    this.feed = new PieceFeed(db, plan, chunks, opts);
+    this.reading = this.read();
+    ParseAhead.started++;
+  }
+
+  private async read(): Promise<void> {
+    try {
+      const feed = this.feed;
+      while (!this.stopped && !feed.ended && feed.pending.length < AHEAD_OF_LOAD * feed.parsers)
+        await feed.step();
+    } catch (e) {
+      this.feed.failure = e;
+    }
+  }
+
+  /** The feed, for the input's load to go on with (once; the read in progress ends first). */
+  async take(): Promise<PieceFeed> {
+    if (this.taken) throw new Error('an input read ahead is loaded once');
+    this.taken = true;
+    this.stopped = true;
+    await this.reading;
+    return this.feed;
+  }
+
+  /** Drops what was read ahead (the input before failed or the run was stopped). */
+  async cancel(): Promise<void> {
+    if (this.taken) return;
+    this.taken = true;
+    this.stopped = true;
+    await this.reading;
+    await this.feed.close();
+  }
 }
 
 export async function loadInputParallel(
   db: LoadingDatabase,
   plan: InputPlan,
   chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
-  opts: RunOptions & { source: { text: string; graph: string }; threads: number },
+  opts: LoadOptions,
+  /** The input's pieces already being parsed (its chunks are then the ahead's, not `chunks`). */
+  ahead?: ParseAhead,
 ): Promise<LoadStatistics> {
-  const { stats, format, committer } = startInput(db, plan, opts);
+  const feed = ahead ? await ahead.take() : new PieceFeed(db, plan, chunks, opts);
+  const { stats, committer } = startInput(db, plan, opts);
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-  const maxTokenBytes = opts.maxTokenBytes ?? DEFAULT_MAX_TOKEN_BYTES;
-  const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  // Reads the header line here: the workers are sent the column positions it resolves.
-  const headerReader = new LineLoader(plan, format, () => committer.batch, stats, maxTokenBytes);
-  const lineFormat = format.json ? { ...format, quote: 0 } : format;
-  const chunker = new LineChunker(lineFormat, {
-    header: format.header && !format.json,
-    maxLineBytes,
-    pieceBytes: opts.pieceBytes ?? CHUNK_BYTES,
-  });
-  // The writer (this thread) is one of the --threads: the others parse.
-  const parsers = Math.max(1, opts.threads - 1);
-  const workers = new ParseWorkers(parsers);
-  const pending: Pending[] = [];
+  const pending = feed.pending;
+  // A run stopped before this input's load started loads nothing of what was read ahead.
+  if (opts.signal?.aborted) pending.length = 0;
+  const inHand = AHEAD_PER_WORKER * feed.parsers;
   let lastYield = Date.now();
 
   /** Takes the oldest piece's answer into the batch; commits a full batch. */
@@ -83,36 +232,12 @@ export async function loadInputParallel(
     }
   };
 
-  const hand = async (piece: Piece): Promise<void> => {
-    const item: Pending = { piece };
-    if (piece.kind === 'header') {
-      const t = headerReader.tokenizer({ maxLineBytes });
-      t.push(Buffer.from(piece.line.buffer, piece.line.byteOffset, piece.line.length));
-      t.finish();
-    } else if (piece.kind === 'lines') {
-      workers.setup({
-        jobText: opts.source.text,
-        graph: opts.source.graph,
-        catalog: loadingCatalog(db.catalog),
-        input: { key: plan.key, kind: plan.kind },
-        format,
-        positions: plan.slots.positions,
-        maxTokenBytes,
-      });
-      item.parsed = workers.parse(piece.bytes);
-      // Settled here too, so a failure met while earlier pieces are merged is not left unhandled.
-      item.parsed.catch(() => {});
-    }
-    pending.push(item);
-    while (pending.length > AHEAD_PER_WORKER * parsers) await takeOldest();
-  };
-
   try {
-    for await (const chunk of chunks) {
-      if (opts.signal?.aborted) break;
-      for (const piece of chunker.push(chunk)) await hand(piece);
+    while (pending.length > inHand) await takeOldest();
+    while (!feed.ended && !opts.signal?.aborted) {
+      await feed.step();
+      while (pending.length > inHand) await takeOldest();
     }
-    if (!opts.signal?.aborted) for (const piece of chunker.finish()) await hand(piece);
     while (pending.length > 0) await takeOldest();
     await committer.flush(() => stats.clone());
     await committer.drain();
@@ -124,7 +249,7 @@ export async function loadInputParallel(
     await committer.settle();
     throw e;
   } finally {
-    await workers.close();
+    await feed.close();
   }
   return stats;
 }

@@ -22,7 +22,7 @@ import {
   type LoadingDatabase,
   type RunOptions,
 } from './load-options.js';
-import { loadInputParallel } from './parallel-runner.js';
+import { loadInputParallel, type ParseAhead } from './parallel-runner.js';
 import { LoadStatistics } from './statistics.js';
 import { TokenWords } from './token-words.js';
 
@@ -40,9 +40,12 @@ export async function loadInput(
   plan: InputPlan,
   chunks: AsyncIterable<Buffer | IdSegment> | Iterable<Buffer>,
   opts: RunOptions = {},
+  /** The input's pieces parsed ahead (parallel-runner.ts ParseAhead), for a load on parse workers. */
+  ahead?: ParseAhead,
 ): Promise<LoadStatistics> {
   if (parallelLoad(plan.targets, opts))
-    return loadInputParallel(db, plan, chunks as AsyncIterable<Buffer>, opts);
+    return loadInputParallel(db, plan, chunks as AsyncIterable<Buffer>, opts, ahead);
+  await ahead?.cancel();
   const { stats, format, committer } = startInput(db, plan, opts);
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
   const loader = new LineLoader(

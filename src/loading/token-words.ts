@@ -178,7 +178,12 @@ export class TokenWords {
       const len = old[o + 2];
       let k = mix(old[o], len > PACKED_BYTES ? 0 : old[o + 1], len) & mask;
       while (slots[(k << 2) + 3] !== 0) k = (k + 1) & mask;
-      slots.set(old.subarray(o, o + SLOT), k << 2);
+      // Element by element: a subarray per word would be an object for the collector each.
+      const n = k << 2;
+      slots[n] = old[o];
+      slots[n + 1] = old[o + 1];
+      slots[n + 2] = len;
+      slots[n + 3] = old[o + 3];
     }
     this.slots = slots;
   }

@@ -6,7 +6,8 @@
  * through the same committer as the single-threaded runner. So the graph, the statistics and the
  * commit points are those of a load on the main thread. At most four pieces per worker are in hand
  * at a time, so memory does not grow with the input, and the main thread waits for answers, so
- * other requests are served meanwhile.
+ * other requests are served meanwhile. An input can be read ahead (ParseAhead) while the input
+ * before it still loads on the event loop: only its parsing starts early.
  */
 import type { Catalog } from '../catalog/types.js';
 import { startInput } from './committer.js';

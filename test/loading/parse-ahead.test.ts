@@ -133,6 +133,43 @@ test('a header read ahead without a named column fails as on one thread, after t
   assert.match(messages[0], /Column "b" is not in the header line/);
 });
 
+test('a load stopped in the first file loads nothing of the file read ahead', async () => {
+  const t = await openTestDb(SCHEMA + '\n' + JOB);
+  try {
+    const f = files();
+    // Persons enough for the knows file's pieces to reach the parse thread before they are read.
+    let persons = f.persons;
+    for (let i = 0; i < 5000; i++) persons += `q${i},n${i},1\n`;
+    const paths = new Map([
+      ['persons', await t.file('persons.csv', persons)],
+      ['friends', await t.file('friends.csv', f.friends)],
+    ]);
+    const stop = new AbortController();
+    const [started, pieces] = [ParseAhead.started, ParseWorkers.pieces];
+    const res = await runJobOnFiles(t.db, prepareJob(JOB, 'g', t.db), {
+      roots: t.roots,
+      paths,
+      ...AHEAD,
+      parallelMinBytes: f.friends.length,
+      pieceBytes: 500,
+      readBytes: 1000,
+      signal: stop.signal,
+      onProgress: () => {
+        if (ParseWorkers.pieces - pieces >= 4) stop.abort();
+      },
+    });
+    assert.equal(ParseAhead.started - started, 1, 'the knows file was read ahead');
+    assert.ok(res[0].stats.bytes < persons.length, 'stopped in the first file');
+    assert.equal(res[1].stats.validLine, 0, 'nothing of the second file counted');
+    assert.ok(
+      dump(t).every((r) => !r.includes('"since"')),
+      'no edge loaded',
+    );
+  } finally {
+    await t.close();
+  }
+});
+
 /** The database, calling `afterCommit` after each durable commit. */
 function hooked(t: TestDb, afterCommit: (n: number) => void): LoadingDatabase {
   let commits = 0;

@@ -2,8 +2,8 @@
  * An edge file parsed ahead (parallel-runner.ts ParseAhead) while the vertex file before it loads on
  * the event loop (`--threads 2`) gives the graph and statistics of a load on one thread, through
  * runJobOnFiles and RUN LOADING JOB runs, with a header, with pieces of any size; a missing header
- * column fails as on one thread after the first file; a run stopped in the first file loads nothing
- * of the second, and its resume loads every line once.
+ * column fails as on one thread after the first file; a load or run stopped in the first file
+ * loads nothing of the second, and a resumed run loads every line once.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

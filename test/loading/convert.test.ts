@@ -1,7 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { INVALID, datetimeBytes, fastDatetime, parseBoolToken, parseIntToken } from '../../src/loading/convert.js';
+import {
+  INVALID,
+  datetimeBytes,
+  fastDatetime,
+  parseBoolToken,
+  parseIntToken,
+} from '../../src/loading/convert.js';
 import { CsvTokenizer, type Line } from '../../src/loading/tokenizer.js';
 import { parseDatetime } from '../../src/util/datetime.js';
 
@@ -33,7 +39,7 @@ test('fastDatetime agrees with the general DATETIME parser', () => {
   assert.equal(fastDatetime('2023/02/28'), undefined);
 });
 
-test('a DATETIME read from a line\'s bytes is what the string path reads', () => {
+test("a DATETIME read from a line's bytes is what the string path reads", () => {
   const texts = [
     '2024-02-29 23:59:59',
     '2024-02-29T00:00:01',
@@ -60,7 +66,12 @@ test('a DATETIME read from a line\'s bytes is what the string path reads', () =>
   );
   tok.push(Buffer.from('a,2024-03-04 05:06:07\nb,"2024-03-04"\nc,"2024-03-04 05:06:0""7"\nd,\n'));
   tok.finish();
-  assert.deepEqual(seen, [fastDatetime('2024-03-04 05:06:07'), fastDatetime('2024-03-04'), undefined, undefined]);
+  assert.deepEqual(seen, [
+    fastDatetime('2024-03-04 05:06:07'),
+    fastDatetime('2024-03-04'),
+    undefined,
+    undefined,
+  ]);
 });
 
 test('integer and boolean tokens', () => {

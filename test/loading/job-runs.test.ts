@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { WriteTx } from '../../src/engine/api.js';
 import { LoadingJobRuns, type LoadingJobRun, type StartOptions } from '../../src/loading/job-runs.js';
 import { progressLine, statusLines } from '../../src/loading/job-status-text.js';
 import type { LoadingDatabase } from '../../src/loading/runner.js';
-import { openTestDb, type TestDb } from './helpers.js';
+import { hooked, openTestDb, type TestDb } from './helpers.js';
 
 const SCHEMA = `CREATE VERTEX item (PRIMARY_ID id INT, label STRING)
 CREATE GRAPH shop (item)`;
@@ -24,23 +23,6 @@ function csv(from: number, to: number): string {
   let text = 'id,label\n';
   for (let i = from; i < to; i++) text += `${i},item-${i}\n`;
   return text;
-}
-
-/** The database, with a hook that runs after each durable commit (to stop a run at a known point). */
-function hooked(t: TestDb, afterCommit: (n: number) => void): LoadingDatabase {
-  let commits = 0;
-  return {
-    get catalog() {
-      return t.db.catalog;
-    },
-    async write<T>(fn: (tx: WriteTx) => T): Promise<T> {
-      // Numbered before the await: two commits may be in flight at once.
-      const n = ++commits;
-      const r = await t.db.write(fn);
-      afterCommit(n);
-      return r;
-    },
-  };
 }
 
 function items(t: TestDb): number[] {

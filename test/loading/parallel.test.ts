@@ -13,14 +13,13 @@ import { test } from 'node:test';
 import type { WriteTx } from '../../src/engine/api.js';
 import { formatFromOptions } from '../../src/loading/format.js';
 import { LoadingJobRuns, type LoadingJobRun } from '../../src/loading/job-runs.js';
-import { prepareJob, runJobOnData, runJobOnFiles, runJobOnStream } from '../../src/loading/job.js';
+import { prepareJob, runJobOnData, runJobOnStream } from '../../src/loading/job.js';
 import { LineChunker } from '../../src/loading/line-chunks.js';
 import { ParseWorkers } from '../../src/loading/parse-workers.js';
 import type { LoadingDatabase, RunOptions } from '../../src/loading/runner.js';
 import { CsvTokenizer } from '../../src/loading/tokenizer.js';
 import { startServers } from '../../src/server/start.js';
-import { stringifyJson } from '../../src/util/json.js';
-import { openTestDb, type TestDb } from './helpers.js';
+import { dumpGraph, loadJobFiles, openTestDb, type TestDb } from './helpers.js';
 
 const SCHEMA = `CREATE VERTEX person (PRIMARY_ID name STRING, name STRING, age INT, tags SET<STRING>, bio STRING) WITH primary_id_as_attribute="true"
 CREATE DIRECTED EDGE knows (FROM person, TO person, since DATETIME, w DOUBLE)
@@ -127,23 +126,6 @@ function inputs(seed: number, n: number): Record<'people' | 'rel' | 'links' | 'n
   };
 }
 
-/** Every vertex and edge with its attributes, as sorted JSON lines. */
-function dump(t: TestDb): string[] {
-  const r = t.db.read();
-  try {
-    const out: string[] = [];
-    for (const vt of r.catalog.vertexTypes) {
-      for (const row of r.rows(vt.name)) {
-        out.push(stringifyJson(r.vertex(vt.name, row)));
-        for (const e of r.edges(vt.name, row)) out.push(stringifyJson(r.edgeRecord(e)));
-      }
-    }
-    return out.sort();
-  } finally {
-    r.release();
-  }
-}
-
 const FILES = ['people', 'rel', 'links', 'nums', 'js'] as const;
 
 async function loadFiles(
@@ -156,17 +138,7 @@ async function loadFiles(
     const paths = new Map<string, string>();
     for (const f of FILES) paths.set(f, await t.file(`${f}.csv`, data[f]));
     const job = prepareJob(JOB, 'g', t.db);
-    const res = await runJobOnFiles(t.db, job, {
-      roots: t.roots,
-      paths,
-      readBytes: 777,
-      batchSize: 300,
-      ...opts,
-    });
-    return {
-      graph: dump(t),
-      stats: res.map((x) => ({ key: x.key, stats: x.stats.toJSON(), bytes: x.stats.bytes })),
-    };
+    return await loadJobFiles(t, job, { roots: t.roots, paths, readBytes: 777, batchSize: 300, ...opts });
   } finally {
     await t.close();
   }
@@ -216,7 +188,7 @@ test('POST /ddl bodies (whole or streamed, with sep and eol overrides): the same
       // `sep` and `eol` of the request: the | separated file read as if it were a , file.
       const rel = Buffer.from(body.rel.toString().replaceAll('|', ',').replaceAll('\n', ';'));
       out.push((await runJobOnData(t.db, job, 'rel', rel, { ...opts, sep: ',', eol: ';' })).toJSON());
-      results.push(JSON.stringify({ out, graph: dump(t) }));
+      results.push(JSON.stringify({ out, graph: dumpGraph(t) }));
     } finally {
       await t.close();
     }
@@ -252,7 +224,7 @@ test('POST /ddl over HTTP: a large body at --threads 2 loads as at --threads 0',
       const res = await fetch(url, { method: 'POST', body });
       assert.equal(res.status, 200);
       assert.equal(ParseWorkers.pieces > before, threads > 1, `parse workers at --threads ${threads}`);
-      answers.push(JSON.stringify({ answer: await res.json(), edges: dump(t).length }));
+      answers.push(JSON.stringify({ answer: await res.json(), edges: dumpGraph(t).length }));
     } finally {
       await servers.close();
       await t.close();
@@ -276,7 +248,7 @@ test('a header without a named column fails the same way at 1 and 3 threads', as
     }
     assert.equal(messages[1], messages[0]);
     assert.match(messages[0], /Column "age" is not in the header line/);
-    assert.deepEqual(dump(t), [], 'nothing loaded');
+    assert.deepEqual(dumpGraph(t), [], 'nothing loaded');
   } finally {
     await t.close();
   }

@@ -7,14 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { WriteTx } from '../../src/engine/api.js';
 import { LoadingJobRuns, type LoadingJobRun } from '../../src/loading/job-runs.js';
 import { prepareJob, runJobOnFiles } from '../../src/loading/job.js';
 import { ParseAhead } from '../../src/loading/parallel-runner.js';
 import { ParseWorkers } from '../../src/loading/parse-workers.js';
-import type { LoadingDatabase, RunOptions } from '../../src/loading/runner.js';
-import { stringifyJson } from '../../src/util/json.js';
-import { openTestDb, type TestDb } from './helpers.js';
+import type { RunOptions } from '../../src/loading/runner.js';
+import { dumpGraph, hooked, loadJobFiles, openTestDb } from './helpers.js';
 
 const SCHEMA = `CREATE VERTEX person (PRIMARY_ID id STRING, name STRING, age INT) WITH primary_id_as_attribute="true"
 CREATE DIRECTED EDGE knows (FROM person, TO person, since DATETIME)
@@ -46,20 +44,6 @@ function files(header = 'a,b,since'): { persons: string; friends: string } {
   return { persons, friends };
 }
 
-function dump(t: TestDb): string[] {
-  const r = t.db.read();
-  try {
-    const out: string[] = [];
-    for (const row of r.rows('person')) {
-      out.push(stringifyJson(r.vertex('person', row)));
-      for (const e of r.edges('person', row)) out.push(stringifyJson(r.edgeRecord(e)));
-    }
-    return out.sort();
-  } finally {
-    r.release();
-  }
-}
-
 async function load(
   opts: Partial<RunOptions>,
   header?: string,
@@ -71,17 +55,13 @@ async function load(
       ['persons', await t.file('persons.csv', f.persons)],
       ['friends', await t.file('friends.csv', f.friends)],
     ]);
-    const res = await runJobOnFiles(t.db, prepareJob(JOB, 'g', t.db), {
+    return await loadJobFiles(t, prepareJob(JOB, 'g', t.db), {
       roots: t.roots,
       paths,
       readBytes: 1000,
       batchSize: 700,
       ...opts,
     });
-    return {
-      graph: dump(t),
-      stats: res.map((x) => ({ key: x.key, stats: x.stats.toJSON(), bytes: x.stats.bytes })),
-    };
   } finally {
     await t.close();
   }
@@ -124,7 +104,7 @@ test('a header read ahead without a named column fails as on one thread, after t
         },
       );
       assert.equal(ParseAhead.started - started, opts === AHEAD ? 1 : 0);
-      assert.equal(dump(t).length, PERSONS - Math.ceil(PERSONS / 37), 'the persons are loaded');
+      assert.equal(dumpGraph(t).length, PERSONS - Math.ceil(PERSONS / 37), 'the persons are loaded');
     } finally {
       await t.close();
     }
@@ -162,29 +142,13 @@ test('a load stopped in the first file loads nothing of the file read ahead', as
     assert.ok(res[0].stats.bytes < persons.length, 'stopped in the first file');
     assert.equal(res[1].stats.validLine, 0, 'nothing of the second file counted');
     assert.ok(
-      dump(t).every((r) => !r.includes('"since"')),
+      dumpGraph(t).every((r) => !r.includes('"since"')),
       'no edge loaded',
     );
   } finally {
     await t.close();
   }
 });
-
-/** The database, calling `afterCommit` after each durable commit. */
-function hooked(t: TestDb, afterCommit: (n: number) => void): LoadingDatabase {
-  let commits = 0;
-  return {
-    get catalog() {
-      return t.db.catalog;
-    },
-    async write<T>(fn: (tx: WriteTx) => T): Promise<T> {
-      const n = ++commits;
-      const r = await t.db.write(fn);
-      afterCommit(n);
-      return r;
-    },
-  };
-}
 
 test('RUN LOADING JOB: a run stopped in the first file loads nothing of the file read ahead; its resume loads all once', async () => {
   const reference = await load({});
@@ -223,7 +187,7 @@ test('RUN LOADING JOB: a run stopped in the first file loads nothing of the file
     assert.equal(friends.committed.bytes, 0);
     assert.equal(friends.stats.validLine, 0, 'nothing of the second file counted');
     assert.ok(
-      dump(t).every((r) => !r.includes('"since"')),
+      dumpGraph(t).every((r) => !r.includes('"since"')),
       'no edge loaded',
     );
     runs.resume(
@@ -232,7 +196,7 @@ test('RUN LOADING JOB: a run stopped in the first file loads nothing of the file
     );
     await run.done;
     assert.equal(run.state, 'FINISHED');
-    assert.deepEqual(dump(t), reference.graph);
+    assert.deepEqual(dumpGraph(t), reference.graph);
     assert.deepEqual(
       run.tasks.map((x) => ({ key: x.key, stats: x.stats.toJSON(), bytes: x.stats.bytes })),
       reference.stats,

@@ -82,8 +82,11 @@ export async function loadJobFiles(
   };
 }
 
-/** The database, with a hook that runs after each durable commit (to stop a run at a known point). */
-export function hooked(t: TestDb, afterCommit: (n: number) => void): LoadingDatabase {
+/**
+ * The database, with a hook that runs after each durable commit (to stop a run at a known point);
+ * from commit `failAt` on (when given), every commit fails, as when the disk is gone.
+ */
+export function hooked(t: TestDb, afterCommit: (n: number) => void, failAt = -1): LoadingDatabase {
   let commits = 0;
   return {
     get catalog() {
@@ -92,6 +95,7 @@ export function hooked(t: TestDb, afterCommit: (n: number) => void): LoadingData
     async write<T>(fn: (tx: WriteTx) => T): Promise<T> {
       // Numbered before the await: two commits may be in flight at once.
       const n = ++commits;
+      if (failAt > 0 && n >= failAt) throw new Error('disk gone');
       const r = await t.db.write(fn);
       afterCommit(n);
       return r;

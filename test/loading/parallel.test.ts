@@ -10,16 +10,15 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { WriteTx } from '../../src/engine/api.js';
 import { formatFromOptions } from '../../src/loading/format.js';
 import { LoadingJobRuns, type LoadingJobRun } from '../../src/loading/job-runs.js';
 import { prepareJob, runJobOnData, runJobOnStream } from '../../src/loading/job.js';
 import { LineChunker } from '../../src/loading/line-chunks.js';
 import { ParseWorkers } from '../../src/loading/parse-workers.js';
-import type { LoadingDatabase, RunOptions } from '../../src/loading/runner.js';
+import type { RunOptions } from '../../src/loading/runner.js';
 import { CsvTokenizer } from '../../src/loading/tokenizer.js';
 import { startServers } from '../../src/server/start.js';
-import { dumpGraph, loadJobFiles, openTestDb, type TestDb } from './helpers.js';
+import { dumpGraph, hooked, loadJobFiles, openTestDb, type TestDb } from './helpers.js';
 
 const SCHEMA = `CREATE VERTEX person (PRIMARY_ID name STRING, name STRING, age INT, tags SET<STRING>, bio STRING) WITH primary_id_as_attribute="true"
 CREATE DIRECTED EDGE knows (FROM person, TO person, since DATETIME, w DOUBLE)
@@ -275,25 +274,6 @@ function items(t: TestDb): number[] {
   } finally {
     r.release();
   }
-}
-
-/** The database, with a hook that runs after each durable commit (or fails one). */
-function hooked(t: TestDb, afterCommit: (n: number) => void, failAt = -1): LoadingDatabase {
-  let commits = 0;
-  return {
-    get catalog() {
-      return t.db.catalog;
-    },
-    async write<T>(fn: (tx: WriteTx) => T): Promise<T> {
-      // Numbered before the await: two commits may be in flight at once.
-      const n = ++commits;
-      // From the failing commit on, every commit fails (the disk is gone).
-      if (failAt > 0 && n >= failAt) throw new Error('disk gone');
-      const r = await t.db.write(fn);
-      afterCommit(n);
-      return r;
-    },
-  };
 }
 
 const SMALL = { readBytes: 16 * 1024, batchSize: 500, parallelMinBytes: 0 };

@@ -147,7 +147,7 @@ export function rangeBounds(count: number, threads: number): number[] {
  * weights are those of every k-th source, each standing for the k from it (a pass over every
  * source's offsets would cost a large frontier about a tenth of its split).
  */
-function sourceWeights(
+export function sourceWeights(
   st: SelectRun,
   gids: Int32Array,
   most = 4096,

@@ -1,12 +1,13 @@
 /**
- * A split by sources' partitions (query/parallel-plan.ts's sourceBounds) over a large list, whose
- * weights come from every k-th source: the same cuts as one loop over the samples reading each
- * sample's rows in every adjacency (the reference below), over two vertex types, compacted and
- * not yet compacted adjacencies, and rows past an adjacency's offsets.
+ * A split by sources' weights (query/parallel-plan.ts's sourceWeights) over a large list, taken
+ * from every k-th source: the same as one loop over the samples reading each sample's rows in
+ * every adjacency (the reference below), over two vertex types, compacted and not yet compacted
+ * adjacencies, and rows past an adjacency's offsets; and sourceBounds cuts those weights into
+ * ranges of whole samples covering the list.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { guidedCuts, parallelSelect, sourceBounds } from '../../src/query/parallel-plan.js';
+import { parallelSelect, sourceBounds, sourceWeights } from '../../src/query/parallel-plan.js';
 import type { SelectRun } from '../../src/query/select-kernel-types.js';
 
 interface View {
@@ -42,14 +43,16 @@ function run(): SelectRun {
       const t = g < A.end ? A : B;
       st.start = t.start;
       st.end = t.end;
-      return t === A ? [[{ view: aClean, base: 0 }], [{ view: aDelta, base: 0 }]] : [[{ view: bShort, base: 0 }]];
+      return t === A
+        ? [[{ view: aClean, base: 0 }], [{ view: aDelta, base: 0 }]]
+        : [[{ view: bShort, base: 0 }]];
     },
   };
   return st as unknown as SelectRun;
 }
 
-/** The reference: every k-th source's rows, summed one sample at a time, cut as sourceBounds cuts. */
-function reference(gids: Int32Array, threads: number): number[] | undefined {
+/** The reference: every k-th source's rows, summed one sample at a time. */
+function reference(gids: Int32Array): { weight: number[]; stride: number; samples: number; total: number } {
   const n = gids.length;
   const stride = Math.max(1, Math.floor(n / 4096));
   const samples = Math.ceil(n / stride);
@@ -66,26 +69,37 @@ function reference(gids: Int32Array, threads: number): number[] | undefined {
     w += rows * Math.min(stride, n - s * stride);
     weight.push(w);
   }
-  if (w < parallelSelect.minSources * 16) return undefined;
-  const bounds = [0];
-  let s = 0;
-  for (const want of guidedCuts(w, threads, Math.max(Math.ceil(n / 64), Math.min(n, 16)))) {
-    while (s < samples && weight[s] < want) s++;
-    const b = Math.min(n, s * stride);
-    if (b > bounds[bounds.length - 1] && b < n) bounds.push(b);
-  }
-  bounds.push(n);
-  return bounds;
+  return { weight, stride, samples, total: w };
 }
 
-test('sampled source weights over two types cut as a sample-by-sample loop does', () => {
+test('sampled source weights over two types are those of a sample-by-sample loop, cut into whole samples', () => {
   const all = Int32Array.from({ length: 10_000 }, (_, i) => i);
   // Every vertex; every third (sampled: more than 4,096 sources only with all of them); a few.
-  const lists = [all, all.filter((g) => g % 3 !== 1), all.filter((g) => g % 97 === 0), all.subarray(5990, 6100)];
-  for (const gids of lists)
+  const lists = [
+    all,
+    all.filter((g) => g % 3 !== 1),
+    all.filter((g) => g % 97 === 0),
+    all.subarray(5990, 6100),
+  ];
+  for (const gids of lists) {
+    const want = reference(gids);
+    const got = sourceWeights(run(), gids);
+    assert.deepEqual({ ...got, weight: Array.from(got.weight) }, want, `${gids.length} sources`);
     for (const threads of [2, 4]) {
-      const got = sourceBounds(run(), gids, threads);
-      assert.deepEqual(got, reference(gids, threads), `${gids.length} sources, ${threads} threads`);
+      const bounds = sourceBounds(run(), gids, threads);
+      if (want.total < parallelSelect.minSources * 16) {
+        assert.equal(bounds, undefined, `${gids.length} sources weigh too little to split`);
+        continue;
+      }
+      assert.ok(bounds, `${gids.length} sources, ${threads} threads: split`);
+      assert.equal(bounds[0], 0);
+      assert.equal(bounds[bounds.length - 1], gids.length);
+      for (let i = 1; i < bounds.length; i++) {
+        assert.ok(bounds[i] > bounds[i - 1], `ranges in order: ${bounds.join()}`);
+        if (i < bounds.length - 1)
+          assert.equal(bounds[i] % want.stride, 0, `cut at a whole sample: ${bounds[i]}`);
+      }
     }
+  }
   assert.ok(sourceBounds(run(), all, 2)!.length > 3, 'the whole list is cut into several partitions');
 });

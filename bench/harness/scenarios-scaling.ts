@@ -8,6 +8,9 @@
  * thread counts take turns query by query: each round runs a measure at every thread count before
  * the next measure, so a slow spell of a shared host falls on both sides of a speedup instead of
  * on one thread count's whole phase. A speedup is the median of the rounds' paired ratios.
+ * A server on fewer cores than the machine has moves to the next cores each round, so that a core
+ * slowed by its host (a busy hyperthread sibling) weighs on every thread count alike, not only on
+ * those that include it.
  */
 import { cpSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -17,15 +20,19 @@ import { LOCK_FILE } from '../../src/durability/index.js';
 import type { Context } from './context.js';
 import { RMAT_GRAPH } from './gsql-text.js';
 import { queryClient, type QueryClient } from './query-client.js';
-import { OcelotServer, pinPrefix, runPinnedChild } from './server.js';
+import { hostStealMs, OcelotServer, pinPrefix, repin, runPinnedChild } from './server.js';
 import { median, unavailable, type Outcome, type Row } from './stats.js';
 
 const KUZU_CHILD = fileURLToPath(new URL('./kuzu-child.js', import.meta.url));
 
-/** The server's CPU during one run: all its threads together, and its busiest thread (ms). */
+/**
+ * The server's CPU during one run: all its threads together, its busiest thread, and the CPU the
+ * hypervisor took from the machine's cores meanwhile (steal, ms).
+ */
 interface RunCpu {
   all: number;
   busiest: number;
+  steal: number;
 }
 
 /** One thread count's server, its client, and what its runs measured. */
@@ -76,6 +83,7 @@ function measuresFor(ctx: Context): Measure[] {
  */
 async function timedRun(side: Side, m: number, measure: Measure): Promise<void> {
   const before = side.server.threadCpuMs();
+  const steal0 = hostStealMs();
   const t0 = performance.now();
   side.answers[m] = await measure.run(side.q);
   side.s[m].push((performance.now() - t0) / 1000);
@@ -86,7 +94,7 @@ async function timedRun(side: Side, m: number, measure: Measure): Promise<void> 
     all += d;
     busiest = Math.max(busiest, d);
   }
-  side.cpu[m].push({ all, busiest });
+  side.cpu[m].push({ all, busiest, steal: hostStealMs() - steal0 });
 }
 
 /**
@@ -135,11 +143,17 @@ function kuzuAt(ctx: Context, threads: number): Promise<KuzuTimes | string> {
   return runPinnedChild<KuzuTimes>(KUZU_CHILD, spec, threads, 'kuzu child');
 }
 
+/** The cores a `threads`-thread server runs on in round `r`: `threads` of them from core r. */
+function coresFor(threads: number, r: number, cores: number): number[] {
+  return Array.from({ length: threads }, (_, i) => (r + i) % cores);
+}
+
 /** How a thread count's rows say where the server ran. */
 function pinNote(threads: number, cores: number): string {
   if (threads > cores) return ' (not pinned: too few cores)';
   if (pinPrefix(threads).length === 0) return ' (not pinned: no working taskset)';
-  return ` on ${threads} pinned core${threads > 1 ? 's' : ''}`;
+  const turns = threads < cores ? ', the cores taken in turn round by round' : '';
+  return ` on ${threads} pinned core${threads > 1 ? 's' : ''}${turns}`;
 }
 
 /** The medians of the runs' CPU, as a row note. */
@@ -147,7 +161,11 @@ function cpuNote(runs: RunCpu[]): string {
   if (runs.length === 0) return '';
   const all = median(runs.map((r) => r.all));
   const busiest = median(runs.map((r) => r.busiest));
-  return `server CPU per run: all threads ${all.toFixed(0)} ms, busiest thread ${busiest.toFixed(0)} ms`;
+  const steal = runs.map((r) => r.steal);
+  const stolen = steal.some((x) => x > 0)
+    ? `; host steal per run ${steal.map((x) => x.toFixed(0)).join('/')} ms`
+    : '';
+  return `server CPU per run: all threads ${all.toFixed(0)} ms, busiest thread ${busiest.toFixed(0)} ms${stolen}`;
 }
 
 /** Each round's ratio of the first side's seconds to `side`'s, for measure `m`. */
@@ -168,8 +186,10 @@ function kuzuSpeedup(base: Outcome, x: Outcome): Outcome {
  * round. Each timed run follows an untimed run of the same measure on the same server, so that it
  * finds the caches as a repeated query does, not filled with the other server's data.
  */
-async function rounds(ctx: Context, sides: Side[], measures: Measure[]): Promise<void> {
+async function rounds(ctx: Context, sides: Side[], measures: Measure[], cores: number): Promise<void> {
   for (let r = 0; r < ctx.opts.runs; r++) {
+    for (const side of sides)
+      if (side.threads < cores && r > 0) repin(side.server.child.pid, coresFor(side.threads, r, cores));
     const order = r % 2 === 0 ? sides : [...sides].reverse();
     for (const [m, measure] of measures.entries())
       for (const side of order) {
@@ -239,7 +259,7 @@ export async function scaling(ctx: Context): Promise<void> {
   const sides: Side[] = [];
   try {
     await startSides(ctx, sides, measures.length, cores);
-    await rounds(ctx, sides, measures);
+    await rounds(ctx, sides, measures, cores);
   } finally {
     for (const side of sides) await side.server.stop();
     for (const side of sides.slice(1)) rmSync(side.server.dataDir, { recursive: true, force: true });

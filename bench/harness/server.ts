@@ -51,6 +51,30 @@ export function pinPrefix(cores: number | undefined): string[] {
 }
 
 /**
+ * Moves every thread of process `pid` onto the cores in `cores` (`taskset -a -p`); false when
+ * taskset is missing or refused.
+ */
+export function repin(pid: number | undefined, cores: readonly number[]): boolean {
+  if (pid === undefined || pinPrefix(1).length === 0 || !taskset) return false;
+  return (
+    spawnSync(taskset, ['-a', '-p', '-c', cores.join(','), String(pid)], { stdio: 'ignore' }).status === 0
+  );
+}
+
+/**
+ * CPU milliseconds the hypervisor has taken from this machine's cores so far (steal time, all
+ * cores; Linux /proc/stat, 100 ticks/s); 0 where it is not reported.
+ */
+export function hostStealMs(): number {
+  try {
+    const cpu = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/);
+    return Number(cpu[8] ?? 0) * 10;
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * Runs the node script `script` with `spec` as its JSON argument, pinned to `cores` cores (see
  * pinPrefix; unpinned when undefined), and resolves with the JSON of its last stdout line, or `<label> failed (code): <its
  * last stderr line>`.

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalog } from '../src/catalog/types.js';
 import { Database } from '../src/engine/database.js';
-import { numberArg } from './engine-common.js';
+import { engineScript, numberArg } from './_engine-common.js';
 import { GraphQLService } from '../src/graphql/index.js';
 import { rmat, Rng } from './generators/rmat.js';
 
@@ -126,4 +126,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+export const run = engineScript(import.meta.url, main);

@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../src/engine/database.js';
-import { numberArg, rmatCatalog } from './engine-common.js';
+import { engineScript, numberArg, rmatCatalog } from './_engine-common.js';
 import { allPaths } from '../src/paths/all-paths.js';
 import { Budget } from '../src/paths/budget.js';
 import { PathGraph } from '../src/paths/graph.js';
@@ -110,4 +110,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+export const run = engineScript(import.meta.url, main);

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Database } from '../src/engine/database.js';
-import { numberArg, rmatCatalog } from './engine-common.js';
+import { engineScript, numberArg, rmatCatalog } from './_engine-common.js';
 import { rmat } from './generators/rmat.js';
 import { lineLogger } from '../src/util/logger.js';
 
@@ -153,4 +153,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+export const run = engineScript(import.meta.url, main);

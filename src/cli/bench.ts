@@ -9,6 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const BENCH_HELP = `Usage: ocelot bench [SCENARIO [ARGS…]]
 
 Runs a benchmark scenario (bench/<SCENARIO>.ts, compiled to dist/bench/). Without SCENARIO, lists them.
+\`ocelot bench all --help\` prints the harness scenarios and their options; docs/performance.md says how each measures.
 `;
 
 /** dist/bench, next to dist/src where this file is compiled. */

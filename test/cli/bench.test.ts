@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { listScenarios, runBench } from '../../src/cli/bench.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ocelot-bench-'));
@@ -92,4 +93,18 @@ test('a scenario that fails (a bad option) reports its message and exits 1, no s
     1,
   );
   assert.deepEqual(err, ["ocelot bench picky: unknown option '--bogus'"]);
+});
+
+test('every scenario the built bench lists is one: a module with run(args)', async () => {
+  const real = fileURLToPath(new URL('../../bench/', import.meta.url));
+  const names = listScenarios(real);
+  assert.ok(names.includes('scaling') && names.includes('storage'), `listed: ${names.join(', ')}`);
+  for (const n of names) {
+    const mod = (await import(pathToFileURL(join(real, `${n}.js`)).href)) as { run?: unknown };
+    assert.equal(
+      typeof mod.run,
+      'function',
+      `bench/${n}.ts is listed as a scenario but exports no run(args)`,
+    );
+  }
 });

@@ -1,14 +1,15 @@
 /**
  * A merge thread's entry: with the other threads of its team (base-thread.ts) it builds the new
  * bases of the blocks it is sent (base-parallel.ts; a small block on the leader alone, base-builder.ts),
- * and the leader answers with them. The block arrays read and the arrays answered with are shared
- * memory, so neither direction copies edges.
+ * and the leader answers with them (a helper only says it is done). The block arrays read and the
+ * arrays answered with are shared memory, so neither direction copies edges.
  */
 import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { type BaseSource, buildBase, type BuiltBase } from './base-builder.js';
 import { buildBaseTeam, type Team } from './base-parallel.js';
 
-export type BaseReply = { built: BuiltBase[] } | { error: string };
+/** The leader answers with the bases, a helper once its part is done. */
+export type BaseReply = { built: BuiltBase[] } | { done: true } | { error: string };
 
 /** What each thread of a team is sent. */
 export interface BaseTask {
@@ -60,11 +61,16 @@ function build(task: BaseTask): BuiltBase[] {
   return built;
 }
 
-parentPort?.once('message', (task: BaseTask) => {
+// A thread serves one build after another (base-thread.ts keeps it between merges).
+parentPort?.on('message', (task: BaseTask) => {
   try {
     const built = build(task);
-    if (task.index === 0) parentPort?.postMessage({ built } satisfies BaseReply);
+    parentPort?.postMessage((task.index === 0 ? { built } : { done: true }) satisfies BaseReply);
   } catch (e) {
     parentPort?.postMessage({ error: e instanceof Error ? e.message : String(e) } satisfies BaseReply);
+  } finally {
+    // A helper has read all it will: closing its port closes the leader's end too. The leader
+    // closes nothing, as a helper may not have read the last array it was sent yet.
+    if (task.index > 0) for (const p of task.ports) p.close();
   }
 });

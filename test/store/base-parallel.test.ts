@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { type BaseSource, buildBase, type BuiltBase } from '../../src/store/base-builder.js';
-import { buildOnThread } from '../../src/store/base-thread.js';
+import { buildOnThread, mergeThreadsStarted } from '../../src/store/base-thread.js';
 import { sharedU32 } from '../../src/store/shared.js';
 
 function random(seed: number): () => number {
@@ -94,6 +94,46 @@ test('merge team: cancelling ends every thread and rejects the build', async () 
   const build = buildOnThread([randomSource(7, 5000, 200_000, 200_000)], { threads: 2, teamMinEdges: 0 });
   build.cancel();
   await assert.rejects(build.done, /merge thread stopped/);
+});
+
+test('merge threads are kept between builds: later builds start none and give the same bases', async () => {
+  const sources = [randomSource(8, 3000, 40_000, 30_000), randomSource(9, 40, 60, 60)];
+  const want = sources.map(buildBase);
+  // The first team may start threads (or find some an earlier test left idle).
+  (await buildOnThread(sources, { threads: 2, teamMinEdges: 0 }).done).forEach((g, i) =>
+    assertSame(g, want[i], `first, block ${i}`),
+  );
+  const started = mergeThreadsStarted();
+  for (const threads of [2, 1, 2]) {
+    const got = await buildOnThread(sources, { threads, teamMinEdges: 0 }).done;
+    got.forEach((g, i) => assertSame(g, want[i], `again at ${threads}, block ${i}`));
+  }
+  assert.equal(mergeThreadsStarted(), started, 'no thread started for the later builds');
+});
+
+test('merge threads: a cancelled team is not kept; the next build starts threads of its own', async () => {
+  const sources = [randomSource(10, 3000, 40_000, 30_000)];
+  await buildOnThread(sources, { threads: 2, teamMinEdges: 0 }).done;
+  const cancelled = buildOnThread([randomSource(11, 5000, 200_000, 200_000)], {
+    threads: 2,
+    teamMinEdges: 0,
+  });
+  cancelled.cancel();
+  await assert.rejects(cancelled.done, /merge thread stopped/);
+  const started = mergeThreadsStarted();
+  const got = await buildOnThread(sources, { threads: 2, teamMinEdges: 0 }).done;
+  assertSame(got[0], buildBase(sources[0]), 'after the cancel');
+  assert.equal(mergeThreadsStarted(), started + 2, 'the cancelled team ended: two new threads');
+  // Cancelling a build that already answered leaves its threads to the next one.
+  const finished = buildOnThread(sources, { threads: 2, teamMinEdges: 0 });
+  await finished.done;
+  finished.cancel();
+  assertSame(
+    (await buildOnThread(sources, { threads: 2, teamMinEdges: 0 }).done)[0],
+    buildBase(sources[0]),
+    'after a late cancel',
+  );
+  assert.equal(mergeThreadsStarted(), started + 2, 'a late cancel ends nothing');
 });
 
 /**

@@ -130,6 +130,8 @@ export class DenseColumn {
    * count may stay high (a helper's update of a spilled cell), never low.
    */
   private marked: Int32Array;
+  /** Chunks prepare() filled one at a time. */
+  private chunksFilled = 0;
   /** The stored form of the initial state (NaN when it needs an object). */
   readonly init: number;
   private readonly bool: boolean;
@@ -289,14 +291,26 @@ export class DenseColumn {
     return found;
   }
 
-  /** Fills every chunk not written yet with the initial state (every cell then holds its value). */
+  /**
+   * Fills every chunk not written yet with the initial state (every cell then holds its value),
+   * each run of such chunks in one fill: a call per chunk cost more than its kilobyte of cells
+   * (a 3-hop's `@visited` on RMAT 2^20: 1,024 calls, about 0.8 ms, against 0.12 ms for one).
+   */
   prepareAll(): void {
     const ready = this.ready;
-    for (let c = 0; c < ready.length; c++) {
-      if (ready[c] === 1) continue;
-      ready[c] = 1;
-      fillCells(this.vals, this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
-      this.filled(c);
+    let c = 0;
+    while (c < ready.length) {
+      if (ready[c] === 1) {
+        c++;
+        continue;
+      }
+      let end = c + 1;
+      while (end < ready.length && ready[end] === 0) end++;
+      fillCells(this.vals, this.init, c << CHUNK_BITS, Math.min(this.vals.length, end << CHUNK_BITS));
+      for (; c < end; c++) {
+        ready[c] = 1;
+        this.filled(c);
+      }
     }
   }
 
@@ -364,6 +378,12 @@ export class DenseColumn {
     }
     const c = g >> CHUNK_BITS;
     if (this.ready[c] === 0) {
+      // A SELECT that writes cells all over (a 3-hop's second hop marks 36,000 targets among a
+      // million) fills the rest at once after a sixteenth of the chunks came one by one.
+      if (++this.chunksFilled > this.ready.length >> 4) {
+        this.prepareAll();
+        return;
+      }
       this.ready[c] = 1;
       fillCells(this.vals, this.init, c << CHUNK_BITS, Math.min(this.vals.length, (c + 1) << CHUNK_BITS));
       this.filled(c);

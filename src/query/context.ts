@@ -354,7 +354,7 @@ export class RunContext {
    * that nothing needs clearing (zeroed when the run first asks).
    */
   memberStamps(): Int32Array {
-    return (this.memberMark ??= fillCells(this.buffers.int32Cells(this.gidLimit()), 0));
+    return (this.memberMark ??= this.zeroedInt32(this.gidLimit()));
   }
 
   /**
@@ -362,7 +362,16 @@ export class RunContext {
    * (a step clears the words it set).
    */
   memberBits(): Int32Array {
-    return (this.memberBitArray ??= fillCells(this.buffers.int32Cells((this.gidLimit() >>> 5) + 1), 0));
+    return (this.memberBitArray ??= this.zeroedInt32((this.gidLimit() >>> 5) + 1));
+  }
+
+  /**
+   * A kept Int32Array whose first n cells are zero: only those are filled, since the kept array
+   * may be far longer (the bottom-up step's 32,769 words at 2^20 came in a million-cell list,
+   * 0.5 ms to zero whole).
+   */
+  private zeroedInt32(n: number): Int32Array {
+    return fillCells(this.buffers.int32Cells(n), 0, 0, n);
   }
 
   /**
@@ -387,7 +396,7 @@ export class RunContext {
     if (!this.bfs) {
       const n = this.gidLimit();
       this.bfs = {
-        seen: fillCells(this.buffers.int32Cells(n), 0),
+        seen: this.zeroedInt32(n),
         dist: this.buffers.int32Cells(n),
         paths: this.buffers.cells(n),
         search: 0,

@@ -102,3 +102,56 @@ test('a spilling initial state a helper replaced: searched once, spills after it
   assert.equal(got[1500], -BIG);
   assert.equal(got[4999], -BIG - 1);
 });
+
+/** An OrAccum column over `chunks` chunks of cells that hold an earlier run's leftovers (1). */
+function leftoverOr(chunks: number): DenseColumn {
+  const t: AccumT = { kind: 'ACCUM', accum: 'OrAccum', elem: T.BOOL };
+  const cells = new Uint8Array(new SharedArrayBuffer(chunks * 1024)).fill(1);
+  return new DenseColumn(DenseKind.Or, () => makeAccum(t), cells);
+}
+
+test('cells written chunk by chunk: past a sixteenth of the chunks the rest are filled at once', () => {
+  const c = leftoverOr(64);
+  const written = [5, 10_240, 20_480, 30_720, 40_960, 51_200, 65_535];
+  // Chunks 0, 10, 20 and 30 are filled one by one, the fifth write fills every chunk left.
+  for (const g of written) c.set(g, true);
+  assert.deepEqual(c.ready, new Uint8Array(c.ready.length).fill(1));
+  const raw = [...c.vals.keys()].filter((g) => c.vals[g] !== 0);
+  assert.deepEqual(raw, written);
+  const read = Array.from({ length: 64 * 1024 }, (_, g) => c.get(g));
+  assert.deepEqual(
+    read.flatMap((v, g) => (v === true ? [g] : [])),
+    written,
+  );
+});
+
+test('prepareAll fills runs of unwritten chunks and keeps the written ones', () => {
+  const c = leftoverOr(64);
+  // Three chunks written before (a sixteenth of 65 chunks is four), at the start, inside and at the end.
+  c.set(3, true);
+  c.set(7 * 1024 + 9, true);
+  c.set(64 * 1024 - 1, true);
+  assert.deepEqual(
+    [...c.ready.keys()].filter((k) => c.ready[k] === 1),
+    [0, 7, 63],
+  );
+  c.prepareAll();
+  assert.deepEqual(
+    [...c.vals.keys()].filter((g) => c.vals[g] !== 0),
+    [3, 7 * 1024 + 9, 64 * 1024 - 1],
+  );
+});
+
+test('a spilling initial state filled at once after chunk-by-chunk writes: the snapshot finds every spill', () => {
+  const c = column('MinAccum');
+  (c.vals as Int32Array).fill(7);
+  // N = 5000 cells: five chunks, under sixteen, so the first write fills them all.
+  c.set(10, 1);
+  c.set(1030, 2);
+  c.snapshotAll(1);
+  const got = snapshot(c);
+  assert.deepEqual(got, values(c));
+  assert.equal(got[10], 1);
+  assert.equal(got[1030], 2);
+  assert.equal(got[4999], 9223372036854775807n);
+});

@@ -14,7 +14,7 @@
  * proposals of every thread that took part. Min and Max do not depend on the order of updates,
  * so the cells, and with them the result, are the ones one thread gives. When both cores
  * compare-and-swapped the same random cache lines, their CPU rose by a quarter to a half in some
- * minutes on the 2-core box (docs/performance.md, "Wave 8: WCC owner-only writes").
+ * minutes on the 2-core box (docs/performance-log.md, "Wave 8: WCC owner-only writes").
  */
 import type { RunContext } from './context.js';
 import type { LabelAccum, SelectRun } from './select-kernel-types.js';

@@ -34,7 +34,7 @@ export const parallelSelect = {
   tailParts: 256,
   /**
    * An existence-only hop goes bottom-up when its rows times this reach the target types' in-edges
-   * plus run indexes (bottomUpSources; measured, see docs/performance.md "Wave 8: bottom-up k-hop").
+   * plus run indexes (bottomUpSources; measured, see docs/performance-log.md "Wave 8: bottom-up k-hop").
    */
   bottomUpAlpha: 6,
   /**

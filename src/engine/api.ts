@@ -159,6 +159,10 @@ export interface VertexRowsView {
   isLive(row: number): boolean;
   /** The external id as REST shows it (vertexId). */
   idText(row: number): string;
+  /** The external id in its typed form (vertexIdValue). */
+  idValue(row: number): Value;
+  /** Numeric ids by row when every id is a number (INT, UINT, DATETIME ids within ±2^53), else null. */
+  readonly idNumbers: Float64Array | null;
 }
 
 /** A pinned, consistent view of the graph at one committed version. Release it when done. */

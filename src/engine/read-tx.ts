@@ -88,10 +88,14 @@ export class ReadTxImpl implements ReadTx {
   vertexRows(vertexType: string): VertexRowsView {
     const t = this.table(vertexType);
     const version = this.version;
+    const ids = t.idColumn.numbers();
     return {
       limit: t.count,
       isLive: (row) => t.isVisible(row, version),
       idText: (row) => idText(t.type, t.idColumn.get(row)),
+      idValue: (row) => t.idColumn.get(row),
+      // Ids are written once per row (never updated in place): the array holds them at any version.
+      idNumbers: ids instanceof Float64Array && !t.idColumn.hasInexact() ? ids : null,
     };
   }
 

@@ -10,6 +10,7 @@
  * `error: true`, `message`, `code`.
  */
 import { stringifyJson } from '../../util/json.js';
+import { jsonWriter, type JsonWriter } from './json-writer.js';
 
 export interface VersionField {
   edition: string;
@@ -47,9 +48,18 @@ export class JsonText {
   ) {}
 }
 
+/**
+ * A response body already written as JSON in UTF-8 bytes (json-writer.ts): a listener's fast path
+ * sends the bytes as they are; anything else sends their text.
+ */
+export class JsonBytes {
+  constructor(readonly bytes: Buffer) {}
+}
+
 /** The body the listeners send for a route's returned value: JsonText as is, anything else as JSON. */
 export function replyText(payload: unknown): string {
-  return payload instanceof JsonText ? payload.text : stringifyJson(payload);
+  if (payload instanceof JsonText) return payload.text;
+  return payload instanceof JsonBytes ? payload.bytes.toString('utf8') : stringifyJson(payload);
 }
 
 const OK_HEAD = `${stringifyJson({ version: VERSION_FIELD, error: false, message: '' }).slice(0, -1)},"results":`;
@@ -61,6 +71,18 @@ const OK_TAIL = ',"code":"REST-0000"}';
  */
 export function okEnvelopeText(resultsJson: string, ascii = false): JsonText {
   return new JsonText(`${OK_HEAD}${resultsJson}${OK_TAIL}`, ascii);
+}
+
+const OK_HEAD_BYTES = Buffer.from(OK_HEAD, 'latin1');
+const OK_TAIL_BYTES = Buffer.from(OK_TAIL, 'latin1');
+
+/** `okEnvelope(results)` as bytes, around results `write` writes as JSON (it may throw: nothing is answered). */
+export function okEnvelopeBytes(write: (w: JsonWriter) => void): JsonBytes {
+  const w = jsonWriter.begin();
+  w.bytes(OK_HEAD_BYTES);
+  write(w);
+  w.bytes(OK_TAIL_BYTES);
+  return new JsonBytes(w.finish());
 }
 
 /** An error response; `results` is empty as TigerGraph's are. */

@@ -30,7 +30,7 @@ import { routeRule, type ListenerKind } from '../../auth/route-rules.js';
 import { AuthService } from '../../auth/service.js';
 import { allowedAtOnce, OPEN, type AccessHookOptions } from './access-hook.js';
 import type { AccessLineWriter } from './access-log.js';
-import { errorEnvelope, JsonText, replyText, type Envelope, type RestError } from './envelope.js';
+import { errorEnvelope, JsonBytes, JsonText, replyText, type Envelope, type RestError } from './envelope.js';
 import type { LatencyRecorder } from './latency.js';
 import { checkLimitHeaders } from './limits.js';
 import { parseQueryString, type QueryParams } from './querystring.js';
@@ -52,7 +52,7 @@ export interface FastRequest extends RouteRequest {
 }
 
 /** A synchronous read (never a promise): the envelope to send, or it throws. */
-export type FastRead = (request: FastRequest) => JsonText | Envelope;
+export type FastRead = (request: FastRequest) => JsonText | JsonBytes | Envelope;
 
 /** A request a run answers: its request id, and the caller when the route asked for one. */
 export interface FastRunRequest extends FastRequest {
@@ -244,16 +244,14 @@ export class FastPath {
     const answer = route.answer;
     if ('run' in answer) return this.startRun(res, route, answer.run, request, principal, start);
     if (h['gsql-timeout'] !== undefined) return false;
-    let text: string;
-    let ascii: boolean;
+    let body: JsonText | JsonBytes | Envelope;
     try {
-      const body = answer.read(request);
-      ascii = body instanceof JsonText && body.ascii;
-      text = replyText(body);
+      body = answer.read(request);
     } catch {
       return false;
     }
-    this.send(res, 200, text, ascii, undefined);
+    if (body instanceof JsonBytes) this.sendBytes(res, body.bytes);
+    else this.send(res, 200, replyText(body), body instanceof JsonText && body.ascii, undefined);
     this.done(route, url, 200, start, nextRequestId(), principal);
     return true;
   }
@@ -313,6 +311,12 @@ export class FastPath {
     if (retryAfter !== undefined) headers.push('retry-after', String(retryAfter));
     res.writeHead(status, headers);
     res.end(text, ascii ? 'latin1' : 'utf8');
+  }
+
+  /** A 200 whose body is JSON bytes, sent as they are. */
+  private sendBytes(res: ServerResponse, bytes: Buffer): void {
+    res.writeHead(200, ['content-type', JSON_TYPE, 'content-length', String(bytes.length)]);
+    res.end(bytes);
   }
 
   /** The latency sample (a 408 counts as a timeout, as the listener's hook counts it) and access line. */

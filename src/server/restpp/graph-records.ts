@@ -51,16 +51,12 @@ const ASCII_KINDS: ReadonlySet<AttrType['kind']> = new Set(['INT', 'UINT', 'FLOA
 // eslint-disable-next-line no-control-regex
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
-const ROW_END = '}}';
-const rowStart = (plainIds: boolean): string => (plainIds ? '{"v_id":"' : '{"v_id":');
-
 /** The parts of a vertex type's row texts that do not depend on the row. */
 interface TypeHead {
   /** `,"v_type":…,"attributes":{` */
   head: string;
-  /** After the id of a row without attributes: its end, or its end and the next row's start. */
+  /** After the id of a row without attributes: the rest of the row. */
   bareEnd: string;
-  bareMore: string;
   /** Ids are numbers or DATETIME texts: nothing to escape, and ASCII. */
   plainIds: boolean;
   /** The head is ASCII. */
@@ -75,8 +71,7 @@ function typeHead(vt: VertexType): TypeHead {
   if (t === undefined) {
     const head = `,"v_type":${jsonString(vt.name)},"attributes":{`;
     const plainIds = vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
-    const bareEnd = `${plainIds ? '"' : ''}${head}${ROW_END}`;
-    t = { head, bareEnd, bareMore: `${bareEnd},${rowStart(plainIds)}`, plainIds, ascii: ASCII_ONLY.test(head) };
+    t = { head, bareEnd: `${plainIds ? '"' : ''}${head}}}`, plainIds, ascii: ASCII_ONLY.test(head) };
     typeHeads.set(vt, t);
   }
   return t;
@@ -101,72 +96,13 @@ function valueWriter(type: AttrType, catalog: Catalog): (v: Value) => string {
   }
 }
 
-interface RowAppender {
-  /** What every row's text starts with (`{"v_id":` and, for a plain id, its quote). */
-  start: string;
-  /**
-   * `text` (which ends with `start`) followed by the rest of the row's text, then, unless it is
-   * the last row, `,` and the next row's `start`.
-   */
-  append: (text: string, row: number, last: boolean) => string;
-  /** Every row text it writes is ASCII. */
-  ascii: boolean;
-}
-
 /**
- * Appends the text `stringifyJson(vertexJson(tx.vertex(vt.name, row, attrs), types, tx.catalog))`
- * of a row to a text, without a record object per row (the vertex read and list paths): the
- * attributes' columns, keys and value writers are looked up once per call, in the order tx.vertex
- * lists them (the primary id when it is an attribute, then the type's attributes; `attrs` selects,
- * it does not reorder). A list is one string appended to (a rope, flattened once as it is sent),
- * and the texts between two values are joined ahead, so a row adds two pieces plus two per
- * attribute (a rope of many small pieces is slow to flatten).
+ * A vertex row's text, `stringifyJson(vertexJson(tx.vertex(vt.name, row, attrs), types, tx.catalog))`,
+ * written from the type's columns without a record object (the point read), and whether it is
+ * ASCII: the values in the order tx.vertex lists them (the primary id when it is an attribute,
+ * then the type's attributes; `attrs` selects, it does not reorder). The vertex list writes the
+ * same texts as bytes (vertex-bytes.ts).
  */
-function vertexRowAppender(
-  tx: ReadTx,
-  vt: VertexType,
-  attrs: readonly string[] | undefined,
-  types: AttrTypes,
-): RowAppender {
-  const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
-  const { head, bareEnd, bareMore, plainIds, ascii: asciiHead } = typeHead(vt);
-  const names: string[] = [];
-  const fields: { text: (v: Value) => string; read: (row: number) => Value }[] = [];
-  let ascii = plainIds && asciiHead;
-  const add = (name: string, read: (row: number) => Value): void => {
-    const type = types.get(name) ?? PLAIN;
-    names.push(jsonString(name));
-    ascii &&= ASCII_KINDS.has(type.kind) && ASCII_ONLY.test(name);
-    fields.push({ text: valueWriter(type, tx.catalog), read });
-  };
-  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name)) {
-    add(vt.primaryId.name, (row) => tx.vertexIdValue(vt.name, row));
-  }
-  for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.column(vt.name, a.name).get);
-  const ids = tx.vertexRows(vt.name);
-  const start = rowStart(plainIds);
-  const id = plainIds ? (row: number) => ids.idText(row) : (row: number) => jsonString(ids.idText(row));
-  if (fields.length === 0) {
-    return { start, append: (text, row, last) => text + id(row) + (last ? bareEnd : bareMore), ascii };
-  }
-  // The pieces after the id and after each value: the next attribute's key, or the row's end
-  // (`more`: the end, a comma and the next row's start).
-  const keys = names.map((n, i) => `${i === 0 ? '' : ','}${n}:`);
-  const end = ROW_END;
-  const more = `${end},${start}`;
-  const afterId = `${plainIds ? '"' : ''}${head}${keys[0]}`;
-  const append = (text: string, row: number, last: boolean): string => {
-    text += id(row) + afterId;
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i];
-      text += f.text(f.read(row)) + (i + 1 < fields.length ? keys[i + 1] : last ? end : more);
-    }
-    return text;
-  };
-  return { start, append, ascii };
-}
-
-/** A vertex row's text (see vertexRowAppender), and whether it is ASCII. */
 export function vertexRowText(
   tx: ReadTx,
   vt: VertexType,
@@ -174,23 +110,23 @@ export function vertexRowText(
   attrs: readonly string[] | undefined,
   types: AttrTypes,
 ): { json: string; ascii: boolean } {
-  const { start, append, ascii } = vertexRowAppender(tx, vt, attrs, types);
-  return { json: append(start, row, true), ascii };
-}
-
-/** The JSON array of the texts of `rows` (see vertexRowAppender) as one string, and whether it is ASCII. */
-export function vertexRowsJson(
-  tx: ReadTx,
-  vt: VertexType,
-  rows: readonly number[],
-  attrs: readonly string[] | undefined,
-  types: AttrTypes,
-): { json: string; ascii: boolean } {
-  const { start, append, ascii } = vertexRowAppender(tx, vt, attrs, types);
-  if (rows.length === 0) return { json: '[]', ascii };
-  let text = `[${start}`;
-  for (let i = 0; i < rows.length; i++) text = append(text, rows[i], i === rows.length - 1);
-  return { json: `${text}]`, ascii };
+  const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
+  const { head, bareEnd, plainIds, ascii: asciiHead } = typeHead(vt);
+  const idText = tx.vertexId(vt.name, row);
+  let json = plainIds ? `{"v_id":"${idText}` : `{"v_id":${jsonString(idText)}`;
+  let ascii = plainIds && asciiHead;
+  let first = true;
+  const add = (name: string, value: Value): void => {
+    const type = types.get(name) ?? PLAIN;
+    ascii &&= ASCII_KINDS.has(type.kind) && ASCII_ONLY.test(name);
+    json += `${first ? `${plainIds ? '"' : ''}${head}` : ','}${jsonString(name)}:${valueWriter(type, tx.catalog)(value)}`;
+    first = false;
+  };
+  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name)) {
+    add(vt.primaryId.name, tx.vertexIdValue(vt.name, row));
+  }
+  for (const a of vt.attributes) if (want(a.name)) add(a.name, tx.attr(vt.name, row, a.name));
+  return { json: first ? json + bareEnd : `${json}}}`, ascii };
 }
 
 export function edgeJson(rec: EdgeRecord, types: AttrTypes, catalog: Catalog): EdgeJson {

@@ -8,7 +8,15 @@ import type { Value } from '../../catalog/value.js';
 import { EngineError, type ReadTx } from '../../engine/api.js';
 import type { ServerContext } from '../context.js';
 import { queryOf } from '../http/app.js';
-import { JsonText, okEnvelope, okEnvelopeText, RestError, type Envelope } from '../http/envelope.js';
+import {
+  okEnvelope,
+  okEnvelopeBytes,
+  okEnvelopeText,
+  RestError,
+  type Envelope,
+  type JsonBytes,
+  type JsonText,
+} from '../http/envelope.js';
 import type { RouteRequest } from '../http/fast-path.js';
 import type { QueryParams } from '../http/querystring.js';
 import {
@@ -23,11 +31,12 @@ import {
   type FilterCondition,
   type SortKey,
 } from './graph-filter.js';
-import { vertexRowsJson, vertexRowText } from './graph-records.js';
+import { vertexRowText } from './graph-records.js';
 import { Deadline, graphOf, vertexTypeOf } from './graph-request.js';
 import { vertexAttrTypes } from './graph-schema.js';
 import type { ParamSpec } from './endpoint-registry.js';
 import { pathParam } from './route-module.js';
+import { writeVertexRows } from './vertex-bytes.js';
 
 export const VERTEX_LIST_PARAMS: Record<string, ParamSpec> = {
   count_only: { type: 'BOOL', default: 'false' },
@@ -124,9 +133,10 @@ function selectRows(
     // Rows in the same ascending order as tx.rows(), without listing every live row first: a
     // `limit=100` reads about 100 rows, not the whole type.
     const view = tx.vertexRows(vt.name);
+    const filtered = sel.conditions.length > 0;
     for (let row = 0; row < view.limit && out.length < (limit as number); row++) {
       deadline.check();
-      if (view.isLive(row) && selected(row)) out.push(row);
+      if (view.isLive(row) && (!filtered || selected(row))) out.push(row);
     }
     return out;
   }
@@ -155,7 +165,7 @@ function withRead<T>(ctx: ServerContext, fn: (tx: ReadTx) => T): T {
 }
 
 /** GET /graph/{graph_name}/vertices/{vertex_type} */
-export function listVertices(ctx: ServerContext, request: RouteRequest): Envelope | JsonText {
+export function listVertices(ctx: ServerContext, request: RouteRequest): Envelope | JsonBytes {
   const catalog = ctx.db.catalog;
   const vt = vertexTypeOf(catalog, graphOf(ctx, request), pathParam(request, 'vertex_type'));
   const q = queryOf(request);
@@ -168,8 +178,7 @@ export function listVertices(ctx: ServerContext, request: RouteRequest): Envelop
       return okEnvelope([{ v_type: vt.name, count: selectRows(tx, vt, sel, deadline, false).length }]);
     }
     const rows = selectRows(tx, vt, sel, deadline);
-    const { json, ascii } = vertexRowsJson(tx, vt, rows, attrs, sel.types);
-    return okEnvelopeText(json, ascii);
+    return okEnvelopeBytes((w) => writeVertexRows(w, tx, vt, rows, attrs, sel.types));
   });
 }
 

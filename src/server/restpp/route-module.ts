@@ -10,7 +10,7 @@ import type { ServerContext } from '../context.js';
 import { fastPathOf } from '../http/app.js';
 import { installStreamingBodyParser } from '../http/body.js';
 import type { FastRun, RouteRequest } from '../http/fast-path.js';
-import { graphNotFound, type Envelope, type JsonText } from '../http/envelope.js';
+import { graphNotFound, type Envelope, type JsonBytes, type JsonText } from '../http/envelope.js';
 import type { EndpointKind, EndpointRegistry, ParamSpec } from './endpoint-registry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -43,7 +43,7 @@ export type RestppRoute = RouteBase &
          * A GET that only reads (path, query string, the database): synchronous, its value sent as
          * `handler`'s is; a listener's fast path may answer it without Fastify (fast-path.ts).
          */
-        read: (request: RouteRequest) => JsonText | Envelope;
+        read: (request: RouteRequest) => JsonText | JsonBytes | Envelope;
         handler?: undefined;
         fast?: undefined;
       }

@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Catalog, VertexType } from '../../../src/catalog/types.js';
 import { Database } from '../../../src/engine/database.js';
-import { vertexJson, vertexRowsJson, vertexRowText } from '../../../src/server/restpp/graph-records.js';
+import { JsonWriter } from '../../../src/server/http/json-writer.js';
+import type { ReadTx } from '../../../src/engine/api.js';
+import { vertexJson, vertexRowText } from '../../../src/server/restpp/graph-records.js';
+import { writeVertexRows } from '../../../src/server/restpp/vertex-bytes.js';
 import { vertexAttrTypes } from '../../../src/server/restpp/graph-schema.js';
 import { stringifyJson } from '../../../src/util/json.js';
 
@@ -40,14 +43,29 @@ const node: VertexType = {
   attributes: [],
   stats: 'OUTDEGREE_BY_EDGETYPE',
 };
+/** Integer ids within ±2^53 and no attributes: the list writes them from the id numbers. */
+const counter: VertexType = { ...node, name: 'Counter', primaryId: { name: 'id', type: { kind: 'UINT', bytes: 8 } } };
+const small: VertexType = { ...node, name: 'Small' };
 const catalog: Catalog = {
   version: 1,
   tuples: [],
   jobs: [],
-  graphs: [{ name: 'g', vertexTypes: ['Person', 'Event', 'Node'], edgeTypes: [] }],
-  vertexTypes: [person, event, node],
+  graphs: [{ name: 'g', vertexTypes: ['Person', 'Event', 'Node', 'Counter', 'Small'], edgeTypes: [] }],
+  vertexTypes: [person, event, node, counter, small],
   edgeTypes: [],
 };
+
+/** The list's bytes of these rows, as text. */
+function listed(
+  tx: ReadTx,
+  vt: VertexType,
+  rows: number[],
+  attrs: string[] | undefined,
+): string {
+  const w = new JsonWriter().begin();
+  writeVertexRows(w, tx, vt, rows, attrs, vertexAttrTypes(vt));
+  return w.finish().toString('utf8');
+}
 
 test('vertex rows written from columns are the texts of their records, selected or not', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ocelot-records-'));
@@ -63,25 +81,32 @@ test('vertex rows written from columns are the texts of their records, selected 
       tx.upsertVertex('Person', 'b', {});
       tx.upsertVertex('Event', '2024-06-15 12:30:45', { big: { value: 18446744073709551615n, op: 'set' } });
       for (const id of ['0', '-12', '9007199254740993']) tx.upsertVertex('Node', id, {});
+      for (const id of ['0', '9', '10', '99', '100', '2147483647', '2147483648', '9007199254740991']) {
+        tx.upsertVertex('Counter', id, {});
+      }
+      for (const id of ['7', '-0', '-1', '-2147483648', '-2147483649', '123456789012', '-9007199254740991']) {
+        tx.upsertVertex('Small', id, {});
+      }
     });
     const tx = db.read();
     try {
-      for (const vt of [person, event, node]) {
+      assert.notEqual(tx.vertexRows('Counter').idNumbers, null);
+      assert.equal(tx.vertexRows('Node').idNumbers, null, 'an id past 2^53');
+      for (const vt of [person, event, node, counter, small]) {
         const rows = Array.from(tx.rows(vt.name));
         assert.ok(rows.length >= 1);
         for (const attrs of [undefined, [], ['score', vt.primaryId.name], ['big']]) {
           const types = vertexAttrTypes(vt);
           const records = rows.map((row) => vertexJson(tx.vertex(vt.name, row, attrs), types, tx.catalog));
           const what = `${vt.name} ${String(attrs)}`;
-          const all = vertexRowsJson(tx, vt, rows, attrs, types);
-          assert.equal(all.json, stringifyJson(records), what);
-          // Marked ASCII exactly where the type and selection can only write ASCII.
-          assert.equal(all.ascii, vt !== person, what);
-          if (all.ascii) assert.match(all.json, /^[\x20-\x7e]*$/, what);
-          assert.deepEqual(vertexRowsJson(tx, vt, [], attrs, types), { json: '[]', ascii: all.ascii }, what);
+          assert.equal(listed(tx, vt, rows, attrs), stringifyJson(records), what);
+          assert.equal(listed(tx, vt, rows.slice(1, 2), attrs), stringifyJson(records.slice(1, 2)), what);
+          assert.equal(listed(tx, vt, [], attrs), '[]', what);
           rows.forEach((row, i) => {
             const one = vertexRowText(tx, vt, row, attrs, types);
-            assert.deepEqual(one, { json: stringifyJson(records[i]), ascii: all.ascii }, what);
+            // Marked ASCII exactly where the type and selection can only write ASCII.
+            assert.deepEqual(one, { json: stringifyJson(records[i]), ascii: vt !== person }, what);
+            if (one.ascii) assert.match(one.json, /^[\x20-\x7e]*$/, what);
           });
         }
       }

@@ -1,7 +1,7 @@
 /**
  * Vertex rows written as JSON bytes (the vertex list): for each row the UTF-8 bytes of
  * `stringifyJson(vertexJson(tx.vertex(vt.name, row, attrs), types, tx.catalog))`, the text that
- * graph-records.ts's row writer builds, written straight into the body (json-writer.ts) with no
+ * graph-records.ts's vertexRowText builds, written straight into the body (json-writer.ts) with no
  * string per row or value: integer ids and numbers as digits, plain strings copied as they are,
  * the text between two values (a row's end, a comma, the next row's start; an attribute's key)
  * as constant bytes joined once per type and selection.
@@ -109,7 +109,7 @@ interface RowPieces {
   more: Uint8Array;
 }
 
-/** Whether a type's ids are numbers or DATETIME texts (nothing to escape: written unquoted-checked). */
+/** Whether a type's ids are numbers or DATETIME texts: nothing to escape, written between quotes as they are. */
 function plainIdsOf(vt: VertexType): boolean {
   return vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
 }
@@ -157,8 +157,8 @@ function piecesOf(vt: VertexType, attrs: readonly string[] | undefined): { names
 }
 
 /**
- * Writes the JSON array of `rows`' texts (as vertexRowsJson writes them; `attrs` selects, it does
- * not reorder). The attributes' columns and writers are looked up once per call.
+ * Writes the JSON array of `rows`' texts (each as vertexRowText writes it; `attrs` selects, it
+ * does not reorder). The attributes' columns and writers are looked up once per call.
  */
 export function writeVertexRows(
   w: JsonWriter,

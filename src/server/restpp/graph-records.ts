@@ -46,7 +46,14 @@ export function vertexJson(rec: VertexRecord, types: AttrTypes, catalog: Catalog
 }
 
 /** Kinds whose JSON text is ASCII whatever the value: numbers, booleans and DATETIME text. */
-const ASCII_KINDS: ReadonlySet<AttrType['kind']> = new Set(['INT', 'UINT', 'FLOAT', 'DOUBLE', 'BOOL', 'DATETIME']);
+const ASCII_KINDS: ReadonlySet<AttrType['kind']> = new Set([
+  'INT',
+  'UINT',
+  'FLOAT',
+  'DOUBLE',
+  'BOOL',
+  'DATETIME',
+]);
 
 // eslint-disable-next-line no-control-regex
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
@@ -70,26 +77,31 @@ function typeHead(vt: VertexType): TypeHead {
   let t = typeHeads.get(vt);
   if (t === undefined) {
     const head = `,"v_type":${jsonString(vt.name)},"attributes":{`;
-    const plainIds = vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
+    const plainIds =
+      vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
     t = { head, bareEnd: `${plainIds ? '"' : ''}${head}}}`, plainIds, ascii: ASCII_ONLY.test(head) };
     typeHeads.set(vt, t);
   }
   return t;
 }
 
+/** Attribute kinds whose values are always written through toJsonValue (never as they are). */
+export const CONVERTED_KINDS: ReadonlySet<AttrType['kind']> = new Set([
+  'LIST',
+  'SET',
+  'MAP',
+  'UDT',
+  'VERTEX',
+  'FIXED_BINARY',
+]);
+
 /** An attribute value of this type as JSON text: `stringifyJson(toJsonValue(v, type, catalog))`. */
 function valueWriter(type: AttrType, catalog: Catalog): (v: Value) => string {
   const general = (v: Value): string => stringifyJson(toJsonValue(v, type, catalog));
+  if (CONVERTED_KINDS.has(type.kind)) return general;
   switch (type.kind) {
     case 'DATETIME':
       return (v) => (typeof v === 'number' ? jsonString(formatDatetime(v)) : general(v));
-    case 'LIST':
-    case 'SET':
-    case 'MAP':
-    case 'UDT':
-    case 'VERTEX':
-    case 'FIXED_BINARY':
-      return general;
     default:
       // Scalars print as they are (toJsonValue's plain form).
       return (v) => (typeof v === 'object' || v === undefined ? general(v) : stringifyJson(v));

@@ -14,6 +14,7 @@ import { formatDatetime } from '../../util/datetime.js';
 import { jsonString, stringifyJson } from '../../util/json.js';
 import type { JsonWriter } from '../http/json-writer.js';
 import type { AttrTypes } from './graph-filter.js';
+import { CONVERTED_KINDS } from './graph-records.js';
 
 const PLAIN: AttrType = { kind: 'STRING', compress: false };
 const TRUE = Buffer.from('true');
@@ -39,6 +40,7 @@ function fieldWriter(
   numbers: Float64Array | undefined,
 ): FieldWriter {
   const general = (w: JsonWriter, v: Value): void => w.text(stringifyJson(toJsonValue(v, type, catalog)));
+  if (CONVERTED_KINDS.has(type.kind)) return (w, row) => general(w, read(row));
   switch (type.kind) {
     case 'DATETIME':
       return (w, row) => {
@@ -46,13 +48,6 @@ function fieldWriter(
         if (typeof v === 'number') w.jsonString(formatDatetime(v));
         else general(w, v);
       };
-    case 'LIST':
-    case 'SET':
-    case 'MAP':
-    case 'UDT':
-    case 'VERTEX':
-    case 'FIXED_BINARY':
-      return (w, row) => general(w, read(row));
     default:
       if (numbers !== undefined) return (w, row) => writeNumber(w, numbers[row]);
       // Scalars print as they are (toJsonValue's plain form).
@@ -135,7 +130,8 @@ function rowPieces(vt: VertexType, names: readonly string[]): RowPieces {
 function listedNames(vt: VertexType, attrs: readonly string[] | undefined): string[] {
   const want = (n: string): boolean => attrs === undefined || attrs.includes(n);
   const names: string[] = [];
-  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name)) names.push(vt.primaryId.name);
+  if (vt.keyKind === 'primary_id' && vt.primaryIdAsAttribute && want(vt.primaryId.name))
+    names.push(vt.primaryId.name);
   for (const a of vt.attributes) if (want(a.name)) names.push(a.name);
   return names;
 }
@@ -143,7 +139,10 @@ function listedNames(vt: VertexType, attrs: readonly string[] | undefined): stri
 /** Per vertex type, the pieces of rows with every attribute (catalogs are replaced, never changed in place). */
 const allPieces = new WeakMap<VertexType, { names: string[]; pieces: RowPieces }>();
 
-function piecesOf(vt: VertexType, attrs: readonly string[] | undefined): { names: string[]; pieces: RowPieces } {
+function piecesOf(
+  vt: VertexType,
+  attrs: readonly string[] | undefined,
+): { names: string[]; pieces: RowPieces } {
   if (attrs !== undefined) {
     const names = listedNames(vt, attrs);
     return { names, pieces: rowPieces(vt, names) };
@@ -175,7 +174,8 @@ export function writeVertexRows(
   }
   const { names, pieces } = piecesOf(vt, attrs);
   const ids = tx.vertexRows(vt.name);
-  const intIds = ['INT', 'UINT'].includes(vt.primaryId.type.kind) && vt.keyKind === 'primary_id' ? ids.idNumbers : null;
+  const intIds =
+    ['INT', 'UINT'].includes(vt.primaryId.type.kind) && vt.keyKind === 'primary_id' ? ids.idNumbers : null;
   const fields = names.map((name) => {
     const type = types.get(name) ?? PLAIN;
     if (vt.keyKind === 'primary_id' && name === vt.primaryId.name && vt.primaryIdAsAttribute) {

@@ -58,6 +58,11 @@ const ASCII_KINDS: ReadonlySet<AttrType['kind']> = new Set([
 // eslint-disable-next-line no-control-regex
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
+/** Whether a type's ids are numbers or DATETIME texts: nothing to escape, written between quotes as they are. */
+export function plainIdsOf(vt: VertexType): boolean {
+  return vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
+}
+
 /** The parts of a vertex type's row texts that do not depend on the row. */
 interface TypeHead {
   /** `,"v_type":…,"attributes":{` */
@@ -77,8 +82,7 @@ function typeHead(vt: VertexType): TypeHead {
   let t = typeHeads.get(vt);
   if (t === undefined) {
     const head = `,"v_type":${jsonString(vt.name)},"attributes":{`;
-    const plainIds =
-      vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
+    const plainIds = plainIdsOf(vt);
     t = { head, bareEnd: `${plainIds ? '"' : ''}${head}}}`, plainIds, ascii: ASCII_ONLY.test(head) };
     typeHeads.set(vt, t);
   }

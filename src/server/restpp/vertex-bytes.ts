@@ -14,7 +14,7 @@ import { formatDatetime } from '../../util/datetime.js';
 import { jsonString, stringifyJson } from '../../util/json.js';
 import type { JsonWriter } from '../http/json-writer.js';
 import type { AttrTypes } from './graph-filter.js';
-import { CONVERTED_KINDS } from './graph-records.js';
+import { CONVERTED_KINDS, plainIdsOf } from './graph-records.js';
 
 const PLAIN: AttrType = { kind: 'STRING', compress: false };
 const TRUE = Buffer.from('true');
@@ -102,11 +102,6 @@ interface RowPieces {
   /** After the last value: the row's end, and with `more` a comma and the next row's start. */
   end: Uint8Array;
   more: Uint8Array;
-}
-
-/** Whether a type's ids are numbers or DATETIME texts: nothing to escape, written between quotes as they are. */
-function plainIdsOf(vt: VertexType): boolean {
-  return vt.keyKind === 'primary_id' && ['INT', 'UINT', 'DATETIME'].includes(vt.primaryId.type.kind);
 }
 
 function rowPieces(vt: VertexType, names: readonly string[]): RowPieces {
